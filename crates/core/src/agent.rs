@@ -1,0 +1,115 @@
+use rand::RngExt;
+
+use crate::{Game, GameRng};
+
+/// The probability distribution an agent draws its move from in one position.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Policy<M> {
+    entries: Vec<(M, f64)>,
+}
+
+impl<M: Copy> Policy<M> {
+    /// Each of `moves` with probability 1/len. `moves` must not be empty.
+    pub fn uniform(moves: &[M]) -> Self {
+        assert!(!moves.is_empty(), "a policy needs at least one move");
+        let p = 1.0 / moves.len() as f64;
+        Policy {
+            entries: moves.iter().map(|&m| (m, p)).collect(),
+        }
+    }
+
+    /// A distribution given move by move; the probabilities must be positive and sum to 1.
+    pub fn from_weighted(entries: Vec<(M, f64)>) -> Self {
+        let total: f64 = entries.iter().map(|(_, p)| p).sum();
+        assert!(
+            entries.iter().all(|(_, p)| *p > 0.0) && (total - 1.0).abs() < 1e-9,
+            "policy probabilities must be positive and sum to 1 (sum {total})"
+        );
+        Policy { entries }
+    }
+
+    pub fn entries(&self) -> &[(M, f64)] {
+        &self.entries
+    }
+
+    pub fn moves(&self) -> impl Iterator<Item = M> + '_ {
+        self.entries.iter().map(|&(m, _)| m)
+    }
+}
+
+/// Something that picks moves: a rule, a search, a learned model.
+///
+/// Agents never see a match; their only source of randomness is the stream they are handed,
+/// which makes every game reproducible from its seed.
+pub trait Agent<G: Game>: Send {
+    /// Picks a move in a position where the game is not over.
+    fn choose(&mut self, game: &G, rng: &mut GameRng) -> G::Move;
+
+    /// The distribution `choose` draws from, for agents that have one. It lets an exact
+    /// match compute result probabilities as an expectation over the game tree instead of
+    /// sampling. `None` for agents whose choice is not a fixed distribution (e.g. those
+    /// under a time limit).
+    fn policy(&mut self, game: &G) -> Option<Policy<G::Move>> {
+        let _ = game;
+        None
+    }
+}
+
+impl<G: Game, A: Agent<G> + ?Sized> Agent<G> for Box<A> {
+    fn choose(&mut self, game: &G, rng: &mut GameRng) -> G::Move {
+        (**self).choose(game, rng)
+    }
+
+    fn policy(&mut self, game: &G) -> Option<Policy<G::Move>> {
+        (**self).policy(game)
+    }
+}
+
+/// An agent defined by the set of moves it considers best, from which it picks uniformly.
+///
+/// Wrap it in [`Uniform`] to get both `choose` and an exact `policy` from one method.
+pub trait BestMoves<G: Game>: Send {
+    /// The moves this agent considers equally best, in the game's move order. Never empty
+    /// in a position where the game is not over.
+    fn best_moves(&mut self, game: &G) -> G::Moves;
+}
+
+/// Turns a [`BestMoves`] rule into an [`Agent`] that picks uniformly among the best moves.
+#[derive(Clone, Debug, Default)]
+pub struct Uniform<T>(pub T);
+
+impl<G: Game, T: BestMoves<G>> Agent<G> for Uniform<T> {
+    #[inline]
+    fn choose(&mut self, game: &G, rng: &mut GameRng) -> G::Move {
+        let moves = self.0.best_moves(game);
+        assert!(!moves.is_empty(), "choose called on a finished game");
+        // A forced choice draws nothing, so a deterministic agent leaves its stream untouched.
+        if moves.len() == 1 {
+            moves[0]
+        } else {
+            moves[rng.random_range(0..moves.len())]
+        }
+    }
+
+    fn policy(&mut self, game: &G) -> Option<Policy<G::Move>> {
+        Some(Policy::uniform(&self.0.best_moves(game)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn uniform_policy_splits_evenly() {
+        let p = Policy::uniform(&[1, 2, 3, 4]);
+        assert_eq!(p.entries(), &[(1, 0.25), (2, 0.25), (3, 0.25), (4, 0.25)]);
+        assert_eq!(p.moves().collect::<Vec<_>>(), vec![1, 2, 3, 4]);
+    }
+
+    #[test]
+    #[should_panic(expected = "sum to 1")]
+    fn weighted_policy_must_sum_to_one() {
+        Policy::from_weighted(vec![(1, 0.5), (2, 0.25)]);
+    }
+}

@@ -1,0 +1,111 @@
+use std::error::Error;
+use std::fmt::{Debug, Display};
+use std::hash::Hash;
+use std::ops::Deref;
+
+use arrayvec::ArrayVec;
+
+use crate::{Outcome, Side};
+
+/// A fixed-capacity list of moves, so that move generation allocates nothing.
+///
+/// Implemented for every [`ArrayVec`]; a game picks the capacity it needs.
+pub trait MoveList<M>: Default + Clone + Debug + Deref<Target = [M]> + Send + Sync {
+    fn push(&mut self, mv: M);
+    fn clear(&mut self);
+}
+
+impl<M: Clone + Debug + Send + Sync, const N: usize> MoveList<M> for ArrayVec<M, N> {
+    #[inline]
+    fn push(&mut self, mv: M) {
+        ArrayVec::push(self, mv)
+    }
+
+    #[inline]
+    fn clear(&mut self) {
+        ArrayVec::clear(self)
+    }
+}
+
+/// The rules of a two-player, turn-based game with perfect information.
+///
+/// A game knows nothing about AIs. Its `Display` is the game's text form of the position.
+///
+/// `play` takes a move that is legal in the position (one of `legal_moves`); anything that
+/// comes from a user goes through [`Game::parse_move`] or [`Game::check_move`] first, which
+/// explain what is wrong instead of failing later.
+pub trait Game: Clone + Debug + Display + Send + Sync + 'static {
+    type Move: Copy + Eq + Hash + Debug + Display + Send + Sync + 'static;
+    type Moves: MoveList<Self::Move>;
+    /// Why a move (typed by a user or read from a file) cannot be played here.
+    type MoveError: Error + Send + Sync + 'static;
+
+    /// Short lower-case name used on the command line and in files, e.g. `ttt`.
+    const NAME: &'static str;
+
+    /// The start position.
+    fn start() -> Self;
+
+    /// The side to move. After the game has ended this is the side that would move next.
+    fn to_move(&self) -> Side;
+
+    /// Number of moves played from the start position.
+    fn ply(&self) -> usize;
+
+    /// Legal moves in the game's canonical order (results of tie-breaking AIs depend on it).
+    /// Empty once the game is over.
+    fn legal_moves(&self) -> Self::Moves;
+
+    /// Plays a legal move. Must be one of `legal_moves()`; checked in debug builds only.
+    fn play(&mut self, mv: Self::Move);
+
+    /// Takes back the last move and returns it; `None` at the start position.
+    fn undo(&mut self) -> Option<Self::Move>;
+
+    /// The moves played so far, oldest first.
+    fn history(&self) -> &[Self::Move];
+
+    /// The result once the game is over, `None` while it goes on.
+    fn outcome(&self) -> Option<Outcome>;
+
+    #[inline]
+    fn is_over(&self) -> bool {
+        self.outcome().is_some()
+    }
+
+    /// A 64-bit key that identifies the position (equal keys ⇔ equal positions).
+    fn key(&self) -> u64;
+
+    /// A key shared by all symmetric images of the position. Games without symmetries keep
+    /// the default, the plain key.
+    fn canonical_key(&self) -> u64 {
+        self.key()
+    }
+
+    /// Why `mv` cannot be played in this position, if it cannot.
+    fn check_move(&self, mv: Self::Move) -> Result<(), Self::MoveError>;
+
+    /// Reads a move in the game's notation and checks that it can be played here.
+    fn parse_move(&self, text: &str) -> Result<Self::Move, Self::MoveError>;
+
+    /// Plays a move after checking it; the position is unchanged on error.
+    fn try_play(&mut self, mv: Self::Move) -> Result<(), Self::MoveError> {
+        self.check_move(mv)?;
+        self.play(mv);
+        Ok(())
+    }
+
+    /// The game's word for a side, e.g. `o`/`x` or `black`/`white`.
+    fn side_name(side: Side) -> &'static str;
+
+    /// A short human description of an outcome, e.g. `o wins` or `draw`.
+    fn describe_outcome(outcome: Outcome) -> String {
+        match outcome {
+            Outcome::Win(side) => format!("{} wins", Self::side_name(side)),
+            Outcome::Draw => "draw".to_string(),
+        }
+    }
+
+    /// One-line description of the notation `parse_move` reads, for prompts and errors.
+    fn move_syntax() -> &'static str;
+}

@@ -1,0 +1,16 @@
+//! gamelab-core: the pieces every game and every AI share.
+//!
+//! A [`Game`] knows its rules and nothing about AIs; an [`Agent`] knows how to pick a move
+//! and nothing about matches. Randomness reaches agents only through [`GameRng`] streams
+//! derived from `(seed, game index, side)` by [`game_rng`], so a game's result never depends
+//! on threads or timing.
+
+mod agent;
+mod game;
+mod random;
+mod side;
+
+pub use agent::{Agent, BestMoves, Policy, Uniform};
+pub use game::{Game, MoveList};
+pub use random::{GameRng, game_rng};
+pub use side::{Outcome, Side};

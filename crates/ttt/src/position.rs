@@ -1,0 +1,317 @@
+use std::fmt;
+
+use arrayvec::ArrayVec;
+use gamelab_core::{Game, Outcome, Side};
+use thiserror::Error;
+
+use crate::board::{Bitboard, Board, Moves};
+use crate::{Mark, MarkpatCounts, Player, Square};
+
+/// Where the game stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Status {
+    Playing,
+    Won(Player),
+    Draw,
+}
+
+impl Status {
+    pub fn outcome(self) -> Option<Outcome> {
+        match self {
+            Status::Playing => None,
+            Status::Won(p) => Some(Outcome::Win(p.side())),
+            Status::Draw => Some(Outcome::Draw),
+        }
+    }
+}
+
+/// Why a move cannot be played.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum MoveError {
+    #[error(
+        "`{input}` is not a square: type x,y with x the column and y the row, each 0, 1 or 2 (e.g. 1,1 for the centre)"
+    )]
+    Syntax { input: String },
+    #[error("({x}, {y}) is off the board: x and y must each be 0, 1 or 2")]
+    OffBoard { x: usize, y: usize },
+    #[error("{square} is already taken by {by}")]
+    Occupied { square: Square, by: Player },
+    #[error("the game is over ({result}): no more moves")]
+    GameOver { result: String },
+}
+
+/// A tic-tac-toe position over any board data structure `B`.
+///
+/// Holds the marks, the side to move, the moves played (so `undo` is O(1)) and the status,
+/// which `play` keeps up to date with the board's `judge`.
+#[derive(Clone, Debug)]
+pub struct Position<B: Board = Bitboard> {
+    board: B,
+    turn: Player,
+    status: Status,
+    history: ArrayVec<Square, 9>,
+}
+
+impl<B: Board> Default for Position<B> {
+    fn default() -> Self {
+        Position::new()
+    }
+}
+
+impl<B: Board> PartialEq for Position<B> {
+    /// Positions are equal when they show the same marks, whatever the move order.
+    fn eq(&self, other: &Self) -> bool {
+        self.key() == other.key()
+    }
+}
+
+impl<B: Board> Eq for Position<B> {}
+
+impl<B: Board> Position<B> {
+    /// The empty board, o to move.
+    pub fn new() -> Self {
+        Position {
+            board: B::default(),
+            turn: Player::O,
+            status: Status::Playing,
+            history: ArrayVec::new(),
+        }
+    }
+
+    pub fn board(&self) -> &B {
+        &self.board
+    }
+
+    /// The player to move (after the game ends: the one who would move next).
+    #[inline]
+    pub fn turn(&self) -> Player {
+        self.turn
+    }
+
+    /// The player who made the last move (x at the start, as in the seed).
+    #[inline]
+    pub fn last_turn(&self) -> Player {
+        self.turn.opponent()
+    }
+
+    #[inline]
+    pub fn last_move(&self) -> Option<Square> {
+        self.history.last().copied()
+    }
+
+    #[inline]
+    pub fn move_count(&self) -> usize {
+        self.history.len()
+    }
+
+    #[inline]
+    pub fn status(&self) -> Status {
+        self.status
+    }
+
+    #[inline]
+    pub fn mark(&self, sq: Square) -> Mark {
+        self.board.get(sq)
+    }
+
+    /// Empty squares in y-major order while the game goes on; none once it is over.
+    #[inline]
+    pub fn legal_moves(&self) -> Moves {
+        if self.status == Status::Playing {
+            self.board.empty_squares()
+        } else {
+            Moves::new()
+        }
+    }
+
+    /// Marks `sq` for the player to move. `sq` must be a legal move.
+    #[inline]
+    pub fn play(&mut self, sq: Square) {
+        debug_assert!(
+            self.check(sq).is_ok(),
+            "illegal move {sq} in\n{self}: {:?}",
+            self.check(sq)
+        );
+        self.board.set(sq, self.turn.mark());
+        self.history.push(sq);
+        self.status = self.board.judge(self.turn, sq, self.history.len());
+        self.turn = self.turn.opponent();
+    }
+
+    /// Takes back the last move; `None` at the start.
+    #[inline]
+    pub fn undo(&mut self) -> Option<Square> {
+        let sq = self.history.pop()?;
+        self.board.set(sq, Mark::Empty);
+        self.turn = self.turn.opponent();
+        // Before the last move the game was still going: play never continues after an end.
+        self.status = Status::Playing;
+        Some(sq)
+    }
+
+    /// Why `sq` cannot be marked now, if it cannot.
+    pub fn check(&self, sq: Square) -> Result<(), MoveError> {
+        if self.status != Status::Playing {
+            return Err(MoveError::GameOver {
+                result: self.status_text(),
+            });
+        }
+        match self.board.get(sq).player() {
+            Some(by) => Err(MoveError::Occupied { square: sq, by }),
+            None => Ok(()),
+        }
+    }
+
+    /// Line patterns from the point of view of the player who just moved (the seed's
+    /// `count_markpats(turn, last_turn)`).
+    #[inline]
+    pub fn count_markpats(&self) -> MarkpatCounts {
+        self.board.count_markpats(self.last_turn())
+    }
+
+    /// The moves played from the start, oldest first.
+    pub fn history(&self) -> &[Square] {
+        &self.history
+    }
+
+    /// o squares and x squares as 9-bit masks over square numbers.
+    #[inline]
+    pub fn masks(&self) -> [u16; 2] {
+        self.board.masks()
+    }
+
+    /// A key that identifies the marks on the board (the side to move follows from them):
+    /// o's mask in bits 0–8, x's in bits 9–17.
+    #[inline]
+    pub fn key(&self) -> u64 {
+        let [o, x] = self.masks();
+        o as u64 | (x as u64) << 9
+    }
+
+    /// The 9-character board string, `.ox` row by row (`board_to_str`).
+    pub fn board_string(&self) -> String {
+        self.board.board_string()
+    }
+
+    /// The same position over another board data structure, with the same move order.
+    pub fn convert<C: Board>(&self) -> Position<C> {
+        let mut other = Position::<C>::new();
+        for &sq in &self.history {
+            other.play(sq);
+        }
+        other
+    }
+
+    fn status_text(&self) -> String {
+        match self.status {
+            Status::Playing => "still playing".into(),
+            Status::Won(p) => format!("{p} won"),
+            Status::Draw => "a draw".into(),
+        }
+    }
+}
+
+/// The seed's text form: `Turn o` (or `winner o|x|draw` at the end), then the three rows
+/// in `.ox`, the last move in upper case.
+impl<B: Board> fmt::Display for Position<B> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.status {
+            Status::Playing => writeln!(f, "Turn {}", self.turn)?,
+            Status::Won(p) => writeln!(f, "winner {p}")?,
+            Status::Draw => writeln!(f, "winner draw")?,
+        }
+        let last = self.last_move();
+        for y in 0..3 {
+            for x in 0..3 {
+                let sq = Square::from_xy(x, y).expect("0..3 is on the board");
+                let c = self.board.get(sq).as_char();
+                let c = if Some(sq) == last {
+                    c.to_ascii_uppercase()
+                } else {
+                    c
+                };
+                write!(f, "{c}")?;
+            }
+            if y < 2 {
+                writeln!(f)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+impl<B: Board> Game for Position<B> {
+    type Move = Square;
+    type Moves = Moves;
+    type MoveError = MoveError;
+
+    const NAME: &'static str = "ttt";
+
+    fn start() -> Self {
+        Position::new()
+    }
+
+    #[inline]
+    fn to_move(&self) -> Side {
+        self.turn.side()
+    }
+
+    #[inline]
+    fn ply(&self) -> usize {
+        self.move_count()
+    }
+
+    #[inline]
+    fn legal_moves(&self) -> Moves {
+        Position::legal_moves(self)
+    }
+
+    #[inline]
+    fn play(&mut self, mv: Square) {
+        Position::play(self, mv)
+    }
+
+    #[inline]
+    fn undo(&mut self) -> Option<Square> {
+        Position::undo(self)
+    }
+
+    fn history(&self) -> &[Square] {
+        Position::history(self)
+    }
+
+    #[inline]
+    fn outcome(&self) -> Option<Outcome> {
+        self.status.outcome()
+    }
+
+    #[inline]
+    fn key(&self) -> u64 {
+        Position::key(self)
+    }
+
+    fn canonical_key(&self) -> u64 {
+        crate::symmetry::canonical_key(self.masks())
+    }
+
+    fn check_move(&self, mv: Square) -> Result<(), MoveError> {
+        self.check(mv)
+    }
+
+    fn parse_move(&self, text: &str) -> Result<Square, MoveError> {
+        let sq = crate::parse::parse_square(text)?;
+        self.check(sq)?;
+        Ok(sq)
+    }
+
+    fn side_name(side: Side) -> &'static str {
+        match side {
+            Side::First => "o",
+            Side::Second => "x",
+        }
+    }
+
+    fn move_syntax() -> &'static str {
+        "x,y — x the column and y the row, each 0, 1 or 2 (1,1 is the centre)"
+    }
+}

@@ -1,0 +1,175 @@
+//! The 8 symmetries of the board (4 rotations, each with or without a mirror).
+
+use crate::board::Board;
+use crate::{Position, Square};
+
+/// One of the 8 symmetries; `Symmetry::ALL[0]` is the identity.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Symmetry(u8);
+
+/// Where each square goes: rotate `r` quarter turns clockwise after an optional mirror
+/// (x ↦ 2 − x).
+const fn image_index(sym: u8, sq: usize) -> usize {
+    let (mut x, mut y) = (sq % 3, sq / 3);
+    if sym >= 4 {
+        x = 2 - x;
+    }
+    let mut r = 0;
+    while r < sym % 4 {
+        let nx = 2 - y;
+        y = x;
+        x = nx;
+        r += 1;
+    }
+    y * 3 + x
+}
+
+const PERMUTATIONS: [[u8; 9]; 8] = {
+    let mut table = [[0u8; 9]; 8];
+    let mut s = 0;
+    while s < 8 {
+        let mut i = 0;
+        while i < 9 {
+            table[s][i] = image_index(s as u8, i) as u8;
+            i += 1;
+        }
+        s += 1;
+    }
+    table
+};
+
+/// The image of every 9-bit mask under every symmetry, so that a canonical key costs 16
+/// table reads.
+static MASK_IMAGES: [[u16; 512]; 8] = {
+    let mut table = [[0u16; 512]; 8];
+    let mut s = 0;
+    while s < 8 {
+        let mut m = 0;
+        while m < 512 {
+            let mut image = 0u16;
+            let mut i = 0;
+            while i < 9 {
+                if m & (1 << i) != 0 {
+                    image |= 1 << PERMUTATIONS[s][i];
+                }
+                i += 1;
+            }
+            table[s][m] = image;
+            m += 1;
+        }
+        s += 1;
+    }
+    table
+};
+
+impl Symmetry {
+    pub const IDENTITY: Symmetry = Symmetry(0);
+    pub const ALL: [Symmetry; 8] = [
+        Symmetry(0),
+        Symmetry(1),
+        Symmetry(2),
+        Symmetry(3),
+        Symmetry(4),
+        Symmetry(5),
+        Symmetry(6),
+        Symmetry(7),
+    ];
+
+    /// The image of a square (a move).
+    #[inline]
+    pub fn apply(self, sq: Square) -> Square {
+        Square::ALL[PERMUTATIONS[self.0 as usize][sq.index()] as usize]
+    }
+
+    /// The image of a 9-bit square mask.
+    #[inline]
+    pub fn apply_mask(self, mask: u16) -> u16 {
+        MASK_IMAGES[self.0 as usize][mask as usize & 0x1ff]
+    }
+
+    /// The symmetry that undoes this one.
+    pub fn inverse(self) -> Symmetry {
+        *Symmetry::ALL
+            .iter()
+            .find(|s| Square::ALL.iter().all(|&sq| s.apply(self.apply(sq)) == sq))
+            .expect("the symmetries form a group")
+    }
+}
+
+/// The 8 images of a move, in `Symmetry::ALL` order (some coincide).
+pub fn move_images(sq: Square) -> [Square; 8] {
+    Symmetry::ALL.map(|s| s.apply(sq))
+}
+
+/// The smallest key among the 8 images of the marks `masks` (o, x).
+#[inline]
+pub fn canonical_key(masks: [u16; 2]) -> u64 {
+    Symmetry::ALL
+        .iter()
+        .map(|s| s.apply_mask(masks[0]) as u64 | (s.apply_mask(masks[1]) as u64) << 9)
+        .min()
+        .expect("eight symmetries")
+}
+
+impl<B: Board> Position<B> {
+    /// The image of this position under `sym`, with its history mapped move by move (so the
+    /// last move and `undo` carry over).
+    pub fn transformed(&self, sym: Symmetry) -> Position<B> {
+        let mut image = Position::new();
+        for &sq in self.history() {
+            image.play(sym.apply(sq));
+        }
+        image
+    }
+
+    /// The 8 images of this position, in `Symmetry::ALL` order (some may coincide).
+    pub fn images(&self) -> [Position<B>; 8] {
+        Symmetry::ALL.map(|s| self.transformed(s))
+    }
+
+    /// The key shared by all images of this position.
+    pub fn canonical_key(&self) -> u64 {
+        canonical_key(self.masks())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn symmetries_are_distinct_permutations() {
+        let mut seen = std::collections::HashSet::new();
+        for s in Symmetry::ALL {
+            let perm: Vec<_> = Square::ALL.iter().map(|&sq| s.apply(sq)).collect();
+            let mut sorted = perm.clone();
+            sorted.sort();
+            assert_eq!(sorted, Square::ALL.to_vec(), "{s:?} is not a permutation");
+            assert_eq!(s.apply(Square::CENTRE), Square::CENTRE);
+            assert!(seen.insert(perm), "{s:?} repeats another symmetry");
+            assert_eq!(s.inverse().inverse(), s);
+        }
+        assert!(
+            Square::ALL
+                .iter()
+                .all(|&sq| Symmetry::IDENTITY.apply(sq) == sq)
+        );
+    }
+
+    #[test]
+    fn corner_images_are_the_four_corners() {
+        let mut corners: Vec<_> = move_images(Square::ALL[0]).to_vec();
+        corners.sort();
+        corners.dedup();
+        assert_eq!(corners, [0, 2, 6, 8].map(|i| Square::ALL[i]).to_vec());
+    }
+
+    #[test]
+    fn lines_map_to_lines() {
+        for s in Symmetry::ALL {
+            for mask in crate::LINE_MASKS {
+                assert!(crate::LINE_MASKS.contains(&s.apply_mask(mask)));
+            }
+        }
+    }
+}
