@@ -172,7 +172,7 @@ fn move_tokens(text: &str) -> Vec<String> {
 }
 
 fn has_line(mask: u16) -> bool {
-    LINE_MASKS.iter().any(|&m| mask & m == m)
+    LINE_MASKS.into_iter().any(|line| (mask & line) == line)
 }
 
 /// A move order that reaches `masks` in play, ending with `upper` when given.
@@ -192,9 +192,9 @@ fn move_order(
         .into_iter()
         .filter(|p| has_line(masks[p.index()]))
         .collect();
-    let winner = match winners[..] {
-        [] => None,
-        [w] if w == last_player => Some(w),
+    match winners[..] {
+        [] => {}
+        [w] if w == last_player => {}
         [w] => {
             return Err(ParsePositionError::WinnerDidNotMoveLast {
                 winner: w,
@@ -202,7 +202,7 @@ fn move_order(
             });
         }
         _ => return Err(ParsePositionError::BothWin),
-    };
+    }
     let own = masks[last_player.index()];
     // The last move must be one whose removal leaves a position where play went on.
     let can_be_last = |sq: Square| !has_line(own & !sq.bit());
@@ -217,18 +217,13 @@ fn move_order(
         Some((sq, _)) if !can_be_last(sq) => return Err(ParsePositionError::LastMoveTooLate(sq)),
         Some((sq, _)) => Some(sq),
         None if o + x == 0 => None,
-        None => {
-            let candidate = Square::ALL
-                .into_iter()
-                .filter(|sq| own & sq.bit() != 0)
-                .rev()
-                .find(|&sq| can_be_last(sq));
-            match (candidate, winner) {
-                (Some(sq), _) => Some(sq),
-                (None, Some(w)) => return Err(ParsePositionError::NoLastMove(w)),
-                (None, None) => unreachable!("without a full line every mark can be last"),
-            }
-        }
+        // Some mark can always be last: full lines of one player (at most 5 marks) all share
+        // a square, since two disjoint lines would need 6.
+        None => Square::ALL
+            .into_iter()
+            .filter(|sq| own & sq.bit() != 0)
+            .rev()
+            .find(|&sq| can_be_last(sq)),
     };
     let squares_of = |mask: u16| -> Vec<Square> {
         Square::ALL
