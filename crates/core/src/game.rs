@@ -39,12 +39,18 @@ pub trait Game: Clone + Debug + Display + Send + Sync + 'static {
     type Moves: MoveList<Self::Move>;
     /// Why a move (typed by a user or read from a file) cannot be played here.
     type MoveError: Error + Send + Sync + 'static;
+    /// Why a text does not describe a position of this game.
+    type PositionError: Error + Send + Sync + 'static;
 
     /// Short lower-case name used on the command line and in files, e.g. `ttt`.
     const NAME: &'static str;
 
     /// The start position.
     fn start() -> Self;
+
+    /// Reads a position in the game's own notation (for tic-tac-toe a board string, the
+    /// text form or a move list).
+    fn parse_position(text: &str) -> Result<Self, Self::PositionError>;
 
     /// The side to move. After the game has ended this is the side that would move next.
     fn to_move(&self) -> Side;

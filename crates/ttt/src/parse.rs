@@ -241,13 +241,21 @@ fn move_order(
     Ok(order)
 }
 
-/// Reads either a board string or the seed's text form (a `Turn …` / `winner …` line, then
-/// three rows), checking the header against the board.
+/// Reads a board string (`xo.x.o...`), the seed's text form (a `Turn …` / `winner …` line,
+/// then three rows; the header is checked against the board) or a move list (`1,1 0,0` or
+/// `40`: anything with a comma or made of digits).
 impl<B: Board> FromStr for Position<B> {
     type Err = ParsePositionError;
 
     fn from_str(text: &str) -> Result<Self, Self::Err> {
         let text = text.trim();
+        if text.contains(',')
+            || text
+                .chars()
+                .all(|c| c.is_ascii_digit() || c.is_whitespace() || c == ';')
+        {
+            return Position::from_moves(text);
+        }
         let first = text.lines().next().unwrap_or("").trim();
         if !(first.starts_with("Turn") || first.starts_with("winner")) {
             return Position::from_board_str(text);

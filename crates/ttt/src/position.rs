@@ -29,7 +29,7 @@ impl Status {
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum MoveError {
     #[error(
-        "`{input}` is not a square: type x,y with x the column and y the row, each 0, 1 or 2 (e.g. 1,1 for the centre)"
+        "`{input}` is not a square: type x,y with x the column and y the row, each 0-2 (1,1 is the centre)"
     )]
     Syntax { input: String },
     #[error("({x}, {y}) is off the board: x and y must each be 0, 1 or 2")]
@@ -244,11 +244,16 @@ impl<B: Board> Game for Position<B> {
     type Move = Square;
     type Moves = Moves;
     type MoveError = MoveError;
+    type PositionError = crate::ParsePositionError;
 
     const NAME: &'static str = "ttt";
 
     fn start() -> Self {
         Position::new()
+    }
+
+    fn parse_position(text: &str) -> Result<Self, crate::ParsePositionError> {
+        text.parse()
     }
 
     #[inline]

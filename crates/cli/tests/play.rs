@@ -1,0 +1,125 @@
+//! `gamelab play` driven through stdin, as a person at a terminal would.
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+
+fn gamelab() -> Command {
+    Command::cargo_bin("gamelab").unwrap()
+}
+
+#[test]
+fn a_whole_game_to_a_win() {
+    // o: centre, top-left, bottom-right diagonal; x answers on the top row.
+    gamelab()
+        .arg("play")
+        .write_stdin("1,1\n1,0\n0,0\n2,0\n2,2\n")
+        .assert()
+        .success()
+        .stdout(predicate::str::ends_with(
+            "winner o\noxx\n.o.\n..O\nO wins.\n",
+        ));
+}
+
+#[test]
+fn every_board_structure_plays_the_same_game() {
+    for board in ["2d", "1d", "bitboard"] {
+        for counts in [false, true] {
+            let mut cmd = gamelab();
+            cmd.args(["play", "--board", board]);
+            if counts {
+                cmd.arg("--line-counts");
+            }
+            cmd.write_stdin("0,0\n1,1\n2,2\n1,0\n1,2\n0,2\n2,0\n2,1\n0,1\n")
+                .assert()
+                .success()
+                .stdout(predicate::str::ends_with(
+                    "winner draw\noxo\nOxx\nxoo\nDraw.\n",
+                ));
+        }
+    }
+}
+
+#[test]
+fn bad_input_is_explained_and_the_game_goes_on() {
+    gamelab()
+        .arg("play")
+        .write_stdin("hello\n1,5\n1,1\n1,1\nexit\n")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("`hello` is not a square"))
+        .stdout(predicate::str::contains("(1, 5) is off the board"))
+        .stdout(predicate::str::contains("(1, 1) is already taken by o"))
+        .stdout(predicate::str::contains("Turn x\n...\n.O.\n..."));
+}
+
+#[test]
+fn undo_and_exit() {
+    let out = gamelab()
+        .arg("play")
+        .write_stdin("1,1\nundo\nundo\n0,0\nexit\n")
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let out = String::from_utf8(out).unwrap();
+    assert!(out.contains("Nothing to undo."), "{out}");
+    assert!(
+        out.ends_with("Turn x\nO..\n...\n...\nx to move [x,y | undo | exit]: "),
+        "{out}"
+    );
+}
+
+#[test]
+fn end_of_input_exits_cleanly() {
+    gamelab()
+        .arg("play")
+        .write_stdin("1,1\n")
+        .assert()
+        .success()
+        .stdout(predicate::str::ends_with(
+            "End of input; leaving the game.\n",
+        ));
+}
+
+#[test]
+fn start_from_a_position() {
+    gamelab()
+        .args(["play", "--from", "xo.xo...."])
+        .write_stdin("1,2\n")
+        .assert()
+        .success()
+        .stdout(predicate::str::ends_with(
+            "winner o\nxo.\nxo.\n.O.\nO wins.\n",
+        ));
+    gamelab()
+        .args(["play", "--from", "1,1 0,0"])
+        .write_stdin("exit\n")
+        .assert()
+        .success()
+        .stdout(predicate::str::starts_with("Turn o\nX..\n.o.\n..."));
+}
+
+#[test]
+fn bad_options_are_errors_not_panics() {
+    gamelab()
+        .args(["play", "--from", "ooo......"])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("cannot start from `ooo......`"))
+        .stderr(predicate::str::contains(
+            "o must have as many marks as x or one more",
+        ));
+    gamelab()
+        .args(["play", "--x", "nobody"])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("unknown player `nobody`"));
+    gamelab()
+        .args(["play", "--board", "3d"])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains(
+            "expected one of: 2d, 1d, bitboard",
+        ));
+}
