@@ -4,6 +4,8 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod ais;
+mod move_cmd;
 mod play;
 
 #[derive(Parser)]
@@ -19,14 +21,20 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Play a game in the terminal.
+    /// Play a game in the terminal, each side a human or an AI.
     Play(play::PlayArgs),
+    /// List every AI with its parameters and their defaults.
+    Ais(ais::AisArgs),
+    /// Show the moves an AI considers best in a position (`--debug` for its trace).
+    Move(move_cmd::MoveArgs),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Play(args) => play::run(args),
+        Command::Ais(args) => ais::run(args),
+        Command::Move(args) => move_cmd::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

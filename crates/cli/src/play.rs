@@ -2,18 +2,19 @@
 
 use std::io::{self, BufRead, Write};
 
-use anyhow::{Context, bail};
+use anyhow::Context;
 use clap::Args;
-use gamelab_core::{Agent, Game, GameRng, Side, game_rng};
+use gamelab_core::{Agent, Game, GameRng, Registry, Side, game_rng};
 use gamelab_ttt::board::BoardKind;
 use gamelab_ttt::{Position, with_board};
 
 #[derive(Args, Debug)]
 pub struct PlayArgs {
-    /// Who plays o (moves first): `human`.
+    /// Who plays o (moves first): `human` or an AI spec such as `ai14s` or
+    /// `ai12s:score_victory=200` (see `gamelab ais`).
     #[arg(long = "o", value_name = "PLAYER", default_value = "human")]
     first: String,
-    /// Who plays x: `human`.
+    /// Who plays x: `human` or an AI spec.
     #[arg(long = "x", value_name = "PLAYER", default_value = "human")]
     second: String,
     /// Start from this position instead of the empty board: a 9-character board string
@@ -33,8 +34,6 @@ pub struct PlayArgs {
 }
 
 /// Who makes the moves for one side.
-// `Agent` seats are built from the AI registry, which arrives with the AI catalogue.
-#[allow(dead_code)]
 pub enum Seat<G: Game> {
     Human,
     Agent {
@@ -49,26 +48,34 @@ impl<G: Game> Seat<G> {
     }
 }
 
-/// Builds the seat for a player spec given on the command line.
-fn seat<G: Game>(spec: &str) -> anyhow::Result<Seat<G>> {
-    match spec {
-        "human" => Ok(Seat::Human),
-        other => bail!("unknown player `{other}`: expected `human`"),
+/// Builds the seat for a player spec given on the command line: `human` or an AI.
+fn seat<G: Game>(spec: &str, registry: &Registry<G>) -> anyhow::Result<Seat<G>> {
+    if spec == "human" {
+        return Ok(Seat::Human);
     }
+    let agent = registry
+        .build(spec)
+        .with_context(|| format!("`{spec}` is neither `human` nor a usable AI"))?;
+    Ok(Seat::Agent {
+        name: spec.to_string(),
+        agent,
+    })
 }
 
 pub fn run(args: PlayArgs) -> anyhow::Result<()> {
-    with_board!(args.board, args.line_counts, B => run_game::<Position<B>>(&args))
+    with_board!(args.board, args.line_counts, B => {
+        run_game::<Position<B>>(&args, &gamelab_ttt::ai::registry::<B>())
+    })
 }
 
-fn run_game<G: Game>(args: &PlayArgs) -> anyhow::Result<()> {
+fn run_game<G: Game>(args: &PlayArgs, registry: &Registry<G>) -> anyhow::Result<()> {
     let game = match &args.from {
         Some(text) => {
             G::parse_position(text).with_context(|| format!("cannot start from `{text}`"))?
         }
         None => G::start(),
     };
-    let mut seats = [seat::<G>(&args.first)?, seat::<G>(&args.second)?];
+    let mut seats = [seat(&args.first, registry)?, seat(&args.second, registry)?];
     let seed = args.seed.unwrap_or_else(clock_seed);
     if seats.iter().any(|s| !s.is_human()) {
         println!("seed {seed}");

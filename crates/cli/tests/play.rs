@@ -114,7 +114,12 @@ fn bad_options_are_errors_not_panics() {
         .args(["play", "--x", "nobody"])
         .assert()
         .failure()
-        .stderr(predicate::str::contains("unknown player `nobody`"));
+        .stderr(predicate::str::contains(
+            "`nobody` is neither `human` nor a usable AI",
+        ))
+        .stderr(predicate::str::contains(
+            "unknown AI `nobody`; known AIs: ai1, ai1s",
+        ));
     gamelab()
         .args(["play", "--board", "3d"])
         .assert()

@@ -53,6 +53,19 @@ pub trait Agent<G: Game>: Send {
         let _ = game;
         None
     }
+
+    /// A human-readable account of how the agent decides here (the seeds' debug trace),
+    /// for agents that can give one.
+    fn explain(&mut self, game: &G) -> Option<String> {
+        let _ = game;
+        None
+    }
+
+    /// The agent's score for each legal move, for agents that score moves.
+    fn move_scores(&mut self, game: &G) -> Option<Vec<(G::Move, f64)>> {
+        let _ = game;
+        None
+    }
 }
 
 impl<G: Game, A: Agent<G> + ?Sized> Agent<G> for Box<A> {
@@ -63,6 +76,14 @@ impl<G: Game, A: Agent<G> + ?Sized> Agent<G> for Box<A> {
     fn policy(&mut self, game: &G) -> Option<Policy<G::Move>> {
         (**self).policy(game)
     }
+
+    fn explain(&mut self, game: &G) -> Option<String> {
+        (**self).explain(game)
+    }
+
+    fn move_scores(&mut self, game: &G) -> Option<Vec<(G::Move, f64)>> {
+        (**self).move_scores(game)
+    }
 }
 
 /// An agent defined by the set of moves it considers best, from which it picks uniformly.
@@ -72,6 +93,18 @@ pub trait BestMoves<G: Game>: Send {
     /// The moves this agent considers equally best, in the game's move order. Never empty
     /// in a position where the game is not over.
     fn best_moves(&mut self, game: &G) -> G::Moves;
+
+    /// See [`Agent::explain`].
+    fn explain(&mut self, game: &G) -> Option<String> {
+        let _ = game;
+        None
+    }
+
+    /// See [`Agent::move_scores`].
+    fn move_scores(&mut self, game: &G) -> Option<Vec<(G::Move, f64)>> {
+        let _ = game;
+        None
+    }
 }
 
 /// Turns a [`BestMoves`] rule into an [`Agent`] that picks uniformly among the best moves.
@@ -93,6 +126,14 @@ impl<G: Game, T: BestMoves<G>> Agent<G> for Uniform<T> {
 
     fn policy(&mut self, game: &G) -> Option<Policy<G::Move>> {
         Some(Policy::uniform(&self.0.best_moves(game)))
+    }
+
+    fn explain(&mut self, game: &G) -> Option<String> {
+        self.0.explain(game)
+    }
+
+    fn move_scores(&mut self, game: &G) -> Option<Vec<(G::Move, f64)>> {
+        self.0.move_scores(game)
     }
 }
 

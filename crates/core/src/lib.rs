@@ -6,11 +6,15 @@
 //! on threads or timing.
 
 mod agent;
+pub mod by_score;
 mod game;
 mod random;
+pub mod registry;
 mod side;
 
 pub use agent::{Agent, BestMoves, Policy, Uniform};
+pub use by_score::{ByScore, Evaluate};
 pub use game::{Game, MoveList};
 pub use random::{GameRng, game_rng};
+pub use registry::{AgentEntry, AgentSpec, ParamSpec, Params, Registry, SpecError};
 pub use side::{Outcome, Side};

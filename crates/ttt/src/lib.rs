@@ -15,6 +15,7 @@
 //! assert_eq!(pos.to_string(), "winner o\nxo.\nxo.\n.O.");
 //! ```
 
+pub mod ai;
 pub mod board;
 mod markpat;
 mod parse;

@@ -1,0 +1,532 @@
+//! The agent registry and its `name:key=value,…` spec syntax.
+//!
+//! One registry per game lists every AI with a summary and its typed parameters. The CLI,
+//! the arena and the web app all build agents from spec strings through it, so an AI is
+//! written and described once.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
+
+use thiserror::Error;
+
+use crate::{Agent, Game};
+
+/// The type of a parameter's value.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ParamKind {
+    Float,
+    Int { min: i64, max: i64 },
+    Bool,
+    Choice(&'static [&'static str]),
+    Text,
+}
+
+impl ParamKind {
+    fn expected(&self) -> String {
+        match self {
+            ParamKind::Float => "a number, e.g. 0.5 or -100".into(),
+            ParamKind::Int { min, max } => format!("a whole number from {min} to {max}"),
+            ParamKind::Bool => "true or false".into(),
+            ParamKind::Choice(options) => format!("one of {}", options.join(", ")),
+            ParamKind::Text => "a non-empty text".into(),
+        }
+    }
+
+    fn parse(&self, text: &str) -> Option<Value> {
+        match self {
+            ParamKind::Float => text
+                .parse::<f64>()
+                .ok()
+                .filter(|x| x.is_finite())
+                .map(Value::Float),
+            ParamKind::Int { min, max } => text
+                .parse::<i64>()
+                .ok()
+                .filter(|n| (min..=max).contains(&n))
+                .map(Value::Int),
+            ParamKind::Bool => match text {
+                "true" | "yes" | "on" | "1" => Some(Value::Bool(true)),
+                "false" | "no" | "off" | "0" => Some(Value::Bool(false)),
+                _ => None,
+            },
+            ParamKind::Choice(options) => options
+                .contains(&text)
+                .then(|| Value::Text(text.to_string())),
+            ParamKind::Text => (!text.is_empty()).then(|| Value::Text(text.to_string())),
+        }
+    }
+}
+
+/// A parameter's value.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Value {
+    Float(f64),
+    Int(i64),
+    Bool(bool),
+    Text(String),
+}
+
+impl fmt::Display for Value {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Value::Float(x) => write!(f, "{x}"),
+            Value::Int(n) => write!(f, "{n}"),
+            Value::Bool(b) => write!(f, "{b}"),
+            Value::Text(t) => write!(f, "{t}"),
+        }
+    }
+}
+
+/// One parameter of an agent: its name, type, default and meaning.
+#[derive(Clone, Debug)]
+pub struct ParamSpec {
+    pub name: &'static str,
+    pub kind: ParamKind,
+    /// `None` for a parameter that must be given.
+    pub default: Option<Value>,
+    pub help: &'static str,
+}
+
+impl ParamSpec {
+    pub fn float(name: &'static str, default: f64, help: &'static str) -> Self {
+        ParamSpec {
+            name,
+            kind: ParamKind::Float,
+            default: Some(Value::Float(default)),
+            help,
+        }
+    }
+
+    pub fn int(name: &'static str, default: i64, min: i64, max: i64, help: &'static str) -> Self {
+        ParamSpec {
+            name,
+            kind: ParamKind::Int { min, max },
+            default: Some(Value::Int(default)),
+            help,
+        }
+    }
+
+    pub fn bool(name: &'static str, default: bool, help: &'static str) -> Self {
+        ParamSpec {
+            name,
+            kind: ParamKind::Bool,
+            default: Some(Value::Bool(default)),
+            help,
+        }
+    }
+
+    pub fn choice(
+        name: &'static str,
+        options: &'static [&'static str],
+        default: &'static str,
+        help: &'static str,
+    ) -> Self {
+        ParamSpec {
+            name,
+            kind: ParamKind::Choice(options),
+            default: Some(Value::Text(default.to_string())),
+            help,
+        }
+    }
+
+    /// A text parameter; `default: None` makes it required.
+    pub fn text(name: &'static str, default: Option<&str>, help: &'static str) -> Self {
+        ParamSpec {
+            name,
+            kind: ParamKind::Text,
+            default: default.map(|d| Value::Text(d.to_string())),
+            help,
+        }
+    }
+}
+
+/// The parameter values an agent is built with: every declared parameter, given or default.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Params {
+    values: BTreeMap<&'static str, Value>,
+    explicit: BTreeSet<&'static str>,
+}
+
+impl Params {
+    /// The value of a declared parameter. Panics on a name the agent did not declare: that
+    /// is a bug in the agent's registration, not a user error.
+    pub fn value(&self, name: &str) -> &Value {
+        self.values
+            .get(name)
+            .unwrap_or_else(|| panic!("parameter `{name}` was not declared"))
+    }
+
+    pub fn float(&self, name: &str) -> f64 {
+        match self.value(name) {
+            Value::Float(x) => *x,
+            Value::Int(n) => *n as f64,
+            other => panic!("parameter `{name}` is {other:?}, not a number"),
+        }
+    }
+
+    pub fn int(&self, name: &str) -> i64 {
+        match self.value(name) {
+            Value::Int(n) => *n,
+            other => panic!("parameter `{name}` is {other:?}, not an integer"),
+        }
+    }
+
+    pub fn bool(&self, name: &str) -> bool {
+        match self.value(name) {
+            Value::Bool(b) => *b,
+            other => panic!("parameter `{name}` is {other:?}, not a boolean"),
+        }
+    }
+
+    pub fn text(&self, name: &str) -> &str {
+        match self.value(name) {
+            Value::Text(t) => t,
+            other => panic!("parameter `{name}` is {other:?}, not a text"),
+        }
+    }
+
+    /// Whether the spec set this parameter (rather than it taking its default).
+    pub fn is_explicit(&self, name: &str) -> bool {
+        self.explicit.contains(name)
+    }
+}
+
+/// What a user wrote to name an agent: `name` or `name:key=value,…`.
+///
+/// A value that itself contains `,` or `:` (such as another agent's spec) is written in
+/// parentheses: `ai_abs_dls:eval_func=(ai14s:score_victory=200),maxdepth=8`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AgentSpec {
+    pub name: String,
+    pub params: Vec<(String, String)>,
+}
+
+impl AgentSpec {
+    pub fn parse(text: &str) -> Result<AgentSpec, SpecError> {
+        let syntax = |reason: &str| SpecError::Syntax {
+            spec: text.to_string(),
+            reason: reason.to_string(),
+        };
+        let text_trim = text.trim();
+        let (name, rest) = match text_trim.split_once(':') {
+            Some((n, r)) => (n.trim(), Some(r)),
+            None => (text_trim, None),
+        };
+        if name.is_empty() {
+            return Err(syntax("the AI name is missing before `:`"));
+        }
+        let mut params = Vec::new();
+        if let Some(rest) = rest {
+            for item in split_top_level(rest).map_err(|r| syntax(&r))? {
+                let item = item.trim();
+                let Some((key, value)) = item.split_once('=') else {
+                    return Err(syntax(&format!("`{item}` is not key=value")));
+                };
+                let (key, value) = (key.trim(), value.trim());
+                if key.is_empty() || value.is_empty() {
+                    return Err(syntax(&format!("`{item}` is not key=value")));
+                }
+                let value = value
+                    .strip_prefix('(')
+                    .and_then(|v| v.strip_suffix(')'))
+                    .unwrap_or(value);
+                if params.iter().any(|(k, _)| k == key) {
+                    return Err(syntax(&format!("`{key}` is given twice")));
+                }
+                params.push((key.to_string(), value.to_string()));
+            }
+        }
+        Ok(AgentSpec {
+            name: name.to_string(),
+            params,
+        })
+    }
+}
+
+/// Splits on commas outside parentheses.
+fn split_top_level(text: &str) -> Result<Vec<&str>, String> {
+    let mut parts = Vec::new();
+    let (mut depth, mut start) = (0i32, 0);
+    for (i, c) in text.char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => {
+                depth -= 1;
+                if depth < 0 {
+                    return Err("`)` without `(`".into());
+                }
+            }
+            ',' if depth == 0 => {
+                parts.push(&text[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    if depth != 0 {
+        return Err("`(` without `)`".into());
+    }
+    parts.push(&text[start..]);
+    Ok(parts)
+}
+
+impl fmt::Display for AgentSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.name)?;
+        for (i, (k, v)) in self.params.iter().enumerate() {
+            let sep = if i == 0 { ':' } else { ',' };
+            if v.contains([',', ':', '=']) {
+                write!(f, "{sep}{k}=({v})")?;
+            } else {
+                write!(f, "{sep}{k}={v}")?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Why an agent spec cannot be built. Each message says what is valid.
+#[derive(Clone, Debug, PartialEq, Error)]
+pub enum SpecError {
+    #[error("cannot read AI spec `{spec}`: {reason}; expected name or name:key=value,…")]
+    Syntax { spec: String, reason: String },
+    #[error("unknown AI `{name}`; known AIs: {}", known.join(", "))]
+    UnknownAgent { name: String, known: Vec<String> },
+    #[error("{agent} has no parameter `{param}`; {}", describe_valid(valid))]
+    UnknownParam {
+        agent: String,
+        param: String,
+        valid: Vec<String>,
+    },
+    #[error("`{value}` is not a valid {param} for {agent}: expected {expected}")]
+    BadValue {
+        agent: String,
+        param: String,
+        value: String,
+        expected: String,
+    },
+    #[error("{agent} needs the parameter {param} ({help})")]
+    MissingParam {
+        agent: String,
+        param: String,
+        help: String,
+    },
+    #[error("{agent}: {reason}")]
+    Invalid { agent: String, reason: String },
+}
+
+fn describe_valid(valid: &[String]) -> String {
+    if valid.is_empty() {
+        "it takes no parameters".into()
+    } else {
+        format!("its parameters: {}", valid.join(", "))
+    }
+}
+
+/// Checks the parameters of `spec` against the declarations `decls` of the AI `agent`, and
+/// fills in defaults.
+pub fn check_params(
+    agent: &str,
+    decls: &[ParamSpec],
+    spec: &AgentSpec,
+) -> Result<Params, SpecError> {
+    let mut params = Params::default();
+    for (key, text) in &spec.params {
+        let Some(decl) = decls.iter().find(|p| p.name == key) else {
+            return Err(SpecError::UnknownParam {
+                agent: agent.to_string(),
+                param: key.clone(),
+                valid: decls.iter().map(|p| p.name.to_string()).collect(),
+            });
+        };
+        let value = decl.kind.parse(text).ok_or_else(|| SpecError::BadValue {
+            agent: agent.to_string(),
+            param: key.clone(),
+            value: text.clone(),
+            expected: decl.kind.expected(),
+        })?;
+        params.values.insert(decl.name, value);
+        params.explicit.insert(decl.name);
+    }
+    for decl in decls {
+        if params.values.contains_key(decl.name) {
+            continue;
+        }
+        match &decl.default {
+            Some(v) => {
+                params.values.insert(decl.name, v.clone());
+            }
+            None => {
+                return Err(SpecError::MissingParam {
+                    agent: agent.to_string(),
+                    param: decl.name.to_string(),
+                    help: decl.help.to_string(),
+                });
+            }
+        }
+    }
+    Ok(params)
+}
+
+type BuildFn<G> = dyn Fn(&Params) -> Result<Box<dyn Agent<G>>, SpecError> + Send + Sync;
+
+/// One registered AI.
+pub struct AgentEntry<G: Game> {
+    pub name: &'static str,
+    pub aliases: Vec<&'static str>,
+    pub summary: &'static str,
+    pub params: Vec<ParamSpec>,
+    build: Box<BuildFn<G>>,
+}
+
+impl<G: Game> AgentEntry<G> {
+    pub fn new(
+        name: &'static str,
+        summary: &'static str,
+        params: Vec<ParamSpec>,
+        build: impl Fn(&Params) -> Result<Box<dyn Agent<G>>, SpecError> + Send + Sync + 'static,
+    ) -> Self {
+        AgentEntry {
+            name,
+            aliases: Vec::new(),
+            summary,
+            params,
+            build: Box::new(build),
+        }
+    }
+
+    /// Other names that build the same AI.
+    pub fn with_aliases(mut self, aliases: &[&'static str]) -> Self {
+        self.aliases.extend_from_slice(aliases);
+        self
+    }
+
+    /// Checks the spec's parameters against the declared ones and fills in defaults.
+    pub fn params_from(&self, spec: &AgentSpec) -> Result<Params, SpecError> {
+        check_params(self.name, &self.params, spec)
+    }
+
+    pub fn build(&self, params: &Params) -> Result<Box<dyn Agent<G>>, SpecError> {
+        (self.build)(params)
+    }
+}
+
+/// Every AI of one game, by name.
+pub struct Registry<G: Game> {
+    entries: Vec<AgentEntry<G>>,
+}
+
+impl<G: Game> Default for Registry<G> {
+    fn default() -> Self {
+        Registry {
+            entries: Vec::new(),
+        }
+    }
+}
+
+impl<G: Game> Registry<G> {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Adds an AI. Names and aliases must be unique (checked: a clash is a programming
+    /// error in the registration).
+    pub fn register(&mut self, entry: AgentEntry<G>) {
+        for name in std::iter::once(&entry.name).chain(&entry.aliases) {
+            assert!(
+                self.find(name).is_none(),
+                "AI name `{name}` registered twice"
+            );
+        }
+        self.entries.push(entry);
+    }
+
+    pub fn entries(&self) -> &[AgentEntry<G>] {
+        &self.entries
+    }
+
+    /// The AI called `name` (or with that alias).
+    pub fn find(&self, name: &str) -> Option<&AgentEntry<G>> {
+        self.entries
+            .iter()
+            .find(|e| e.name == name || e.aliases.contains(&name))
+    }
+
+    /// Looks up the spec's AI and checks its parameters.
+    pub fn resolve(&self, spec: &str) -> Result<(&AgentEntry<G>, Params), SpecError> {
+        let spec = AgentSpec::parse(spec)?;
+        let entry = self
+            .find(&spec.name)
+            .ok_or_else(|| SpecError::UnknownAgent {
+                name: spec.name.clone(),
+                known: self.entries.iter().map(|e| e.name.to_string()).collect(),
+            })?;
+        Ok((entry, entry.params_from(&spec)?))
+    }
+
+    /// Builds the agent a spec names, e.g. `ai12s:score_victory=200`.
+    pub fn build(&self, spec: &str) -> Result<Box<dyn Agent<G>>, SpecError> {
+        let (entry, params) = self.resolve(spec)?;
+        entry.build(&params)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn spec_round_trips() {
+        for text in [
+            "ai2",
+            "ai12s:score_victory=200",
+            "ai12s:score_victory=200,score_102=0.5",
+            "ai_abs_dls:eval_func=(ai14s:score_victory=200,score_102=1),maxdepth=8",
+        ] {
+            let spec = AgentSpec::parse(text).unwrap();
+            assert_eq!(spec.to_string(), text);
+            assert_eq!(AgentSpec::parse(&spec.to_string()).unwrap(), spec);
+        }
+        let spec = AgentSpec::parse(" ai12s : score_victory = 200 , score_102=0.5 ").unwrap();
+        assert_eq!(spec.to_string(), "ai12s:score_victory=200,score_102=0.5");
+        let nested = AgentSpec::parse("a:e=(b:x=1,y=2),d=3").unwrap();
+        assert_eq!(
+            nested.params,
+            vec![("e".into(), "b:x=1,y=2".into()), ("d".into(), "3".into())]
+        );
+    }
+
+    #[test]
+    fn spec_syntax_errors() {
+        for bad in [
+            ":x=1",
+            "ai12s:score_victory",
+            "ai12s:=3",
+            "ai12s:a=1,a=2",
+            "a:e=(b:x=1",
+            "a:e=b)",
+        ] {
+            let err = AgentSpec::parse(bad).unwrap_err();
+            assert!(matches!(err, SpecError::Syntax { .. }), "{bad}: {err}");
+            assert!(err.to_string().contains("expected name or name:key=value"));
+        }
+    }
+
+    #[test]
+    fn kinds_parse_and_explain() {
+        assert_eq!(ParamKind::Float.parse("-1.5"), Some(Value::Float(-1.5)));
+        assert_eq!(ParamKind::Float.parse("inf"), None);
+        assert_eq!(ParamKind::Float.parse("abc"), None);
+        let int = ParamKind::Int { min: 1, max: 9 };
+        assert_eq!(int.parse("9"), Some(Value::Int(9)));
+        assert_eq!(int.parse("10"), None);
+        assert_eq!(int.parse("1.5"), None);
+        assert_eq!(ParamKind::Bool.parse("true"), Some(Value::Bool(true)));
+        assert_eq!(ParamKind::Bool.parse("maybe"), None);
+        let choice = ParamKind::Choice(&["1", "2", "3"]);
+        assert_eq!(choice.parse("2"), Some(Value::Text("2".into())));
+        assert_eq!(choice.parse("4"), None);
+        assert_eq!(choice.expected(), "one of 1, 2, 3");
+        assert!(int.expected().contains("from 1 to 9"));
+    }
+}
