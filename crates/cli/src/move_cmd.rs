@@ -44,11 +44,20 @@ pub fn report<G: Game>(args: &MoveArgs, registry: &Registry<G>) -> anyhow::Resul
             G::describe_outcome(outcome)
         );
     }
+    let policy = agent
+        .policy(&game)
+        .with_context(|| format!("{} has no fixed set of best moves", args.ai))?;
+    let moves: Vec<String> = policy.moves().map(|m| m.to_string()).collect();
+    let best_line = format!("best moves [{}]\n", moves.join(", "));
     let mut out = String::new();
     if args.debug {
         match agent.explain(&game) {
             Some(trace) => out.push_str(&format!("{trace}\n")),
             None => out.push_str(&format!("({} gives no trace)\n", args.ai)),
+        }
+        // The seed's trace already ends with the best moves.
+        if out.ends_with(&best_line) {
+            return Ok(out);
         }
     } else {
         out.push_str(&format!("{game}\n"));
@@ -57,10 +66,6 @@ pub fn report<G: Game>(args: &MoveArgs, registry: &Registry<G>) -> anyhow::Resul
             out.push_str(&format!("scores {}\n", items.join(", ")));
         }
     }
-    let policy = agent
-        .policy(&game)
-        .with_context(|| format!("{} has no fixed set of best moves", args.ai))?;
-    let moves: Vec<String> = policy.moves().map(|m| m.to_string()).collect();
-    out.push_str(&format!("best moves [{}]\n", moves.join(", ")));
+    out.push_str(&best_line);
     Ok(out)
 }
