@@ -1,5 +1,3 @@
-use rand::RngExt;
-
 use crate::{Game, GameRng};
 
 /// The probability distribution an agent draws its move from in one position.
@@ -120,7 +118,7 @@ impl<G: Game, T: BestMoves<G>> Agent<G> for Uniform<T> {
         if moves.len() == 1 {
             moves[0]
         } else {
-            moves[rng.random_range(0..moves.len())]
+            moves[rng.below(moves.len())]
         }
     }
 

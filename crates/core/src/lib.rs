@@ -15,6 +15,6 @@ mod side;
 pub use agent::{Agent, BestMoves, Policy, Uniform};
 pub use by_score::{ByScore, Evaluate};
 pub use game::{Game, MoveList};
-pub use random::{GameRng, game_rng};
+pub use random::{GameRng, SideStream, StreamKey, WORDS_PER_GAME, game_rng};
 pub use registry::{AgentEntry, AgentSpec, ParamSpec, Params, Registry, SpecError};
 pub use side::{Outcome, Side};
