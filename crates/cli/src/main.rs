@@ -5,8 +5,11 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod ais;
+mod board_args;
+mod match_cmd;
 mod move_cmd;
 mod play;
+mod tables;
 
 #[derive(Parser)]
 #[command(
@@ -27,6 +30,8 @@ enum Command {
     Ais(ais::AisArgs),
     /// Show the moves an AI considers best in a position (`--debug` for its trace).
     Move(move_cmd::MoveArgs),
+    /// Play A against B, N games each way round, and print the win/lose/draw tables.
+    Match(match_cmd::MatchArgs),
 }
 
 fn main() -> ExitCode {
@@ -35,6 +40,7 @@ fn main() -> ExitCode {
         Command::Play(args) => play::run(args),
         Command::Ais(args) => ais::run(args),
         Command::Move(args) => move_cmd::run(args),
+        Command::Match(args) => match_cmd::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -101,6 +101,10 @@ pub trait Game: Clone + Debug + Display + Send + Sync + 'static {
         Ok(())
     }
 
+    /// A small number that identifies a move, stable across versions: used in digests and
+    /// compact files.
+    fn move_code(mv: Self::Move) -> u32;
+
     /// The game's word for a side, e.g. `o`/`x` or `black`/`white`.
     fn side_name(side: Side) -> &'static str;
 

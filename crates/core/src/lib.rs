@@ -6,9 +6,11 @@
 //! on threads or timing.
 
 mod agent;
+pub mod arena;
 pub mod by_score;
 mod game;
 mod random;
+pub mod record;
 pub mod registry;
 mod side;
 

@@ -309,6 +309,11 @@ impl<B: Board> Game for Position<B> {
         Ok(sq)
     }
 
+    /// The square number, 0–8 row by row.
+    fn move_code(mv: Square) -> u32 {
+        mv.index() as u32
+    }
+
     fn side_name(side: Side) -> &'static str {
         match side {
             Side::First => "o",

@@ -1,0 +1,371 @@
+//! The arena: A against B, N games with A moving first and N with A moving second, sampled
+//! with seeded streams or computed exactly from the agents' distributions.
+//!
+//! Game `i` of a match (0 ≤ i < 2N) has A first when `i < N`. Its two sides draw from the
+//! streams `(seed, i, side)`, so the games — and the digest over them — are the same for
+//! any number of threads.
+
+use std::collections::HashMap;
+
+use rayon::prelude::*;
+use thiserror::Error;
+
+use crate::{Agent, Game, GameRng, Outcome, Side, StreamKey};
+
+/// Builds a fresh agent: a match makes one per side per chunk of games, so that threads
+/// never share agent state.
+pub type AgentFactory<'a, G> = dyn Fn() -> Box<dyn Agent<G>> + Sync + 'a;
+
+/// Wins, losses and draws of A.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    pub win: u64,
+    pub lose: u64,
+    pub draw: u64,
+}
+
+impl Tally {
+    pub fn record(&mut self, outcome: Outcome, a_side: Side) {
+        match outcome.winner() {
+            Some(w) if w == a_side => self.win += 1,
+            Some(_) => self.lose += 1,
+            None => self.draw += 1,
+        }
+    }
+
+    pub fn games(&self) -> u64 {
+        self.win + self.lose + self.draw
+    }
+
+    fn add(&mut self, other: &Tally) {
+        self.win += other.win;
+        self.lose += other.lose;
+        self.draw += other.draw;
+    }
+
+    /// (win, lose, draw) as fractions of the games.
+    pub fn ratios(&self) -> [f64; 3] {
+        let n = self.games().max(1) as f64;
+        [
+            self.win as f64 / n,
+            self.lose as f64 / n,
+            self.draw as f64 / n,
+        ]
+    }
+}
+
+/// What a match is: how many games, which seed, how many threads.
+#[derive(Clone, Copy, Debug)]
+pub struct MatchConfig {
+    /// Games with A first; as many again with A second.
+    pub games_per_side: u64,
+    pub seed: u64,
+    /// Worker threads; 0 means all cores.
+    pub threads: usize,
+}
+
+/// The result of a sampled match.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MatchResult {
+    /// A's results when moving first.
+    pub first: Tally,
+    /// A's results when moving second.
+    pub second: Tally,
+    /// Hash of every game's moves and result, in game order.
+    pub digest: u64,
+}
+
+impl MatchResult {
+    pub fn total(&self) -> Tally {
+        let mut t = self.first;
+        t.add(&self.second);
+        t
+    }
+}
+
+/// One finished game, kept when the caller asks for records.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlayedGame<M> {
+    pub index: u64,
+    pub a_side: Side,
+    pub moves: Vec<M>,
+    pub outcome: Outcome,
+}
+
+/// Which side A plays in game `index`.
+#[inline]
+pub fn a_side(index: u64, games_per_side: u64) -> Side {
+    if index < games_per_side {
+        Side::First
+    } else {
+        Side::Second
+    }
+}
+
+/// splitmix64's finaliser: a fixed, well-mixing function, so digests never change with
+/// the Rust version (unlike `DefaultHasher`).
+#[inline]
+fn mix(mut z: u64) -> u64 {
+    z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+fn outcome_code(outcome: Outcome) -> u64 {
+    match outcome {
+        Outcome::Win(Side::First) => 1,
+        Outcome::Win(Side::Second) => 2,
+        Outcome::Draw => 3,
+    }
+}
+
+/// A game's contribution to a match digest. Summing index-tagged hashes keeps the digest
+/// independent of how games are split between threads while still fixing their order.
+#[inline]
+pub fn game_digest(index: u64, move_hash: u64, outcome: Outcome) -> u64 {
+    mix(mix(move_hash ^ (outcome_code(outcome) << 56)) ^ mix(index))
+}
+
+/// Plays one game from the start: `agents[side]` moves for `side` with `rngs[side]`.
+/// Returns the outcome and a hash of the moves; pushes the moves to `moves` if given.
+#[inline]
+pub fn play_game<G: Game>(
+    start: &G,
+    agents: [&mut dyn Agent<G>; 2],
+    mut rngs: [GameRng; 2],
+    mut moves: Option<&mut Vec<G::Move>>,
+) -> (Outcome, u64) {
+    let mut game = start.clone();
+    let mut hash = 0u64;
+    loop {
+        if let Some(outcome) = game.outcome() {
+            return (outcome, hash);
+        }
+        let side = game.to_move().index();
+        let mv = agents[side].choose(&game, &mut rngs[side]);
+        hash = mix(hash ^ u64::from(G::move_code(mv) + 1));
+        if let Some(list) = moves.as_deref_mut() {
+            list.push(mv);
+        }
+        game.play(mv);
+    }
+}
+
+struct ChunkResult<M> {
+    first: Tally,
+    second: Tally,
+    digest: u64,
+    games: Vec<PlayedGame<M>>,
+}
+
+/// Games per unit of work: large enough that making agents and seeking streams is noise,
+/// small enough to balance threads and move a progress bar.
+const CHUNK: u64 = 4096;
+
+fn play_chunk<G: Game>(
+    a: &AgentFactory<G>,
+    b: &AgentFactory<G>,
+    cfg: &MatchConfig,
+    key: &StreamKey,
+    range: std::ops::Range<u64>,
+    keep_games: bool,
+) -> ChunkResult<G::Move> {
+    let start = G::start();
+    let (mut agent_a, mut agent_b) = (a(), b());
+    let mut streams = Side::BOTH.map(|side| key.side_stream(side, range.start));
+    let mut result = ChunkResult {
+        first: Tally::default(),
+        second: Tally::default(),
+        digest: 0,
+        games: Vec::new(),
+    };
+    for index in range {
+        let side = a_side(index, cfg.games_per_side);
+        let rngs = [streams[0].next_game(), streams[1].next_game()];
+        let agents: [&mut dyn Agent<G>; 2] = match side {
+            Side::First => [&mut *agent_a, &mut *agent_b],
+            Side::Second => [&mut *agent_b, &mut *agent_a],
+        };
+        let mut moves = keep_games.then(Vec::new);
+        let (outcome, hash) = play_game(&start, agents, rngs, moves.as_mut());
+        match side {
+            Side::First => result.first.record(outcome, side),
+            Side::Second => result.second.record(outcome, side),
+        }
+        result.digest = result
+            .digest
+            .wrapping_add(game_digest(index, hash, outcome));
+        if let Some(moves) = moves {
+            result.games.push(PlayedGame {
+                index,
+                a_side: side,
+                moves,
+                outcome,
+            });
+        }
+    }
+    result
+}
+
+/// Plays the match. `progress` is called with the number of games after each chunk;
+/// with `keep_games` the games come back in index order (the caller's records).
+pub fn run_match<G: Game>(
+    a: &AgentFactory<G>,
+    b: &AgentFactory<G>,
+    cfg: &MatchConfig,
+    progress: &(dyn Fn(u64) + Sync),
+    keep_games: bool,
+) -> (MatchResult, Vec<PlayedGame<G::Move>>) {
+    let key = StreamKey::new(cfg.seed);
+    let total = cfg.games_per_side * 2;
+    let chunks: Vec<_> = (0..total.div_ceil(CHUNK))
+        .map(|c| c * CHUNK..((c + 1) * CHUNK).min(total))
+        .collect();
+    let run = |range: std::ops::Range<u64>| {
+        let n = range.end - range.start;
+        let r = play_chunk(a, b, cfg, &key, range, keep_games);
+        progress(n);
+        r
+    };
+    let results: Vec<ChunkResult<G::Move>> = if cfg.threads == 1 {
+        chunks.into_iter().map(run).collect()
+    } else {
+        let mut pool = rayon::ThreadPoolBuilder::new();
+        if cfg.threads > 0 {
+            pool = pool.num_threads(cfg.threads);
+        }
+        match pool.build() {
+            Ok(pool) => pool.install(|| chunks.into_par_iter().map(run).collect()),
+            // Without a pool of our own, rayon's global one gives the same results.
+            Err(_) => chunks.into_par_iter().map(run).collect(),
+        }
+    };
+    let mut out = MatchResult {
+        first: Tally::default(),
+        second: Tally::default(),
+        digest: 0,
+    };
+    let mut games = Vec::new();
+    for r in results {
+        out.first.add(&r.first);
+        out.second.add(&r.second);
+        out.digest = out.digest.wrapping_add(r.digest);
+        games.extend(r.games);
+    }
+    (out, games)
+}
+
+/// Probabilities of A's results.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Probabilities {
+    pub win: f64,
+    pub lose: f64,
+    pub draw: f64,
+}
+
+impl Probabilities {
+    pub fn as_array(&self) -> [f64; 3] {
+        [self.win, self.lose, self.draw]
+    }
+}
+
+/// The exact result of a match: A's result probabilities moving first and second.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ExactResult {
+    pub first: Probabilities,
+    pub second: Probabilities,
+}
+
+impl ExactResult {
+    /// Both halves together, as a match with equal games on each side.
+    pub fn total(&self) -> Probabilities {
+        Probabilities {
+            win: (self.first.win + self.second.win) / 2.0,
+            lose: (self.first.lose + self.second.lose) / 2.0,
+            draw: (self.first.draw + self.second.draw) / 2.0,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum ExactError {
+    #[error(
+        "{0} has no fixed move distribution, so the exact mode cannot use it; play sampled games instead"
+    )]
+    NoPolicy(String),
+}
+
+/// Outcome probabilities [first wins, second wins, draw] under `agents`, memoised by
+/// position key. Exact as long as each agent's distribution depends only on the position,
+/// as it does for every tic-tac-toe AI of the catalogue.
+fn outcome_distribution<G: Game>(
+    game: &mut G,
+    agents: &mut [&mut dyn Agent<G>; 2],
+    names: [&str; 2],
+    memo: &mut HashMap<u64, [f64; 3]>,
+) -> Result<[f64; 3], ExactError> {
+    if let Some(outcome) = game.outcome() {
+        return Ok(match outcome {
+            Outcome::Win(Side::First) => [1.0, 0.0, 0.0],
+            Outcome::Win(Side::Second) => [0.0, 1.0, 0.0],
+            Outcome::Draw => [0.0, 0.0, 1.0],
+        });
+    }
+    if let Some(p) = memo.get(&game.key()) {
+        return Ok(*p);
+    }
+    let side = game.to_move().index();
+    let policy = agents[side]
+        .policy(game)
+        .ok_or_else(|| ExactError::NoPolicy(names[side].to_string()))?;
+    let mut total = [0.0; 3];
+    for &(mv, p) in policy.entries() {
+        game.play(mv);
+        let child = outcome_distribution(game, agents, names, memo)?;
+        game.undo();
+        for (t, c) in total.iter_mut().zip(child) {
+            *t += p * c;
+        }
+    }
+    memo.insert(game.key(), total);
+    Ok(total)
+}
+
+/// The exact result of A against B from the start position, both ways round.
+pub fn exact_match<G: Game>(
+    a: &mut dyn Agent<G>,
+    b: &mut dyn Agent<G>,
+    names: [&str; 2],
+) -> Result<ExactResult, ExactError> {
+    let [a_name, b_name] = names;
+    let first = {
+        let mut agents: [&mut dyn Agent<G>; 2] = [&mut *a, &mut *b];
+        let [w, l, d] = outcome_distribution(
+            &mut G::start(),
+            &mut agents,
+            [a_name, b_name],
+            &mut HashMap::new(),
+        )?;
+        Probabilities {
+            win: w,
+            lose: l,
+            draw: d,
+        }
+    };
+    let second = {
+        let mut agents: [&mut dyn Agent<G>; 2] = [&mut *b, &mut *a];
+        let [w, l, d] = outcome_distribution(
+            &mut G::start(),
+            &mut agents,
+            [b_name, a_name],
+            &mut HashMap::new(),
+        )?;
+        Probabilities {
+            win: l,
+            lose: w,
+            draw: d,
+        }
+    };
+    Ok(ExactResult { first, second })
+}
