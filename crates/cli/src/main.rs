@@ -6,10 +6,13 @@ use clap::{Parser, Subcommand};
 
 mod ais;
 mod board_args;
+mod diverge;
 mod match_cmd;
 mod move_cmd;
 mod play;
+mod replay;
 mod tables;
+mod tournament;
 
 #[derive(Parser)]
 #[command(
@@ -32,6 +35,12 @@ enum Command {
     Move(move_cmd::MoveArgs),
     /// Play A against B, N games each way round, and print the win/lose/draw tables.
     Match(match_cmd::MatchArgs),
+    /// Print a recorded game move by move.
+    Replay(replay::ReplayArgs),
+    /// Find the first seed at which two versions of an AI end differently against B.
+    Diverge(diverge::DivergeArgs),
+    /// Play every pair of AIs both ways; print a crosstable and Elo ratings.
+    Tournament(tournament::TournamentArgs),
 }
 
 fn main() -> ExitCode {
@@ -41,6 +50,9 @@ fn main() -> ExitCode {
         Command::Ais(args) => ais::run(args),
         Command::Move(args) => move_cmd::run(args),
         Command::Match(args) => match_cmd::run(args),
+        Command::Replay(args) => replay::run(args),
+        Command::Diverge(args) => diverge::run(args),
+        Command::Tournament(args) => tournament::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -8,6 +8,7 @@
 mod agent;
 pub mod arena;
 pub mod by_score;
+pub mod elo;
 mod game;
 mod random;
 pub mod record;

@@ -1,0 +1,146 @@
+//! `gamelab diverge A A2 B`: the first seed at which A and A2 end differently against B,
+//! with B's random choices the same in both games (seed 000's experiment).
+
+use std::fmt::Write;
+
+use anyhow::bail;
+use clap::Args;
+use gamelab_core::arena::play_game;
+use gamelab_core::{Agent, Game, Outcome, Registry, Side, StreamKey};
+use gamelab_ttt::{Position, with_board};
+
+use crate::board_args::BoardArgs;
+
+#[derive(Args, Debug)]
+pub struct DivergeArgs {
+    /// One version of an AI, e.g. `ai12s`.
+    a: String,
+    /// The other version, e.g. `ai12s:score_victory=200`.
+    a2: String,
+    /// The opponent, e.g. `ai2`.
+    b: String,
+    /// First seed to try.
+    #[arg(long, default_value_t = 0)]
+    from: u64,
+    /// How many seeds to try before giving up.
+    #[arg(long, default_value_t = 1_000_000)]
+    limit: u64,
+    /// The side A and A2 play: o or x.
+    #[arg(long, default_value = "o")]
+    side: String,
+    #[command(flatten)]
+    board: BoardArgs,
+}
+
+pub fn run(args: DivergeArgs) -> anyhow::Result<()> {
+    let out = with_board!(args.board.board, args.board.line_counts, B => {
+        search::<Position<B>>(&args, &gamelab_ttt::ai::registry::<B>())?
+    });
+    print!("{out}");
+    Ok(())
+}
+
+/// One game of `ai` against `b` with seed `seed` (game 0), `ai` on `side`.
+fn game<G: Game>(
+    ai: &mut dyn Agent<G>,
+    b: &mut dyn Agent<G>,
+    side: Side,
+    seed: u64,
+) -> (Vec<G::Move>, Outcome) {
+    let key = StreamKey::new(seed);
+    let rngs = Side::BOTH.map(|s| key.game_rng(0, s));
+    let agents: [&mut dyn Agent<G>; 2] = match side {
+        Side::First => [ai, b],
+        Side::Second => [b, ai],
+    };
+    let mut moves = Vec::new();
+    let (outcome, _) = play_game(&G::start(), agents, rngs, Some(&mut moves));
+    (moves, outcome)
+}
+
+pub fn search<G: Game>(args: &DivergeArgs, registry: &Registry<G>) -> anyhow::Result<String> {
+    let side = match args.side.as_str() {
+        s if s == G::side_name(Side::First) => Side::First,
+        s if s == G::side_name(Side::Second) => Side::Second,
+        other => bail!(
+            "`{other}` is not a side: expected {} or {}",
+            G::side_name(Side::First),
+            G::side_name(Side::Second)
+        ),
+    };
+    let mut a = registry.build(&args.a)?;
+    let mut a2 = registry.build(&args.a2)?;
+    let mut b = registry.build(&args.b)?;
+    for seed in args.from..args.from.saturating_add(args.limit) {
+        let (moves1, out1) = game(&mut *a, &mut *b, side, seed);
+        let (moves2, out2) = game(&mut *a2, &mut *b, side, seed);
+        if out1 != out2 {
+            return Ok(side_by_side::<G>(
+                args,
+                seed,
+                (&moves1, out1),
+                (&moves2, out2),
+            ));
+        }
+    }
+    bail!(
+        "{} and {} end every game alike against {} for seeds {} to {}",
+        args.a,
+        args.a2,
+        args.b,
+        args.from,
+        args.from.saturating_add(args.limit) - 1
+    )
+}
+
+fn side_by_side<G: Game>(
+    args: &DivergeArgs,
+    seed: u64,
+    (m1, o1): (&[G::Move], Outcome),
+    (m2, o2): (&[G::Move], Outcome),
+) -> String {
+    let parted = m1
+        .iter()
+        .zip(m2)
+        .position(|(x, y)| x != y)
+        .unwrap_or(m1.len().min(m2.len()));
+    let titles = [
+        format!("{} VS {}", args.a, args.b),
+        format!("{} VS {}", args.a2, args.b),
+    ];
+    let width = titles[0].len().max(24);
+    let mut out = String::new();
+    let _ = writeln!(out, "seed {seed}: the games part at move {}", parted + 1);
+    let _ = writeln!(out, "     {:width$}   {}", titles[0], titles[1]);
+    let mut left = G::start();
+    let mut right = G::start();
+    for i in 0..m1.len().max(m2.len()) {
+        let cell = |game: &mut G, m: Option<&G::Move>| match m {
+            Some(&mv) => {
+                let text = format!("{} {mv}", G::side_name(game.to_move()));
+                game.play(mv);
+                text
+            }
+            None => String::new(),
+        };
+        let l = cell(&mut left, m1.get(i));
+        let r = cell(&mut right, m2.get(i));
+        let mark = if i == parted { "*" } else { " " };
+        let _ = writeln!(out, "{mark}{:3}  {l:width$}   {r}", i + 1);
+    }
+    let l_lines: Vec<String> = left.to_string().lines().map(str::to_string).collect();
+    let r_lines: Vec<String> = right.to_string().lines().map(str::to_string).collect();
+    out.push('\n');
+    for i in 0..l_lines.len().max(r_lines.len()) {
+        let l = l_lines.get(i).map_or("", String::as_str);
+        let r = r_lines.get(i).map_or("", String::as_str);
+        let _ = writeln!(out, "     {l:width$}   {r}");
+    }
+    let _ = writeln!(
+        out,
+        "     {:width$}   {}",
+        G::describe_outcome(o1),
+        G::describe_outcome(o2)
+    );
+    out
+}

@@ -1,0 +1,222 @@
+//! `gamelab match`, `replay`, `diverge` and `tournament` through the binary.
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+use serde_json::Value;
+
+fn gamelab() -> Command {
+    Command::cargo_bin("gamelab").unwrap()
+}
+
+fn json(args: &[&str]) -> Value {
+    let out = gamelab().args(args).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+#[test]
+fn match_prints_the_seeds_tables() {
+    gamelab()
+        .args(["match", "ai14s", "ai2", "-n", "2000", "--seed", "0"])
+        .assert()
+        .success()
+        .stdout(predicate::str::starts_with(
+            "ai14s VS ai2\ncount     win    lose    draw\no    ",
+        ))
+        .stdout(predicate::str::contains(
+            "\nratio     win    lose    draw\n",
+        ))
+        .stdout(predicate::str::contains("4000 games in"))
+        .stdout(predicate::str::contains("seed 0, digest "));
+}
+
+#[test]
+fn match_json_has_every_field_and_adds_up() {
+    let v = json(&["match", "ai2", "ai5", "-n", "1500", "--seed", "9", "--json"]);
+    for key in [
+        "game",
+        "a",
+        "b",
+        "games_per_side",
+        "seed",
+        "exact",
+        "first",
+        "second",
+        "total",
+        "digest",
+    ] {
+        assert!(v.get(key).is_some(), "missing {key}: {v}");
+    }
+    assert_eq!(v["game"], "ttt");
+    assert_eq!(v["games_per_side"], 1500);
+    assert_eq!(v["exact"], false);
+    let sum = |h: &str| {
+        ["win", "lose", "draw"]
+            .iter()
+            .map(|k| v[h][k].as_u64().unwrap())
+            .sum::<u64>()
+    };
+    assert_eq!(sum("first"), 1500);
+    assert_eq!(sum("second"), 1500);
+    assert_eq!(sum("total"), 3000);
+    assert_eq!(v["digest"].as_str().unwrap().len(), 16);
+}
+
+#[test]
+fn match_is_reproducible_across_threads_and_board_structures() {
+    let digest = |extra: &[&str]| {
+        let mut args = vec![
+            "match", "ai14s", "ai2", "-n", "3000", "--seed", "4", "--json",
+        ];
+        args.extend_from_slice(extra);
+        json(&args)["digest"].clone()
+    };
+    let reference = digest(&["--threads", "1"]);
+    assert_eq!(digest(&["--threads", "2"]), reference);
+    assert_eq!(digest(&["--threads", "2", "--board", "2d"]), reference);
+    assert_eq!(
+        digest(&["--threads", "1", "--board", "1d", "--line-counts"]),
+        reference
+    );
+}
+
+#[test]
+fn exact_match() {
+    gamelab()
+        .args(["match", "ai14s", "ai2", "--exact"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("ai14s VS ai2 (exact)\nratio     win    lose    draw\no      98.96%   0.00%   1.04%\nx      88.25%   0.00%  11.75%"));
+    let v = json(&["match", "ai2", "ai2", "--exact", "--json"]);
+    assert_eq!(v["exact"], true);
+    let total: f64 = ["win", "lose", "draw"]
+        .iter()
+        .map(|k| v["first"][k].as_f64().unwrap())
+        .sum();
+    assert!((total - 1.0).abs() < 1e-12);
+}
+
+#[test]
+fn match_errors() {
+    gamelab()
+        .args(["match", "ai14s", "ai99"])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("unknown AI `ai99`"));
+    gamelab()
+        .args([
+            "match",
+            "ai14s",
+            "ai2",
+            "--records",
+            "/no/such/dir/x.jsonl",
+            "-n",
+            "10",
+        ])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains(
+            "cannot write the records to /no/such/dir/x.jsonl",
+        ));
+}
+
+#[test]
+fn records_and_replay() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("games.jsonl");
+    let file_s = file.to_str().unwrap();
+    gamelab()
+        .args(["match", "ai14s", "ai2", "-n", "5", "--records", file_s])
+        .assert()
+        .success();
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert_eq!(text.lines().count(), 10);
+    gamelab()
+        .args(["replay", file_s, "7"])
+        .assert()
+        .success()
+        .stdout(predicate::str::starts_with(
+            "game 7 of seed 0: ai2 (o) VS ai14s (x)\nTurn o\n...\n...\n...\n\n1. o plays ",
+        ));
+    gamelab()
+        .args(["replay", file_s, "10"])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("no game 10 in"))
+        .stderr(predicate::str::contains("it holds games 0 to 9"));
+    // a damaged line is reported with its number
+    let mut lines: Vec<&str> = text.lines().collect();
+    lines[3] = "{\"game\":\"ttt\",";
+    std::fs::write(&file, lines.join("\n")).unwrap();
+    gamelab()
+        .args(["replay", file_s, "0"])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("line 4: not a game record"));
+}
+
+#[test]
+fn diverge_finds_the_seeds_case() {
+    gamelab()
+        .args(["diverge", "ai12s", "ai12s:score_victory=200", "ai2"])
+        .assert()
+        .success()
+        .stdout(predicate::str::starts_with(
+            "seed 1: the games part at move 7\n",
+        ))
+        .stdout(predicate::str::contains("*  7  o (2, 2)"))
+        .stdout(predicate::str::contains("o wins"))
+        .stdout(predicate::str::contains("draw"));
+}
+
+#[test]
+fn diverge_gives_up_cleanly() {
+    gamelab()
+        .args(["diverge", "ai1", "ai1s", "ai2", "--limit", "50"])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains(
+            "end every game alike against ai2 for seeds 0 to 49",
+        ));
+    gamelab()
+        .args(["diverge", "ai1", "ai1s", "ai2", "--side", "z"])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains(
+            "`z` is not a side: expected o or x",
+        ));
+}
+
+#[test]
+fn tournament_ranks_and_rates() {
+    gamelab()
+        .args(["tournament", "ai2", "ai14s", "ai6", "-n", "1000"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("#1 ai14s"))
+        .stdout(predicate::str::contains("rank  AI"));
+    let v = json(&["tournament", "ai2", "ai14s", "ai6", "-n", "1000", "--json"]);
+    let players = v["players"].as_array().unwrap();
+    assert_eq!(players.len(), 3);
+    assert_eq!(players[0]["ai"], "ai14s");
+    assert_eq!(players[2]["ai"], "ai2");
+    let elos: Vec<f64> = players.iter().map(|p| p["elo"].as_f64().unwrap()).collect();
+    assert!(
+        elos.iter().sum::<f64>().abs() < 1e-6,
+        "centred on 0: {elos:?}"
+    );
+    assert!(
+        players
+            .iter()
+            .all(|p| p["interval95"].as_f64().unwrap() > 0.0)
+    );
+    gamelab()
+        .args(["tournament", "ai2", "ai2"])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("each AI may enter once"));
+}

@@ -1,0 +1,321 @@
+//! The arena on tic-tac-toe: reproducibility, exact mode against sampling, the spec's
+//! reference table, records.
+
+use gamelab_core::arena::{self, ExactResult, MatchConfig, MatchResult};
+use gamelab_core::record::{GameRecord, read_records, replay, write_records};
+use gamelab_core::{Agent, BestMoves, GameRng, Policy, Side, Uniform};
+use gamelab_ttt::Ttt;
+use gamelab_ttt::board::Moves;
+
+fn build(spec: &str) -> Box<dyn Agent<Ttt>> {
+    gamelab_ttt::ai::registry().build(spec).unwrap()
+}
+
+fn sampled(a: &str, b: &str, games: u64, seed: u64, threads: usize) -> MatchResult {
+    let cfg = MatchConfig {
+        games_per_side: games,
+        seed,
+        threads,
+    };
+    arena::run_match::<Ttt>(&|| build(a), &|| build(b), &cfg, &|_| {}, false).0
+}
+
+fn exact(a: &str, b: &str) -> ExactResult {
+    arena::exact_match::<Ttt>(&mut *build(a), &mut *build(b), [a, b]).unwrap()
+}
+
+#[test]
+fn thread_count_does_not_change_the_games() {
+    let one = sampled("ai14s", "ai2", 10_000, 7, 1);
+    let two = sampled("ai14s", "ai2", 10_000, 7, 2);
+    let four = sampled("ai14s", "ai2", 10_000, 7, 4);
+    assert_eq!(one, two);
+    assert_eq!(one, four);
+    assert_eq!(one.first.games() + one.second.games(), 20_000);
+}
+
+#[test]
+fn golden_digests() {
+    // Pinned: a change here means recorded seeds no longer replay the same games.
+    let r = sampled("ai2", "ai2", 5_000, 0, 2);
+    assert_eq!(format!("{:016x}", r.digest), GOLDEN_AI2, "{r:?}");
+    let r = sampled("ai14s", "ai2", 5_000, 0, 2);
+    assert_eq!(format!("{:016x}", r.digest), GOLDEN_AI14S, "{r:?}");
+}
+
+const GOLDEN_AI2: &str = "655bb861d351ae7f";
+const GOLDEN_AI14S: &str = "a0f6c2d650e5bc93";
+
+#[test]
+fn seeds_change_the_games() {
+    assert_ne!(
+        sampled("ai2", "ai2", 1_000, 0, 1).digest,
+        sampled("ai2", "ai2", 1_000, 1, 1).digest
+    );
+}
+
+/// Plays the first legal square, noting the first random word it is handed in each game.
+struct Spy(std::sync::Arc<std::sync::Mutex<Vec<u32>>>);
+
+impl Agent<Ttt> for Spy {
+    fn choose(&mut self, game: &Ttt, rng: &mut GameRng) -> gamelab_ttt::Square {
+        use rand::Rng;
+        let word = rng.next_u32();
+        if game.move_count() < 2 {
+            self.0.lock().unwrap().push(word);
+        }
+        game.legal_moves()[0]
+    }
+}
+
+#[test]
+fn changing_a_never_changes_bs_randomness() {
+    let first_words_of_b = |a: &str| {
+        let seen = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let spy = seen.clone();
+        let cfg = MatchConfig {
+            games_per_side: 50,
+            seed: 3,
+            threads: 1,
+        };
+        arena::run_match::<Ttt>(
+            &|| build(a),
+            &move || Box::new(Spy(spy.clone())) as Box<dyn Agent<Ttt>>,
+            &cfg,
+            &|_| {},
+            false,
+        );
+        seen.lock().unwrap().clone()
+    };
+    // In game g, B (the other side from A) starts on its own stream (3, g, side).
+    let key = gamelab_core::StreamKey::new(3);
+    let expected: Vec<u32> = (0..100u64)
+        .map(|g| {
+            use rand::Rng;
+            key.game_rng(g, arena::a_side(g, 50).opponent()).next_u32()
+        })
+        .collect();
+    assert_eq!(first_words_of_b("ai2"), expected);
+    assert_eq!(first_words_of_b("ai14s"), expected);
+}
+
+/// Every cell of the sampled table lies within 4 standard errors of the exact one.
+fn assert_agrees(a: &str, b: &str, games: u64) {
+    let e = exact(a, b);
+    let s = sampled(a, b, games, 11, 0);
+    for (half, probs, tally) in [("first", e.first, s.first), ("second", e.second, s.second)] {
+        let observed = tally.ratios();
+        for (k, (p, q)) in probs.as_array().into_iter().zip(observed).enumerate() {
+            let se = (p * (1.0 - p) / games as f64).sqrt();
+            assert!(
+                (p - q).abs() <= 4.0 * se + 1e-12,
+                "{a} vs {b}, {half}, cell {k}: exact {p:.5}, sampled {q:.5}, se {se:.5}"
+            );
+        }
+    }
+}
+
+#[test]
+fn sampled_matches_agree_with_the_exact_mode() {
+    for (a, b) in [
+        ("ai2", "ai2"),
+        ("ai14s", "ai2"),
+        ("ai6", "ai2"),
+        ("ai12s:ver=3", "ai7s"),
+        ("ai1", "ai5s"),
+    ] {
+        assert_agrees(a, b, 20_000);
+    }
+}
+
+#[test]
+fn exact_mode_is_a_distribution() {
+    let e = exact("ai2", "ai2");
+    for p in [e.first, e.second, e.total()] {
+        assert!((p.win + p.lose + p.draw - 1.0).abs() < 1e-12);
+    }
+    // ai2 against itself: A's first-player win rate is the second half's loss rate.
+    assert!((e.first.win - e.second.lose).abs() < 1e-12);
+    // a deterministic pair plays one game each way: ai1 first fills row by row and wins.
+    let d = exact("ai1", "ai1s");
+    assert_eq!((d.first.win, d.second.lose), (1.0, 1.0));
+}
+
+#[test]
+fn exact_mode_needs_distributions() {
+    struct NoPolicy;
+    impl Agent<Ttt> for NoPolicy {
+        fn choose(&mut self, game: &Ttt, _: &mut GameRng) -> gamelab_ttt::Square {
+            game.legal_moves()[0]
+        }
+    }
+    let err =
+        arena::exact_match::<Ttt>(&mut NoPolicy, &mut *build("ai2"), ["mine", "ai2"]).unwrap_err();
+    assert!(
+        err.to_string()
+            .starts_with("mine has no fixed move distribution"),
+        "{err}"
+    );
+    // Uniform agents always have one
+    struct Centre;
+    impl BestMoves<Ttt> for Centre {
+        fn best_moves(&mut self, g: &Ttt) -> Moves {
+            g.legal_moves()
+        }
+    }
+    assert_eq!(
+        Uniform(Centre).policy(&Ttt::default()).unwrap(),
+        Policy::uniform(&Ttt::default().legal_moves())
+    );
+}
+
+/// The spec's reference results against ai2 (seed 001; %, 10,000–50,000 sampled games each),
+/// as (o win, o lose, o draw, x win, x lose, x draw).
+const REFERENCE: [(&str, [f64; 6]); 18] = [
+    ("ai1", [78.1, 17.5, 4.4, 44.7, 51.6, 3.8]),
+    ("ai2", [58.7, 28.8, 12.6, 29.1, 58.6, 12.3]),
+    ("ai3", [69.3, 19.2, 11.5, 38.9, 47.6, 13.5]),
+    ("ai4", [83.0, 9.5, 7.4, 57.2, 33.0, 9.7]),
+    ("ai5", [81.2, 12.3, 6.5, 51.8, 39.8, 8.4]),
+    ("ai6", [88.9, 2.2, 8.9, 70.3, 6.2, 23.5]),
+    ("ai6s", [88.6, 1.9, 9.5, 69.4, 9.1, 21.5]),
+    ("ai7", [95.8, 0.2, 4.0, 82.3, 2.4, 15.3]),
+    ("ai8s", [98.2, 0.1, 1.6, 89.4, 2.5, 8.1]),
+    ("ai9s", [98.7, 0.1, 1.2, 89.6, 2.4, 8.0]),
+    ("ai10s", [97.4, 0.0, 2.6, 85.6, 2.6, 11.7]),
+    ("ai11s:ver=1", [98.1, 0.0, 1.9, 82.5, 1.9, 15.6]),
+    ("ai11s:ver=2", [98.8, 0.0, 1.2, 87.7, 2.4, 10.0]),
+    ("ai11s:ver=3", [99.1, 0.0, 0.9, 87.7, 0.8, 11.5]),
+    ("ai12s:ver=2", [98.9, 0.0, 1.1, 88.2, 0.0, 11.8]),
+    ("ai12s:ver=3", [95.8, 0.0, 4.2, 86.9, 0.0, 13.1]),
+    ("ai13s", [98.9, 0.0, 1.1, 88.5, 0.0, 11.5]),
+    ("ai14s", [99.0, 0.0, 1.0, 88.8, 0.0, 11.2]),
+];
+
+#[test]
+fn the_catalogue_reproduces_the_seeds_table() {
+    // The seed sampled at least 10,000 games a side and printed one decimal: allow 4
+    // standard errors of 10,000 games plus the rounding.
+    for (ai, reference) in REFERENCE {
+        let e = exact(ai, "ai2");
+        let ours = [e.first.as_array(), e.second.as_array()].concat();
+        for (k, (p, r)) in ours.iter().zip(reference).enumerate() {
+            if ai == "ai6" && (k == 1 || k == 2) {
+                continue; // the spec's known exception, checked below
+            }
+            let r = r / 100.0;
+            let se = (r * (1.0 - r) / 10_000.0).sqrt();
+            assert!(
+                (p - r).abs() <= 4.0 * se + 0.0005,
+                "{ai} cell {k}: exact {:.2}%, seed {:.1}%",
+                p * 100.0,
+                r * 100.0
+            );
+        }
+    }
+    // The seed's ai6 row came from an older implementation; the documented rule loses
+    // about 1.3% as o.
+    let ai6 = exact("ai6", "ai2");
+    assert!(
+        (0.012..0.014).contains(&ai6.first.lose),
+        "{}",
+        ai6.first.lose
+    );
+}
+
+#[test]
+fn records_round_trip_and_replay() {
+    let cfg = MatchConfig {
+        games_per_side: 20,
+        seed: 5,
+        threads: 2,
+    };
+    let (result, games) =
+        arena::run_match::<Ttt>(&|| build("ai14s"), &|| build("ai2"), &cfg, &|_| {}, true);
+    assert_eq!(games.len(), 40);
+    assert!(games.iter().enumerate().all(|(i, g)| g.index == i as u64));
+    let records: Vec<GameRecord> = games
+        .iter()
+        .map(|g| GameRecord {
+            game: "ttt".into(),
+            index: g.index,
+            seed: 5,
+            first: if g.a_side == Side::First {
+                "ai14s"
+            } else {
+                "ai2"
+            }
+            .into(),
+            second: if g.a_side == Side::First {
+                "ai2"
+            } else {
+                "ai14s"
+            }
+            .into(),
+            moves: g.moves.iter().map(|m| m.to_string()).collect(),
+            result: g
+                .outcome
+                .winner()
+                .map_or("draw", |s| if s == Side::First { "o" } else { "x" })
+                .into(),
+        })
+        .collect();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("games.jsonl");
+    write_records(&path, &records).unwrap();
+    let back = read_records(&path).unwrap();
+    assert_eq!(back, records);
+    for r in &back {
+        let positions = replay::<Ttt>(r).unwrap();
+        assert_eq!(positions.len(), r.moves.len() + 1);
+    }
+    // the records add up to the match result
+    let a_losses = games
+        .iter()
+        .filter(|g| g.outcome.winner().is_some_and(|w| w != g.a_side))
+        .count() as u64;
+    assert_eq!(a_losses, result.total().lose);
+}
+
+#[test]
+fn malformed_records_name_the_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("bad.jsonl");
+    let good = r#"{"game":"ttt","index":0,"seed":0,"first":"a","second":"b","moves":["(1, 1)"],"result":"o"}"#;
+    std::fs::write(&path, format!("{good}\n\n{{\"game\": 3}}\n")).unwrap();
+    let err = read_records(&path).unwrap_err().to_string();
+    assert!(
+        err.contains("bad.jsonl, line 3: not a game record"),
+        "{err}"
+    );
+
+    // a record whose moves do not replay
+    let mut r: GameRecord = serde_json::from_str(good).unwrap();
+    assert_eq!(
+        replay::<Ttt>(&r).unwrap_err(),
+        "the moves end before the game does"
+    );
+    r.moves = vec!["(1, 1)".into(), "(1, 1)".into()];
+    assert!(
+        replay::<Ttt>(&r)
+            .unwrap_err()
+            .contains("move 2 `(1, 1)`: (1, 1) is already taken")
+    );
+    r.moves = "0,0 1,0 0,1 1,1 0,2".split(' ').map(String::from).collect();
+    r.result = "x".into();
+    assert_eq!(
+        replay::<Ttt>(&r).unwrap_err(),
+        "the moves end in `o` but the record says `x`"
+    );
+}
+
+#[test]
+fn a_failed_write_leaves_the_old_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("keep.jsonl");
+    std::fs::write(&path, "precious\n").unwrap();
+    // the target's directory vanishes: the write fails and nothing is half-written
+    let missing = dir.path().join("no/such/dir/keep.jsonl");
+    assert!(write_records(&missing, &[]).is_err());
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), "precious\n");
+}
