@@ -48,13 +48,13 @@ fn game<G: Game>(
     seed: u64,
 ) -> (Vec<G::Move>, Outcome) {
     let key = StreamKey::new(seed);
-    let rngs = Side::BOTH.map(|s| key.game_rng(0, s));
+    let mut rngs = Side::BOTH.map(|s| key.game_rng(0, s));
     let agents: [&mut dyn Agent<G>; 2] = match side {
         Side::First => [ai, b],
         Side::Second => [b, ai],
     };
     let mut moves = Vec::new();
-    let (outcome, _) = play_game(&G::start(), agents, rngs, Some(&mut moves));
+    let (outcome, _) = play_game(&G::start(), agents, &mut rngs, Some(&mut moves));
     (moves, outcome)
 }
 

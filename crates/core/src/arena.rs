@@ -133,7 +133,7 @@ pub fn game_digest(index: u64, move_hash: u64, outcome: Outcome) -> u64 {
 pub fn play_game<G: Game>(
     start: &G,
     agents: [&mut dyn Agent<G>; 2],
-    mut rngs: [GameRng; 2],
+    rngs: &mut [GameRng; 2],
     mut moves: Option<&mut Vec<G::Move>>,
 ) -> (Outcome, u64) {
     let mut game = start.clone();
@@ -144,7 +144,8 @@ pub fn play_game<G: Game>(
         }
         let side = game.to_move().index();
         let mv = agents[side].choose(&game, &mut rngs[side]);
-        hash = mix(hash ^ u64::from(G::move_code(mv) + 1));
+        // One multiply per move (FNV-style); `game_digest` mixes the result thoroughly.
+        hash = (hash ^ u64::from(G::move_code(mv) + 1)).wrapping_mul(0x0000_0100_0000_01b3);
         if let Some(list) = moves.as_deref_mut() {
             list.push(mv);
         }
@@ -174,6 +175,8 @@ fn play_chunk<G: Game>(
     let start = G::start();
     let (mut agent_a, mut agent_b) = (a(), b());
     let mut streams = Side::BOTH.map(|side| key.side_stream(side, range.start));
+    let mut rngs = [streams[0].next_game(), streams[1].next_game()];
+    let mut fresh = true;
     let mut result = ChunkResult {
         first: Tally::default(),
         second: Tally::default(),
@@ -182,13 +185,18 @@ fn play_chunk<G: Game>(
     };
     for index in range {
         let side = a_side(index, cfg.games_per_side);
-        let rngs = [streams[0].next_game(), streams[1].next_game()];
+        // The first game's streams came with the readers; later ones are refilled in place.
+        if !fresh {
+            streams[0].refill(&mut rngs[0]);
+            streams[1].refill(&mut rngs[1]);
+        }
+        fresh = false;
         let agents: [&mut dyn Agent<G>; 2] = match side {
             Side::First => [&mut *agent_a, &mut *agent_b],
             Side::Second => [&mut *agent_b, &mut *agent_a],
         };
         let mut moves = keep_games.then(Vec::new);
-        let (outcome, hash) = play_game(&start, agents, rngs, moves.as_mut());
+        let (outcome, hash) = play_game(&start, agents, &mut rngs, moves.as_mut());
         match side {
             Side::First => result.first.record(outcome, side),
             Side::Second => result.second.record(outcome, side),

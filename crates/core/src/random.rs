@@ -81,18 +81,32 @@ impl SideStream {
     }
 
     /// The stream of the next game.
-    #[inline]
     pub fn next_game(&mut self) -> GameRng {
-        let words = std::array::from_fn(|_| self.main.next_u32());
-        let game = self.next_game;
-        self.next_game += 1;
-        GameRng {
-            words,
+        let mut rng = GameRng {
+            words: [0; WORDS_PER_GAME],
             used: 0,
             overflow: None,
             key: self.key,
-            overflow_id: 2 + 2 * game + self.side.index() as u64,
+            overflow_id: 0,
+        };
+        self.refill(&mut rng);
+        rng
+    }
+
+    /// Turns `rng` into the stream of the next game, reusing its storage: a match loop
+    /// keeps two and refills them instead of building new ones.
+    #[inline]
+    pub fn refill(&mut self, rng: &mut GameRng) {
+        let mut bytes = [0u8; WORDS_PER_GAME * 4];
+        self.main.fill_bytes(&mut bytes);
+        for (w, b) in rng.words.iter_mut().zip(bytes.chunks_exact(4)) {
+            *w = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
         }
+        rng.used = 0;
+        rng.overflow = None;
+        rng.key = self.key;
+        rng.overflow_id = 2 + 2 * self.next_game + self.side.index() as u64;
+        self.next_game += 1;
     }
 }
 

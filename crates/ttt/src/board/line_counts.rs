@@ -5,24 +5,31 @@ use crate::{Mark, MarkpatCounts, Player, Square};
 /// Any board plus, for each player and each of the 8 lines, the number of its marks on
 /// that line, updated on every `set` (the seed's `count_linemark=True`). Wins and Markpat
 /// counts then read the counters instead of the squares.
+///
+/// Each player's counters are eight 4-bit fields of one word (line `l` in bits 4l..4l+3).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct LineCounts<B> {
     inner: B,
-    counts: [[u8; 8]; 2],
+    counts: [u32; 2],
 }
 
-impl<B: Board> LineCounts<B> {
-    #[inline]
-    fn adjust(&mut self, sq: Square, player: Player, add: bool) {
-        for &line in &LINES_THROUGH[sq.index()] {
-            if line == NO_LINE {
-                break;
+/// For each square, a 1 in the field of every line through it.
+const LINE_UNITS: [u32; 9] = {
+    let mut table = [0u32; 9];
+    let mut s = 0;
+    while s < 9 {
+        let mut i = 0;
+        while i < 4 {
+            let l = LINES_THROUGH[s][i];
+            if l != NO_LINE {
+                table[s] |= 1 << (4 * l as u32);
             }
-            let c = &mut self.counts[player.index()][line as usize];
-            if add { *c += 1 } else { *c -= 1 }
+            i += 1;
         }
+        s += 1;
     }
-}
+    table
+};
 
 impl<B: Board> Board for LineCounts<B> {
     const NAME: &'static str = match B::NAME.as_bytes() {
@@ -40,31 +47,29 @@ impl<B: Board> Board for LineCounts<B> {
     #[inline]
     fn set(&mut self, sq: Square, mark: Mark) {
         if let Some(old) = self.inner.get(sq).player() {
-            self.adjust(sq, old, false);
+            self.counts[old.index()] -= LINE_UNITS[sq.index()];
         }
         if let Some(new) = mark.player() {
-            self.adjust(sq, new, true);
+            self.counts[new.index()] += LINE_UNITS[sq.index()];
         }
         self.inner.set(sq, mark);
     }
 
     #[inline]
     fn is_winner(&self, player: Player, last: Square) -> bool {
+        let counts = self.counts[player.index()];
         LINES_THROUGH[last.index()]
             .iter()
             .take_while(|&&l| l != NO_LINE)
-            .any(|&l| self.counts[player.index()][l as usize] == 3)
+            .any(|&l| counts >> (4 * l as u32) & 0xf == 3)
     }
 
     #[inline]
     fn count_markpats(&self, last_turn: Player) -> MarkpatCounts {
-        let own = &self.counts[last_turn.index()];
-        let other = &self.counts[last_turn.opponent().index()];
-        let mut counts = MarkpatCounts::default();
-        for l in 0..8 {
-            counts.add_line(own[l], other[l]);
-        }
-        counts
+        MarkpatCounts::from_line_counts(
+            self.counts[last_turn.index()],
+            self.counts[last_turn.opponent().index()],
+        )
     }
 
     #[inline]
