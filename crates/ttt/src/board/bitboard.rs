@@ -120,15 +120,14 @@ mod tests {
     #[test]
     fn line_table_matches_the_lines() {
         for m in 0..512u16 {
-            let expected = LINE_MASKS.iter().any(|&l| m & l == l);
+            let expected = LINE_MASKS.into_iter().any(|line| (m & line) == line);
             assert_eq!(has_line(m), expected, "{m:09b}");
         }
     }
 
     #[test]
     fn square_table_lists_every_set_bit_in_order() {
-        for m in 0..512usize {
-            let (squares, n) = &SQUARES_OF[m];
+        for (m, (squares, n)) in SQUARES_OF.iter().enumerate() {
             let listed: Vec<usize> = squares[..*n as usize].iter().map(|s| s.index()).collect();
             let expected: Vec<usize> = (0..9).filter(|s| m & (1 << s) != 0).collect();
             assert_eq!(listed, expected);
