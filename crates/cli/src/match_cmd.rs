@@ -129,7 +129,7 @@ fn sampled<G: Game>(args: &MatchArgs, registry: &Registry<G>) -> anyhow::Result<
     };
     let started = Instant::now();
     let (result, games) =
-        arena::run_match::<G>(&make_a, &make_b, &cfg, &progress, args.records.is_some());
+        arena::run_match::<G, _>(&make_a, &make_b, &cfg, &progress, args.records.is_some());
     let elapsed = started.elapsed().as_secs_f64();
     if let Some(bar) = bar {
         bar.finish_and_clear();

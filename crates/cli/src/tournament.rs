@@ -62,7 +62,7 @@ fn tournament<G: Game>(args: &TournamentArgs, registry: &Registry<G>) -> anyhow:
         for j in i + 1..n {
             let make_i = || registry.build(&args.ais[i]).expect("checked above");
             let make_j = || registry.build(&args.ais[j]).expect("checked above");
-            let (result, _) = run_match::<G>(&make_i, &make_j, &cfg, &|_| {}, false);
+            let (result, _) = run_match::<G, _>(&make_i, &make_j, &cfg, &|_| {}, false);
             let total = result.total();
             wins[i][j] = total.win;
             wins[j][i] = total.lose;

@@ -13,8 +13,9 @@ use thiserror::Error;
 use crate::{Agent, Game, GameRng, Outcome, Side, StreamKey};
 
 /// Builds a fresh agent: a match makes one per side per chunk of games, so that threads
-/// never share agent state.
-pub type AgentFactory<'a, G> = dyn Fn() -> Box<dyn Agent<G>> + Sync + 'a;
+/// never share agent state. `A` is usually `Box<dyn Agent<G>>`; a concrete agent type (or
+/// an enum of them) lets the compiler inline the agents into the game loop.
+pub type AgentFactory<'a, A> = dyn Fn() -> A + Sync + 'a;
 
 /// Wins, losses and draws of A.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -130,9 +131,9 @@ pub fn game_digest(index: u64, move_hash: u64, outcome: Outcome) -> u64 {
 /// Plays one game from the start: `agents[side]` moves for `side` with `rngs[side]`.
 /// Returns the outcome and a hash of the moves; pushes the moves to `moves` if given.
 #[inline]
-pub fn play_game<G: Game>(
+pub fn play_game<G: Game, A: Agent<G> + ?Sized>(
     start: &G,
-    agents: [&mut dyn Agent<G>; 2],
+    agents: [&mut A; 2],
     rngs: &mut [GameRng; 2],
     mut moves: Option<&mut Vec<G::Move>>,
 ) -> (Outcome, u64) {
@@ -164,9 +165,9 @@ struct ChunkResult<M> {
 /// small enough to balance threads and move a progress bar.
 const CHUNK: u64 = 4096;
 
-fn play_chunk<G: Game>(
-    a: &AgentFactory<G>,
-    b: &AgentFactory<G>,
+fn play_chunk<G: Game, A: Agent<G>>(
+    a: &AgentFactory<A>,
+    b: &AgentFactory<A>,
     cfg: &MatchConfig,
     key: &StreamKey,
     range: std::ops::Range<u64>,
@@ -191,9 +192,9 @@ fn play_chunk<G: Game>(
             streams[1].refill(&mut rngs[1]);
         }
         fresh = false;
-        let agents: [&mut dyn Agent<G>; 2] = match side {
-            Side::First => [&mut *agent_a, &mut *agent_b],
-            Side::Second => [&mut *agent_b, &mut *agent_a],
+        let agents: [&mut A; 2] = match side {
+            Side::First => [&mut agent_a, &mut agent_b],
+            Side::Second => [&mut agent_b, &mut agent_a],
         };
         let mut moves = keep_games.then(Vec::new);
         let (outcome, hash) = play_game(&start, agents, &mut rngs, moves.as_mut());
@@ -218,9 +219,9 @@ fn play_chunk<G: Game>(
 
 /// Plays the match. `progress` is called with the number of games after each chunk;
 /// with `keep_games` the games come back in index order (the caller's records).
-pub fn run_match<G: Game>(
-    a: &AgentFactory<G>,
-    b: &AgentFactory<G>,
+pub fn run_match<G: Game, A: Agent<G>>(
+    a: &AgentFactory<A>,
+    b: &AgentFactory<A>,
     cfg: &MatchConfig,
     progress: &(dyn Fn(u64) + Sync),
     keep_games: bool,
@@ -232,7 +233,7 @@ pub fn run_match<G: Game>(
         .collect();
     let run = |range: std::ops::Range<u64>| {
         let n = range.end - range.start;
-        let r = play_chunk(a, b, cfg, &key, range, keep_games);
+        let r = play_chunk::<G, A>(a, b, cfg, &key, range, keep_games);
         progress(n);
         r
     };

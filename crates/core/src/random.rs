@@ -22,6 +22,7 @@ use crate::Side;
 /// Words of a side's main stream reserved for each game: enough for every choice of a
 /// tic-tac-toe side; longer games continue in their overflow stream.
 pub const WORDS_PER_GAME: usize = 8;
+const _: () = assert!(BATCH_WORDS % WORDS_PER_GAME == 0);
 
 /// The ChaCha8 key of one seed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -61,23 +62,44 @@ pub fn game_rng(seed: u64, game_index: u64, side: Side) -> GameRng {
     StreamKey::new(seed).game_rng(game_index, side)
 }
 
+/// Words read from ChaCha at a time: its own 4-block buffer, eight games' windows.
+const BATCH_WORDS: usize = 64;
+
 /// Sequential reader of one side's game streams.
 pub struct SideStream {
     key: StreamKey,
     side: Side,
     next_game: u64,
     main: ChaCha8Rng,
+    batch: [u32; BATCH_WORDS],
+    /// Next unread word of `batch`.
+    pos: usize,
 }
 
 impl SideStream {
     fn new(key: StreamKey, side: Side, first_game: u64) -> SideStream {
         let word = first_game as u128 * WORDS_PER_GAME as u128;
-        SideStream {
+        let batch_start = word - word % BATCH_WORDS as u128;
+        let mut stream = SideStream {
             key,
             side,
             next_game: first_game,
-            main: key.stream(side.index() as u64, word),
+            main: key.stream(side.index() as u64, batch_start),
+            batch: [0; BATCH_WORDS],
+            pos: BATCH_WORDS,
+        };
+        stream.read_batch();
+        stream.pos = (word - batch_start) as usize;
+        stream
+    }
+
+    fn read_batch(&mut self) {
+        let mut bytes = [0u8; BATCH_WORDS * 4];
+        self.main.fill_bytes(&mut bytes);
+        for (w, b) in self.batch.iter_mut().zip(bytes.chunks_exact(4)) {
+            *w = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
         }
+        self.pos = 0;
     }
 
     /// The stream of the next game.
@@ -97,11 +119,12 @@ impl SideStream {
     /// keeps two and refills them instead of building new ones.
     #[inline]
     pub fn refill(&mut self, rng: &mut GameRng) {
-        let mut bytes = [0u8; WORDS_PER_GAME * 4];
-        self.main.fill_bytes(&mut bytes);
-        for (w, b) in rng.words.iter_mut().zip(bytes.chunks_exact(4)) {
-            *w = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+        if self.pos == BATCH_WORDS {
+            self.read_batch();
         }
+        rng.words
+            .copy_from_slice(&self.batch[self.pos..self.pos + WORDS_PER_GAME]);
+        self.pos += WORDS_PER_GAME;
         rng.used = 0;
         rng.overflow = None;
         rng.key = self.key;

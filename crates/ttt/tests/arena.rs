@@ -17,7 +17,7 @@ fn sampled(a: &str, b: &str, games: u64, seed: u64, threads: usize) -> MatchResu
         seed,
         threads,
     };
-    arena::run_match::<Ttt>(&|| build(a), &|| build(b), &cfg, &|_| {}, false).0
+    arena::run_match::<Ttt, _>(&|| build(a), &|| build(b), &cfg, &|_| {}, false).0
 }
 
 fn exact(a: &str, b: &str) -> ExactResult {
@@ -78,7 +78,7 @@ fn changing_a_never_changes_bs_randomness() {
             seed: 3,
             threads: 1,
         };
-        arena::run_match::<Ttt>(
+        arena::run_match::<Ttt, _>(
             &|| build(a),
             &move || Box::new(Spy(spy.clone())) as Box<dyn Agent<Ttt>>,
             &cfg,
@@ -231,7 +231,7 @@ fn records_round_trip_and_replay() {
         threads: 2,
     };
     let (result, games) =
-        arena::run_match::<Ttt>(&|| build("ai14s"), &|| build("ai2"), &cfg, &|_| {}, true);
+        arena::run_match::<Ttt, _>(&|| build("ai14s"), &|| build("ai2"), &cfg, &|_| {}, true);
     assert_eq!(games.len(), 40);
     assert!(games.iter().enumerate().all(|(i, g)| g.index == i as u64));
     let records: Vec<GameRecord> = games
