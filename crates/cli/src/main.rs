@@ -11,8 +11,12 @@ mod match_cmd;
 mod move_cmd;
 mod play;
 mod replay;
+mod search;
+mod solve;
 mod tables;
 mod tournament;
+mod tree;
+mod verify;
 
 #[derive(Parser)]
 #[command(
@@ -41,6 +45,15 @@ enum Command {
     Diverge(diverge::DivergeArgs),
     /// Play every pair of AIs both ways; print a crosstable and Elo ratings.
     Tournament(tournament::TournamentArgs),
+    /// The full tic-tac-toe game tree: statistics, or a position with its parents and
+    /// children.
+    Tree(tree::TreeArgs),
+    /// Solve every tic-tac-toe position; write or check a solved-table file.
+    Solve(solve::SolveArgs),
+    /// Alpha-beta analysis of a position (ai_abs_dls): score, best move, variation, nodes.
+    Search(search::SearchArgs),
+    /// Prove by exhaustion whether an AI never loses, as o and as x.
+    Verify(verify::VerifyArgs),
 }
 
 fn main() -> ExitCode {
@@ -53,6 +66,10 @@ fn main() -> ExitCode {
         Command::Replay(args) => replay::run(args),
         Command::Diverge(args) => diverge::run(args),
         Command::Tournament(args) => tournament::run(args),
+        Command::Tree(args) => tree::run(args),
+        Command::Solve(args) => solve::run(args),
+        Command::Search(args) => search::run(args),
+        Command::Verify(args) => verify::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,7 +1,7 @@
 use std::error::Error;
 use std::fmt::{Debug, Display};
 use std::hash::Hash;
-use std::ops::Deref;
+use std::ops::{Deref, DerefMut};
 
 use arrayvec::ArrayVec;
 
@@ -10,7 +10,9 @@ use crate::{Outcome, Side};
 /// A fixed-capacity list of moves, so that move generation allocates nothing.
 ///
 /// Implemented for every [`ArrayVec`]; a game picks the capacity it needs.
-pub trait MoveList<M>: Default + Clone + Debug + Deref<Target = [M]> + Send + Sync {
+pub trait MoveList<M>:
+    Default + Clone + Debug + Deref<Target = [M]> + DerefMut + Send + Sync
+{
     fn push(&mut self, mv: M);
     fn clear(&mut self);
 }
@@ -86,6 +88,13 @@ pub trait Game: Clone + Debug + Display + Send + Sync + 'static {
     /// the default, the plain key.
     fn canonical_key(&self) -> u64 {
         self.key()
+    }
+
+    /// Calls `f` with the key of every symmetric image of this position (itself included)
+    /// and the image of `mv` there. Games without symmetries keep the default: just this
+    /// position.
+    fn for_each_image(&self, mv: Self::Move, f: &mut dyn FnMut(u64, Self::Move)) {
+        f(self.key(), mv)
     }
 
     /// Why `mv` cannot be played in this position, if it cannot.

@@ -10,9 +10,11 @@ pub mod arena;
 pub mod by_score;
 pub mod elo;
 mod game;
+pub mod proof;
 mod random;
 pub mod record;
 pub mod registry;
+pub mod search;
 mod side;
 
 pub use agent::{Agent, BestMoves, Policy, Uniform};

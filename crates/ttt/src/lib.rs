@@ -20,6 +20,8 @@ pub mod board;
 mod markpat;
 mod parse;
 mod position;
+pub mod solve;
+pub mod solve_file;
 mod square;
 mod symmetry;
 

@@ -299,6 +299,14 @@ impl<B: Board> Game for Position<B> {
         crate::symmetry::canonical_key(self.masks())
     }
 
+    fn for_each_image(&self, mv: Square, f: &mut dyn FnMut(u64, Square)) {
+        let [o, x] = self.masks();
+        for sym in crate::Symmetry::ALL {
+            let key = sym.apply_mask(o) as u64 | (sym.apply_mask(x) as u64) << 9;
+            f(key, sym.apply(mv));
+        }
+    }
+
     fn check_move(&self, mv: Square) -> Result<(), MoveError> {
         self.check(mv)
     }

@@ -1,5 +1,7 @@
 //! The tic-tac-toe AI catalogue (seeds 000 and 001) and its registry.
 
+pub mod abs_dls;
+pub mod perfect;
 pub mod rules;
 pub mod score;
 
@@ -425,5 +427,67 @@ pub fn registry<B: Board>() -> Registry<Position<B>> {
     for ranked in family {
         register_ranked(&mut r, ranked);
     }
+    register_solved_and_search(&mut r);
     r
+}
+
+fn register_solved_and_search<B: Board>(r: &mut Registry<Position<B>>) {
+    use perfect::{Perfect, Perfection};
+    r.register(
+        AgentEntry::new(
+            "ai_gt",
+            "perfect play from the solved game tree: uniform among all best moves",
+            vec![],
+            |_| Ok(uniform(Perfect(Perfection::Value))),
+        )
+        .with_aliases(&[
+            "ai_gt1", "ai_gt2", "ai_gt3", "ai_gt4", "ai_gt5", "ai_gt6", "ai_gt7",
+        ]),
+    );
+    r.register(AgentEntry::new(
+        "ai_gtsv",
+        "perfect play preferring the fastest win and the slowest loss",
+        vec![],
+        |_| Ok(uniform(Perfect(Perfection::ShortestVictory))),
+    ));
+    r.register(AgentEntry::new(
+        "ai_gtsvrd",
+        "ai_gtsv, and among drawing moves those that leave the opponent a way to go wrong",
+        vec![],
+        |_| Ok(uniform(Perfect(Perfection::RefinedDraws))),
+    ));
+    r.register(AgentEntry::new(
+        "ai_abs_dls",
+        "alpha-beta to a depth limit with a score AI's evaluation at the leaves",
+        vec![
+            ParamSpec::int("maxdepth", 8, 0, 8, "plies searched below each candidate move"),
+            ParamSpec::text(
+                "eval_func",
+                Some("ai14s"),
+                "the leaf evaluation: a score AI (ai6s … ai14s) with its parameters, e.g. (ai14s:score_102=1)",
+            ),
+            ParamSpec::bool("use_tt", true, "keep a transposition table (with symmetric entries)"),
+            ParamSpec::float("timelimit", 0.0, "seconds per move, 0 for none (iterative deepening)"),
+        ],
+        |params| {
+            let invalid = |reason: String| SpecError::Invalid {
+                agent: "ai_abs_dls".into(),
+                reason,
+            };
+            let eval = ranked_evaluation(params.text("eval_func"))
+                .map_err(|e| invalid(format!("eval_func: {e}")))?;
+            let seconds = params.float("timelimit");
+            if !(0.0..=3600.0).contains(&seconds) {
+                return Err(invalid(format!(
+                    "timelimit {seconds} is not a number of seconds from 0 (none) to 3600"
+                )));
+            }
+            Ok(Box::new(abs_dls::AbsDls {
+                eval,
+                max_depth: params.int("maxdepth") as u32,
+                use_tt: params.bool("use_tt"),
+                time_limit: (seconds > 0.0).then(|| std::time::Duration::from_secs_f64(seconds)),
+            }))
+        },
+    ));
 }

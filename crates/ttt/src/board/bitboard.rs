@@ -48,7 +48,7 @@ static SQUARES_OF: [([Square; 9], u8); 512] = {
 };
 
 #[inline]
-fn has_line(mask: u16) -> bool {
+pub(crate) fn has_line(mask: u16) -> bool {
     HAS_LINE[(mask >> 6) as usize & 7] >> (mask & 63) & 1 != 0
 }
 

@@ -14,6 +14,7 @@ mod line_counts;
 pub use array1d::Array1d;
 pub use array2d::Array2d;
 pub use bitboard::Bitboard;
+pub(crate) use bitboard::has_line;
 pub use line_counts::LineCounts;
 
 use arrayvec::ArrayVec;

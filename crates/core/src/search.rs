@@ -1,0 +1,298 @@
+//! Alpha-beta search for any [`Game`], as seed 004's `ai_abs_dls` does it: the first player
+//! maximises and the second minimises a leaf evaluation from the first player's point of
+//! view, with a depth limit, a transposition table of bounds and best moves (optionally
+//! written for every symmetric image of a position), move ordering from an earlier table,
+//! and iterative deepening under a time limit.
+
+use rustc_hash::FxHashMap;
+use std::time::{Duration, Instant};
+
+use crate::{Game, Side};
+
+/// A static evaluation from the first player's point of view (higher is better for the
+/// first player), used at the leaves of a search.
+pub trait LeafEval<G: Game> {
+    fn evaluate(&mut self, game: &G) -> f64;
+}
+
+impl<G: Game, F: FnMut(&G) -> f64> LeafEval<G> for F {
+    fn evaluate(&mut self, game: &G) -> f64 {
+        self(game)
+    }
+}
+
+/// What the table knows of a position: bounds on its value and the move that gave them.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TtEntry<M> {
+    pub lower: f64,
+    pub upper: f64,
+    pub best: M,
+}
+
+/// Position key → entry. Like the seed's, entries carry no depth: within one search a
+/// position is always met at the same depth in games where every move adds a piece, and
+/// iterative deepening starts each depth with a fresh table. Keys are already well mixed
+/// or small, so the fast Fx hash serves (SipHash made up most of a tic-tac-toe search).
+pub type Table<M> = FxHashMap<u64, TtEntry<M>>;
+
+/// How to search.
+#[derive(Clone, Copy, Debug)]
+pub struct SearchOptions {
+    /// Plies below the root; positions at this depth are evaluated, not expanded.
+    pub max_depth: u32,
+    /// Keep a transposition table (the seed's `use_tt`).
+    pub use_tt: bool,
+    /// Write table entries for every symmetric image of a position (the seed's
+    /// `calc_same_boardtexts`).
+    pub symmetric: bool,
+    /// Stop when this much time has passed; the last completed depth is the answer.
+    pub time_limit: Option<Duration>,
+}
+
+/// The search was stopped by its time limit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimeUp;
+
+/// One depth-limited alpha-beta search with its counters.
+pub struct AlphaBeta<'a, G: Game, E> {
+    eval: &'a mut E,
+    options: SearchOptions,
+    max_depth: u32,
+    /// The table this search fills.
+    pub table: Table<G::Move>,
+    /// A table from an earlier search whose best moves are tried first.
+    ordering: Option<&'a Table<G::Move>>,
+    /// Nodes visited, leaves included (the seed's `count`).
+    pub nodes: u64,
+    deadline: Option<Instant>,
+}
+
+impl<'a, G: Game, E: LeafEval<G>> AlphaBeta<'a, G, E> {
+    pub fn new(
+        eval: &'a mut E,
+        options: SearchOptions,
+        max_depth: u32,
+        ordering: Option<&'a Table<G::Move>>,
+        deadline: Option<Instant>,
+    ) -> Self {
+        AlphaBeta {
+            eval,
+            options,
+            max_depth,
+            table: Table::default(),
+            ordering,
+            nodes: 0,
+            deadline,
+        }
+    }
+
+    /// The value of `game` (first player's view) within the window (alpha, beta).
+    pub fn search(&mut self, game: &mut G, alpha: f64, beta: f64) -> Result<f64, TimeUp> {
+        self.node(game, 0, alpha, beta)
+    }
+
+    fn node(
+        &mut self,
+        game: &mut G,
+        depth: u32,
+        mut alpha: f64,
+        mut beta: f64,
+    ) -> Result<f64, TimeUp> {
+        self.nodes += 1;
+        if self.nodes % 1024 == 0 && self.deadline.is_some_and(|d| Instant::now() >= d) {
+            return Err(TimeUp);
+        }
+        if game.is_over() || depth == self.max_depth {
+            return Ok(self.eval.evaluate(game));
+        }
+        let key = game.key();
+        let (mut lower, mut upper) = (f64::NEG_INFINITY, f64::INFINITY);
+        if self.options.use_tt
+            && let Some(e) = self.table.get(&key)
+        {
+            (lower, upper) = (e.lower, e.upper);
+            if lower == upper {
+                return Ok(lower);
+            } else if upper <= alpha {
+                return Ok(upper);
+            } else if beta <= lower {
+                return Ok(lower);
+            }
+            alpha = alpha.max(lower);
+            beta = beta.min(upper);
+        }
+        let (alpha0, beta0) = (alpha, beta);
+        let mut moves = game.legal_moves();
+        if let Some(best) = self.ordering.and_then(|t| t.get(&key)).map(|e| e.best)
+            && let Some(i) = moves.iter().position(|&m| m == best)
+        {
+            moves.swap(0, i);
+        }
+        let maximising = game.to_move() == Side::First;
+        let mut best_move = moves[0];
+        let mut score = if maximising {
+            f64::NEG_INFINITY
+        } else {
+            f64::INFINITY
+        };
+        for &mv in moves.iter() {
+            game.play(mv);
+            let value = self.node(game, depth + 1, alpha, beta);
+            game.undo();
+            let value = value?;
+            if maximising {
+                if value > score {
+                    best_move = mv;
+                    score = value;
+                }
+                if score >= beta {
+                    break;
+                }
+                alpha = alpha.max(score);
+            } else {
+                if value < score {
+                    best_move = mv;
+                    score = value;
+                }
+                if score <= alpha {
+                    break;
+                }
+                beta = beta.min(score);
+            }
+        }
+        if self.options.use_tt {
+            if score <= alpha0 {
+                upper = score;
+            } else if score < beta0 {
+                (lower, upper) = (score, score);
+            } else {
+                lower = score;
+            }
+            let entry = |best| TtEntry { lower, upper, best };
+            if self.options.symmetric {
+                let table = &mut self.table;
+                game.for_each_image(best_move, &mut |k, m| {
+                    table.insert(k, entry(m));
+                });
+            } else {
+                self.table.insert(key, entry(best_move));
+            }
+        }
+        Ok(score)
+    }
+}
+
+/// What one depth of an analysis found.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DepthReport<M> {
+    pub depth: u32,
+    /// Value of the root, first player's view.
+    pub score: f64,
+    pub best: Option<M>,
+    /// The principal variation, following the table's best moves from the root.
+    pub pv: Vec<M>,
+    pub nodes: u64,
+    pub table_size: usize,
+    pub elapsed: Duration,
+}
+
+/// The result of [`analyze`]: every completed depth, the last one being the answer.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Analysis<M> {
+    pub depths: Vec<DepthReport<M>>,
+    /// The time limit stopped a deeper search.
+    pub timed_out: bool,
+}
+
+impl<M> Analysis<M> {
+    pub fn last(&self) -> Option<&DepthReport<M>> {
+        self.depths.last()
+    }
+}
+
+/// Searches `game` to `options.max_depth`. With a time limit the depths are searched one
+/// after another (iterative deepening), each ordered by the previous depth's table, and the
+/// last completed depth answers; without one, only the full depth is searched.
+pub fn analyze<G: Game, E: LeafEval<G>>(
+    game: &G,
+    eval: &mut E,
+    options: SearchOptions,
+) -> Analysis<G::Move> {
+    let started = Instant::now();
+    let deadline = options.time_limit.map(|t| started + t);
+    let first_depth = if options.time_limit.is_some() {
+        1
+    } else {
+        options.max_depth.max(1)
+    };
+    let mut depths = Vec::new();
+    let mut previous: Option<Table<G::Move>> = None;
+    let mut timed_out = false;
+    for depth in first_depth..=options.max_depth.max(1) {
+        let depth_start = Instant::now();
+        let mut root = game.clone();
+        let mut ab = AlphaBeta::new(eval, options, depth, previous.as_ref(), deadline);
+        match ab.search(&mut root, f64::NEG_INFINITY, f64::INFINITY) {
+            Ok(score) => {
+                let (nodes, table) = (ab.nodes, ab.table);
+                let pv = principal_variation(game, &table, depth);
+                depths.push(DepthReport {
+                    depth,
+                    score,
+                    best: pv.first().copied(),
+                    pv,
+                    nodes,
+                    table_size: table.len(),
+                    elapsed: depth_start.elapsed(),
+                });
+                previous = Some(table);
+            }
+            Err(TimeUp) => {
+                timed_out = true;
+                break;
+            }
+        }
+        if game.is_over() {
+            break;
+        }
+    }
+    Analysis { depths, timed_out }
+}
+
+/// Follows the table's best moves from `game`, at most `depth` plies.
+fn principal_variation<G: Game>(game: &G, table: &Table<G::Move>, depth: u32) -> Vec<G::Move> {
+    let mut pos = game.clone();
+    let mut pv = Vec::new();
+    while pv.len() < depth as usize && !pos.is_over() {
+        let Some(entry) = table.get(&pos.key()) else {
+            break;
+        };
+        if !pos.legal_moves().contains(&entry.best) {
+            break;
+        }
+        pv.push(entry.best);
+        pos.play(entry.best);
+    }
+    pv
+}
+
+/// Plain depth-limited minimax, without pruning or table: the reference alpha-beta must
+/// agree with.
+pub fn minimax<G: Game, E: LeafEval<G>>(game: &mut G, eval: &mut E, depth: u32) -> f64 {
+    if game.is_over() || depth == 0 {
+        return eval.evaluate(game);
+    }
+    let maximising = game.to_move() == Side::First;
+    let mut best = if maximising {
+        f64::NEG_INFINITY
+    } else {
+        f64::INFINITY
+    };
+    for &mv in game.legal_moves().iter() {
+        game.play(mv);
+        let v = minimax(game, eval, depth - 1);
+        game.undo();
+        best = if maximising { best.max(v) } else { best.min(v) };
+    }
+    best
+}
