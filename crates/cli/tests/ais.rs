@@ -13,7 +13,11 @@ fn ais_lists_the_catalogue_with_parameters() {
         .arg("ais")
         .assert()
         .success()
-        .stdout(predicate::str::contains("ai14s  rule 14"))
+        .stdout(predicate::str::is_match(r"(?m)^  ai14s +rule 14").unwrap())
+        .stdout(
+            predicate::str::is_match(r"(?m)^  ai_gt +perfect play.*\(also: ai_gt1, ai_gt2")
+                .unwrap(),
+        )
         .stdout(predicate::str::contains("score_sure_victory=200"))
         .stdout(predicate::str::contains("ver=3"));
 }
