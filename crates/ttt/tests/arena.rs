@@ -171,7 +171,7 @@ fn exact_mode_needs_distributions() {
 
 /// The spec's reference results against ai2 (seed 001; %, 10,000–50,000 sampled games each),
 /// as (o win, o lose, o draw, x win, x lose, x draw).
-const REFERENCE: [(&str, [f64; 6]); 18] = [
+const REFERENCE: [(&str, [f64; 6]); 20] = [
     ("ai1", [78.1, 17.5, 4.4, 44.7, 51.6, 3.8]),
     ("ai2", [58.7, 28.8, 12.6, 29.1, 58.6, 12.3]),
     ("ai3", [69.3, 19.2, 11.5, 38.9, 47.6, 13.5]),
@@ -190,6 +190,8 @@ const REFERENCE: [(&str, [f64; 6]); 18] = [
     ("ai12s:ver=3", [95.8, 0.0, 4.2, 86.9, 0.0, 13.1]),
     ("ai13s", [98.9, 0.0, 1.1, 88.5, 0.0, 11.5]),
     ("ai14s", [99.0, 0.0, 1.0, 88.8, 0.0, 11.2]),
+    ("ai_gt", [96.9, 0.0, 3.1, 78.0, 0.0, 22.1]),
+    ("ai_gtsvrd", [97.1, 0.0, 2.9, 81.1, 0.0, 18.9]),
 ];
 
 #[test]

@@ -60,7 +60,9 @@ impl AbsDls {
         let mut nodes = 0;
         // The moves' searches share one table: a position below two of them lies at the
         // same depth from here either way.
-        let mut table = gamelab_core::search::Table::default();
+        // Sized for a search from the start (3,219 entries), so it never grows.
+        let mut table =
+            gamelab_core::search::Table::with_capacity_and_hasher(4_096, Default::default());
         for sq in pos.legal_moves() {
             let mut child = pos.clone();
             child.play(sq);
