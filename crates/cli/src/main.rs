@@ -5,6 +5,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod ais;
+mod bench;
 mod board_args;
 mod diverge;
 mod match_cmd;
@@ -54,6 +55,8 @@ enum Command {
     Search(search::SearchArgs),
     /// Prove by exhaustion whether an AI never loses, as o and as x.
     Verify(verify::VerifyArgs),
+    /// The seed's benchmark: every board data structure, with and without line counts.
+    Bench(bench::BenchArgs),
 }
 
 fn main() -> ExitCode {
@@ -70,6 +73,7 @@ fn main() -> ExitCode {
         Command::Solve(args) => solve::run(args),
         Command::Search(args) => search::run(args),
         Command::Verify(args) => verify::run(args),
+        Command::Bench(args) => bench::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

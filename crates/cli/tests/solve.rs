@@ -125,3 +125,62 @@ fn verify_proves_and_refutes() {
         ))
         .stdout(predicate::str::contains("winner o"));
 }
+
+#[test]
+fn bench_measures_every_structure() {
+    let out = gamelab()
+        .args(["bench", "--games", "300", "--repeat", "1", "--json"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let rows = v["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 6);
+    let names: Vec<_> = rows
+        .iter()
+        .map(|r| format!("{}{}", r["board"].as_str().unwrap(), r["line_counts"]))
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "2dfalse",
+            "2dtrue",
+            "1dfalse",
+            "1dtrue",
+            "bitboardfalse",
+            "bitboardtrue"
+        ]
+    );
+    for r in rows {
+        for key in [
+            "ai2_vs_ai2_games_per_s",
+            "ai14s_vs_ai2_games_per_s",
+            "ai_abs_dls_seconds",
+        ] {
+            let f = &r[key];
+            let (lo, med, hi) = (
+                f["min"].as_f64().unwrap(),
+                f["median"].as_f64().unwrap(),
+                f["max"].as_f64().unwrap(),
+            );
+            assert!(lo > 0.0 && lo <= med && med <= hi, "{key}: {f}");
+        }
+    }
+    gamelab()
+        .args(["bench", "--games", "100", "--repeat", "1"])
+        .assert()
+        .success()
+        .stdout(predicate::str::starts_with(
+            "boardclass: 2d, count_linemark False\nai2 VS ai2",
+        ))
+        .stdout(predicate::str::contains("structure counts"));
+    gamelab()
+        .args(["bench", "--repeat", "0"])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("at least 1"));
+}
