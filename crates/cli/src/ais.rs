@@ -10,7 +10,7 @@ use gamelab_ttt::Ttt;
 pub struct AisArgs {}
 
 pub fn run(_args: AisArgs) -> anyhow::Result<()> {
-    print!("{}", listing::<Ttt>(&gamelab_ttt::ai::registry()));
+    print!("{}", listing::<Ttt>(&gamelab_learn::catalogue()));
     Ok(())
 }
 
@@ -52,7 +52,7 @@ mod tests {
 
     #[test]
     fn lists_every_ai_with_defaults() {
-        let text = listing::<Ttt>(&gamelab_ttt::ai::registry());
+        let text = listing::<Ttt>(&gamelab_learn::catalogue());
         for name in [
             "ai1", "ai1s", "ai2", "ai2s", "ai3", "ai3s", "ai4", "ai4s", "ai5", "ai5s", "ai6",
             "ai6s", "ai7", "ai7s", "ai8s", "ai9s", "ai10s", "ai11s", "ai12s", "ai13s", "ai14s",

@@ -34,7 +34,7 @@ pub struct DivergeArgs {
 
 pub fn run(args: DivergeArgs) -> anyhow::Result<()> {
     let out = with_board!(args.board.board, args.board.line_counts, B => {
-        search::<Position<B>>(&args, &gamelab_ttt::ai::registry::<B>())?
+        search::<Position<B>>(&args, &gamelab_learn::catalogue::<B>())?
     });
     print!("{out}");
     Ok(())

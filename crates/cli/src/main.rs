@@ -7,15 +7,19 @@ use clap::{Parser, Subcommand};
 mod ais;
 mod bench;
 mod board_args;
+mod dataset;
 mod diverge;
+mod learn_curve;
 mod match_cmd;
 mod move_cmd;
 mod play;
+mod records;
 mod replay;
 mod search;
 mod solve;
 mod tables;
 mod tournament;
+mod train;
 mod tree;
 mod verify;
 
@@ -57,6 +61,14 @@ enum Command {
     Verify(verify::VerifyArgs),
     /// The seed's benchmark: every board data structure, with and without line counts.
     Bench(bench::BenchArgs),
+    /// Play games and save them for learning (the seed's CSV or JSON Lines).
+    Records(records::RecordsArgs),
+    /// Turn game records into the seed's dataset CSV (line-pattern features).
+    Dataset(dataset::DatasetArgs),
+    /// Fit a linear model to a dataset (least squares) and save it.
+    Train(train::TrainArgs),
+    /// The seed's experiment: models from 10 … 10,000 random games against ai2.
+    LearnCurve(learn_curve::LearnCurveArgs),
 }
 
 fn main() -> ExitCode {
@@ -74,6 +86,10 @@ fn main() -> ExitCode {
         Command::Search(args) => search::run(args),
         Command::Verify(args) => verify::run(args),
         Command::Bench(args) => bench::run(args),
+        Command::Records(args) => records::run(args),
+        Command::Dataset(args) => dataset::run(args),
+        Command::Train(args) => train::run(args),
+        Command::LearnCurve(args) => learn_curve::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

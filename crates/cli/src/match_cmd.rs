@@ -45,7 +45,7 @@ pub struct MatchArgs {
 
 pub fn run(args: MatchArgs) -> anyhow::Result<()> {
     let out = with_board!(args.board.board, args.board.line_counts, B => {
-        run_game::<Position<B>>(&args, &gamelab_ttt::ai::registry::<B>())?
+        run_game::<Position<B>>(&args, &gamelab_learn::catalogue::<B>())?
     });
     print!("{out}");
     Ok(())

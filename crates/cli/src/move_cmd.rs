@@ -27,7 +27,7 @@ pub struct MoveArgs {
 
 pub fn run(args: MoveArgs) -> anyhow::Result<()> {
     let text = with_board!(args.board, args.line_counts, B => {
-        report::<Position<B>>(&args, &gamelab_ttt::ai::registry::<B>())?
+        report::<Position<B>>(&args, &gamelab_learn::catalogue::<B>())?
     });
     print!("{text}");
     Ok(())

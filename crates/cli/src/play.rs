@@ -64,7 +64,7 @@ fn seat<G: Game>(spec: &str, registry: &Registry<G>) -> anyhow::Result<Seat<G>> 
 
 pub fn run(args: PlayArgs) -> anyhow::Result<()> {
     with_board!(args.board, args.line_counts, B => {
-        run_game::<Position<B>>(&args, &gamelab_ttt::ai::registry::<B>())
+        run_game::<Position<B>>(&args, &gamelab_learn::catalogue::<B>())
     })
 }
 

@@ -35,7 +35,7 @@ pub struct TournamentArgs {
 
 pub fn run(args: TournamentArgs) -> anyhow::Result<()> {
     let out = with_board!(args.board.board, args.board.line_counts, B => {
-        tournament::<Position<B>>(&args, &gamelab_ttt::ai::registry::<B>())?
+        tournament::<Position<B>>(&args, &gamelab_learn::catalogue::<B>())?
     });
     print!("{out}");
     Ok(())

@@ -15,7 +15,7 @@ pub struct VerifyArgs {
 }
 
 pub fn run(args: VerifyArgs) -> anyhow::Result<()> {
-    let registry = gamelab_ttt::ai::registry();
+    let registry = gamelab_learn::catalogue();
     let mut agent = registry.build(&args.ai)?;
     let mut out = String::new();
     for side in Side::BOTH {

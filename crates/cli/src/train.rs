@@ -1,0 +1,36 @@
+//! `gamelab train DATASET --out MODEL.json`: least squares on the dataset.
+
+use std::path::PathBuf;
+
+use clap::Args;
+use gamelab_learn::dataset::Dataset;
+use gamelab_learn::features::FEATURES;
+use gamelab_learn::fit::{DEFAULT_RIDGE, fit};
+use gamelab_learn::model::Model;
+
+#[derive(Args, Debug)]
+pub struct TrainArgs {
+    /// A dataset CSV written by `gamelab dataset`.
+    dataset: PathBuf,
+    /// The model file to write.
+    #[arg(long, value_name = "FILE")]
+    out: PathBuf,
+    /// Ridge term on the weights (the features are collinear; see gamelab-learn's fit).
+    #[arg(long, default_value_t = DEFAULT_RIDGE)]
+    ridge: f64,
+}
+
+pub fn run(args: TrainArgs) -> anyhow::Result<()> {
+    let data = Dataset::read_csv(&args.dataset)?;
+    let fitted = fit(&data, FEATURES, args.ridge)?;
+    let model = Model::new(&fitted, args.ridge, data.rows.len());
+    model.save(&args.out)?;
+    println!(
+        "{} rows, RMSE {:.4}, intercept {:.4}; model written to {}",
+        data.rows.len(),
+        fitted.rmse,
+        fitted.intercept,
+        args.out.display()
+    );
+    Ok(())
+}

@@ -1,0 +1,313 @@
+//! Records → per-board outcome scores → the seed's CSV dataset, and reading it back.
+
+use std::collections::HashMap;
+use std::io::Write;
+use std::path::Path;
+
+use gamelab_ttt::{Player, Square, Symmetry};
+use thiserror::Error;
+
+use crate::features::{Cells, FEATURES, active_features, header};
+
+/// Outcome scores of seed 002.
+pub const O_WIN: i64 = 10;
+pub const X_WIN: i64 = -10;
+pub const DRAW: i64 = 0;
+
+/// A finished game: its moves as square numbers (0–8, row by row) and its winner.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Game {
+    pub moves: Vec<Square>,
+    /// 1 o, 2 x, 0 draw (the seed's cell values).
+    pub winner: u8,
+}
+
+/// Total and count of outcome scores per board.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Scores {
+    pub boards: HashMap<Cells, (i64, u64)>,
+}
+
+impl Scores {
+    /// Adds a game: every board after each of its moves gets the game's score. With
+    /// `symmetries`, each distinct image of those boards gets it too.
+    pub fn add_game(&mut self, game: &Game, symmetries: bool) {
+        let score = match game.winner {
+            1 => O_WIN,
+            2 => X_WIN,
+            _ => DRAW,
+        };
+        let mut cells: Cells = [0; 9];
+        for (i, sq) in game.moves.iter().enumerate() {
+            cells[sq.index()] = if i % 2 == 0 { 1 } else { 2 };
+            if symmetries {
+                let mut images: Vec<Cells> = Symmetry::ALL
+                    .iter()
+                    .map(|s| {
+                        let mut image = [0u8; 9];
+                        for q in Square::ALL {
+                            image[s.apply(q).index()] = cells[q.index()];
+                        }
+                        image
+                    })
+                    .collect();
+                images.sort_unstable();
+                images.dedup();
+                for image in images {
+                    self.add(image, score);
+                }
+            } else {
+                self.add(cells, score);
+            }
+        }
+    }
+
+    fn add(&mut self, cells: Cells, score: i64) {
+        let entry = self.boards.entry(cells).or_insert((0, 0));
+        entry.0 += score;
+        entry.1 += 1;
+    }
+
+    /// The rows of the dataset: (average score, board), sorted by average as the seed
+    /// writes them (boards break ties, so the file is the same on every run).
+    pub fn rows(&self) -> Vec<(f64, Cells)> {
+        let mut rows: Vec<(f64, Cells)> = self
+            .boards
+            .iter()
+            .map(|(cells, (total, count))| (*total as f64 / *count as f64, *cells))
+            .collect();
+        rows.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        rows
+    }
+
+    /// The dataset in memory.
+    pub fn dataset(&self) -> Dataset {
+        Dataset {
+            rows: self
+                .rows()
+                .into_iter()
+                .map(|(ave, cells)| Row {
+                    target: ave,
+                    active: active_features(&cells).to_vec(),
+                })
+                .collect(),
+        }
+    }
+
+    /// Writes the seed's CSV (header `ave,h1-0,…,d2-26`, one-hot features) atomically.
+    pub fn write_csv(&self, path: &Path) -> Result<(), DatasetError> {
+        let io = |e: std::io::Error| DatasetError::Io {
+            path: path.display().to_string(),
+            reason: e.to_string(),
+        };
+        let dir = match path.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d,
+            _ => Path::new("."),
+        };
+        let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(io)?;
+        {
+            let mut w = csv::Writer::from_writer(std::io::BufWriter::new(tmp.as_file_mut()));
+            w.write_record(header()).map_err(|e| io(e.into()))?;
+            for (ave, cells) in self.rows() {
+                let mut record = vec![ave.to_string()];
+                let mut features = vec!["0"; FEATURES];
+                for f in active_features(&cells) {
+                    features[f] = "1";
+                }
+                record.extend(features.into_iter().map(String::from));
+                w.write_record(&record).map_err(|e| io(e.into()))?;
+            }
+            w.flush().map_err(io)?;
+        }
+        tmp.as_file_mut().flush().map_err(io)?;
+        tmp.persist(path).map_err(|e| io(e.error))?;
+        Ok(())
+    }
+}
+
+/// One training example: the target and the indices of its features that are 1.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Row {
+    pub target: f64,
+    pub active: Vec<usize>,
+}
+
+/// Examples with one-hot features, as a sparse list.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Dataset {
+    pub rows: Vec<Row>,
+}
+
+#[derive(Debug, Error, PartialEq)]
+pub enum DatasetError {
+    #[error("{path}: {reason}")]
+    Io { path: String, reason: String },
+    #[error("{path}, line {line}: {reason}")]
+    Malformed {
+        path: String,
+        line: usize,
+        reason: String,
+    },
+}
+
+impl Dataset {
+    /// Reads a dataset CSV with the seed's header; every feature value must be 0 or 1.
+    pub fn read_csv(path: &Path) -> Result<Dataset, DatasetError> {
+        let p = path.display().to_string();
+        let malformed = |line: usize, reason: String| DatasetError::Malformed {
+            path: p.clone(),
+            line,
+            reason,
+        };
+        let mut reader = csv::ReaderBuilder::new()
+            .has_headers(false)
+            .flexible(true)
+            .from_path(path)
+            .map_err(|e| DatasetError::Io {
+                path: p.clone(),
+                reason: e.to_string(),
+            })?;
+        let expected = header();
+        let mut rows = Vec::new();
+        for (i, record) in reader.records().enumerate() {
+            let line = i + 1;
+            let record = record.map_err(|e| malformed(line, e.to_string()))?;
+            if line == 1 {
+                let found: Vec<&str> = record.iter().collect();
+                if found != expected {
+                    return Err(malformed(
+                        1,
+                        format!(
+                            "the header must be `ave,h1-0,…,d2-26` ({} columns); found {} columns starting `{}`",
+                            expected.len(),
+                            found.len(),
+                            found.iter().take(3).copied().collect::<Vec<_>>().join(",")
+                        ),
+                    ));
+                }
+                continue;
+            }
+            if record.len() != expected.len() {
+                return Err(malformed(
+                    line,
+                    format!("{} values; the header has {}", record.len(), expected.len()),
+                ));
+            }
+            let target: f64 = record[0]
+                .trim()
+                .parse()
+                .ok()
+                .filter(|x: &f64| x.is_finite())
+                .ok_or_else(|| {
+                    malformed(line, format!("`{}` is not a number (ave)", &record[0]))
+                })?;
+            let mut active = Vec::new();
+            for (f, value) in record.iter().skip(1).enumerate() {
+                match value.trim() {
+                    "0" | "0.0" => {}
+                    "1" | "1.0" => active.push(f),
+                    other => {
+                        return Err(malformed(
+                            line,
+                            format!("`{other}` in column {} is not 0 or 1", expected[f + 1]),
+                        ));
+                    }
+                }
+            }
+            rows.push(Row { target, active });
+        }
+        if rows.is_empty() {
+            return Err(malformed(1, "no examples after the header".into()));
+        }
+        Ok(Dataset { rows })
+    }
+}
+
+/// Reads finished games from a records file: the seed's CSV (winner 0/1/2, then the moves
+/// as square numbers) or gamelab's JSON Lines (`gamelab match --records`). Every game is
+/// replayed; an illegal move or a wrong winner is reported with its line.
+pub fn read_games(path: &Path) -> Result<Vec<Game>, DatasetError> {
+    let p = path.display().to_string();
+    let text = std::fs::read_to_string(path).map_err(|e| DatasetError::Io {
+        path: p.clone(),
+        reason: e.to_string(),
+    })?;
+    let malformed = |line: usize, reason: String| DatasetError::Malformed {
+        path: p.clone(),
+        line,
+        reason,
+    };
+    let json = text.trim_start().starts_with('{');
+    let mut games = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let number = i + 1;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let (moves, winner): (Vec<Square>, u8) = if json {
+            let record: gamelab_core::record::GameRecord = serde_json::from_str(line)
+                .map_err(|e| malformed(number, format!("not a game record ({e})")))?;
+            let positions = gamelab_core::record::replay::<gamelab_ttt::Ttt>(&record)
+                .map_err(|e| malformed(number, e))?;
+            let last = positions.last().expect("the start at least");
+            let winner = match last.status() {
+                gamelab_ttt::Status::Won(Player::O) => 1,
+                gamelab_ttt::Status::Won(Player::X) => 2,
+                _ => 0,
+            };
+            (last.history().to_vec(), winner)
+        } else {
+            let values: Vec<&str> = line.split(',').map(str::trim).collect();
+            let parse = |v: &str, what: &str| -> Result<usize, DatasetError> {
+                v.parse::<usize>()
+                    .map_err(|_| malformed(number, format!("`{v}` is not a {what}")))
+            };
+            let winner = parse(values[0], "winner (0 draw, 1 o, 2 x)")?;
+            if winner > 2 {
+                return Err(malformed(
+                    number,
+                    format!("winner {winner} is not 0 (draw), 1 (o) or 2 (x)"),
+                ));
+            }
+            let mut pos = gamelab_ttt::Ttt::new();
+            let mut moves = Vec::new();
+            for v in &values[1..] {
+                let n = parse(v, "square number 0–8")?;
+                let sq = Square::from_index(n)
+                    .ok_or_else(|| malformed(number, format!("square {n} is not 0–8")))?;
+                pos.check(sq)
+                    .map_err(|e| malformed(number, format!("move {}: {e}", moves.len() + 1)))?;
+                pos.play(sq);
+                moves.push(sq);
+            }
+            let actual = match pos.status() {
+                gamelab_ttt::Status::Won(Player::O) => 1,
+                gamelab_ttt::Status::Won(Player::X) => 2,
+                gamelab_ttt::Status::Draw => 0,
+                gamelab_ttt::Status::Playing => {
+                    return Err(malformed(
+                        number,
+                        "the moves end before the game does".into(),
+                    ));
+                }
+            };
+            if actual != winner as u8 {
+                return Err(malformed(
+                    number,
+                    format!("the moves end with winner {actual} but the record says {winner}"),
+                ));
+            }
+            (moves, actual)
+        };
+        games.push(Game { moves, winner });
+    }
+    Ok(games)
+}
+
+/// The seed's CSV line of a game: winner, then the moves as square numbers.
+pub fn csv_line(game: &Game) -> String {
+    std::iter::once(game.winner.to_string())
+        .chain(game.moves.iter().map(|s| s.index().to_string()))
+        .collect::<Vec<_>>()
+        .join(",")
+}

@@ -1,0 +1,76 @@
+//! Seed 002's features: for each of the 8 lines a one-hot of its 27 patterns, the pattern
+//! index being Σ cellᵢ·3^(2−i) over the line's three squares (empty 0, o 1, x 2).
+
+use gamelab_ttt::{LINE_NAMES, LINES, Mark};
+
+/// Patterns per line.
+pub const PATTERNS: usize = 27;
+/// Features: 8 lines × 27 patterns.
+pub const FEATURES: usize = 8 * PATTERNS;
+
+/// A board as the seed stores it: 9 cells, 0 empty, 1 o, 2 x, row by row.
+pub type Cells = [u8; 9];
+
+pub fn cell(mark: Mark) -> u8 {
+    mark as u8
+}
+
+/// The pattern index of each line.
+pub fn line_patterns(cells: &Cells) -> [usize; 8] {
+    std::array::from_fn(|l| {
+        LINES[l]
+            .iter()
+            .fold(0, |acc, sq| acc * 3 + cells[sq.index()] as usize)
+    })
+}
+
+/// The indices of the features that are 1 (exactly one per line).
+pub fn active_features(cells: &Cells) -> [usize; 8] {
+    let p = line_patterns(cells);
+    std::array::from_fn(|l| l * PATTERNS + p[l])
+}
+
+/// The CSV header of seed 002: `ave,h1-0,…,d2-26`.
+pub fn header() -> Vec<String> {
+    std::iter::once("ave".to_string())
+        .chain(feature_names())
+        .collect()
+}
+
+/// `h1-0` … `d2-26`.
+pub fn feature_names() -> Vec<String> {
+    LINE_NAMES
+        .iter()
+        .flat_map(|name| (0..PATTERNS).map(move |i| format!("{name}-{i}")))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pattern_indices_follow_the_seed() {
+        // the seed's example: the column (o, empty, x) → 1·9 + 0·3 + 2 = 11
+        let mut cells = [0u8; 9];
+        cells[0] = 1;
+        cells[6] = 2;
+        assert_eq!(line_patterns(&cells)[3], 11, "v1 = squares 0, 3, 6");
+        assert_eq!(line_patterns(&[0; 9]), [0; 8]);
+        assert_eq!(line_patterns(&[2; 9]), [26; 8]);
+        let active = active_features(&cells);
+        assert_eq!(active[0], 9, "h1 = (o, empty, empty) = 9");
+        assert_eq!(active[3], 3 * 27 + 11);
+    }
+
+    #[test]
+    fn header_names_every_feature() {
+        let h = header();
+        assert_eq!(h.len(), 1 + 216);
+        assert_eq!(h[0], "ave");
+        assert_eq!(h[1], "h1-0");
+        assert_eq!(h[27], "h1-26");
+        assert_eq!(h[28], "h2-0");
+        assert_eq!(h[216], "d2-26");
+    }
+}

@@ -1,0 +1,13 @@
+//! gamelab-learn (seed 002): game records → per-position outcome averages → line-pattern
+//! features → least squares → a model file → an AI that plays by the model.
+//!
+//! The pieces are generic where that costs nothing (scores and fitting work on any
+//! feature vector); the feature extractor and the AI are tic-tac-toe's for now.
+
+pub mod dataset;
+pub mod features;
+pub mod fit;
+pub mod model;
+pub mod regression_ai;
+
+pub use regression_ai::catalogue;

@@ -1,0 +1,121 @@
+//! Model files: JSON with the feature set, the weights, and how the model was trained.
+
+use std::io::Write;
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+use crate::features::{FEATURES, feature_names};
+use crate::fit::Fitted;
+
+const FORMAT: &str = "gamelab-regression";
+const FEATURE_SET: &str = "ttt-lines-27";
+
+/// A trained linear evaluation of tic-tac-toe boards (o's point of view: higher is better
+/// for o).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Model {
+    pub format: String,
+    pub version: u32,
+    pub features: String,
+    pub feature_names: Vec<String>,
+    pub intercept: f64,
+    pub weights: Vec<f64>,
+    pub ridge: f64,
+    pub training_rows: usize,
+    pub rmse: f64,
+}
+
+#[derive(Debug, Error)]
+pub enum ModelError {
+    #[error("{path}: {reason}")]
+    Io { path: String, reason: String },
+    #[error("{path}, line {line}: {reason}")]
+    Malformed {
+        path: String,
+        line: usize,
+        reason: String,
+    },
+}
+
+impl Model {
+    pub fn new(fitted: &Fitted, ridge: f64, training_rows: usize) -> Model {
+        Model {
+            format: FORMAT.into(),
+            version: 1,
+            features: FEATURE_SET.into(),
+            feature_names: feature_names(),
+            intercept: fitted.intercept,
+            weights: fitted.weights.clone(),
+            ridge,
+            training_rows,
+            rmse: fitted.rmse,
+        }
+    }
+
+    /// The prediction for a board given by its active features.
+    #[inline]
+    pub fn predict(&self, active: &[usize]) -> f64 {
+        self.intercept + active.iter().map(|&f| self.weights[f]).sum::<f64>()
+    }
+
+    pub fn save(&self, path: &Path) -> Result<(), ModelError> {
+        let io = |e: std::io::Error| ModelError::Io {
+            path: path.display().to_string(),
+            reason: e.to_string(),
+        };
+        let dir = match path.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d,
+            _ => Path::new("."),
+        };
+        let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(io)?;
+        serde_json::to_writer_pretty(tmp.as_file_mut(), self).map_err(|e| io(e.into()))?;
+        tmp.as_file_mut().write_all(b"\n").map_err(io)?;
+        tmp.persist(path).map_err(|e| io(e.error))?;
+        Ok(())
+    }
+
+    /// Reads and checks a model file.
+    pub fn load(path: &Path) -> Result<Model, ModelError> {
+        let p = path.display().to_string();
+        let text = std::fs::read_to_string(path).map_err(|e| ModelError::Io {
+            path: p.clone(),
+            reason: e.to_string(),
+        })?;
+        let model: Model = serde_json::from_str(&text).map_err(|e| ModelError::Malformed {
+            path: p.clone(),
+            line: e.line(),
+            reason: format!("not a gamelab model ({e})"),
+        })?;
+        let bad = |reason: String| ModelError::Malformed {
+            path: p.clone(),
+            line: 1,
+            reason,
+        };
+        if model.format != FORMAT || model.version != 1 {
+            return Err(bad(format!(
+                "format `{}` version {}; expected `{FORMAT}` version 1",
+                model.format, model.version
+            )));
+        }
+        if model.features != FEATURE_SET {
+            return Err(bad(format!(
+                "features `{}`; this gamelab knows `{FEATURE_SET}`",
+                model.features
+            )));
+        }
+        if model.weights.len() != FEATURES || model.feature_names != feature_names() {
+            return Err(bad(format!(
+                "the model has {} weights ({} names); {FEATURE_SET} has {FEATURES} (h1-0 … d2-26)",
+                model.weights.len(),
+                model.feature_names.len()
+            )));
+        }
+        if !model.intercept.is_finite() || model.weights.iter().any(|w| !w.is_finite()) {
+            return Err(bad("a weight is not a finite number".into()));
+        }
+        Ok(model)
+    }
+}
