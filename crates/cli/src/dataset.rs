@@ -3,7 +3,8 @@
 use std::path::PathBuf;
 
 use clap::Args;
-use gamelab_learn::dataset::{Scores, read_games};
+use gamelab_learn::dataset::{Scores, Targets, read_games};
+use gamelab_learn::features::FeatureSet;
 
 #[derive(Args, Debug)]
 pub struct DatasetArgs {
@@ -15,6 +16,12 @@ pub struct DatasetArgs {
     /// Also score the 8 symmetric images of every board (the seed's own suggestion).
     #[arg(long)]
     symmetries: bool,
+    /// Targets: `average` (the seed's) or `backed-up` (through the observed game graph).
+    #[arg(long, default_value = "average", value_parser = ["average", "backed-up"])]
+    targets: String,
+    /// Features: `ttt-lines-27` (the seed's 216) or `ttt-lines-27-by-turn` (432).
+    #[arg(long, default_value = "ttt-lines-27", value_parser = ["ttt-lines-27", "ttt-lines-27-by-turn"])]
+    features: String,
 }
 
 pub fn run(args: DatasetArgs) -> anyhow::Result<()> {
@@ -23,7 +30,13 @@ pub fn run(args: DatasetArgs) -> anyhow::Result<()> {
     for g in &games {
         scores.add_game(g, args.symmetries);
     }
-    scores.write_csv(&args.out)?;
+    let targets = if args.targets == "backed-up" {
+        Targets::BackedUp
+    } else {
+        Targets::Average
+    };
+    let features = FeatureSet::from_name(&args.features).expect("checked by clap");
+    scores.write_csv_with(&args.out, targets, features)?;
     println!(
         "{} games, {} distinct boards written to {}",
         games.len(),

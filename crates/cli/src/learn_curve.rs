@@ -8,8 +8,8 @@ use std::sync::Arc;
 use clap::Args;
 use gamelab_core::Uniform;
 use gamelab_core::arena::exact_match;
-use gamelab_learn::dataset::Scores;
-use gamelab_learn::features::FEATURES;
+use gamelab_learn::dataset::{Scores, Targets};
+use gamelab_learn::features::FeatureSet;
 use gamelab_learn::fit::{DEFAULT_RIDGE, fit};
 use gamelab_learn::model::Model;
 use gamelab_learn::regression_ai::Regression;
@@ -27,6 +27,13 @@ pub struct LearnCurveArgs {
     seed: u64,
     #[arg(long, default_value_t = DEFAULT_RIDGE)]
     ridge: f64,
+    /// Targets: `average` (the seed's mean outcome) or `backed-up` (outcomes backed up
+    /// through the observed game graph).
+    #[arg(long, default_value = "average", value_parser = ["average", "backed-up"])]
+    targets: String,
+    /// Features: `ttt-lines-27` (the seed's) or `ttt-lines-27-by-turn`.
+    #[arg(long, default_value = "ttt-lines-27", value_parser = ["ttt-lines-27", "ttt-lines-27-by-turn"])]
+    features: String,
 }
 
 /// One row: size, augmentation, and the exact result against ai2 as o and as x.
@@ -46,9 +53,15 @@ pub fn curve(args: &LearnCurveArgs) -> anyhow::Result<Vec<CurvePoint>> {
             for g in &played {
                 scores.add_game(&to_learn(g), symmetries);
             }
-            let data = scores.dataset();
-            let fitted = fit(&data, FEATURES, args.ridge)?;
-            let model = Model::new(&fitted, args.ridge, data.rows.len());
+            let targets = if args.targets == "backed-up" {
+                Targets::BackedUp
+            } else {
+                Targets::Average
+            };
+            let features = FeatureSet::from_name(&args.features).expect("checked by clap");
+            let data = scores.dataset_for(targets, features);
+            let fitted = fit(&data, features.len(), args.ridge)?;
+            let model = Model::new(&fitted, features, args.ridge, data.rows.len());
             let mut ai = Uniform(Regression {
                 model: Arc::new(model),
             });
@@ -90,7 +103,11 @@ pub fn run(args: LearnCurveArgs) -> anyhow::Result<()> {
         "\nseed 002 (no symmetries; 1,000 sampled test games): o wins 59.4 / 75.7 / 95.3 / 99.0 %,\n\
          x wins 39.2 / 57.6 / 87.9 / 91.3 % for 10 / 100 / 1,000 / 10,000 training games\n",
     );
-    let _ = writeln!(out, "training seed {}, ridge {}", args.seed, args.ridge);
+    let _ = writeln!(
+        out,
+        "training seed {}, ridge {}, targets {}, features {}",
+        args.seed, args.ridge, args.targets, args.features
+    );
     print!("{out}");
     Ok(())
 }

@@ -4,7 +4,6 @@ use std::path::PathBuf;
 
 use clap::Args;
 use gamelab_learn::dataset::Dataset;
-use gamelab_learn::features::FEATURES;
 use gamelab_learn::fit::{DEFAULT_RIDGE, fit};
 use gamelab_learn::model::Model;
 
@@ -22,8 +21,8 @@ pub struct TrainArgs {
 
 pub fn run(args: TrainArgs) -> anyhow::Result<()> {
     let data = Dataset::read_csv(&args.dataset)?;
-    let fitted = fit(&data, FEATURES, args.ridge)?;
-    let model = Model::new(&fitted, args.ridge, data.rows.len());
+    let fitted = fit(&data, data.features.len(), args.ridge)?;
+    let model = Model::new(&fitted, data.features, args.ridge, data.rows.len());
     model.save(&args.out)?;
     println!(
         "{} rows, RMSE {:.4}, intercept {:.4}; model written to {}",

@@ -7,7 +7,7 @@ use std::path::Path;
 use gamelab_ttt::{Player, Square, Symmetry};
 use thiserror::Error;
 
-use crate::features::{Cells, FEATURES, active_features, header};
+use crate::features::{Cells, FeatureSet};
 
 /// Outcome scores of seed 002.
 pub const O_WIN: i64 = 10;
@@ -22,10 +22,42 @@ pub struct Game {
     pub winner: u8,
 }
 
-/// Total and count of outcome scores per board.
+/// Total and count of outcome scores per board, and which boards followed which in the
+/// records (the observed game graph).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Scores {
     pub boards: HashMap<Cells, (i64, u64)>,
+    children: HashMap<Cells, Vec<Cells>>,
+}
+
+/// What a board's target is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Targets {
+    /// The seed's: the average outcome score of the games through the board.
+    Average,
+    /// Outcomes backed up through the observed game graph: a finished board scores its
+    /// result, any other the best of its observed next boards for the side to move. With
+    /// every position observed this is the minimax value; it still uses nothing but the
+    /// records.
+    BackedUp,
+}
+
+/// o 10, x −10, draw 0 if the board is finished.
+fn result_score(cells: &Cells) -> Option<i64> {
+    let line = |p: u8| {
+        gamelab_ttt::LINES
+            .iter()
+            .any(|l| l.iter().all(|sq| cells[sq.index()] == p))
+    };
+    if line(1) {
+        Some(O_WIN)
+    } else if line(2) {
+        Some(X_WIN)
+    } else if cells.iter().all(|&c| c != 0) {
+        Some(DRAW)
+    } else {
+        None
+    }
 }
 
 impl Scores {
@@ -37,27 +69,67 @@ impl Scores {
             2 => X_WIN,
             _ => DRAW,
         };
+        let image = |s: &Symmetry, cells: &Cells| {
+            let mut image = [0u8; 9];
+            for q in Square::ALL {
+                image[s.apply(q).index()] = cells[q.index()];
+            }
+            image
+        };
+        let symmetries_used: &[Symmetry] = if symmetries {
+            &Symmetry::ALL
+        } else {
+            &Symmetry::ALL[..1]
+        };
         let mut cells: Cells = [0; 9];
         for (i, sq) in game.moves.iter().enumerate() {
+            let before = cells;
             cells[sq.index()] = if i % 2 == 0 { 1 } else { 2 };
-            if symmetries {
-                let mut images: Vec<Cells> = Symmetry::ALL
-                    .iter()
-                    .map(|s| {
-                        let mut image = [0u8; 9];
-                        for q in Square::ALL {
-                            image[s.apply(q).index()] = cells[q.index()];
-                        }
-                        image
-                    })
-                    .collect();
-                images.sort_unstable();
-                images.dedup();
-                for image in images {
-                    self.add(image, score);
+            let mut images: Vec<(Cells, Cells)> = symmetries_used
+                .iter()
+                .map(|s| (image(s, &cells), image(s, &before)))
+                .collect();
+            images.sort_unstable();
+            images.dedup_by_key(|(c, _)| *c);
+            for (board, parent) in images {
+                self.add(board, score);
+                let kids = self.children.entry(parent).or_default();
+                if !kids.contains(&board) {
+                    kids.push(board);
                 }
-            } else {
-                self.add(cells, score);
+            }
+        }
+    }
+
+    /// Each board's target under `targets`.
+    fn target(&self, cells: &Cells, targets: Targets, memo: &mut HashMap<Cells, f64>) -> f64 {
+        let (total, count) = self.boards[cells];
+        match targets {
+            Targets::Average => total as f64 / count as f64,
+            Targets::BackedUp => {
+                if let Some(&v) = memo.get(cells) {
+                    return v;
+                }
+                let v = match result_score(cells) {
+                    Some(r) => r as f64,
+                    None => {
+                        let o_to_move = cells.iter().filter(|&&c| c != 0).count() % 2 == 0;
+                        let kids = self.children.get(cells).map_or(&[][..], Vec::as_slice);
+                        let values = kids.iter().map(|k| self.target(k, targets, memo));
+                        let best = if o_to_move {
+                            values.fold(f64::NEG_INFINITY, f64::max)
+                        } else {
+                            values.fold(f64::INFINITY, f64::min)
+                        };
+                        if best.is_finite() {
+                            best
+                        } else {
+                            total as f64 / count as f64
+                        }
+                    }
+                };
+                memo.insert(*cells, v);
+                v
             }
         }
     }
@@ -71,10 +143,16 @@ impl Scores {
     /// The rows of the dataset: (average score, board), sorted by average as the seed
     /// writes them (boards break ties, so the file is the same on every run).
     pub fn rows(&self) -> Vec<(f64, Cells)> {
+        self.rows_with(Targets::Average)
+    }
+
+    /// The rows with targets of the given kind.
+    pub fn rows_with(&self, targets: Targets) -> Vec<(f64, Cells)> {
+        let mut memo = HashMap::new();
         let mut rows: Vec<(f64, Cells)> = self
             .boards
-            .iter()
-            .map(|(cells, (total, count))| (*total as f64 / *count as f64, *cells))
+            .keys()
+            .map(|cells| (self.target(cells, targets, &mut memo), *cells))
             .collect();
         rows.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
         rows
@@ -82,13 +160,23 @@ impl Scores {
 
     /// The dataset in memory.
     pub fn dataset(&self) -> Dataset {
+        self.dataset_with(Targets::Average)
+    }
+
+    /// The dataset with targets and features of the given kinds.
+    pub fn dataset_with(&self, targets: Targets) -> Dataset {
+        self.dataset_for(targets, FeatureSet::Lines)
+    }
+
+    pub fn dataset_for(&self, targets: Targets, features: FeatureSet) -> Dataset {
         Dataset {
+            features,
             rows: self
-                .rows()
+                .rows_with(targets)
                 .into_iter()
                 .map(|(ave, cells)| Row {
                     target: ave,
-                    active: active_features(&cells).to_vec(),
+                    active: features.active(&cells).to_vec(),
                 })
                 .collect(),
         }
@@ -96,6 +184,16 @@ impl Scores {
 
     /// Writes the seed's CSV (header `ave,h1-0,…,d2-26`, one-hot features) atomically.
     pub fn write_csv(&self, path: &Path) -> Result<(), DatasetError> {
+        self.write_csv_with(path, Targets::Average, FeatureSet::Lines)
+    }
+
+    /// Writes the CSV with targets and features of the given kinds.
+    pub fn write_csv_with(
+        &self,
+        path: &Path,
+        targets: Targets,
+        features: FeatureSet,
+    ) -> Result<(), DatasetError> {
         let io = |e: std::io::Error| DatasetError::Io {
             path: path.display().to_string(),
             reason: e.to_string(),
@@ -107,14 +205,15 @@ impl Scores {
         let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(io)?;
         {
             let mut w = csv::Writer::from_writer(std::io::BufWriter::new(tmp.as_file_mut()));
-            w.write_record(header()).map_err(|e| io(e.into()))?;
-            for (ave, cells) in self.rows() {
+            w.write_record(features.header())
+                .map_err(|e| io(e.into()))?;
+            for (ave, cells) in self.rows_with(targets) {
                 let mut record = vec![ave.to_string()];
-                let mut features = vec!["0"; FEATURES];
-                for f in active_features(&cells) {
-                    features[f] = "1";
+                let mut values = vec!["0"; features.len()];
+                for f in features.active(&cells) {
+                    values[f] = "1";
                 }
-                record.extend(features.into_iter().map(String::from));
+                record.extend(values.into_iter().map(String::from));
                 w.write_record(&record).map_err(|e| io(e.into()))?;
             }
             w.flush().map_err(io)?;
@@ -133,8 +232,9 @@ pub struct Row {
 }
 
 /// Examples with one-hot features, as a sparse list.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Dataset {
+    pub features: FeatureSet,
     pub rows: Vec<Row>,
 }
 
@@ -151,7 +251,8 @@ pub enum DatasetError {
 }
 
 impl Dataset {
-    /// Reads a dataset CSV with the seed's header; every feature value must be 0 or 1.
+    /// Reads a dataset CSV with the header of a known feature set (the seed's
+    /// `ave,h1-0,…,d2-26`, or `ave,o:h1-0,…,x:d2-26`); every feature value must be 0 or 1.
     pub fn read_csv(path: &Path) -> Result<Dataset, DatasetError> {
         let p = path.display().to_string();
         let malformed = |line: usize, reason: String| DatasetError::Malformed {
@@ -167,19 +268,24 @@ impl Dataset {
                 path: p.clone(),
                 reason: e.to_string(),
             })?;
-        let expected = header();
+        let mut expected = FeatureSet::Lines.header();
+        let mut features = FeatureSet::Lines;
         let mut rows = Vec::new();
         for (i, record) in reader.records().enumerate() {
             let line = i + 1;
             let record = record.map_err(|e| malformed(line, e.to_string()))?;
             if line == 1 {
                 let found: Vec<&str> = record.iter().collect();
-                if found != expected {
+                if let Some(set) = FeatureSet::ALL.into_iter().find(|f| f.header() == found) {
+                    features = set;
+                    expected = set.header();
+                } else {
                     return Err(malformed(
                         1,
                         format!(
-                            "the header must be `ave,h1-0,…,d2-26` ({} columns); found {} columns starting `{}`",
+                            "the header must be `ave,h1-0,…,d2-26` ({} columns) or `ave,o:h1-0,…,x:d2-26` ({}); found {} columns starting `{}`",
                             expected.len(),
+                            FeatureSet::LinesByTurn.header().len(),
                             found.len(),
                             found.iter().take(3).copied().collect::<Vec<_>>().join(",")
                         ),
@@ -219,7 +325,7 @@ impl Dataset {
         if rows.is_empty() {
             return Err(malformed(1, "no examples after the header".into()));
         }
-        Ok(Dataset { rows })
+        Ok(Dataset { features, rows })
     }
 }
 

@@ -32,9 +32,74 @@ pub fn active_features(cells: &Cells) -> [usize; 8] {
 
 /// The CSV header of seed 002: `ave,h1-0,…,d2-26`.
 pub fn header() -> Vec<String> {
-    std::iter::once("ave".to_string())
-        .chain(feature_names())
-        .collect()
+    FeatureSet::Lines.header()
+}
+
+/// Which features a model reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FeatureSet {
+    /// Seed 002's 216 line patterns.
+    Lines,
+    /// The same 216 patterns, once for boards with o to move and once for x to move
+    /// (432): a line with two o and a blank means a win with o to move and a threat to
+    /// block with x to move, which one set of weights cannot tell apart.
+    LinesByTurn,
+}
+
+impl FeatureSet {
+    pub const ALL: [FeatureSet; 2] = [FeatureSet::Lines, FeatureSet::LinesByTurn];
+
+    /// The name in model files and on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            FeatureSet::Lines => "ttt-lines-27",
+            FeatureSet::LinesByTurn => "ttt-lines-27-by-turn",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<FeatureSet> {
+        FeatureSet::ALL.into_iter().find(|f| f.name() == name)
+    }
+
+    pub fn len(self) -> usize {
+        match self {
+            FeatureSet::Lines => FEATURES,
+            FeatureSet::LinesByTurn => 2 * FEATURES,
+        }
+    }
+
+    pub fn names(self) -> Vec<String> {
+        match self {
+            FeatureSet::Lines => feature_names(),
+            FeatureSet::LinesByTurn => ["o", "x"]
+                .iter()
+                .flat_map(|turn| {
+                    feature_names()
+                        .into_iter()
+                        .map(move |n| format!("{turn}:{n}"))
+                })
+                .collect(),
+        }
+    }
+
+    pub fn header(self) -> Vec<String> {
+        std::iter::once("ave".to_string())
+            .chain(self.names())
+            .collect()
+    }
+
+    /// The indices of the features that are 1 for a board.
+    pub fn active(self, cells: &Cells) -> [usize; 8] {
+        let base = active_features(cells);
+        match self {
+            FeatureSet::Lines => base,
+            FeatureSet::LinesByTurn => {
+                let x_to_move = cells.iter().filter(|&&c| c != 0).count() % 2 == 1;
+                let offset = if x_to_move { FEATURES } else { 0 };
+                base.map(|f| f + offset)
+            }
+        }
+    }
 }
 
 /// `h1-0` … `d2-26`.

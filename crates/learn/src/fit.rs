@@ -98,6 +98,13 @@ mod tests {
     use super::*;
     use crate::dataset::Row;
 
+    fn data(rows: Vec<Row>) -> Dataset {
+        Dataset {
+            features: crate::features::FeatureSet::Lines,
+            rows,
+        }
+    }
+
     fn row(target: f64, active: &[usize]) -> Row {
         Row {
             target,
@@ -120,7 +127,7 @@ mod tests {
                     .sum::<f64>();
             rows.push(row(y, &active));
         }
-        let f = fit(&Dataset { rows }, 3, 1e-9).unwrap();
+        let f = fit(&data(rows), 3, 1e-9).unwrap();
         assert!((f.intercept - 1.0).abs() < 1e-6, "{f:?}");
         for (w, e) in f.weights.iter().zip([2.0, -3.0, 0.5]) {
             assert!((w - e).abs() < 1e-6, "{f:?}");
@@ -132,7 +139,7 @@ mod tests {
     fn collinear_one_hot_groups_are_handled() {
         // two one-hot features that always sum to 1, like a line's patterns
         let rows = vec![row(4.0, &[0]), row(4.0, &[0]), row(-2.0, &[1])];
-        let f = fit(&Dataset { rows }, 2, 1e-6).unwrap();
+        let f = fit(&data(rows), 2, 1e-6).unwrap();
         assert!((f.predict(&[0]) - 4.0).abs() < 1e-4, "{f:?}");
         assert!((f.predict(&[1]) + 2.0).abs() < 1e-4, "{f:?}");
         // the minimum-norm split puts the intercept between them
@@ -141,10 +148,8 @@ mod tests {
 
     #[test]
     fn errors() {
-        assert_eq!(fit(&Dataset::default(), 3, 1e-3), Err(FitError::Empty));
-        let d = Dataset {
-            rows: vec![row(1.0, &[5])],
-        };
+        assert_eq!(fit(&data(vec![]), 3, 1e-3), Err(FitError::Empty));
+        let d = data(vec![row(1.0, &[5])]);
         assert_eq!(fit(&d, 3, 1e-3), Err(FitError::FeatureOutOfRange(5, 3)));
         assert_eq!(fit(&d, 6, 0.0), Err(FitError::Ridge(0.0)));
     }

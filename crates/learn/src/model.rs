@@ -6,11 +6,10 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-use crate::features::{FEATURES, feature_names};
+use crate::features::{Cells, FeatureSet};
 use crate::fit::Fitted;
 
 const FORMAT: &str = "gamelab-regression";
-const FEATURE_SET: &str = "ttt-lines-27";
 
 /// A trained linear evaluation of tic-tac-toe boards (o's point of view: higher is better
 /// for o).
@@ -41,12 +40,12 @@ pub enum ModelError {
 }
 
 impl Model {
-    pub fn new(fitted: &Fitted, ridge: f64, training_rows: usize) -> Model {
+    pub fn new(fitted: &Fitted, features: FeatureSet, ridge: f64, training_rows: usize) -> Model {
         Model {
             format: FORMAT.into(),
             version: 1,
-            features: FEATURE_SET.into(),
-            feature_names: feature_names(),
+            features: features.name().into(),
+            feature_names: features.names(),
             intercept: fitted.intercept,
             weights: fitted.weights.clone(),
             ridge,
@@ -55,10 +54,20 @@ impl Model {
         }
     }
 
+    /// The feature set the model reads (checked when it was loaded or made).
+    pub fn feature_set(&self) -> FeatureSet {
+        FeatureSet::from_name(&self.features).expect("a model's feature set is checked")
+    }
+
     /// The prediction for a board given by its active features.
     #[inline]
     pub fn predict(&self, active: &[usize]) -> f64 {
         self.intercept + active.iter().map(|&f| self.weights[f]).sum::<f64>()
+    }
+
+    /// The prediction for a board.
+    pub fn predict_board(&self, cells: &Cells) -> f64 {
+        self.predict(&self.feature_set().active(cells))
     }
 
     pub fn save(&self, path: &Path) -> Result<(), ModelError> {
@@ -100,17 +109,23 @@ impl Model {
                 model.format, model.version
             )));
         }
-        if model.features != FEATURE_SET {
+        let Some(set) = FeatureSet::from_name(&model.features) else {
+            let known: Vec<&str> = FeatureSet::ALL.iter().map(|f| f.name()).collect();
             return Err(bad(format!(
-                "features `{}`; this gamelab knows `{FEATURE_SET}`",
-                model.features
+                "features `{}`; this gamelab knows {}",
+                model.features,
+                known.join(", ")
             )));
-        }
-        if model.weights.len() != FEATURES || model.feature_names != feature_names() {
+        };
+        if model.weights.len() != set.len() || model.feature_names != set.names() {
             return Err(bad(format!(
-                "the model has {} weights ({} names); {FEATURE_SET} has {FEATURES} (h1-0 … d2-26)",
+                "the model has {} weights ({} names); {} has {} ({} … {})",
                 model.weights.len(),
-                model.feature_names.len()
+                model.feature_names.len(),
+                set.name(),
+                set.len(),
+                set.names()[0],
+                set.names()[set.len() - 1]
             )));
         }
         if !model.intercept.is_finite() || model.weights.iter().any(|w| !w.is_finite()) {

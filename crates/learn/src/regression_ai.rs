@@ -8,7 +8,7 @@ use gamelab_core::{AgentEntry, BestMoves, ParamSpec, Registry, SpecError, Unifor
 use gamelab_ttt::board::{Board, Moves};
 use gamelab_ttt::{Player, Position, Square};
 
-use crate::features::{Cells, active_features, cell};
+use crate::features::{Cells, cell};
 use crate::model::Model;
 
 /// Plays by a model's predictions.
@@ -30,7 +30,7 @@ impl Regression {
             .into_iter()
             .map(|sq| {
                 cells[sq.index()] = mark;
-                let value = self.model.predict(&active_features(&cells));
+                let value = self.model.predict_board(&cells);
                 cells[sq.index()] = 0;
                 (sq, value)
             })

@@ -4,8 +4,8 @@ use std::path::Path;
 use std::sync::Arc;
 
 use gamelab_core::{Agent, Uniform};
-use gamelab_learn::dataset::{Dataset, DatasetError, Game, Scores, csv_line, read_games};
-use gamelab_learn::features::{FEATURES, active_features, feature_names};
+use gamelab_learn::dataset::{Dataset, DatasetError, Game, Scores, Targets, csv_line, read_games};
+use gamelab_learn::features::{FEATURES, FeatureSet, active_features, feature_names};
 use gamelab_learn::fit::fit;
 use gamelab_learn::model::Model;
 use gamelab_learn::regression_ai::Regression;
@@ -209,7 +209,7 @@ fn a_model_learns_to_win_and_round_trips() {
     }
     let data = scores.dataset();
     let fitted = fit(&data, FEATURES, 1e-3).unwrap();
-    let model = Model::new(&fitted, 1e-3, data.rows.len());
+    let model = Model::new(&fitted, FeatureSet::Lines, 1e-3, data.rows.len());
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("m.json");
     model.save(&path).unwrap();
@@ -253,6 +253,7 @@ fn the_ai_maximises_as_o_and_minimises_as_x() {
             weights,
             rmse: 0.0,
         },
+        FeatureSet::Lines,
         1e-3,
         0,
     );
@@ -282,6 +283,7 @@ fn bad_models_are_refused() {
             weights: vec![0.0; FEATURES],
             rmse: 0.0,
         },
+        FeatureSet::Lines,
         1e-3,
         0,
     );
@@ -306,4 +308,82 @@ fn bad_models_are_refused() {
         .unwrap()
         .to_string();
     assert!(err.contains("/no/such.json"), "{err}");
+}
+
+#[test]
+fn backed_up_targets_follow_the_best_observed_reply() {
+    // Two games through the same first two boards: x at (1,0) then o either wins on the
+    // diagonal or loses. Averages mix them; backed up, o (to move) takes the win.
+    let win = Game {
+        moves: squares(&[0, 1, 4, 2, 8]),
+        winner: 1,
+    };
+    let lose = Game {
+        moves: squares(&[0, 1, 4, 2, 3, 5, 6]),
+        winner: 1,
+    };
+    let lost = Game {
+        moves: squares(&[0, 1, 3, 4, 5, 7]),
+        winner: 2,
+    };
+    let mut s = Scores::default();
+    for g in [&win, &lose, &lost] {
+        s.add_game(g, false);
+    }
+    let after_two: [u8; 9] = [1, 2, 0, 0, 0, 0, 0, 0, 0];
+    let rows = |t| {
+        s.rows_with(t)
+            .into_iter()
+            .find(|(_, c)| *c == after_two)
+            .unwrap()
+            .0
+    };
+    assert!(
+        (rows(Targets::Average) - 10.0 / 3.0).abs() < 1e-12,
+        "(10 + 10 − 10) / 3"
+    );
+    assert_eq!(
+        rows(Targets::BackedUp),
+        10.0,
+        "o to move: the best observed continuation wins"
+    );
+}
+
+#[test]
+fn turn_split_features_and_their_files() {
+    let empty_x_to_move: [u8; 9] = [1, 0, 0, 0, 0, 0, 0, 0, 0];
+    let plain = FeatureSet::Lines.active(&empty_x_to_move);
+    let split = FeatureSet::LinesByTurn.active(&empty_x_to_move);
+    assert_eq!(
+        split,
+        plain.map(|f| f + FEATURES),
+        "x to move: the second half"
+    );
+    let o_to_move: [u8; 9] = [1, 2, 0, 0, 0, 0, 0, 0, 0];
+    assert_eq!(
+        FeatureSet::LinesByTurn.active(&o_to_move),
+        FeatureSet::Lines.active(&o_to_move)
+    );
+    assert_eq!(FeatureSet::LinesByTurn.names()[FEATURES], "x:h1-0");
+
+    let dir = tempfile::tempdir().unwrap();
+    let mut s = Scores::default();
+    s.add_game(&o_wins(), false);
+    let path = dir.path().join("split.csv");
+    s.write_csv_with(&path, Targets::BackedUp, FeatureSet::LinesByTurn)
+        .unwrap();
+    let data = Dataset::read_csv(&path).unwrap();
+    assert_eq!(data.features, FeatureSet::LinesByTurn);
+    assert_eq!(
+        data,
+        s.dataset_for(Targets::BackedUp, FeatureSet::LinesByTurn)
+    );
+    let fitted = fit(&data, data.features.len(), 1e-3).unwrap();
+    let model = Model::new(&fitted, data.features, 1e-3, data.rows.len());
+    let m = dir.path().join("split.json");
+    model.save(&m).unwrap();
+    assert_eq!(
+        Model::load(&m).unwrap().feature_set(),
+        FeatureSet::LinesByTurn
+    );
 }
