@@ -60,7 +60,7 @@ pub fn curve(args: &LearnCurveArgs) -> anyhow::Result<Vec<CurvePoint>> {
             };
             let features = FeatureSet::from_name(&args.features).expect("checked by clap");
             let data = scores.dataset_for(targets, features);
-            let fitted = fit(&data, features.len(), args.ridge)?;
+            let fitted = fit(&data, features.count(), args.ridge)?;
             let model = Model::new(&fitted, features, args.ridge, data.rows.len());
             let mut ai = Uniform(Regression {
                 model: Arc::new(model),

@@ -21,7 +21,7 @@ pub struct TrainArgs {
 
 pub fn run(args: TrainArgs) -> anyhow::Result<()> {
     let data = Dataset::read_csv(&args.dataset)?;
-    let fitted = fit(&data, data.features.len(), args.ridge)?;
+    let fitted = fit(&data, data.features.count(), args.ridge)?;
     let model = Model::new(&fitted, data.features, args.ridge, data.rows.len());
     model.save(&args.out)?;
     println!(

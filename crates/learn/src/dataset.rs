@@ -209,7 +209,7 @@ impl Scores {
                 .map_err(|e| io(e.into()))?;
             for (ave, cells) in self.rows_with(targets) {
                 let mut record = vec![ave.to_string()];
-                let mut values = vec!["0"; features.len()];
+                let mut values = vec!["0"; features.count()];
                 for f in features.active(&cells) {
                     values[f] = "1";
                 }

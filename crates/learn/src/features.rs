@@ -61,7 +61,7 @@ impl FeatureSet {
         FeatureSet::ALL.into_iter().find(|f| f.name() == name)
     }
 
-    pub fn len(self) -> usize {
+    pub fn count(self) -> usize {
         match self {
             FeatureSet::Lines => FEATURES,
             FeatureSet::LinesByTurn => 2 * FEATURES,

@@ -117,15 +117,15 @@ impl Model {
                 known.join(", ")
             )));
         };
-        if model.weights.len() != set.len() || model.feature_names != set.names() {
+        if model.weights.len() != set.count() || model.feature_names != set.names() {
             return Err(bad(format!(
                 "the model has {} weights ({} names); {} has {} ({} … {})",
                 model.weights.len(),
                 model.feature_names.len(),
                 set.name(),
-                set.len(),
+                set.count(),
                 set.names()[0],
-                set.names()[set.len() - 1]
+                set.names()[set.count() - 1]
             )));
         }
         if !model.intercept.is_finite() || model.weights.iter().any(|w| !w.is_finite()) {

@@ -378,7 +378,7 @@ fn turn_split_features_and_their_files() {
         data,
         s.dataset_for(Targets::BackedUp, FeatureSet::LinesByTurn)
     );
-    let fitted = fit(&data, data.features.len(), 1e-3).unwrap();
+    let fitted = fit(&data, data.features.count(), 1e-3).unwrap();
     let model = Model::new(&fitted, data.features, 1e-3, data.rows.len());
     let m = dir.path().join("split.json");
     model.save(&m).unwrap();
