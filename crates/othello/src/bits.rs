@@ -1,0 +1,148 @@
+//! Bitboard primitives. Square `a1` is bit 0, `h1` bit 7, `a2` bit 8 … `h8` bit 63
+//! (index = 8·rank + file, both from 0).
+
+/// Squares not on file a / not on file h: a shift east must not wrap from h to a.
+const NOT_A: u64 = 0xfefe_fefe_fefe_fefe;
+const NOT_H: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+
+/// The 8 directions as (shift, mask applied after shifting): positive shifts move toward
+/// h8, negative toward a1.
+const DIRECTIONS: [(i32, u64); 8] = [
+    (1, NOT_A),  // east
+    (-1, NOT_H), // west
+    (8, !0),     // north (toward rank 8)
+    (-8, !0),    // south
+    (9, NOT_A),  // north-east
+    (7, NOT_H),  // north-west
+    (-7, NOT_A), // south-east
+    (-9, NOT_H), // south-west
+];
+
+#[inline(always)]
+fn shift(b: u64, by: i32) -> u64 {
+    if by > 0 { b << by } else { b >> -by }
+}
+
+/// The legal moves of the player owning `p` against `o`, as a mask.
+#[inline]
+pub fn legal_moves(p: u64, o: u64) -> u64 {
+    let empty = !(p | o);
+    let mut moves = 0;
+    for (by, mask) in DIRECTIONS {
+        // Runs of opponent discs adjacent to ours, extended up to six squares.
+        let mut t = shift(p, by) & mask & o;
+        t |= shift(t, by) & mask & o;
+        t |= shift(t, by) & mask & o;
+        t |= shift(t, by) & mask & o;
+        t |= shift(t, by) & mask & o;
+        t |= shift(t, by) & mask & o;
+        moves |= shift(t, by) & mask & empty;
+    }
+    moves
+}
+
+/// The opponent discs that placing a disc on `sq` flips (empty when `sq` is not legal).
+#[inline]
+pub fn flips(p: u64, o: u64, sq: u32) -> u64 {
+    let placed = 1u64 << sq;
+    let mut flipped = 0;
+    for (by, mask) in DIRECTIONS {
+        let mut run = 0;
+        let mut s = shift(placed, by) & mask;
+        while s & o != 0 {
+            run |= s;
+            s = shift(s, by) & mask;
+        }
+        if s & p != 0 {
+            flipped |= run;
+        }
+    }
+    flipped
+}
+
+/// Mirror across the vertical axis (file a ↔ h).
+pub fn flip_horizontal(mut b: u64) -> u64 {
+    const K1: u64 = 0x5555_5555_5555_5555;
+    const K2: u64 = 0x3333_3333_3333_3333;
+    const K4: u64 = 0x0f0f_0f0f_0f0f_0f0f;
+    b = ((b >> 1) & K1) | ((b & K1) << 1);
+    b = ((b >> 2) & K2) | ((b & K2) << 2);
+    ((b >> 4) & K4) | ((b & K4) << 4)
+}
+
+/// Mirror across the horizontal axis (rank 1 ↔ 8).
+pub fn flip_vertical(b: u64) -> u64 {
+    b.swap_bytes()
+}
+
+/// Mirror across the a1–h8 diagonal.
+pub fn flip_diagonal(mut b: u64) -> u64 {
+    const K1: u64 = 0x5500_5500_5500_5500;
+    const K2: u64 = 0x3333_0000_3333_0000;
+    const K4: u64 = 0x0f0f_0f0f_0000_0000;
+    let mut t = K4 & (b ^ (b << 28));
+    b ^= t ^ (t >> 28);
+    t = K2 & (b ^ (b << 14));
+    b ^= t ^ (t >> 14);
+    t = K1 & (b ^ (b << 7));
+    b ^ t ^ (t >> 7)
+}
+
+/// The 8 symmetric images of a bitboard (identity first).
+pub fn images(b: u64) -> [u64; 8] {
+    let h = flip_horizontal(b);
+    let v = flip_vertical(b);
+    let hv = flip_vertical(h);
+    let d = flip_diagonal(b);
+    [
+        b,
+        h,
+        v,
+        hv,
+        d,
+        flip_horizontal(d),
+        flip_vertical(d),
+        flip_vertical(flip_horizontal(d)),
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn start_position_has_four_moves() {
+        // black: d5 (35), e4 (28); white: d4 (27), e5 (36)
+        let black = 1 << 35 | 1 << 28;
+        let white = 1 << 27 | 1 << 36;
+        let m = legal_moves(black, white);
+        // d3 (19), c4 (26), f5 (37), e6 (44)
+        assert_eq!(m, 1 << 19 | 1 << 26 | 1 << 37 | 1 << 44);
+        assert_eq!(flips(black, white, 19), 1 << 27);
+        assert_eq!(flips(black, white, 0), 0);
+    }
+
+    #[test]
+    fn no_wrap_around_the_edges() {
+        // black on h1 (7), white on a2 (8): not a line
+        assert_eq!(legal_moves(1 << 7, 1 << 8) & (1 << 9), 0);
+        assert_eq!(flips(1 << 7, 1 << 8, 9), 0);
+    }
+
+    #[test]
+    fn symmetries_are_involutions_and_distinct() {
+        let b: u64 = 0x0000_0000_0000_0107; // a1 b1 c1 a2
+        for f in [flip_horizontal, flip_vertical, flip_diagonal] {
+            assert_eq!(f(f(b)), b);
+        }
+        let imgs = images(b);
+        let mut sorted = imgs.to_vec();
+        sorted.sort();
+        sorted.dedup();
+        assert_eq!(sorted.len(), 8);
+        assert!(imgs.iter().all(|i| i.count_ones() == 4));
+        assert_eq!(flip_horizontal(1), 1 << 7, "a1 ↔ h1");
+        assert_eq!(flip_vertical(1), 1 << 56, "a1 ↔ a8");
+        assert_eq!(flip_diagonal(1 << 1), 1 << 8, "b1 ↔ a2");
+    }
+}

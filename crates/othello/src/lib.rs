@@ -1,0 +1,11 @@
+//! Othello for gamelab (seed 003): a bitboard position that implements
+//! [`gamelab_core::Game`], perft, the seed's AIs and better ones, an exact endgame solver,
+//! and a reader for the WTHOR game database.
+
+pub mod bits;
+pub mod endgame;
+pub mod eval;
+pub mod perft;
+mod position;
+
+pub use position::{Move, Moves, Othello, OthelloError, Square, squares_of};

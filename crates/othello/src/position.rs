@@ -1,0 +1,505 @@
+use std::fmt;
+
+use arrayvec::ArrayVec;
+use gamelab_core::{Game, Outcome, Side};
+use thiserror::Error;
+
+use crate::bits;
+
+/// A square, `a1` … `h8`: bit 8·rank + file.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Square(u8);
+
+impl Square {
+    pub fn from_index(i: usize) -> Option<Square> {
+        (i < 64).then_some(Square(i as u8))
+    }
+
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+
+    pub fn bit(self) -> u64 {
+        1 << self.0
+    }
+
+    /// Reads `d3` (either case).
+    pub fn parse(text: &str) -> Option<Square> {
+        let b = text.trim().as_bytes();
+        if b.len() != 2 {
+            return None;
+        }
+        let file = b[0].to_ascii_lowercase().wrapping_sub(b'a');
+        let rank = b[1].wrapping_sub(b'1');
+        (file < 8 && rank < 8).then(|| Square(rank * 8 + file))
+    }
+}
+
+impl fmt::Display for Square {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}{}", (b'a' + self.0 % 8) as char, self.0 / 8 + 1)
+    }
+}
+
+impl fmt::Debug for Square {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
+}
+
+/// A move: a disc on a square, or a pass when the side to move has no square.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Move {
+    Place(Square),
+    Pass,
+}
+
+impl fmt::Display for Move {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Move::Place(sq) => sq.fmt(f),
+            Move::Pass => f.write_str("pass"),
+        }
+    }
+}
+
+impl fmt::Debug for Move {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
+}
+
+/// Why a move or a position cannot be read or played.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum OthelloError {
+    #[error("`{0}` is not a move: type a square like d3 (file a–h, rank 1–8), or `pass`")]
+    Syntax(String),
+    #[error("{square} is not a legal move here; legal: {legal}")]
+    Illegal { square: Square, legal: String },
+    #[error("you cannot pass while you have moves: {0}")]
+    CannotPass(String),
+    #[error("the game is over ({0}): no more moves")]
+    GameOver(String),
+    #[error(
+        "a board string has 64 squares (`X` black, `O` white, `-` empty, a1…h1, a2…h8) then the side to move `X` or `O`; {0}"
+    )]
+    BoardString(String),
+}
+
+/// Moves of one position: at most 33 legal squares are known in Othello; 64 is safe.
+pub type Moves = ArrayVec<Move, 64>;
+
+/// An Othello position: the side to move's discs and the opponent's as bitboards.
+#[derive(Clone)]
+pub struct Othello {
+    player: u64,
+    opponent: u64,
+    black_to_move: bool,
+    /// Legal squares of the side to move.
+    legal: u64,
+    over: bool,
+    /// The moves played, and beside them the discs each flipped (for `undo`).
+    history: ArrayVec<Move, 128>,
+    flipped: ArrayVec<u64, 128>,
+}
+
+const START_BLACK: u64 = 1 << 35 | 1 << 28; // d5, e4
+const START_WHITE: u64 = 1 << 27 | 1 << 36; // d4, e5
+
+impl Othello {
+    /// The standard start: d5 and e4 black, d4 and e5 white, black to move.
+    pub fn new() -> Othello {
+        Othello::from_discs(START_BLACK, START_WHITE, true)
+    }
+
+    /// A position from black's and white's discs and the side to move.
+    pub fn from_discs(black: u64, white: u64, black_to_move: bool) -> Othello {
+        let (player, opponent) = if black_to_move {
+            (black, white)
+        } else {
+            (white, black)
+        };
+        let mut pos = Othello {
+            player,
+            opponent,
+            black_to_move,
+            legal: 0,
+            over: false,
+            history: ArrayVec::new(),
+            flipped: ArrayVec::new(),
+        };
+        pos.refresh();
+        pos
+    }
+
+    fn refresh(&mut self) {
+        self.legal = bits::legal_moves(self.player, self.opponent);
+        self.over = self.legal == 0 && bits::legal_moves(self.opponent, self.player) == 0;
+    }
+
+    pub fn black(&self) -> u64 {
+        if self.black_to_move {
+            self.player
+        } else {
+            self.opponent
+        }
+    }
+
+    pub fn white(&self) -> u64 {
+        if self.black_to_move {
+            self.opponent
+        } else {
+            self.player
+        }
+    }
+
+    /// The side to move's discs and the opponent's.
+    pub fn discs(&self) -> (u64, u64) {
+        (self.player, self.opponent)
+    }
+
+    pub fn black_to_move(&self) -> bool {
+        self.black_to_move
+    }
+
+    /// Legal squares of the side to move as a mask (empty: it must pass, or the game is over).
+    pub fn legal_mask(&self) -> u64 {
+        self.legal
+    }
+
+    pub fn empties(&self) -> u32 {
+        64 - (self.player | self.opponent).count_ones()
+    }
+
+    /// Discs a move would flip.
+    pub fn flip_count(&self, sq: Square) -> u32 {
+        bits::flips(self.player, self.opponent, sq.index() as u32).count_ones()
+    }
+
+    pub fn is_over(&self) -> bool {
+        self.over
+    }
+
+    /// Plays a legal move.
+    #[inline]
+    pub fn play(&mut self, mv: Move) {
+        let flipped = match mv {
+            Move::Place(sq) => {
+                debug_assert!(self.legal & sq.bit() != 0, "illegal {mv}\n{self}");
+                let f = bits::flips(self.player, self.opponent, sq.index() as u32);
+                self.player |= f | sq.bit();
+                self.opponent &= !f;
+                f
+            }
+            Move::Pass => {
+                debug_assert!(self.legal == 0 && !self.over, "pass with moves\n{self}");
+                0
+            }
+        };
+        std::mem::swap(&mut self.player, &mut self.opponent);
+        self.black_to_move = !self.black_to_move;
+        self.history.push(mv);
+        self.flipped.push(flipped);
+        self.refresh();
+    }
+
+    /// Takes back the last move.
+    #[inline]
+    pub fn undo(&mut self) -> Option<Move> {
+        let mv = self.history.pop()?;
+        let flipped = self.flipped.pop().expect("one flip mask per move");
+        std::mem::swap(&mut self.player, &mut self.opponent);
+        self.black_to_move = !self.black_to_move;
+        if let Move::Place(sq) = mv {
+            self.player &= !(flipped | sq.bit());
+            self.opponent |= flipped;
+        }
+        self.refresh();
+        Some(mv)
+    }
+
+    /// Disc counts (black, white).
+    pub fn counts(&self) -> (u32, u32) {
+        (self.black().count_ones(), self.white().count_ones())
+    }
+
+    /// 64 characters a1…h1, a2…h8 (`X` black, `O` white, `-` empty), a space, and the side
+    /// to move — the format of the FFO files.
+    pub fn board_string(&self) -> String {
+        let (b, w) = (self.black(), self.white());
+        let squares: String = (0..64)
+            .map(|i| {
+                if b >> i & 1 != 0 {
+                    'X'
+                } else if w >> i & 1 != 0 {
+                    'O'
+                } else {
+                    '-'
+                }
+            })
+            .collect();
+        format!("{squares} {}", if self.black_to_move { 'X' } else { 'O' })
+    }
+
+    /// Reads a board string (see [`Othello::board_string`]); an OBF line (`…; moves`) is
+    /// read up to its `;`.
+    pub fn from_board_string(text: &str) -> Result<Othello, OthelloError> {
+        let text = text.split(';').next().unwrap_or("").trim();
+        let err = |m: String| OthelloError::BoardString(m);
+        let mut parts = text.split_whitespace();
+        let squares = parts.next().ok_or_else(|| err("got nothing".into()))?;
+        if squares.chars().count() != 64 {
+            return Err(err(format!("got {} squares", squares.chars().count())));
+        }
+        let (mut black, mut white) = (0u64, 0u64);
+        for (i, c) in squares.chars().enumerate() {
+            match c {
+                'X' | 'x' | '*' => black |= 1 << i,
+                'O' | 'o' => white |= 1 << i,
+                '-' | '.' => {}
+                other => return Err(err(format!("`{other}` at square {i} is not X, O or -"))),
+            }
+        }
+        let black_to_move = match parts.next() {
+            Some("X" | "x" | "*" | "B" | "b") => true,
+            Some("O" | "o" | "W" | "w") => false,
+            Some(other) => return Err(err(format!("`{other}` is not a side"))),
+            None => return Err(err("the side to move is missing".into())),
+        };
+        Ok(Othello::from_discs(black, white, black_to_move))
+    }
+
+    fn legal_list(&self) -> String {
+        let moves: Vec<String> = squares_of(self.legal).map(|s| s.to_string()).collect();
+        moves.join(" ")
+    }
+
+    fn result_text(&self) -> String {
+        let (b, w) = self.counts();
+        format!("black {b}, white {w}")
+    }
+}
+
+impl Default for Othello {
+    fn default() -> Self {
+        Othello::new()
+    }
+}
+
+/// The squares of a mask, a1 first.
+pub fn squares_of(mut mask: u64) -> impl Iterator<Item = Square> {
+    std::iter::from_fn(move || {
+        (mask != 0).then(|| {
+            let i = mask.trailing_zeros();
+            mask &= mask - 1;
+            Square(i as u8)
+        })
+    })
+}
+
+impl fmt::Debug for Othello {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Othello({})", self.board_string())
+    }
+}
+
+/// The board with coordinates; `*` marks the side to move's legal squares.
+impl fmt::Display for Othello {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (b, w) = (self.black(), self.white());
+        writeln!(f, "  a b c d e f g h")?;
+        for rank in 0..8 {
+            write!(f, "{}", rank + 1)?;
+            for file in 0..8 {
+                let bit = 1u64 << (rank * 8 + file);
+                let c = if b & bit != 0 {
+                    'X'
+                } else if w & bit != 0 {
+                    'O'
+                } else if self.legal & bit != 0 && !self.over {
+                    '*'
+                } else {
+                    '-'
+                };
+                write!(f, " {c}")?;
+            }
+            writeln!(f)?;
+        }
+        let (nb, nw) = self.counts();
+        if self.over {
+            let verdict = match nb.cmp(&nw) {
+                std::cmp::Ordering::Greater => "black wins",
+                std::cmp::Ordering::Less => "white wins",
+                std::cmp::Ordering::Equal => "draw",
+            };
+            write!(f, "game over: black (X) {nb}, white (O) {nw}: {verdict}")
+        } else {
+            let side = if self.black_to_move {
+                "black (X)"
+            } else {
+                "white (O)"
+            };
+            let must_pass = if self.legal == 0 {
+                ", who must pass"
+            } else {
+                ""
+            };
+            write!(f, "{side} to move{must_pass}; black {nb}, white {nw}")
+        }
+    }
+}
+
+#[inline]
+fn mix(mut z: u64) -> u64 {
+    z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// The 64-bit key of (black, white, side): a strong hash of the 129 bits of state.
+#[inline]
+fn key_of(black: u64, white: u64, black_to_move: bool) -> u64 {
+    mix(black ^ mix(white ^ u64::from(black_to_move)))
+}
+
+impl Game for Othello {
+    type Move = Move;
+    type Moves = Moves;
+    type MoveError = OthelloError;
+    type PositionError = OthelloError;
+
+    const NAME: &'static str = "othello";
+
+    fn start() -> Self {
+        Othello::new()
+    }
+
+    fn parse_position(text: &str) -> Result<Self, OthelloError> {
+        Othello::from_board_string(text)
+    }
+
+    fn to_move(&self) -> Side {
+        if self.black_to_move {
+            Side::First
+        } else {
+            Side::Second
+        }
+    }
+
+    fn ply(&self) -> usize {
+        self.history.len()
+    }
+
+    #[inline]
+    fn legal_moves(&self) -> Moves {
+        let mut moves = Moves::new();
+        if self.over {
+            return moves;
+        }
+        if self.legal == 0 {
+            moves.push(Move::Pass);
+        } else {
+            moves.extend(squares_of(self.legal).map(Move::Place));
+        }
+        moves
+    }
+
+    fn play(&mut self, mv: Move) {
+        Othello::play(self, mv)
+    }
+
+    fn undo(&mut self) -> Option<Move> {
+        Othello::undo(self)
+    }
+
+    fn history(&self) -> &[Move] {
+        &self.history
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        if !self.over {
+            return None;
+        }
+        let (b, w) = self.counts();
+        Some(match b.cmp(&w) {
+            std::cmp::Ordering::Greater => Outcome::Win(Side::First),
+            std::cmp::Ordering::Less => Outcome::Win(Side::Second),
+            std::cmp::Ordering::Equal => Outcome::Draw,
+        })
+    }
+
+    fn key(&self) -> u64 {
+        key_of(self.black(), self.white(), self.black_to_move)
+    }
+
+    fn canonical_key(&self) -> u64 {
+        let (b, w) = (bits::images(self.black()), bits::images(self.white()));
+        (0..8)
+            .map(|i| key_of(b[i], w[i], self.black_to_move))
+            .min()
+            .expect("8 images")
+    }
+
+    fn for_each_image(&self, mv: Move, f: &mut dyn FnMut(u64, Move)) {
+        let (b, w) = (bits::images(self.black()), bits::images(self.white()));
+        let moved = match mv {
+            Move::Place(sq) => Some(bits::images(sq.bit())),
+            Move::Pass => None,
+        };
+        for i in 0..8 {
+            let image = moved.map_or(Move::Pass, |m| {
+                Move::Place(Square(m[i].trailing_zeros() as u8))
+            });
+            f(key_of(b[i], w[i], self.black_to_move), image);
+        }
+    }
+
+    fn check_move(&self, mv: Move) -> Result<(), OthelloError> {
+        if self.over {
+            return Err(OthelloError::GameOver(self.result_text()));
+        }
+        match mv {
+            Move::Place(sq) if self.legal & sq.bit() != 0 => Ok(()),
+            Move::Place(sq) if self.legal == 0 => Err(OthelloError::Illegal {
+                square: sq,
+                legal: "none: you must pass".into(),
+            }),
+            Move::Place(sq) => Err(OthelloError::Illegal {
+                square: sq,
+                legal: self.legal_list(),
+            }),
+            Move::Pass if self.legal == 0 => Ok(()),
+            Move::Pass => Err(OthelloError::CannotPass(self.legal_list())),
+        }
+    }
+
+    fn parse_move(&self, text: &str) -> Result<Move, OthelloError> {
+        let t = text.trim();
+        let mv = if t.eq_ignore_ascii_case("pass") || t.eq_ignore_ascii_case("ps") {
+            Move::Pass
+        } else {
+            Move::Place(Square::parse(t).ok_or_else(|| OthelloError::Syntax(t.to_string()))?)
+        };
+        self.check_move(mv)?;
+        Ok(mv)
+    }
+
+    fn move_code(mv: Move) -> u32 {
+        match mv {
+            Move::Place(sq) => sq.index() as u32,
+            Move::Pass => 64,
+        }
+    }
+
+    fn side_name(side: Side) -> &'static str {
+        match side {
+            Side::First => "black",
+            Side::Second => "white",
+        }
+    }
+
+    fn move_syntax() -> &'static str {
+        "a square like d3 (file a–h, rank 1–8), or `pass` when you have no move"
+    }
+}

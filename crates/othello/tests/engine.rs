@@ -1,0 +1,224 @@
+//! The Othello engine: perft against the reference table, notation, rules.
+
+use gamelab_core::{Game, Outcome, Side};
+use gamelab_othello::perft::{perft, perft_parallel};
+use gamelab_othello::{Move, Othello, OthelloError, Square};
+
+fn data(name: &str) -> String {
+    let path = format!(
+        "{}/../../../shared/data/othello/{name}",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+/// (depth, standard perft) from ../shared/data/othello/perft.txt.
+fn reference() -> Vec<(u32, u64)> {
+    data("perft.txt")
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| {
+            let mut f = l.split_whitespace();
+            (
+                f.next().unwrap().parse().unwrap(),
+                f.next().unwrap().parse().unwrap(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn perft_matches_the_reference_to_depth_9() {
+    let start = Othello::new();
+    let table = reference();
+    assert_eq!(table[11], (12, 1_939_886_636));
+    for &(depth, expected) in table.iter().filter(|(d, _)| *d <= 9) {
+        assert_eq!(perft(&start, depth), expected, "depth {depth}");
+    }
+    assert_eq!(perft_parallel(&start, 9), 3_005_288);
+}
+
+/// Perft through the `Game` trait (legal_moves/play/undo), against the fast bitboard one.
+fn perft_by_game(pos: &mut Othello, depth: u32) -> u64 {
+    if depth == 0 || pos.is_over() {
+        return 1;
+    }
+    let mut n = 0;
+    for mv in Game::legal_moves(pos) {
+        let before = pos.board_string();
+        pos.play(mv);
+        n += perft_by_game(pos, depth - 1);
+        assert_eq!(pos.undo(), Some(mv));
+        assert_eq!(pos.board_string(), before, "undo restores the position");
+    }
+    n
+}
+
+#[test]
+fn play_and_undo_agree_with_perft() {
+    let mut pos = Othello::new();
+    for depth in 1..=6 {
+        assert_eq!(
+            perft_by_game(&mut pos, depth),
+            perft(&pos, depth),
+            "depth {depth}"
+        );
+    }
+}
+
+#[test]
+fn board_strings_round_trip() {
+    let start = Othello::new();
+    assert_eq!(
+        start.board_string(),
+        "---------------------------OX------XO--------------------------- X"
+    );
+    let back = Othello::from_board_string(&start.board_string()).unwrap();
+    assert_eq!(back.key(), start.key());
+    for line in data("ffo1-39.txt")
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .take(5)
+    {
+        let mut f = line.split_whitespace();
+        let _id = f.next();
+        let text = format!("{} {}", f.next().unwrap(), f.next().unwrap());
+        let pos = Othello::from_board_string(&text).unwrap();
+        assert_eq!(pos.board_string(), text);
+    }
+    for bad in [
+        "",
+        "XO",
+        &format!("{} Z", "-".repeat(64)),
+        &"-".repeat(64),
+        &format!("{}Q{} X", "-".repeat(10), "-".repeat(53)),
+    ] {
+        assert!(
+            matches!(
+                Othello::from_board_string(bad),
+                Err(OthelloError::BoardString(_))
+            ),
+            "{bad:?}"
+        );
+    }
+}
+
+#[test]
+fn moves_are_read_and_checked() {
+    let pos = Othello::new();
+    assert_eq!(
+        pos.parse_move("d3"),
+        Ok(Move::Place(Square::parse("d3").unwrap()))
+    );
+    assert_eq!(
+        pos.parse_move("F5"),
+        Ok(Move::Place(Square::parse("f5").unwrap()))
+    );
+    let e = pos.parse_move("a1").unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "a1 is not a legal move here; legal: d3 c4 f5 e6"
+    );
+    assert!(matches!(
+        pos.parse_move("pass"),
+        Err(OthelloError::CannotPass(_))
+    ));
+    assert!(matches!(pos.parse_move("z9"), Err(OthelloError::Syntax(_))));
+    assert_eq!(Square::parse("h8").unwrap().to_string(), "h8");
+    assert_eq!(Square::parse("a1").unwrap().index(), 0);
+}
+
+#[test]
+fn a_pass_and_the_end_of_a_game() {
+    // White to move with no legal square (every disc black but one white in a corner
+    // region where it cannot move), black still has moves: white must pass.
+    let mut board = ['-'; 64];
+    board[0] = 'O'; // a1 white
+    board[1] = 'X'; // b1 black
+    board[2] = 'X'; // c1 black
+    let text: String = board.iter().collect::<String>() + " O";
+    let mut pos = Othello::from_board_string(&text).unwrap();
+    // white: a1 with black b1 c1 to the east and nothing beyond: d1 is legal for white
+    assert_eq!(
+        Game::legal_moves(&pos).to_vec(),
+        vec![Move::Place(Square::parse("d1").unwrap())]
+    );
+    pos.play(Move::Place(Square::parse("d1").unwrap()));
+    // all white now: black has no disc, the game is over
+    assert!(pos.is_over());
+    assert_eq!(pos.outcome(), Some(Outcome::Win(Side::Second)));
+    assert!(Game::legal_moves(&pos).is_empty());
+    pos.undo();
+
+    let mut only_pass = ['-'; 64];
+    only_pass[0] = 'X';
+    only_pass[1] = 'O';
+    let text: String = only_pass.iter().collect::<String>() + " O";
+    let pos = Othello::from_board_string(&text).unwrap();
+    // white b1 next to black a1 at the edge: white has no move, black has c1
+    assert_eq!(Game::legal_moves(&pos).to_vec(), vec![Move::Pass]);
+    assert!(matches!(
+        pos.parse_move("c1"),
+        Err(OthelloError::Illegal { .. })
+    ));
+    assert_eq!(pos.parse_move("pass"), Ok(Move::Pass));
+    let mut after = pos.clone();
+    after.play(Move::Pass);
+    assert!(after.black_to_move());
+    assert!(!after.is_over());
+}
+
+#[test]
+fn symmetric_positions_share_a_canonical_key() {
+    let mut a = Othello::new();
+    a.play(Move::Place(Square::parse("d3").unwrap()));
+    let mut b = Othello::new();
+    b.play(Move::Place(Square::parse("f5").unwrap()));
+    assert_ne!(a.key(), b.key());
+    assert_eq!(a.canonical_key(), b.canonical_key());
+    let mut keys = Vec::new();
+    a.for_each_image(Move::Place(Square::parse("c3").unwrap()), &mut |k, m| {
+        keys.push((k, m))
+    });
+    assert_eq!(keys.len(), 8);
+    assert!(keys.iter().any(|&(k, _)| k == a.key()));
+}
+
+/// (id, position, expected score) of the FFO positions in a file.
+fn ffo(name: &str) -> Vec<(u32, Othello, i32, String)> {
+    data(name)
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| {
+            let f: Vec<&str> = l.split_whitespace().collect();
+            let pos = Othello::from_board_string(&format!("{} {}", f[1], f[2])).unwrap();
+            (
+                f[0].parse().unwrap(),
+                pos,
+                f[3].parse().unwrap(),
+                f[4].to_string(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn ffo_1_to_20_are_solved_exactly() {
+    use gamelab_othello::endgame::Solver;
+    for (id, pos, expected, best) in ffo("ffo1-39.txt").into_iter().filter(|(id, ..)| *id <= 20) {
+        let mut solver = Solver::default();
+        let (score, mv) = solver.solve(&pos);
+        assert_eq!(
+            score,
+            expected,
+            "FFO #{id} ({} empties), expected best move {best}",
+            pos.empties()
+        );
+        let mv = mv.expect("a move");
+        // the move found scores the optimum too
+        let mut after = pos.clone();
+        after.play(mv);
+        let (reply, _) = Solver::default().solve(&after);
+        assert_eq!(-reply, expected, "FFO #{id}: {mv} is not a best move");
+    }
+}
