@@ -7,10 +7,21 @@ use gamelab_core::{Game, Registry};
 use gamelab_ttt::Ttt;
 
 #[derive(Args, Debug)]
-pub struct AisArgs {}
+pub struct AisArgs {
+    /// The game whose AIs to list.
+    #[arg(long, value_enum, default_value = "ttt")]
+    game: crate::board_args::GameKind,
+}
 
-pub fn run(_args: AisArgs) -> anyhow::Result<()> {
-    print!("{}", listing::<Ttt>(&gamelab_learn::catalogue()));
+pub fn run(args: AisArgs) -> anyhow::Result<()> {
+    match args.game {
+        crate::board_args::GameKind::Ttt => {
+            print!("{}", listing::<Ttt>(&gamelab_learn::catalogue()))
+        }
+        crate::board_args::GameKind::Othello => {
+            print!("{}", listing(&gamelab_othello::ai::registry()))
+        }
+    }
     Ok(())
 }
 

@@ -7,7 +7,6 @@ use anyhow::bail;
 use clap::Args;
 use gamelab_core::arena::play_game;
 use gamelab_core::{Agent, Game, Outcome, Registry, Side, StreamKey};
-use gamelab_ttt::{Position, with_board};
 
 use crate::board_args::BoardArgs;
 
@@ -33,9 +32,7 @@ pub struct DivergeArgs {
 }
 
 pub fn run(args: DivergeArgs) -> anyhow::Result<()> {
-    let out = with_board!(args.board.board, args.board.line_counts, B => {
-        search::<Position<B>>(&args, &gamelab_learn::catalogue::<B>())?
-    });
+    let out = crate::with_game!(args.board, G, registry => search::<G>(&args, &registry)?);
     print!("{out}");
     Ok(())
 }

@@ -12,6 +12,7 @@ mod diverge;
 mod learn_curve;
 mod match_cmd;
 mod move_cmd;
+mod othello_cmds;
 mod play;
 mod records;
 mod replay;
@@ -69,6 +70,12 @@ enum Command {
     Train(train::TrainArgs),
     /// The seed's experiment: models from 10 … 10,000 random games against ai2.
     LearnCurve(learn_curve::LearnCurveArgs),
+    /// Othello perft from the start position (a pass is a ply).
+    Perft(othello_cmds::PerftArgs),
+    /// Solve FFO endgame positions exactly; fails on any wrong score.
+    Ffo(othello_cmds::FfoArgs),
+    /// Read WTHOR game files, replay every game and check it.
+    Wthor(othello_cmds::WthorArgs),
 }
 
 fn main() -> ExitCode {
@@ -90,6 +97,9 @@ fn main() -> ExitCode {
         Command::Dataset(args) => dataset::run(args),
         Command::Train(args) => train::run(args),
         Command::LearnCurve(args) => learn_curve::run(args),
+        Command::Perft(args) => othello_cmds::perft_cmd(args),
+        Command::Ffo(args) => othello_cmds::ffo_cmd(args),
+        Command::Wthor(args) => othello_cmds::wthor_cmd(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -9,7 +9,6 @@ use clap::Args;
 use gamelab_core::arena::{self, MatchConfig, PlayedGame};
 use gamelab_core::record::{GameRecord, write_records};
 use gamelab_core::{Agent, Game, Registry, Side};
-use gamelab_ttt::{Position, with_board};
 use serde_json::json;
 
 use crate::board_args::BoardArgs;
@@ -44,9 +43,7 @@ pub struct MatchArgs {
 }
 
 pub fn run(args: MatchArgs) -> anyhow::Result<()> {
-    let out = with_board!(args.board.board, args.board.line_counts, B => {
-        run_game::<Position<B>>(&args, &gamelab_learn::catalogue::<B>())?
-    });
+    let out = crate::with_game!(args.board, G, registry => run_game::<G>(&args, &registry)?);
     print!("{out}");
     Ok(())
 }
@@ -56,6 +53,12 @@ fn run_game<G: Game>(args: &MatchArgs, registry: &Registry<G>) -> anyhow::Result
     let mut a = registry.build(&args.a)?;
     let mut b = registry.build(&args.b)?;
     if args.exact {
+        if G::NAME != "ttt" {
+            anyhow::bail!(
+                "--exact walks the whole game tree: it is for tic-tac-toe, not {}",
+                G::NAME
+            );
+        }
         exact::<G>(args, &mut *a, &mut *b)
     } else {
         sampled::<G>(args, registry)

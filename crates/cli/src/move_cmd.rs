@@ -3,8 +3,6 @@
 use anyhow::{Context, bail};
 use clap::Args;
 use gamelab_core::{Game, Registry};
-use gamelab_ttt::board::BoardKind;
-use gamelab_ttt::{Position, with_board};
 
 #[derive(Args, Debug)]
 pub struct MoveArgs {
@@ -17,18 +15,12 @@ pub struct MoveArgs {
     /// `debug=True`).
     #[arg(long)]
     debug: bool,
-    /// Board data structure: 2d, 1d or bitboard.
-    #[arg(long, default_value = "bitboard")]
-    board: BoardKind,
-    /// Keep incremental line counts on the board.
-    #[arg(long)]
-    line_counts: bool,
+    #[command(flatten)]
+    board: crate::board_args::BoardArgs,
 }
 
 pub fn run(args: MoveArgs) -> anyhow::Result<()> {
-    let text = with_board!(args.board, args.line_counts, B => {
-        report::<Position<B>>(&args, &gamelab_learn::catalogue::<B>())?
-    });
+    let text = crate::with_game!(args.board, G, registry => report::<G>(&args, &registry)?);
     print!("{text}");
     Ok(())
 }

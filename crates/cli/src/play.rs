@@ -5,8 +5,6 @@ use std::io::{self, BufRead, Write};
 use anyhow::Context;
 use clap::Args;
 use gamelab_core::{Agent, Game, GameRng, Registry, Side, game_rng};
-use gamelab_ttt::board::BoardKind;
-use gamelab_ttt::{Position, with_board};
 
 #[derive(Args, Debug)]
 pub struct PlayArgs {
@@ -25,12 +23,8 @@ pub struct PlayArgs {
     /// be replayed).
     #[arg(long)]
     seed: Option<u64>,
-    /// Board data structure: 2d, 1d or bitboard.
-    #[arg(long, default_value = "bitboard")]
-    board: BoardKind,
-    /// Keep incremental line counts on the board.
-    #[arg(long)]
-    line_counts: bool,
+    #[command(flatten)]
+    board: crate::board_args::BoardArgs,
 }
 
 /// Who makes the moves for one side.
@@ -63,9 +57,7 @@ fn seat<G: Game>(spec: &str, registry: &Registry<G>) -> anyhow::Result<Seat<G>> 
 }
 
 pub fn run(args: PlayArgs) -> anyhow::Result<()> {
-    with_board!(args.board, args.line_counts, B => {
-        run_game::<Position<B>>(&args, &gamelab_learn::catalogue::<B>())
-    })
+    crate::with_game!(args.board, G, registry => run_game::<G>(&args, &registry))
 }
 
 fn run_game<G: Game>(args: &PlayArgs, registry: &Registry<G>) -> anyhow::Result<()> {
@@ -136,7 +128,7 @@ pub fn play_session<G: Game>(
                 game.play(mv);
             }
             Seat::Human => {
-                write!(out, "{name} to move [x,y | undo | exit]: ")?;
+                write!(out, "{name} to move [{} | undo | exit]: ", G::move_hint())?;
                 out.flush()?;
                 line.clear();
                 if input.read_line(&mut line)? == 0 {

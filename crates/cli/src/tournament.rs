@@ -8,7 +8,6 @@ use clap::Args;
 use gamelab_core::arena::{MatchConfig, run_match};
 use gamelab_core::elo::{Crosstable, fit};
 use gamelab_core::{Game, Registry};
-use gamelab_ttt::{Position, with_board};
 use serde_json::json;
 
 use crate::board_args::BoardArgs;
@@ -34,9 +33,7 @@ pub struct TournamentArgs {
 }
 
 pub fn run(args: TournamentArgs) -> anyhow::Result<()> {
-    let out = with_board!(args.board.board, args.board.line_counts, B => {
-        tournament::<Position<B>>(&args, &gamelab_learn::catalogue::<B>())?
-    });
+    let out = crate::with_game!(args.board, G, registry => tournament::<G>(&args, &registry)?);
     print!("{out}");
     Ok(())
 }

@@ -127,4 +127,7 @@ pub trait Game: Clone + Debug + Display + Send + Sync + 'static {
 
     /// One-line description of the notation `parse_move` reads, for prompts and errors.
     fn move_syntax() -> &'static str;
+
+    /// A few characters that remind a player how to type a move, e.g. `x,y` or `d3`.
+    fn move_hint() -> &'static str;
 }

@@ -2,10 +2,12 @@
 //! [`gamelab_core::Game`], perft, the seed's AIs and better ones, an exact endgame solver,
 //! and a reader for the WTHOR game database.
 
+pub mod ai;
 pub mod bits;
 pub mod endgame;
 pub mod eval;
 pub mod perft;
 mod position;
+pub mod wthor;
 
 pub use position::{Move, Moves, Othello, OthelloError, Square, squares_of};

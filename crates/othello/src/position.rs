@@ -499,6 +499,10 @@ impl Game for Othello {
         }
     }
 
+    fn move_hint() -> &'static str {
+        "d3 | pass"
+    }
+
     fn move_syntax() -> &'static str {
         "a square like d3 (file a–h, rank 1–8), or `pass` when you have no move"
     }

@@ -222,3 +222,82 @@ fn ffo_1_to_20_are_solved_exactly() {
         assert_eq!(-reply, expected, "FFO #{id}: {mv} is not a best move");
     }
 }
+
+#[test]
+fn every_ai_plays_legal_moves_to_the_end() {
+    let registry = gamelab_othello::ai::registry();
+    for spec in [
+        "random",
+        "greedy",
+        "minimax:depth=2,eval=discs",
+        "minimax:depth=1,eval=gain",
+        "alphabeta:time=0,depth=2,endgame=8",
+    ] {
+        let mut agent = registry.build(spec).unwrap();
+        let mut pos = Othello::new();
+        let mut rng = gamelab_core::game_rng(0, 0, Side::First);
+        while !pos.is_over() {
+            let mv = agent.choose(&pos, &mut rng);
+            pos.check_move(mv).unwrap_or_else(|e| panic!("{spec}: {e}"));
+            pos.play(mv);
+        }
+    }
+}
+
+#[test]
+fn greedy_takes_the_most_flips() {
+    use gamelab_core::Agent;
+    let registry = gamelab_othello::ai::registry();
+    // After d3 c3 (black, white) black's moves flip 1 disc except those flipping 2.
+    let mut pos = Othello::new();
+    pos.play(Move::Place(Square::parse("d3").unwrap()));
+    pos.play(Move::Place(Square::parse("c3").unwrap()));
+    let best: Vec<Move> = registry
+        .build("greedy")
+        .unwrap()
+        .policy(&pos)
+        .unwrap()
+        .moves()
+        .collect();
+    let most = Game::legal_moves(&pos)
+        .iter()
+        .map(|m| match m {
+            Move::Place(s) => pos.flip_count(*s),
+            Move::Pass => 0,
+        })
+        .max()
+        .unwrap();
+    assert!(
+        best.iter()
+            .all(|m| matches!(m, Move::Place(s) if pos.flip_count(*s) == most))
+    );
+    let err = registry
+        .build("alphabeta:time=-1")
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(err.contains("not a number of seconds"), "{err}");
+}
+
+#[test]
+fn wthor_1977_replays() {
+    let path = format!(
+        "{}/../../../shared/data/othello/wthor/WTH_1977.wtb",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let games = gamelab_othello::wthor::read(std::path::Path::new(&path)).unwrap();
+    assert!(!games.is_empty());
+    for g in &games {
+        g.replay().unwrap();
+    }
+    let bytes = std::fs::read(&path).unwrap();
+    let mut bad = bytes.clone();
+    bad[16 + 8] = 99; // first game's first move byte
+    let err = gamelab_othello::wthor::parse(&bad, "x.wtb")
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("x.wtb, game 0: move byte 99 is not a square"),
+        "{err}"
+    );
+}

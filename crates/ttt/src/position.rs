@@ -329,6 +329,10 @@ impl<B: Board> Game for Position<B> {
         }
     }
 
+    fn move_hint() -> &'static str {
+        "x,y"
+    }
+
     fn move_syntax() -> &'static str {
         "x,y — x the column and y the row, each 0, 1 or 2 (1,1 is the centre)"
     }

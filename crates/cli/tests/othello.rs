@@ -1,0 +1,142 @@
+//! Othello through the binary: play, match, perft, ffo, wthor.
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+
+fn gamelab() -> Command {
+    Command::cargo_bin("gamelab").unwrap()
+}
+
+fn shared(path: &str) -> String {
+    format!(
+        "{}/../../../shared/data/othello/{path}",
+        env!("CARGO_MANIFEST_DIR")
+    )
+}
+
+#[test]
+fn play_othello_in_the_terminal() {
+    gamelab()
+        .args(["play", "--game", "othello"])
+        .write_stdin("a1\npass\nz9\nd3\nundo\nexit\n")
+        .assert()
+        .success()
+        .stdout(predicate::str::starts_with("  a b c d e f g h\n1 - - - - - - - -\n2 - - - - - - - -\n3 - - - * - - - -"))
+        .stdout(predicate::str::contains("black to move [d3 | pass | undo | exit]: a1 is not a legal move here; legal: d3 c4 f5 e6"))
+        .stdout(predicate::str::contains("you cannot pass while you have moves: d3 c4 f5 e6"))
+        .stdout(predicate::str::contains("`z9` is not a move"))
+        .stdout(predicate::str::contains("white (O) to move; black 4, white 1"));
+}
+
+#[test]
+fn othello_against_an_ai_and_matches() {
+    gamelab()
+        .args([
+            "play",
+            "--game",
+            "othello",
+            "--o",
+            "greedy",
+            "--x",
+            "minimax:depth=2",
+            "--seed",
+            "1",
+        ])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("game over: black (X)"));
+    gamelab()
+        .args([
+            "match", "--game", "othello", "greedy", "random", "-n", "30", "--json",
+        ])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("\"game\":\"othello\""));
+    gamelab()
+        .args(["match", "--game", "othello", "greedy", "random", "--exact"])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains(
+            "it is for tic-tac-toe, not othello",
+        ));
+    gamelab()
+        .args(["match", "--game", "othello", "ai14s", "random"])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains(
+            "unknown AI `ai14s`; known AIs: random, greedy, minimax, alphabeta",
+        ));
+    gamelab()
+        .args(["ais", "--game", "othello"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("alphabeta"))
+        .stdout(predicate::str::contains("eval=weighted+mobility"));
+}
+
+#[test]
+fn match_records_replay_othello() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("o.jsonl");
+    gamelab()
+        .args([
+            "match",
+            "--game",
+            "othello",
+            "greedy",
+            "random",
+            "-n",
+            "2",
+            "--records",
+            file.to_str().unwrap(),
+        ])
+        .assert()
+        .success();
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert_eq!(text.lines().count(), 4);
+    assert!(text.contains("\"game\":\"othello\""));
+}
+
+#[test]
+fn perft_ffo_and_wthor_commands() {
+    gamelab()
+        .args(["perft", "8", "--threads", "1"])
+        .assert()
+        .success()
+        .stdout(predicate::str::starts_with("perft(8) = 390216 in"));
+    gamelab()
+        .args(["ffo", &shared("ffo1-39.txt"), "--ids", "1-2,20"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("  1      14    +18 g8     +18 g8"))
+        .stdout(predicate::str::contains("3 positions"));
+    // a wrong expected score makes it fail
+    let dir = tempfile::tempdir().unwrap();
+    let wrong = dir.path().join("wrong.txt");
+    let line = std::fs::read_to_string(shared("ffo1-39.txt"))
+        .unwrap()
+        .lines()
+        .find(|l| l.starts_with("20 "))
+        .unwrap()
+        .replace(" +6 ", " +8 ");
+    std::fs::write(&wrong, line).unwrap();
+    gamelab()
+        .args(["ffo", wrong.to_str().unwrap()])
+        .assert()
+        .failure()
+        .stdout(predicate::str::contains("WRONG"))
+        .stderr(predicate::str::contains("1 score(s) differ"));
+    gamelab()
+        .args(["wthor", &shared("wthor/WTH_1977.wtb")])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(", 0 wrong"));
+    let cut = dir.path().join("cut.wtb");
+    let bytes = std::fs::read(shared("wthor/WTH_1977.wtb")).unwrap();
+    std::fs::write(&cut, &bytes[..bytes.len() - 10]).unwrap();
+    gamelab()
+        .args(["wthor", cut.to_str().unwrap()])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("the header announces"));
+}

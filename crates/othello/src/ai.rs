@@ -1,0 +1,241 @@
+//! Othello AIs (seed 003 and beyond) and their registry.
+
+use std::time::Duration;
+
+use gamelab_core::search::{LeafEval, SearchOptions, analyze};
+use gamelab_core::{
+    Agent, AgentEntry, BestMoves, Game, GameRng, ParamSpec, Policy, Registry, SpecError, Uniform,
+};
+
+use crate::endgame::Solver;
+use crate::eval::Eval;
+use crate::{Move, Moves, Othello, squares_of};
+
+/// Any legal move.
+pub struct Random;
+
+impl BestMoves<Othello> for Random {
+    fn best_moves(&mut self, pos: &Othello) -> Moves {
+        Game::legal_moves(pos)
+    }
+}
+
+/// The moves that flip the most discs (seed 003's one-ply greedy player).
+pub struct Greedy;
+
+impl BestMoves<Othello> for Greedy {
+    fn best_moves(&mut self, pos: &Othello) -> Moves {
+        let moves = Game::legal_moves(pos);
+        let flips = |m: &Move| match m {
+            Move::Place(sq) => pos.flip_count(*sq),
+            Move::Pass => 0,
+        };
+        let best = moves.iter().map(flips).max().unwrap_or(0);
+        moves.into_iter().filter(|m| flips(m) == best).collect()
+    }
+}
+
+/// Full-width minimax (negamax) to a fixed depth: seed 003's Min-Max, with the leaf
+/// evaluation always taken from the point of view of the side to move there and passes
+/// counted as plies.
+pub struct Minimax {
+    pub depth: u32,
+    pub eval: Eval,
+}
+
+impl Minimax {
+    fn value(&self, pos: &mut Othello, depth: u32) -> i32 {
+        if depth == 0 || pos.is_over() {
+            return self.eval.evaluate(pos);
+        }
+        let mut best = i32::MIN;
+        for mv in Game::legal_moves(pos) {
+            pos.play(mv);
+            best = best.max(-self.value(pos, depth - 1));
+            pos.undo();
+        }
+        best
+    }
+
+    /// Each move with its value for the side to move.
+    pub fn move_values(&self, pos: &Othello) -> Vec<(Move, i32)> {
+        let mut p = pos.clone();
+        Game::legal_moves(pos)
+            .into_iter()
+            .map(|mv| {
+                p.play(mv);
+                let v = -self.value(&mut p, self.depth - 1);
+                p.undo();
+                (mv, v)
+            })
+            .collect()
+    }
+}
+
+impl BestMoves<Othello> for Minimax {
+    fn best_moves(&mut self, pos: &Othello) -> Moves {
+        let values = self.move_values(pos);
+        let best = values.iter().map(|&(_, v)| v).max().unwrap_or(0);
+        values
+            .into_iter()
+            .filter(|&(_, v)| v == best)
+            .map(|(m, _)| m)
+            .collect()
+    }
+
+    fn move_scores(&mut self, pos: &Othello) -> Option<Vec<(Move, f64)>> {
+        Some(
+            self.move_values(pos)
+                .into_iter()
+                .map(|(m, v)| (m, f64::from(v)))
+                .collect(),
+        )
+    }
+}
+
+/// An evaluation seen from black, as core's search wants it.
+struct FromBlack(Eval);
+
+impl LeafEval<Othello> for FromBlack {
+    fn evaluate(&mut self, pos: &Othello) -> f64 {
+        let v = f64::from(self.0.evaluate(pos));
+        if pos.black_to_move() { v } else { -v }
+    }
+}
+
+/// Alpha-beta with iterative deepening and a transposition table (core's search), under a
+/// time limit per move, and an exact endgame search from `endgame` empties.
+pub struct AlphaBeta {
+    pub time: Option<Duration>,
+    pub depth: u32,
+    pub eval: Eval,
+    pub endgame: u32,
+}
+
+impl AlphaBeta {
+    fn decide(&self, pos: &Othello) -> Move {
+        let moves = Game::legal_moves(pos);
+        if moves.len() == 1 {
+            return moves[0];
+        }
+        if pos.empties() <= self.endgame {
+            return Solver::default()
+                .solve(pos)
+                .1
+                .expect("the game is not over");
+        }
+        let options = SearchOptions {
+            max_depth: self.depth,
+            use_tt: true,
+            symmetric: false,
+            time_limit: self.time,
+        };
+        analyze(pos, &mut FromBlack(self.eval), options)
+            .last()
+            .and_then(|d| d.best)
+            .unwrap_or(moves[0])
+    }
+}
+
+impl Agent<Othello> for AlphaBeta {
+    fn choose(&mut self, pos: &Othello, _rng: &mut GameRng) -> Move {
+        self.decide(pos)
+    }
+
+    /// Without a time limit the choice is a fixed function of the position.
+    fn policy(&mut self, pos: &Othello) -> Option<Policy<Move>> {
+        self.time
+            .is_none()
+            .then(|| Policy::uniform(&[self.decide(pos)]))
+    }
+}
+
+fn eval_param(name: &'static str, default: &'static str) -> ParamSpec {
+    ParamSpec::choice(
+        name,
+        Eval::NAMES,
+        default,
+        "leaf evaluation: discs, gain, weighted, weighted+mobility",
+    )
+}
+
+/// Every Othello AI.
+pub fn registry() -> Registry<Othello> {
+    let mut r = Registry::new();
+    r.register(AgentEntry::new(
+        "random",
+        "a uniformly random legal move",
+        vec![],
+        |_| Ok(Box::new(Uniform(Random))),
+    ));
+    r.register(AgentEntry::new(
+        "greedy",
+        "the move that flips the most discs, random among ties (seed 003's 1st gain max)",
+        vec![],
+        |_| Ok(Box::new(Uniform(Greedy))),
+    ));
+    r.register(AgentEntry::new(
+        "minimax",
+        "full-width minimax to a fixed depth (seed 003's Min-Max, done right)",
+        vec![
+            ParamSpec::int("depth", 3, 1, 6, "plies"),
+            eval_param("eval", "weighted"),
+        ],
+        |p| {
+            Ok(Box::new(Uniform(Minimax {
+                depth: p.int("depth") as u32,
+                eval: Eval::from_name(p.text("eval")).expect("a declared choice"),
+            })))
+        },
+    ));
+    r.register(AgentEntry::new(
+        "alphabeta",
+        "alpha-beta, iterative deepening, transposition table, time per move, exact endgame",
+        vec![
+            ParamSpec::float(
+                "time",
+                1.0,
+                "seconds per move; 0 searches to `depth` without a limit",
+            ),
+            ParamSpec::int("depth", 60, 1, 60, "deepest iteration"),
+            eval_param("eval", "weighted+mobility"),
+            ParamSpec::int(
+                "endgame",
+                14,
+                0,
+                20,
+                "empties from which to search to the end exactly",
+            ),
+        ],
+        |p| {
+            let seconds = p.float("time");
+            if !(0.0..=3600.0).contains(&seconds) {
+                return Err(SpecError::Invalid {
+                    agent: "alphabeta".into(),
+                    reason: format!("time {seconds} is not a number of seconds from 0 to 3600"),
+                });
+            }
+            if seconds == 0.0 && p.int("depth") > 10 && !p.is_explicit("depth") {
+                return Err(SpecError::Invalid {
+                    agent: "alphabeta".into(),
+                    reason: "time=0 needs an explicit depth (e.g. depth=6)".into(),
+                });
+            }
+            Ok(Box::new(AlphaBeta {
+                time: (seconds > 0.0).then(|| Duration::from_secs_f64(seconds)),
+                depth: p.int("depth") as u32,
+                eval: Eval::from_name(p.text("eval")).expect("a declared choice"),
+                endgame: p.int("endgame") as u32,
+            }))
+        },
+    ));
+    r
+}
+
+/// The legal squares of a position as text.
+pub fn describe_moves(pos: &Othello) -> String {
+    squares_of(pos.legal_mask())
+        .map(|s| s.to_string())
+        .collect::<Vec<_>>()
+        .join(" ")
+}

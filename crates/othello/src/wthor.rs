@@ -1,0 +1,156 @@
+//! The WTHOR game database (French Othello federation): `.wtb` files of tournament games.
+//!
+//! A file: a 16-byte header (bytes 4–7 little-endian game count, byte 12 board size 8,
+//! byte 14 depth of the theoretical score), then 68-byte games: tournament u16, black
+//! player u16, white player u16, black's real disc count u8, black's theoretical disc count
+//! u8, 60 move bytes `10·rank + file` (11 = a1, 88 = h8, 0 = end).
+
+use std::path::Path;
+
+use gamelab_core::Game;
+use thiserror::Error;
+
+use crate::{Move, Othello, Square};
+
+/// One recorded game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WthorGame {
+    pub tournament: u16,
+    pub black_player: u16,
+    pub white_player: u16,
+    /// Black's disc count at the end, as recorded.
+    pub black_discs: u8,
+    pub black_theoretical: u8,
+    pub moves: Vec<Square>,
+}
+
+#[derive(Debug, Error, PartialEq, Eq)]
+pub enum WthorError {
+    #[error("{path}: {reason}")]
+    Io { path: String, reason: String },
+    #[error("{path}: {reason}")]
+    Header { path: String, reason: String },
+    #[error("{path}, game {index}: {reason}")]
+    Game {
+        path: String,
+        index: usize,
+        reason: String,
+    },
+}
+
+const HEADER: usize = 16;
+const GAME: usize = 68;
+
+/// Reads every game of a `.wtb` file.
+pub fn read(path: &Path) -> Result<Vec<WthorGame>, WthorError> {
+    let p = path.display().to_string();
+    let bytes = std::fs::read(path).map_err(|e| WthorError::Io {
+        path: p.clone(),
+        reason: e.to_string(),
+    })?;
+    parse(&bytes, &p)
+}
+
+/// Parses the bytes of a `.wtb` file (`name` for messages).
+pub fn parse(bytes: &[u8], name: &str) -> Result<Vec<WthorGame>, WthorError> {
+    let header = |reason: String| WthorError::Header {
+        path: name.to_string(),
+        reason,
+    };
+    if bytes.len() < HEADER {
+        return Err(header(format!(
+            "{} bytes: shorter than the 16-byte header",
+            bytes.len()
+        )));
+    }
+    let count = u32::from_le_bytes([bytes[4], bytes[5], bytes[6], bytes[7]]) as usize;
+    if bytes[12] != 8 && bytes[12] != 0 {
+        return Err(header(format!(
+            "board size {}; only 8×8 games are read",
+            bytes[12]
+        )));
+    }
+    if bytes.len() != HEADER + count * GAME {
+        return Err(header(format!(
+            "the header announces {count} games ({} bytes) but the file has {} bytes",
+            HEADER + count * GAME,
+            bytes.len()
+        )));
+    }
+    let mut games = Vec::with_capacity(count);
+    for index in 0..count {
+        let g = &bytes[HEADER + index * GAME..][..GAME];
+        let word = |i: usize| u16::from_le_bytes([g[i], g[i + 1]]);
+        let mut moves = Vec::new();
+        for &m in &g[8..68] {
+            if m == 0 {
+                break;
+            }
+            let (rank, file) = (m / 10, m % 10);
+            if !(1..=8).contains(&rank) || !(1..=8).contains(&file) {
+                return Err(WthorError::Game {
+                    path: name.to_string(),
+                    index,
+                    reason: format!("move byte {m} is not a square (11 … 88)"),
+                });
+            }
+            moves.push(Square::from_index(((rank - 1) * 8 + file - 1) as usize).expect("1..=8"));
+        }
+        games.push(WthorGame {
+            tournament: word(0),
+            black_player: word(2),
+            white_player: word(4),
+            black_discs: g[6],
+            black_theoretical: g[7],
+            moves,
+        });
+    }
+    Ok(games)
+}
+
+impl WthorGame {
+    /// Replays the game, passing where a side has no move, and checks every move. For a
+    /// game played to the end, the recorded count must be black's discs with the empty
+    /// squares given to the winner (as the federation scores; every finished game of the
+    /// 1977–2021 files follows it). A game stopped early (resignation, time) keeps its
+    /// adjudicated count: the result says it is unfinished.
+    pub fn replay(&self) -> Result<Replayed, String> {
+        let mut pos = Othello::new();
+        for (i, &sq) in self.moves.iter().enumerate() {
+            if pos.legal_mask() == 0 && !pos.is_over() {
+                pos.play(Move::Pass);
+            }
+            pos.check_move(Move::Place(sq))
+                .map_err(|e| format!("move {} ({sq}): {e}", i + 1))?;
+            pos.play(Move::Place(sq));
+        }
+        let finished = pos.is_over();
+        if finished {
+            let (b, w) = pos.counts();
+            let empties = 64 - b - w;
+            let expected = match b.cmp(&w) {
+                std::cmp::Ordering::Greater => b + empties,
+                std::cmp::Ordering::Less => b,
+                std::cmp::Ordering::Equal => b + empties / 2,
+            };
+            if expected != u32::from(self.black_discs) {
+                return Err(format!(
+                    "the game ends with black {b}, white {w} (black {expected} with the empties) but the record says black {}",
+                    self.black_discs
+                ));
+            }
+        }
+        Ok(Replayed {
+            position: pos,
+            finished,
+        })
+    }
+}
+
+/// A replayed game.
+#[derive(Clone, Debug)]
+pub struct Replayed {
+    pub position: Othello,
+    /// The game was played until neither side could move.
+    pub finished: bool,
+}
