@@ -19,11 +19,23 @@ fn final_score(p: u64, o: u64) -> i32 {
 
 /// Below this many empties, moves are tried in square order: sorting costs more than it saves.
 const SORT_EMPTIES: u32 = 7;
+/// From this many empties, results are kept in the table: deeper down a lookup costs more
+/// than re-searching.
+const TABLE_EMPTIES: u32 = 10;
+
+/// Bounds on a position's exact score and the move that gave them.
+#[derive(Clone, Copy)]
+struct Entry {
+    lower: i8,
+    upper: i8,
+    best: u8,
+}
 
 /// An exact search with its node count.
 #[derive(Default)]
 pub struct Solver {
     pub nodes: u64,
+    table: rustc_hash::FxHashMap<(u64, u64), Entry>,
 }
 
 impl Solver {
@@ -39,19 +51,44 @@ impl Solver {
         let empties = 64 - (p | o).count_ones();
         let mut best = i32::MIN;
         if empties >= SORT_EMPTIES {
-            // Fastest first: the replies that leave the opponent fewest moves.
+            let mut beta = beta;
+            let mut hint = None;
+            if empties >= TABLE_EMPTIES
+                && let Some(e) = self.table.get(&(p, o))
+            {
+                let (lower, upper) = (i32::from(e.lower), i32::from(e.upper));
+                if lower >= beta {
+                    return lower;
+                }
+                if upper <= alpha {
+                    return upper;
+                }
+                alpha = alpha.max(lower);
+                beta = beta.min(upper);
+                hint = Some(u32::from(e.best));
+            }
+            let (alpha0, beta0) = (alpha, beta);
+            // The table's move first, then fastest first: the replies that leave the
+            // opponent fewest moves.
             let mut ordered: arrayvec::ArrayVec<(u32, u32, u64), 32> = arrayvec::ArrayVec::new();
             for sq in squares_of(moves) {
                 let s = sq.index() as u32;
                 let f = flips(p, o, s);
                 let (np, no) = (p | f | 1 << s, o & !f);
-                let _ = ordered.try_push((legal_moves(no, np).count_ones(), s, f));
+                let key = if hint == Some(s) {
+                    0
+                } else {
+                    1 + legal_moves(no, np).count_ones()
+                };
+                let _ = ordered.try_push((key, s, f));
             }
-            ordered.sort_unstable_by_key(|&(mobility, s, _)| (mobility, s));
+            ordered.sort_unstable_by_key(|&(key, s, _)| (key, s));
+            let mut best_square = ordered[0].1;
             for (_, s, f) in ordered {
                 let v = -self.negamax(o & !f, p | f | 1 << s, -beta, -alpha, false);
                 if v > best {
                     best = v;
+                    best_square = s;
                     if v > alpha {
                         alpha = v;
                         if alpha >= beta {
@@ -59,6 +96,26 @@ impl Solver {
                         }
                     }
                 }
+            }
+            if empties >= TABLE_EMPTIES {
+                let old = self.table.get(&(p, o)).copied();
+                let (mut lower, mut upper) =
+                    old.map_or((-64, 64), |e| (i32::from(e.lower), i32::from(e.upper)));
+                if best <= alpha0 {
+                    upper = best;
+                } else if best >= beta0 {
+                    lower = best;
+                } else {
+                    (lower, upper) = (best, best);
+                }
+                self.table.insert(
+                    (p, o),
+                    Entry {
+                        lower: lower as i8,
+                        upper: upper as i8,
+                        best: best_square as u8,
+                    },
+                );
             }
         } else {
             let mut m = moves;
