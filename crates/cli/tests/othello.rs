@@ -140,3 +140,22 @@ fn perft_ffo_and_wthor_commands() {
         .failure()
         .stderr(predicate::str::contains("the header announces"));
 }
+
+#[test]
+fn othello_tournament() {
+    gamelab()
+        .args([
+            "tournament",
+            "--game",
+            "othello",
+            "random",
+            "greedy",
+            "minimax:depth=1",
+            "-n",
+            "10",
+        ])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("rank  AI"))
+        .stdout(predicate::str::contains("20 games per pair"));
+}

@@ -301,3 +301,12 @@ fn wthor_1977_replays() {
         "{err}"
     );
 }
+
+#[test]
+fn edax_obf_lines_are_read() {
+    let ffo1 = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X";
+    let obf = format!("{ffo1}; G8:+18; H1:+12;");
+    let a = Othello::from_board_string(&obf).unwrap();
+    assert_eq!(a.board_string(), ffo1);
+    assert_eq!(a.empties(), 14);
+}
