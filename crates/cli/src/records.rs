@@ -1,7 +1,6 @@
 //! `gamelab records A B`: play games and save them for learning (the seed's CSV: winner,
 //! then the moves as square numbers; or JSON Lines).
 
-use std::io::Write;
 use std::path::PathBuf;
 
 use anyhow::Context;
@@ -61,17 +60,13 @@ pub fn run(args: RecordsArgs) -> anyhow::Result<()> {
     let csv = args.out.extension().is_some_and(|e| e == "csv");
     let context = || format!("cannot write the records to {}", args.out.display());
     if csv {
-        let dir = match args.out.parent() {
-            Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-            _ => PathBuf::from("."),
-        };
-        let mut tmp = tempfile::NamedTempFile::new_in(dir).with_context(context)?;
-        for g in &played {
-            writeln!(tmp, "{}", csv_line(&to_learn(g))).with_context(context)?;
-        }
-        tmp.persist(&args.out)
-            .map_err(|e| e.error)
-            .with_context(context)?;
+        gamelab_core::files::write_atomically(&args.out, |w| {
+            for g in &played {
+                writeln!(w, "{}", csv_line(&to_learn(g)))?;
+            }
+            Ok(())
+        })
+        .with_context(context)?;
     } else {
         let records: Vec<GameRecord> = played
             .iter()

@@ -10,7 +10,7 @@ use std::collections::HashMap;
 use rayon::prelude::*;
 use thiserror::Error;
 
-use crate::{Agent, Game, GameRng, Outcome, Side, StreamKey};
+use crate::{Agent, Game, GameRng, Outcome, Side, StreamKey, mix64};
 
 /// Builds a fresh agent: a match makes one per side per chunk of games, so that threads
 /// never share agent state. `A` is usually `Box<dyn Agent<G>>`; a concrete agent type (or
@@ -103,16 +103,6 @@ pub fn a_side(index: u64, games_per_side: u64) -> Side {
     }
 }
 
-/// splitmix64's finaliser: a fixed, well-mixing function, so digests never change with
-/// the Rust version (unlike `DefaultHasher`).
-#[inline]
-fn mix(mut z: u64) -> u64 {
-    z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
-}
-
 fn outcome_code(outcome: Outcome) -> u64 {
     match outcome {
         Outcome::Win(Side::First) => 1,
@@ -125,7 +115,7 @@ fn outcome_code(outcome: Outcome) -> u64 {
 /// independent of how games are split between threads while still fixing their order.
 #[inline]
 pub fn game_digest(index: u64, move_hash: u64, outcome: Outcome) -> u64 {
-    mix(mix(move_hash ^ (outcome_code(outcome) << 56)) ^ mix(index))
+    mix64(mix64(move_hash ^ (outcome_code(outcome) << 56)) ^ mix64(index))
 }
 
 /// Plays one game from the start: `agents[side]` moves for `side` with `rngs[side]`.

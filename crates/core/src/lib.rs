@@ -9,6 +9,7 @@ mod agent;
 pub mod arena;
 pub mod by_score;
 pub mod elo;
+pub mod files;
 mod game;
 pub mod proof;
 mod random;
@@ -23,3 +24,13 @@ pub use game::{Game, MoveList};
 pub use random::{GameRng, SideStream, StreamKey, WORDS_PER_GAME, game_rng};
 pub use registry::{AgentEntry, AgentSpec, ParamSpec, Params, Registry, SpecError};
 pub use side::{Outcome, Side};
+
+/// splitmix64's finaliser: a fixed, well-mixing 64-bit function for keys and digests
+/// (unlike `DefaultHasher`, it never changes between Rust versions).
+#[inline]
+pub fn mix64(mut z: u64) -> u64 {
+    z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}

@@ -1,6 +1,6 @@
 //! Game records as JSON Lines: one finished game a line, readable back for replay.
 
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader};
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
@@ -40,26 +40,17 @@ pub enum RecordError {
 /// Writes `records` to `path` atomically: into a temporary file beside it, renamed over
 /// `path` only once everything is written, so a failure never leaves a half-written file.
 pub fn write_records(path: &Path, records: &[GameRecord]) -> Result<(), RecordError> {
-    let io = |source| RecordError::Io {
+    crate::files::write_atomically(path, |w| {
+        for r in records {
+            serde_json::to_writer(&mut *w, r)?;
+            w.write_all(b"\n")?;
+        }
+        Ok(())
+    })
+    .map_err(|source| RecordError::Io {
         path: path.display().to_string(),
         source,
-    };
-    let dir = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
-    let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(io)?;
-    {
-        let mut w = std::io::BufWriter::new(tmp.as_file_mut());
-        for r in records {
-            serde_json::to_writer(&mut w, r).map_err(|e| io(e.into()))?;
-            w.write_all(b"\n").map_err(io)?;
-        }
-        w.flush().map_err(io)?;
-    }
-    tmp.as_file().sync_all().map_err(io)?;
-    tmp.persist(path).map_err(|e| io(e.error))?;
-    Ok(())
+    })
 }
 
 /// Reads every record of a JSON Lines file; a malformed line is reported with its number.

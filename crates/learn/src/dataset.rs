@@ -1,7 +1,6 @@
 //! Records → per-board outcome scores → the seed's CSV dataset, and reading it back.
 
 use std::collections::HashMap;
-use std::io::Write;
 use std::path::Path;
 
 use gamelab_ttt::{Player, Square, Symmetry};
@@ -198,15 +197,9 @@ impl Scores {
             path: path.display().to_string(),
             reason: e.to_string(),
         };
-        let dir = match path.parent() {
-            Some(d) if !d.as_os_str().is_empty() => d,
-            _ => Path::new("."),
-        };
-        let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(io)?;
-        {
-            let mut w = csv::Writer::from_writer(std::io::BufWriter::new(tmp.as_file_mut()));
-            w.write_record(features.header())
-                .map_err(|e| io(e.into()))?;
+        gamelab_core::files::write_atomically(path, |out| {
+            let mut w = csv::Writer::from_writer(out);
+            w.write_record(features.header())?;
             for (ave, cells) in self.rows_with(targets) {
                 let mut record = vec![ave.to_string()];
                 let mut values = vec!["0"; features.count()];
@@ -214,13 +207,11 @@ impl Scores {
                     values[f] = "1";
                 }
                 record.extend(values.into_iter().map(String::from));
-                w.write_record(&record).map_err(|e| io(e.into()))?;
+                w.write_record(&record)?;
             }
-            w.flush().map_err(io)?;
-        }
-        tmp.as_file_mut().flush().map_err(io)?;
-        tmp.persist(path).map_err(|e| io(e.error))?;
-        Ok(())
+            w.flush()
+        })
+        .map_err(io)
     }
 }
 

@@ -1,6 +1,5 @@
 //! Model files: JSON with the feature set, the weights, and how the model was trained.
 
-use std::io::Write;
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
@@ -75,15 +74,11 @@ impl Model {
             path: path.display().to_string(),
             reason: e.to_string(),
         };
-        let dir = match path.parent() {
-            Some(d) if !d.as_os_str().is_empty() => d,
-            _ => Path::new("."),
-        };
-        let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(io)?;
-        serde_json::to_writer_pretty(tmp.as_file_mut(), self).map_err(|e| io(e.into()))?;
-        tmp.as_file_mut().write_all(b"\n").map_err(io)?;
-        tmp.persist(path).map_err(|e| io(e.error))?;
-        Ok(())
+        gamelab_core::files::write_atomically(path, |w| {
+            serde_json::to_writer_pretty(&mut *w, self)?;
+            w.write_all(b"\n")
+        })
+        .map_err(io)
     }
 
     /// Reads and checks a model file.

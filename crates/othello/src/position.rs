@@ -1,7 +1,7 @@
 use std::fmt;
 
 use arrayvec::ArrayVec;
-use gamelab_core::{Game, Outcome, Side};
+use gamelab_core::{Game, Outcome, Side, mix64};
 use thiserror::Error;
 
 use crate::bits;
@@ -349,18 +349,10 @@ impl fmt::Display for Othello {
     }
 }
 
-#[inline]
-fn mix(mut z: u64) -> u64 {
-    z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
-}
-
 /// The 64-bit key of (black, white, side): a strong hash of the 129 bits of state.
 #[inline]
 fn key_of(black: u64, white: u64, black_to_move: bool) -> u64 {
-    mix(black ^ mix(white ^ u64::from(black_to_move)))
+    mix64(black ^ mix64(white ^ u64::from(black_to_move)))
 }
 
 impl Game for Othello {

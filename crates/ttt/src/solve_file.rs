@@ -5,7 +5,6 @@
 //! payload (u32 LE), payload (postcard: the positions in key order).
 
 use std::collections::HashMap;
-use std::io::Write;
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
@@ -85,15 +84,7 @@ pub fn save(table: &SolvedTable, path: &Path) -> Result<(), SolvedFileError> {
     bytes.extend_from_slice(&(payload.len() as u32).to_le_bytes());
     bytes.extend_from_slice(&crc32fast::hash(&payload).to_le_bytes());
     bytes.extend_from_slice(&payload);
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
-    let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(io)?;
-    tmp.write_all(&bytes).map_err(io)?;
-    tmp.as_file().sync_all().map_err(io)?;
-    tmp.persist(path).map_err(|e| io(e.error))?;
-    Ok(())
+    gamelab_core::files::write_atomically(path, |w| w.write_all(&bytes)).map_err(io)
 }
 
 /// Reads a table written by [`save`], checking everything it can.
