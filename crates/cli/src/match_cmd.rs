@@ -203,7 +203,9 @@ fn human_rate(per_s: f64) -> String {
         format!("{:.2} M games", per_s / 1e6)
     } else if per_s >= 1e3 {
         format!("{:.1} k games", per_s / 1e3)
-    } else {
+    } else if per_s >= 100.0 {
         format!("{per_s:.0} games")
+    } else {
+        format!("{per_s:.2} games")
     }
 }
