@@ -24,9 +24,9 @@ pub struct DivergeArgs {
     /// How many seeds to try before giving up.
     #[arg(long, default_value_t = 1_000_000)]
     limit: u64,
-    /// The side A and A2 play: o or x.
-    #[arg(long, default_value = "o")]
-    side: String,
+    /// The side A and A2 play (o or x; black or white): by default the first to move.
+    #[arg(long)]
+    side: Option<String>,
     #[command(flatten)]
     board: BoardArgs,
 }
@@ -56,7 +56,7 @@ fn game<G: Game>(
 }
 
 pub fn search<G: Game>(args: &DivergeArgs, registry: &Registry<G>) -> anyhow::Result<String> {
-    let side = match args.side.as_str() {
+    let side = match args.side.as_deref().unwrap_or(G::side_name(Side::First)) {
         s if s == G::side_name(Side::First) => Side::First,
         s if s == G::side_name(Side::Second) => Side::Second,
         other => bail!(

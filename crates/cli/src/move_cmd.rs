@@ -9,7 +9,8 @@ pub struct MoveArgs {
     /// The AI, e.g. `ai14s` or `ai12s:ver=1` (see `gamelab ais`).
     ai: String,
     /// The position: a 9-character board string (`.ox` row by row, e.g. `o...x....`), the
-    /// text form, or a move list (`1,1 0,0`).
+    /// text form, or a move list (`1,1 0,0`); for Othello, 64 squares and the side to move.
+    #[arg(allow_hyphen_values = true)]
     position: String,
     /// Print the AI's trace: each move, the position after it, its score (the seed's
     /// `debug=True`).

@@ -17,7 +17,7 @@ pub struct PlayArgs {
     second: String,
     /// Start from this position instead of the empty board: a 9-character board string
     /// (`.ox` row by row) or a move list (`1,1 0,0`).
-    #[arg(long, value_name = "POSITION")]
+    #[arg(long, value_name = "POSITION", allow_hyphen_values = true)]
     from: Option<String>,
     /// Seed of the agents' random streams (default: from the clock, printed so the game can
     /// be replayed).

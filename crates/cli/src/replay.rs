@@ -28,6 +28,7 @@ pub fn run(args: ReplayArgs) -> anyhow::Result<()> {
     };
     let text = match record.game.as_str() {
         "ttt" => show::<Ttt>(record),
+        "othello" => show::<gamelab_othello::Othello>(record),
         other => bail!(
             "game {} of {} is `{other}`, which gamelab cannot replay",
             args.index,

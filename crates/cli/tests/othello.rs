@@ -95,6 +95,14 @@ fn match_records_replay_othello() {
     let text = std::fs::read_to_string(&file).unwrap();
     assert_eq!(text.lines().count(), 4);
     assert!(text.contains("\"game\":\"othello\""));
+    gamelab()
+        .args(["replay", file.to_str().unwrap(), "3"])
+        .assert()
+        .success()
+        .stdout(predicate::str::starts_with(
+            "game 3 of seed 0: random (black) VS greedy (white)\n  a b c d e f g h",
+        ))
+        .stdout(predicate::str::contains("game over: black (X)"));
 }
 
 #[test]
@@ -158,4 +166,36 @@ fn othello_tournament() {
         .success()
         .stdout(predicate::str::contains("rank  AI"))
         .stdout(predicate::str::contains("20 games per pair"));
+}
+
+#[test]
+fn othello_positions_on_the_command_line() {
+    let start = "---------------------------OX------XO--------------------------- X";
+    gamelab()
+        .args(["move", "--game", "othello", "greedy", start])
+        .assert()
+        .success()
+        .stdout(predicate::str::ends_with("best moves [d3, c4, f5, e6]\n"));
+    gamelab()
+        .args([
+            "play", "--game", "othello", "--from", start, "--o", "greedy", "--x", "greedy",
+            "--seed", "2",
+        ])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("game over"));
+    gamelab()
+        .args([
+            "diverge",
+            "--game",
+            "othello",
+            "greedy",
+            "minimax:depth=2",
+            "random",
+            "--limit",
+            "20",
+        ])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("the games part at move"));
 }
