@@ -90,11 +90,17 @@ pub trait Game: Clone + Debug + Display + Send + Sync + 'static {
         self.key()
     }
 
-    /// Calls `f` with the key of every symmetric image of this position (itself included)
-    /// and the image of `mv` there. Games without symmetries keep the default: just this
-    /// position.
-    fn for_each_image(&self, mv: Self::Move, f: &mut dyn FnMut(u64, Self::Move)) {
-        f(self.key(), mv)
+    /// The key of this position's symmetry class and the symmetry (an index the game
+    /// defines, 0 the identity) that maps this position onto the class's canonical image.
+    /// Games without symmetries keep the default: the plain key, the identity.
+    fn canonical(&self) -> (u64, u8) {
+        (self.key(), 0)
+    }
+
+    /// The image of `mv` under symmetry `sym` of [`Game::canonical`], or under its inverse.
+    fn map_move(mv: Self::Move, sym: u8, inverse: bool) -> Self::Move {
+        let _ = (sym, inverse);
+        mv
     }
 
     /// Why `mv` cannot be played in this position, if it cannot.

@@ -42,8 +42,10 @@ pub struct SearchOptions {
     pub max_depth: u32,
     /// Keep a transposition table (the seed's `use_tt`).
     pub use_tt: bool,
-    /// Write table entries for every symmetric image of a position (the seed's
-    /// `calc_same_boardtexts`).
+    /// Share table entries between the symmetric images of a position (the seed's
+    /// `calc_same_boardtexts`). One entry per symmetry class is kept, under the canonical
+    /// key with its best move in the canonical frame: the search finds exactly what it
+    /// would with an entry written for every image, at an eighth of the writes.
     pub symmetric: bool,
     /// Stop when this much time has passed; the last completed depth is the answer.
     pub time_limit: Option<Duration>,
@@ -105,7 +107,11 @@ impl<'a, G: Game, E: LeafEval<G>> AlphaBeta<'a, G, E> {
         if game.is_over() || depth == self.max_depth {
             return Ok(self.eval.evaluate(game));
         }
-        let key = game.key();
+        let (key, sym) = if self.options.symmetric {
+            game.canonical()
+        } else {
+            (game.key(), 0)
+        };
         let (mut lower, mut upper) = (f64::NEG_INFINITY, f64::INFINITY);
         if self.options.use_tt
             && let Some(e) = self.table.get(&key)
@@ -123,7 +129,10 @@ impl<'a, G: Game, E: LeafEval<G>> AlphaBeta<'a, G, E> {
         }
         let (alpha0, beta0) = (alpha, beta);
         let mut moves = game.legal_moves();
-        if let Some(best) = self.ordering.and_then(|t| t.get(&key)).map(|e| e.best)
+        if let Some(best) = self
+            .ordering
+            .and_then(|t| t.get(&key))
+            .map(|e| G::map_move(e.best, sym, true))
             && let Some(i) = moves.iter().position(|&m| m == best)
         {
             moves.swap(0, i);
@@ -168,15 +177,8 @@ impl<'a, G: Game, E: LeafEval<G>> AlphaBeta<'a, G, E> {
             } else {
                 lower = score;
             }
-            let entry = |best| TtEntry { lower, upper, best };
-            if self.options.symmetric {
-                let table = &mut self.table;
-                game.for_each_image(best_move, &mut |k, m| {
-                    table.insert(k, entry(m));
-                });
-            } else {
-                self.table.insert(key, entry(best_move));
-            }
+            let best = G::map_move(best_move, sym, false);
+            self.table.insert(key, TtEntry { lower, upper, best });
         }
         Ok(score)
     }
@@ -235,7 +237,7 @@ pub fn analyze<G: Game, E: LeafEval<G>>(
         match ab.search(&mut root, f64::NEG_INFINITY, f64::INFINITY) {
             Ok(score) => {
                 let (nodes, table) = (ab.nodes, ab.table);
-                let pv = principal_variation(game, &table, depth);
+                let pv = principal_variation(game, &table, depth, options.symmetric);
                 depths.push(DepthReport {
                     depth,
                     score,
@@ -260,18 +262,29 @@ pub fn analyze<G: Game, E: LeafEval<G>>(
 }
 
 /// Follows the table's best moves from `game`, at most `depth` plies.
-fn principal_variation<G: Game>(game: &G, table: &Table<G::Move>, depth: u32) -> Vec<G::Move> {
+fn principal_variation<G: Game>(
+    game: &G,
+    table: &Table<G::Move>,
+    depth: u32,
+    symmetric: bool,
+) -> Vec<G::Move> {
     let mut pos = game.clone();
     let mut pv = Vec::new();
     while pv.len() < depth as usize && !pos.is_over() {
-        let Some(entry) = table.get(&pos.key()) else {
+        let (key, sym) = if symmetric {
+            pos.canonical()
+        } else {
+            (pos.key(), 0)
+        };
+        let Some(entry) = table.get(&key) else {
             break;
         };
-        if !pos.legal_moves().contains(&entry.best) {
+        let best = G::map_move(entry.best, sym, true);
+        if !pos.legal_moves().contains(&best) {
             break;
         }
-        pv.push(entry.best);
-        pos.play(entry.best);
+        pv.push(best);
+        pos.play(best);
     }
     pv
 }

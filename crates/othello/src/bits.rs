@@ -88,6 +88,10 @@ pub fn flip_diagonal(mut b: u64) -> u64 {
     b ^ t ^ (t >> 7)
 }
 
+/// For each image index of [`images`], the index of the image that undoes it: the
+/// reflections and the half turn are their own inverses; the quarter turns swap.
+pub const INVERSE_IMAGE: [u8; 8] = [0, 1, 2, 3, 4, 6, 5, 7];
+
 /// The 8 symmetric images of a bitboard (identity first).
 pub fn images(b: u64) -> [u64; 8] {
     let h = flip_horizontal(b);
@@ -144,5 +148,11 @@ mod tests {
         assert_eq!(flip_horizontal(1), 1 << 7, "a1 ↔ h1");
         assert_eq!(flip_vertical(1), 1 << 56, "a1 ↔ a8");
         assert_eq!(flip_diagonal(1 << 1), 1 << 8, "b1 ↔ a2");
+        // each image followed by its inverse is the identity
+        let x: u64 = 0x0000_0000_0002_0107;
+        for (i, &inverse) in INVERSE_IMAGE.iter().enumerate() {
+            let once = images(x)[i];
+            assert_eq!(images(once)[inverse as usize], x, "image {i}");
+        }
     }
 }

@@ -433,17 +433,26 @@ impl Game for Othello {
             .expect("8 images")
     }
 
-    fn for_each_image(&self, mv: Move, f: &mut dyn FnMut(u64, Move)) {
+    fn canonical(&self) -> (u64, u8) {
         let (b, w) = (bits::images(self.black()), bits::images(self.white()));
-        let moved = match mv {
-            Move::Place(sq) => Some(bits::images(sq.bit())),
-            Move::Pass => None,
-        };
-        for i in 0..8 {
-            let image = moved.map_or(Move::Pass, |m| {
-                Move::Place(Square(m[i].trailing_zeros() as u8))
-            });
-            f(key_of(b[i], w[i], self.black_to_move), image);
+        (0..8)
+            .map(|i| (key_of(b[i], w[i], self.black_to_move), i as u8))
+            .min()
+            .expect("8 images")
+    }
+
+    fn map_move(mv: Move, sym: u8, inverse: bool) -> Move {
+        match mv {
+            Move::Pass => Move::Pass,
+            Move::Place(sq) => {
+                let s = if inverse {
+                    bits::INVERSE_IMAGE[sym as usize]
+                } else {
+                    sym
+                };
+                let image = bits::images(sq.bit())[s as usize];
+                Move::Place(Square(image.trailing_zeros() as u8))
+            }
         }
     }
 

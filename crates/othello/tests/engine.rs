@@ -176,12 +176,28 @@ fn symmetric_positions_share_a_canonical_key() {
     b.play(Move::Place(Square::parse("f5").unwrap()));
     assert_ne!(a.key(), b.key());
     assert_eq!(a.canonical_key(), b.canonical_key());
-    let mut keys = Vec::new();
-    a.for_each_image(Move::Place(Square::parse("c3").unwrap()), &mut |k, m| {
-        keys.push((k, m))
-    });
-    assert_eq!(keys.len(), 8);
-    assert!(keys.iter().any(|&(k, _)| k == a.key()));
+    // the canonical key is the class's; moves map there and back
+    assert_eq!(a.canonical().0, b.canonical().0);
+    assert_eq!(a.canonical().0, a.canonical_key());
+    let c3 = Move::Place(Square::parse("c3").unwrap());
+    for sym in 0..8 {
+        let there = Othello::map_move(c3, sym, false);
+        assert_eq!(Othello::map_move(there, sym, true), c3, "symmetry {sym}");
+    }
+    // the canonical symmetry carries a's legal moves onto the canonical image's
+    let (_, sym) = a.canonical();
+    let mapped: Vec<Move> = Game::legal_moves(&a)
+        .iter()
+        .map(|&m| Othello::map_move(m, sym, false))
+        .collect();
+    let mut image_moves: Vec<Move> = Game::legal_moves(&b)
+        .iter()
+        .map(|&m| Othello::map_move(m, b.canonical().1, false))
+        .collect();
+    let mut mapped_sorted = mapped.clone();
+    mapped_sorted.sort();
+    image_moves.sort();
+    assert_eq!(mapped_sorted, image_moves);
 }
 
 /// (id, position, expected score) of the FFO positions in a file.

@@ -23,7 +23,7 @@ mod position;
 pub mod solve;
 pub mod solve_file;
 mod square;
-mod symmetry;
+pub mod symmetry;
 
 pub use markpat::{Markpat, MarkpatCounts};
 pub use parse::{ParsePositionError, parse_square};

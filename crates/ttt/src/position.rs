@@ -299,12 +299,12 @@ impl<B: Board> Game for Position<B> {
         crate::symmetry::canonical_key(self.masks())
     }
 
-    fn for_each_image(&self, mv: Square, f: &mut dyn FnMut(u64, Square)) {
-        let [o, x] = self.masks();
-        for sym in crate::Symmetry::ALL {
-            let key = sym.apply_mask(o) as u64 | (sym.apply_mask(x) as u64) << 9;
-            f(key, sym.apply(mv));
-        }
+    fn canonical(&self) -> (u64, u8) {
+        crate::symmetry::canonical_with_symmetry(self.masks())
+    }
+
+    fn map_move(mv: Square, sym: u8, inverse: bool) -> Square {
+        crate::Symmetry::from_index(sym).map_square(mv, inverse)
     }
 
     fn check_move(&self, mv: Square) -> Result<(), MoveError> {

@@ -89,11 +89,81 @@ impl Symmetry {
 
     /// The symmetry that undoes this one.
     pub fn inverse(self) -> Symmetry {
-        *Symmetry::ALL
-            .iter()
-            .find(|s| Square::ALL.iter().all(|&sq| s.apply(self.apply(sq)) == sq))
-            .expect("the symmetries form a group")
+        Symmetry(INVERSES[self.0 as usize])
     }
+}
+
+/// The inverse of each symmetry, by index.
+const INVERSES: [u8; 8] = {
+    let mut inv = [0u8; 8];
+    let mut s = 0;
+    while s < 8 {
+        let mut t = 0;
+        while t < 8 {
+            let mut all = true;
+            let mut i = 0;
+            while i < 9 {
+                if PERMUTATIONS[t][PERMUTATIONS[s][i] as usize] as usize != i {
+                    all = false;
+                }
+                i += 1;
+            }
+            if all {
+                inv[s] = t as u8;
+            }
+            t += 1;
+        }
+        s += 1;
+    }
+    inv
+};
+
+impl Symmetry {
+    /// The symmetry with this index (0–7; taken modulo 8).
+    pub fn from_index(i: u8) -> Symmetry {
+        Symmetry(i % 8)
+    }
+
+    pub fn index(self) -> u8 {
+        self.0
+    }
+
+    /// The image of a square under this symmetry, or under its inverse.
+    #[inline]
+    pub fn map_square(self, sq: Square, inverse: bool) -> Square {
+        let s = if inverse {
+            INVERSES[self.0 as usize]
+        } else {
+            self.0
+        };
+        Square::ALL[PERMUTATIONS[s as usize][sq.index()] as usize]
+    }
+}
+
+/// The canonical key of marks (o, x) — the smallest among the 8 images — and the index of
+/// a symmetry that maps the marks onto it.
+#[inline]
+pub fn canonical_with_symmetry(masks: [u16; 2]) -> (u64, u8) {
+    let mut best = (u64::MAX, 0u8);
+    for (i, s) in Symmetry::ALL.iter().enumerate() {
+        let key = s.apply_mask(masks[0]) as u64 | (s.apply_mask(masks[1]) as u64) << 9;
+        if key < best.0 {
+            best = (key, i as u8);
+        }
+    }
+    best
+}
+
+/// How many distinct positions share the symmetry class of a position key.
+pub fn images_of_key(key: u64) -> usize {
+    let masks = [(key & 0x1ff) as u16, (key >> 9 & 0x1ff) as u16];
+    let mut keys: Vec<u64> = Symmetry::ALL
+        .iter()
+        .map(|s| s.apply_mask(masks[0]) as u64 | (s.apply_mask(masks[1]) as u64) << 9)
+        .collect();
+    keys.sort_unstable();
+    keys.dedup();
+    keys.len()
 }
 
 /// The 8 images of a move, in `Symmetry::ALL` order (some coincide).

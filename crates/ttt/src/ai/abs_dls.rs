@@ -28,7 +28,8 @@ pub struct MoveValues {
     pub values: Vec<(Square, f64)>,
     /// Nodes visited over all the moves' searches.
     pub nodes: u64,
-    /// Entries of the table the searches shared.
+    /// Positions the shared table knows: its entries are one per symmetry class, and each
+    /// covers every image of its class (the seed's table held an entry per image).
     pub table_size: usize,
 }
 
@@ -79,7 +80,10 @@ impl AbsDls {
         MoveValues {
             values,
             nodes,
-            table_size: table.len(),
+            table_size: table
+                .keys()
+                .map(|&k| crate::symmetry::images_of_key(k))
+                .sum(),
         }
     }
 
