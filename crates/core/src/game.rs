@@ -84,10 +84,10 @@ pub trait Game: Clone + Debug + Display + Send + Sync + 'static {
     /// A 64-bit key that identifies the position (equal keys ⇔ equal positions).
     fn key(&self) -> u64;
 
-    /// A key shared by all symmetric images of the position. Games without symmetries keep
-    /// the default, the plain key.
+    /// A key shared by all symmetric images of the position: the key of
+    /// [`Game::canonical`].
     fn canonical_key(&self) -> u64 {
-        self.key()
+        self.canonical().0
     }
 
     /// The key of this position's symmetry class and the symmetry (an index the game

@@ -9,7 +9,7 @@ use gamelab_core::{
 
 use crate::endgame::Solver;
 use crate::eval::Eval;
-use crate::{Move, Moves, Othello, squares_of};
+use crate::{Move, Moves, Othello};
 
 /// Any legal move.
 pub struct Random;
@@ -230,12 +230,4 @@ pub fn registry() -> Registry<Othello> {
         },
     ));
     r
-}
-
-/// The legal squares of a position as text.
-pub fn describe_moves(pos: &Othello) -> String {
-    squares_of(pos.legal_mask())
-        .map(|s| s.to_string())
-        .collect::<Vec<_>>()
-        .join(" ")
 }

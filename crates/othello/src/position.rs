@@ -425,14 +425,6 @@ impl Game for Othello {
         key_of(self.black(), self.white(), self.black_to_move)
     }
 
-    fn canonical_key(&self) -> u64 {
-        let (b, w) = (bits::images(self.black()), bits::images(self.white()));
-        (0..8)
-            .map(|i| key_of(b[i], w[i], self.black_to_move))
-            .min()
-            .expect("8 images")
-    }
-
     fn canonical(&self) -> (u64, u8) {
         let (b, w) = (bits::images(self.black()), bits::images(self.white()));
         (0..8)

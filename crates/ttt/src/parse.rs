@@ -5,7 +5,8 @@ use std::str::FromStr;
 use thiserror::Error;
 
 use crate::board::Board;
-use crate::{LINE_MASKS, MoveError, Player, Position, Square};
+use crate::board::has_line;
+use crate::{MoveError, Player, Position, Square};
 
 /// Reads a square written `x,y`, `(x, y)` or `x y`.
 pub fn parse_square(text: &str) -> Result<Square, MoveError> {
@@ -169,10 +170,6 @@ fn move_tokens(text: &str) -> Vec<String> {
         }
     }
     normalised.split_whitespace().map(str::to_string).collect()
-}
-
-fn has_line(mask: u16) -> bool {
-    LINE_MASKS.into_iter().any(|line| (mask & line) == line)
 }
 
 /// A move order that reaches `masks` in play, ending with `upper` when given.

@@ -295,10 +295,6 @@ impl<B: Board> Game for Position<B> {
         Position::key(self)
     }
 
-    fn canonical_key(&self) -> u64 {
-        crate::symmetry::canonical_key(self.masks())
-    }
-
     fn canonical(&self) -> (u64, u8) {
         crate::symmetry::canonical_with_symmetry(self.masks())
     }

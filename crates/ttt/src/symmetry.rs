@@ -140,13 +140,19 @@ impl Symmetry {
     }
 }
 
+/// The position key (as `Position::key`) of the image of marks (o, x) under `s`.
+#[inline]
+fn image_key(s: Symmetry, masks: [u16; 2]) -> u64 {
+    s.apply_mask(masks[0]) as u64 | (s.apply_mask(masks[1]) as u64) << 9
+}
+
 /// The canonical key of marks (o, x) — the smallest among the 8 images — and the index of
 /// a symmetry that maps the marks onto it.
 #[inline]
 pub fn canonical_with_symmetry(masks: [u16; 2]) -> (u64, u8) {
     let mut best = (u64::MAX, 0u8);
     for (i, s) in Symmetry::ALL.iter().enumerate() {
-        let key = s.apply_mask(masks[0]) as u64 | (s.apply_mask(masks[1]) as u64) << 9;
+        let key = image_key(*s, masks);
         if key < best.0 {
             best = (key, i as u8);
         }
@@ -157,10 +163,7 @@ pub fn canonical_with_symmetry(masks: [u16; 2]) -> (u64, u8) {
 /// How many distinct positions share the symmetry class of a position key.
 pub fn images_of_key(key: u64) -> usize {
     let masks = [(key & 0x1ff) as u16, (key >> 9 & 0x1ff) as u16];
-    let mut keys: Vec<u64> = Symmetry::ALL
-        .iter()
-        .map(|s| s.apply_mask(masks[0]) as u64 | (s.apply_mask(masks[1]) as u64) << 9)
-        .collect();
+    let mut keys: Vec<u64> = Symmetry::ALL.iter().map(|s| image_key(*s, masks)).collect();
     keys.sort_unstable();
     keys.dedup();
     keys.len()
@@ -174,11 +177,7 @@ pub fn move_images(sq: Square) -> [Square; 8] {
 /// The smallest key among the 8 images of the marks `masks` (o, x).
 #[inline]
 pub fn canonical_key(masks: [u16; 2]) -> u64 {
-    Symmetry::ALL
-        .iter()
-        .map(|s| s.apply_mask(masks[0]) as u64 | (s.apply_mask(masks[1]) as u64) << 9)
-        .min()
-        .expect("eight symmetries")
+    canonical_with_symmetry(masks).0
 }
 
 impl<B: Board> Position<B> {
