@@ -4,8 +4,10 @@ use std::collections::HashMap;
 use std::path::Path;
 
 use gamelab_ttt::{Player, Square, Symmetry};
-use thiserror::Error;
 
+use gamelab_ttt::solve::Marks;
+
+use crate::FileError;
 use crate::features::{Cells, FeatureSet};
 
 /// Outcome scores of seed 002.
@@ -43,19 +45,24 @@ pub enum Targets {
 
 /// o 10, x −10, draw 0 if the board is finished.
 fn result_score(cells: &Cells) -> Option<i64> {
-    let line = |p: u8| {
-        gamelab_ttt::LINES
-            .iter()
-            .any(|l| l.iter().all(|sq| cells[sq.index()] == p))
+    let mask = |mark: u8| {
+        (0..9)
+            .filter(|&i| cells[i] == mark)
+            .fold(0u16, |m, i| m | 1 << i)
     };
-    if line(1) {
-        Some(O_WIN)
-    } else if line(2) {
-        Some(X_WIN)
-    } else if cells.iter().all(|&c| c != 0) {
-        Some(DRAW)
-    } else {
-        None
+    // The solved game's result: o win 1, x win −1, draw 0; the scores are ten times that.
+    Marks(mask(1), mask(2))
+        .result()
+        .map(|r| i64::from(r) * O_WIN)
+}
+
+/// The seed's winner code of a finished game (1 o, 2 x, 0 draw); `None` while it goes on.
+fn winner_code(status: gamelab_ttt::Status) -> Option<u8> {
+    match status {
+        gamelab_ttt::Status::Won(Player::O) => Some(1),
+        gamelab_ttt::Status::Won(Player::X) => Some(2),
+        gamelab_ttt::Status::Draw => Some(0),
+        gamelab_ttt::Status::Playing => None,
     }
 }
 
@@ -182,7 +189,7 @@ impl Scores {
     }
 
     /// Writes the seed's CSV (header `ave,h1-0,…,d2-26`, one-hot features) atomically.
-    pub fn write_csv(&self, path: &Path) -> Result<(), DatasetError> {
+    pub fn write_csv(&self, path: &Path) -> Result<(), FileError> {
         self.write_csv_with(path, Targets::Average, FeatureSet::Lines)
     }
 
@@ -192,8 +199,8 @@ impl Scores {
         path: &Path,
         targets: Targets,
         features: FeatureSet,
-    ) -> Result<(), DatasetError> {
-        let io = |e: std::io::Error| DatasetError::Io {
+    ) -> Result<(), FileError> {
+        let io = |e: std::io::Error| FileError::Io {
             path: path.display().to_string(),
             reason: e.to_string(),
         };
@@ -229,24 +236,12 @@ pub struct Dataset {
     pub rows: Vec<Row>,
 }
 
-#[derive(Debug, Error, PartialEq)]
-pub enum DatasetError {
-    #[error("{path}: {reason}")]
-    Io { path: String, reason: String },
-    #[error("{path}, line {line}: {reason}")]
-    Malformed {
-        path: String,
-        line: usize,
-        reason: String,
-    },
-}
-
 impl Dataset {
     /// Reads a dataset CSV with the header of a known feature set (the seed's
     /// `ave,h1-0,…,d2-26`, or `ave,o:h1-0,…,x:d2-26`); every feature value must be 0 or 1.
-    pub fn read_csv(path: &Path) -> Result<Dataset, DatasetError> {
+    pub fn read_csv(path: &Path) -> Result<Dataset, FileError> {
         let p = path.display().to_string();
-        let malformed = |line: usize, reason: String| DatasetError::Malformed {
+        let malformed = |line: usize, reason: String| FileError::Malformed {
             path: p.clone(),
             line,
             reason,
@@ -255,7 +250,7 @@ impl Dataset {
             .has_headers(false)
             .flexible(true)
             .from_path(path)
-            .map_err(|e| DatasetError::Io {
+            .map_err(|e| FileError::Io {
                 path: p.clone(),
                 reason: e.to_string(),
             })?;
@@ -323,13 +318,13 @@ impl Dataset {
 /// Reads finished games from a records file: the seed's CSV (winner 0/1/2, then the moves
 /// as square numbers) or gamelab's JSON Lines (`gamelab match --records`). Every game is
 /// replayed; an illegal move or a wrong winner is reported with its line.
-pub fn read_games(path: &Path) -> Result<Vec<Game>, DatasetError> {
+pub fn read_games(path: &Path) -> Result<Vec<Game>, FileError> {
     let p = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|e| DatasetError::Io {
+    let text = std::fs::read_to_string(path).map_err(|e| FileError::Io {
         path: p.clone(),
         reason: e.to_string(),
     })?;
-    let malformed = |line: usize, reason: String| DatasetError::Malformed {
+    let malformed = |line: usize, reason: String| FileError::Malformed {
         path: p.clone(),
         line,
         reason,
@@ -347,15 +342,11 @@ pub fn read_games(path: &Path) -> Result<Vec<Game>, DatasetError> {
             let positions = gamelab_core::record::replay::<gamelab_ttt::Ttt>(&record)
                 .map_err(|e| malformed(number, e))?;
             let last = positions.last().expect("the start at least");
-            let winner = match last.status() {
-                gamelab_ttt::Status::Won(Player::O) => 1,
-                gamelab_ttt::Status::Won(Player::X) => 2,
-                _ => 0,
-            };
+            let winner = winner_code(last.status()).expect("replay ends finished games only");
             (last.history().to_vec(), winner)
         } else {
             let values: Vec<&str> = line.split(',').map(str::trim).collect();
-            let parse = |v: &str, what: &str| -> Result<usize, DatasetError> {
+            let parse = |v: &str, what: &str| -> Result<usize, FileError> {
                 v.parse::<usize>()
                     .map_err(|_| malformed(number, format!("`{v}` is not a {what}")))
             };

@@ -11,3 +11,17 @@ pub mod model;
 pub mod regression_ai;
 
 pub use regression_ai::catalogue;
+
+/// Why a records, dataset or model file cannot be read or written: the file, and the line
+/// where it can be told.
+#[derive(Debug, thiserror::Error, PartialEq)]
+pub enum FileError {
+    #[error("{path}: {reason}")]
+    Io { path: String, reason: String },
+    #[error("{path}, line {line}: {reason}")]
+    Malformed {
+        path: String,
+        line: usize,
+        reason: String,
+    },
+}

@@ -3,8 +3,8 @@
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
-use thiserror::Error;
 
+use crate::FileError;
 use crate::features::{Cells, FeatureSet};
 use crate::fit::Fitted;
 
@@ -24,18 +24,6 @@ pub struct Model {
     pub ridge: f64,
     pub training_rows: usize,
     pub rmse: f64,
-}
-
-#[derive(Debug, Error)]
-pub enum ModelError {
-    #[error("{path}: {reason}")]
-    Io { path: String, reason: String },
-    #[error("{path}, line {line}: {reason}")]
-    Malformed {
-        path: String,
-        line: usize,
-        reason: String,
-    },
 }
 
 impl Model {
@@ -69,8 +57,8 @@ impl Model {
         self.predict(&self.feature_set().active(cells))
     }
 
-    pub fn save(&self, path: &Path) -> Result<(), ModelError> {
-        let io = |e: std::io::Error| ModelError::Io {
+    pub fn save(&self, path: &Path) -> Result<(), FileError> {
+        let io = |e: std::io::Error| FileError::Io {
             path: path.display().to_string(),
             reason: e.to_string(),
         };
@@ -82,18 +70,18 @@ impl Model {
     }
 
     /// Reads and checks a model file.
-    pub fn load(path: &Path) -> Result<Model, ModelError> {
+    pub fn load(path: &Path) -> Result<Model, FileError> {
         let p = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|e| ModelError::Io {
+        let text = std::fs::read_to_string(path).map_err(|e| FileError::Io {
             path: p.clone(),
             reason: e.to_string(),
         })?;
-        let model: Model = serde_json::from_str(&text).map_err(|e| ModelError::Malformed {
+        let model: Model = serde_json::from_str(&text).map_err(|e| FileError::Malformed {
             path: p.clone(),
             line: e.line(),
             reason: format!("not a gamelab model ({e})"),
         })?;
-        let bad = |reason: String| ModelError::Malformed {
+        let bad = |reason: String| FileError::Malformed {
             path: p.clone(),
             line: 1,
             reason,

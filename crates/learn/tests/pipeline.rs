@@ -4,7 +4,8 @@ use std::path::Path;
 use std::sync::Arc;
 
 use gamelab_core::{Agent, Uniform};
-use gamelab_learn::dataset::{Dataset, DatasetError, Game, Scores, Targets, csv_line, read_games};
+use gamelab_learn::FileError;
+use gamelab_learn::dataset::{Dataset, Game, Scores, Targets, csv_line, read_games};
 use gamelab_learn::features::{FEATURES, FeatureSet, active_features, feature_names};
 use gamelab_learn::fit::fit;
 use gamelab_learn::model::Model;
@@ -142,7 +143,7 @@ fn bad_datasets_name_the_file_and_line() {
     );
     assert!(matches!(
         Dataset::read_csv(&dir.path().join("none.csv")),
-        Err(DatasetError::Io { .. })
+        Err(FileError::Io { .. })
     ));
 }
 
