@@ -6,6 +6,7 @@
 //! any number of threads.
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use rayon::prelude::*;
 use thiserror::Error;
@@ -18,7 +19,7 @@ use crate::{Agent, Game, GameRng, Outcome, Side, StreamKey, mix64};
 pub type AgentFactory<'a, A> = dyn Fn() -> A + Sync + 'a;
 
 /// Wins, losses and draws of A.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
 pub struct Tally {
     pub win: u64,
     pub lose: u64,
@@ -38,7 +39,7 @@ impl Tally {
         self.win + self.lose + self.draw
     }
 
-    fn add(&mut self, other: &Tally) {
+    pub fn add(&mut self, other: &Tally) {
         self.win += other.win;
         self.lose += other.lose;
         self.draw += other.draw;
@@ -144,11 +145,17 @@ pub fn play_game<G: Game, A: Agent<G> + ?Sized>(
     }
 }
 
-struct ChunkResult<M> {
-    first: Tally,
-    second: Tally,
-    digest: u64,
-    games: Vec<PlayedGame<M>>,
+/// The games of one chunk of a match: what [`run_match_live`] reports as they finish.
+#[derive(Clone, Debug)]
+pub struct ChunkResult<M> {
+    /// The game indices of the chunk.
+    pub range: std::ops::Range<u64>,
+    pub first: Tally,
+    pub second: Tally,
+    /// The chunk's share of the match digest (digests of chunks add up).
+    pub digest: u64,
+    /// The chunk's games in index order, when the caller keeps them.
+    pub games: Vec<PlayedGame<M>>,
 }
 
 /// Games per unit of work: large enough that making agents and seeking streams is noise,
@@ -169,6 +176,7 @@ fn play_chunk<G: Game, A: Agent<G>>(
     let mut rngs = [streams[0].next_game(), streams[1].next_game()];
     let mut fresh = true;
     let mut result = ChunkResult {
+        range: range.clone(),
         first: Tally::default(),
         second: Tally::default(),
         digest: 0,
@@ -216,18 +224,54 @@ pub fn run_match<G: Game, A: Agent<G>>(
     progress: &(dyn Fn(u64) + Sync),
     keep_games: bool,
 ) -> (MatchResult, Vec<PlayedGame<G::Move>>) {
+    let live = LiveOptions {
+        chunk: CHUNK,
+        stop: None,
+        keep_games,
+    };
+    let report = |chunk: &ChunkResult<G::Move>| progress(chunk.range.end - chunk.range.start);
+    let (result, games, _) = run_match_live::<G, A>(a, b, cfg, &live, &report);
+    (result, games)
+}
+
+/// How [`run_match_live`] reports and stops.
+#[derive(Clone, Copy, Debug)]
+pub struct LiveOptions<'a> {
+    /// Games per report (at least 1). Smaller chunks report more often; results and
+    /// digest do not depend on it.
+    pub chunk: u64,
+    /// When set, no new chunk starts; the match returns what finished.
+    pub stop: Option<&'a AtomicBool>,
+    /// Keep every game's moves (in the reports and the returned list).
+    pub keep_games: bool,
+}
+
+/// Plays the match, handing each finished chunk to `on_chunk` (from worker threads, in
+/// no particular order). Returns the result over the games played, those games in index
+/// order if kept, and whether the match was stopped before its end.
+pub fn run_match_live<G: Game, A: Agent<G>>(
+    a: &AgentFactory<A>,
+    b: &AgentFactory<A>,
+    cfg: &MatchConfig,
+    live: &LiveOptions,
+    on_chunk: &(dyn Fn(&ChunkResult<G::Move>) + Sync),
+) -> (MatchResult, Vec<PlayedGame<G::Move>>, bool) {
     let key = StreamKey::new(cfg.seed);
     let total = cfg.games_per_side * 2;
-    let chunks: Vec<_> = (0..total.div_ceil(CHUNK))
-        .map(|c| c * CHUNK..((c + 1) * CHUNK).min(total))
+    let size = live.chunk.max(1);
+    let chunks: Vec<_> = (0..total.div_ceil(size))
+        .map(|c| c * size..((c + 1) * size).min(total))
         .collect();
+    let stopped = || live.stop.is_some_and(|s| s.load(Ordering::Relaxed));
     let run = |range: std::ops::Range<u64>| {
-        let n = range.end - range.start;
-        let r = play_chunk::<G, A>(a, b, cfg, &key, range, keep_games);
-        progress(n);
-        r
+        if stopped() {
+            return None;
+        }
+        let r = play_chunk::<G, A>(a, b, cfg, &key, range, live.keep_games);
+        on_chunk(&r);
+        Some(r)
     };
-    let results: Vec<ChunkResult<G::Move>> = if cfg.threads == 1 {
+    let results: Vec<Option<ChunkResult<G::Move>>> = if cfg.threads == 1 {
         chunks.into_iter().map(run).collect()
     } else {
         let mut pool = rayon::ThreadPoolBuilder::new();
@@ -246,17 +290,22 @@ pub fn run_match<G: Game, A: Agent<G>>(
         digest: 0,
     };
     let mut games = Vec::new();
+    let mut complete = true;
     for r in results {
+        let Some(r) = r else {
+            complete = false;
+            continue;
+        };
         out.first.add(&r.first);
         out.second.add(&r.second);
         out.digest = out.digest.wrapping_add(r.digest);
         games.extend(r.games);
     }
-    (out, games)
+    (out, games, !complete)
 }
 
 /// Probabilities of A's results.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize)]
 pub struct Probabilities {
     pub win: f64,
     pub lose: f64,

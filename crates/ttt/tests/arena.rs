@@ -321,3 +321,64 @@ fn a_failed_write_leaves_the_old_file() {
     assert!(write_records(&missing, &[]).is_err());
     assert_eq!(std::fs::read_to_string(&path).unwrap(), "precious\n");
 }
+
+#[test]
+fn live_reports_add_up_to_the_match_whatever_the_chunk_size() {
+    let cfg = MatchConfig {
+        games_per_side: 500,
+        seed: 11,
+        threads: 2,
+    };
+    let whole = sampled("ai14s", "ai2", 500, 11, 2);
+    let reported = std::sync::Mutex::new((arena::Tally::default(), 0u64, 0usize));
+    let live = arena::LiveOptions {
+        chunk: 7,
+        stop: None,
+        keep_games: true,
+    };
+    let (result, games, stopped) = arena::run_match_live::<Ttt, _>(
+        &|| build("ai14s"),
+        &|| build("ai2"),
+        &cfg,
+        &live,
+        &|chunk| {
+            let mut r = reported.lock().unwrap();
+            r.0.add(&chunk.first);
+            r.0.add(&chunk.second);
+            r.1 = r.1.wrapping_add(chunk.digest);
+            r.2 += chunk.games.len();
+        },
+    );
+    assert!(!stopped);
+    assert_eq!(result, whole);
+    let (tally, digest, kept) = *reported.lock().unwrap();
+    assert_eq!(tally, whole.total());
+    assert_eq!(digest, whole.digest);
+    assert_eq!(kept, 1000);
+    assert!(games.windows(2).all(|w| w[0].index + 1 == w[1].index));
+}
+
+#[test]
+fn a_stopped_live_match_plays_no_new_chunk() {
+    let cfg = MatchConfig {
+        games_per_side: 1000,
+        seed: 0,
+        threads: 1,
+    };
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let live = arena::LiveOptions {
+        chunk: 100,
+        stop: Some(&stop),
+        keep_games: false,
+    };
+    let chunks = std::sync::atomic::AtomicU64::new(0);
+    let (result, _, stopped) =
+        arena::run_match_live::<Ttt, _>(&|| build("ai2"), &|| build("ai2"), &cfg, &live, &|_| {
+            // Ask to stop after the third chunk.
+            if chunks.fetch_add(1, std::sync::atomic::Ordering::SeqCst) == 2 {
+                stop.store(true, std::sync::atomic::Ordering::SeqCst);
+            }
+        });
+    assert!(stopped);
+    assert_eq!(result.total().games(), 300);
+}
