@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Runs every check and test of gamelab; installs what they need when it is missing.
+# Runs every check and test of gamelab; installs what they need when it is missing
+# (rustfmt and clippy; Debian's Chromium and npm's playwright-core for the browser tests).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -13,3 +14,18 @@ echo "== cargo clippy"
 cargo clippy --workspace --all-targets --locked -- -D warnings
 echo "== cargo test"
 cargo test --workspace --locked
+
+echo "== browser tests (gamelab serve in headless Chromium)"
+if [ ! -x /usr/bin/chromium ]; then
+  sudo=""
+  [ "$(id -u)" -ne 0 ] && sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq chromium >/dev/null
+fi
+cargo build --locked -p gamelab
+browser=crates/web/tests/browser
+if [ ! -d "$browser/node_modules/playwright-core" ]; then
+  (cd "$browser" && npm ci --no-audit --no-fund)
+fi
+(cd "$browser" && GAMELAB_BIN=target/debug/gamelab node --test --test-concurrency=1 app.test.mjs)
+echo "Screenshots of the browser tests: target/screenshots/"

@@ -17,6 +17,7 @@ mod play;
 mod records;
 mod replay;
 mod search;
+mod serve;
 mod solve;
 mod tables;
 mod tournament;
@@ -37,6 +38,8 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Open the web app: play, watch matches and explore the game tree in a browser.
+    Serve(serve::ServeArgs),
     /// Play a game in the terminal, each side a human or an AI.
     Play(play::PlayArgs),
     /// List every AI with its parameters and their defaults.
@@ -81,6 +84,7 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
+        Command::Serve(args) => serve::run(args),
         Command::Play(args) => play::run(args),
         Command::Ais(args) => ais::run(args),
         Command::Move(args) => move_cmd::run(args),

@@ -1,0 +1,549 @@
+// gamelab's page: Play, Watch & compare, Explore. Everything goes through the JSON API
+// (documented in the README); the page keeps no game rules of its own.
+"use strict";
+
+const $ = (sel, root = document) => root.querySelector(sel);
+const el = (tag, attrs = {}, ...children) => {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === "class") node.className = v;
+    else if (k === "text") node.textContent = v;
+    else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+    else if (v !== null && v !== undefined && v !== false) node.setAttribute(k, v === true ? "" : v);
+  }
+  for (const c of children) if (c !== null && c !== undefined) node.append(c);
+  return node;
+};
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const pct = (x) => (100 * x).toFixed(1);
+
+let toastTimer = null;
+function toast(message, isError = true) {
+  const t = $("#toast");
+  t.textContent = message;
+  t.className = "toast" + (isError ? " error" : "");
+  t.hidden = false;
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => (t.hidden = true), 5000);
+}
+
+async function api(method, path, body) {
+  const options = { method, headers: {} };
+  if (body !== undefined) {
+    options.headers["content-type"] = "application/json";
+    options.body = JSON.stringify(body);
+  }
+  const res = await fetch(path, options);
+  const data = await res.json().catch(() => ({ error: `${res.status} ${res.statusText}` }));
+  if (!res.ok) throw new Error(data.error || `${res.status} ${res.statusText}`);
+  return data;
+}
+
+// ---------------------------------------------------------------- catalogue and pickers
+
+let catalogue = null;
+const gameInfo = (name) => catalogue.games.find((g) => g.name === name);
+const sideTitle = (side) => side.charAt(0).toUpperCase() + side.slice(1);
+const pieceIcon = (side) => el("span", { class: `piece-${side}` });
+
+function fillGameSelect(select, names) {
+  select.replaceChildren(...names.map((n) => el("option", { value: n, text: gameInfo(n).title })));
+}
+
+// A choice of player: optionally "Human", else an AI with a form for its parameters.
+// `spec()` gives `human` or `name:key=value,…` with the parameters changed from defaults.
+function makePicker(container, info, { title, icon, human = true, initial = "human", onChange = () => {} }) {
+  container.replaceChildren();
+  const select = el("select", { "aria-label": title });
+  if (human) select.append(el("option", { value: "human", text: "Human" }));
+  const group = el("optgroup", { label: "AIs" });
+  for (const ai of info.ais) group.append(el("option", { value: ai.name, text: ai.name }));
+  select.append(group);
+  select.value = info.ais.some((a) => a.name === initial) || (human && initial === "human") ? initial : select.options[0].value;
+  const summary = el("div", { class: "summary" });
+  const params = el("div");
+  container.append(el("div", { class: "seat-title" }, icon, title), el("label", { class: "field" }, select), summary, params);
+
+  let inputs = [];
+  function showParams() {
+    const ai = info.ais.find((a) => a.name === select.value);
+    summary.textContent = ai ? ai.summary : "You click the squares.";
+    params.replaceChildren();
+    inputs = [];
+    if (!ai || ai.params.length === 0) return;
+    const details = el("details", {}, el("summary", { text: `Parameters (${ai.params.length})` }));
+    for (const p of ai.params) {
+      let input;
+      if (p.kind === "bool") {
+        input = el("input", { type: "checkbox" });
+        input.checked = p.default === "true";
+      } else if (p.kind === "choice") {
+        input = el("select", {}, ...p.choices.map((c) => el("option", { value: c, text: c })));
+        input.value = p.default;
+      } else {
+        input = el("input", {
+          type: p.kind === "text" ? "text" : "number",
+          step: p.kind === "int" ? "1" : "any",
+          min: p.min ?? null, max: p.max ?? null,
+          placeholder: p.default === null ? "required" : "",
+        });
+        input.value = p.default ?? "";
+      }
+      input.dataset.param = p.name;
+      input.addEventListener("change", onChange);
+      inputs.push({ p, input });
+      details.append(el("label", { class: "param", title: p.help }, el("span", { text: p.name }), input));
+    }
+    params.append(details);
+  }
+  select.addEventListener("change", () => { showParams(); onChange(); });
+  showParams();
+
+  return {
+    select,
+    spec() {
+      if (select.value === "human") return "human";
+      const changed = inputs
+        .map(({ p, input }) => {
+          const value = p.kind === "bool" ? String(input.checked) : input.value.trim();
+          return value === (p.default ?? "") ? null : `${p.name}=${value}`;
+        })
+        .filter((x) => x !== null);
+      return changed.length ? `${select.value}:${changed.join(",")}` : select.value;
+    },
+  };
+}
+
+// ---------------------------------------------------------------- boards
+
+// Draws a board into `root`. `onSquare(index)` is called for clicks on legal squares;
+// `overlay` maps a square to a short text shown in its corner.
+function drawBoard(root, board, info, { onSquare = null, overlay = {}, pick = null } = {}) {
+  root.className = `board ${info.name}`;
+  root.style.setProperty("--rows", board.rows);
+  root.style.setProperty("--cols", board.cols);
+  const legal = new Map(board.legal.filter((m) => m.square !== null).map((m) => [m.square, m]));
+  const last = board.last ? board.last.square : null;
+  const nodes = [el("span", { class: "label" })];
+  for (const c of info.col_labels) nodes.push(el("span", { class: "label", text: c }));
+  for (let r = 0; r < board.rows; r++) {
+    nodes.push(el("span", { class: "label", text: info.row_labels[r] }));
+    for (let c = 0; c < board.cols; c++) {
+      const i = r * board.cols + c;
+      const piece = board.cells[i];
+      const canPlay = onSquare && legal.has(i);
+      const cell = el("button", {
+        class: "cell" + (canPlay ? " legal" : "") + (i === last ? " last" : "") + (i === pick ? " pick" : ""),
+        "data-square": i, "data-row": r, "data-col": c,
+        "aria-label": `${info.col_labels[c]}${info.name === "ttt" ? "," : ""}${info.row_labels[r]}${piece ? " " + piece : ""}`,
+        disabled: !canPlay,
+      });
+      if (piece && info.name === "ttt") cell.append(el("span", { class: `mark-${piece}` }));
+      if (piece && info.name !== "ttt") cell.append(el("span", { class: `disc ${piece}` }));
+      if (overlay[i] !== undefined) cell.append(el("span", { class: "overlay", text: overlay[i] }));
+      if (canPlay) cell.addEventListener("click", () => onSquare(i, legal.get(i)));
+      nodes.push(cell);
+    }
+  }
+  root.replaceChildren(...nodes);
+}
+
+function miniBoard(cells, newSquare = null) {
+  return el("div", { class: "mini" }, ...cells.map((c, i) =>
+    el("span", { class: (c || "") + (i === newSquare ? " new" : ""), text: c })));
+}
+
+// ---------------------------------------------------------------- Play
+
+const play = {
+  state: null,
+  info: null,
+  seats: [],
+  paused: false,
+  busy: false,
+  // Bumped whenever the game changes hands, so a pending AI loop knows to stop.
+  generation: 0,
+};
+
+function setupPlaySeats(initial = null) {
+  const info = gameInfo($("#play-game").value);
+  const defaults = initial || (info.name === "ttt" ? ["human", "ai14s"] : ["human", "alphabeta"]);
+  play.seats = info.sides.map((side, i) =>
+    makePicker($(`#play-seat-${i}`), info, { title: sideTitle(side) + (i === 0 ? " (moves first)" : ""), icon: pieceIcon(side), initial: defaults[i] }));
+}
+
+async function newGame(moves = [], players = null, game = null) {
+  const name = game || $("#play-game").value;
+  const body = {
+    game: name,
+    players: players || play.seats.map((s) => s.spec()),
+    seed: Number($("#play-seed").value) || 0,
+    moves,
+  };
+  try {
+    const state = await api("POST", "/api/games", body);
+    play.paused = false;
+    showGame(state);
+  } catch (e) {
+    toast(e.message);
+  }
+}
+
+function showGame(state) {
+  play.generation++;
+  play.state = state;
+  play.info = gameInfo(state.game);
+  renderPlay();
+  runAi(play.generation);
+}
+
+async function send(path, body) {
+  if (play.busy) return;
+  play.busy = true;
+  try {
+    const state = await api("POST", `/api/games/${play.state.id}/${path}`, body);
+    showGame(state);
+  } catch (e) {
+    toast(e.message);
+  } finally {
+    play.busy = false;
+    renderControls();
+  }
+}
+
+// Lets the AIs move while it is their turn at the end of the line (not while replaying).
+async function runAi(generation) {
+  const s = play.state;
+  if (!s.ai_to_move || s.cursor !== s.moves.length || play.paused) return;
+  await sleep(s.game === "ttt" ? 350 : 180);
+  if (generation !== play.generation || play.paused) return;
+  await send("ai-move", { ply: s.cursor });
+}
+
+function renderControls() {
+  const s = play.state;
+  if (!s) return;
+  const humans = s.players.filter((p) => p.kind === "human").length;
+  $("#undo").disabled = play.busy || s.cursor === 0;
+  $("#redo").disabled = play.busy || s.cursor === s.moves.length;
+  const pass = s.board.legal.length === 1 && s.board.legal[0].square === null && !s.ai_to_move;
+  $("#pass").hidden = !pass;
+  $("#pause").hidden = humans > 0 || s.board.outcome !== null;
+  $("#pause").textContent = play.paused ? "Resume" : "Pause";
+}
+
+function renderPlay() {
+  const s = play.state;
+  const info = play.info;
+  const mover = s.players.find((p) => p.side === s.board.to_move);
+  const status = $("#play-status");
+  if (s.board.outcome) {
+    status.replaceChildren("Game over: " + s.board.outcome.text);
+  } else {
+    const who = mover.kind === "human" ? "your move" : `${mover.spec} is thinking…`;
+    const paused = s.cursor !== s.moves.length ? " (replaying)" : "";
+    status.replaceChildren(pieceIcon(s.board.to_move), `${sideTitle(s.board.to_move)} to move — ${who}${paused}`);
+  }
+  const score = $("#play-score");
+  score.replaceChildren(...(s.board.score ? info.sides.map((side, i) => el("span", {}, pieceIcon(side), String(s.board.score[i]))) : []));
+
+  const humanToMove = !s.ai_to_move && !s.board.outcome;
+  drawBoard($("#play-board"), s.board, info, {
+    onSquare: humanToMove ? (i, mv) => send("move", { move: mv.text, ply: s.cursor }) : null,
+  });
+
+  const list = $("#move-list");
+  list.replaceChildren(...s.moves.map((m, i) => {
+    const item = el("li", {
+      class: (i + 1 === s.cursor ? "current" : "") + (i >= s.cursor ? " future" : ""),
+      title: "Show the position after this move",
+      onclick: () => send("seek", { ply: i + 1 }),
+    }, el("span", { class: "n", text: `${i + 1}.` }), pieceIcon(m.side), m.text);
+    return item;
+  }));
+  const current = list.querySelector("li.current");
+  if (current) current.scrollIntoView({ block: "nearest" });
+
+  const result = $("#play-result");
+  const finished = s.board.outcome && s.cursor === s.moves.length;
+  result.hidden = !finished;
+  if (finished) {
+    const o = s.board.outcome;
+    const scoreText = s.board.score ? ` (${s.board.score[0]}–${s.board.score[1]})` : "";
+    result.textContent = (o.winner ? `${sideTitle(o.winner)} wins` : "Draw") + scoreText;
+    result.className = "result " + (o.winner === info.sides[0] ? "win-first" : o.winner ? "win-second" : "");
+  }
+
+  const slider = $("#replay");
+  slider.max = s.moves.length;
+  slider.value = s.cursor;
+  $("#replay-label").textContent = `move ${s.cursor} of ${s.moves.length}`;
+  renderControls();
+}
+
+function initPlay() {
+  const names = catalogue.games.map((g) => g.name);
+  fillGameSelect($("#play-game"), names);
+  $("#play-game").addEventListener("change", () => { setupPlaySeats(); newGame(); });
+  setupPlaySeats();
+  $("#new-game").addEventListener("click", () => newGame());
+  $("#undo").addEventListener("click", () => send("undo"));
+  $("#redo").addEventListener("click", () => send("redo"));
+  $("#pass").addEventListener("click", () => send("move", { move: "pass", ply: play.state.cursor }));
+  $("#pause").addEventListener("click", () => {
+    play.paused = !play.paused;
+    renderControls();
+    if (!play.paused) runAi(++play.generation);
+  });
+  // The slider previews while dragging and asks the server when released or stepped.
+  $("#replay").addEventListener("input", (e) => {
+    $("#replay-label").textContent = `move ${e.target.value} of ${play.state.moves.length}`;
+  });
+  $("#replay").addEventListener("change", (e) => send("seek", { ply: Number(e.target.value) }));
+  newGame();
+}
+
+// ---------------------------------------------------------------- Watch
+
+const watch = { run: null, source: null, filter: "", a: null, b: null };
+
+function setupWatchPickers() {
+  const info = gameInfo($("#watch-game").value);
+  const [a, b] = info.name === "ttt" ? ["ai14s", "ai2"] : ["greedy", "random"];
+  watch.a = makePicker($("#watch-a"), info, { title: "A", icon: el("span", { class: "tag win", text: "A" }), human: false, initial: a });
+  watch.b = makePicker($("#watch-b"), info, { title: "B", icon: el("span", { class: "tag lose", text: "B" }), human: false, initial: b });
+}
+
+function tallyTable(table, run, cell) {
+  const [first, second] = run.sides;
+  const rows = [
+    [`A as ${first}`, run.first, ""],
+    [`A as ${second}`, run.second, ""],
+    ["total", run.total, "total"],
+  ];
+  table.replaceChildren(
+    el("thead", {}, el("tr", {}, el("th", { text: "" }), el("th", { text: "win" }), el("th", { text: "lose" }), el("th", { text: "draw" }))),
+    el("tbody", {}, ...rows.map(([label, t, cls]) =>
+      el("tr", { class: cls }, el("td", { text: label }), ...["win", "lose", "draw"].map((k) => el("td", { "data-cell": `${label}-${k}`, text: cell(t, k) }))))),
+  );
+}
+
+function renderRun(run) {
+  watch.run = run;
+  const total = run.games_per_side * 2;
+  $("#watch-title").textContent = `A = ${run.a}  vs  B = ${run.b}`;
+  $("#watch-bar").style.width = `${(100 * run.played) / total}%`;
+  const secs = (run.elapsed_ms / 1000).toFixed(2);
+  const state = run.done ? (run.stopped ? "stopped" : "done") : "running";
+  $("#watch-progress").textContent = `${run.played.toLocaleString()} of ${total.toLocaleString()} games · ${secs} s · ${state}`;
+  $("#watch-progress").dataset.state = state;
+  tallyTable($("#watch-count"), run, (t, k) => t[k].toLocaleString());
+  tallyTable($("#watch-ratio"), run, (t, k) => (t.win + t.lose + t.draw ? pct(t[k] / (t.win + t.lose + t.draw)) : "–"));
+  if (run.exact) {
+    tallyTable($("#watch-exact"), { ...run, first: run.exact.first, second: run.exact.second, total: run.exact.total }, (t, k) => pct(t[k]));
+  } else {
+    $("#watch-exact").replaceChildren();
+  }
+  $("#watch-exact-note").textContent = run.exact ? "Expectation over the game tree of both AIs' move distributions." : run.exact_note || "";
+  $("#watch-digest").textContent = run.digest ? `seed ${run.seed} · digest ${run.digest} (the same as gamelab match --json)` : "";
+  $("#watch-start").disabled = !run.done;
+  $("#watch-stop").disabled = run.done;
+  if (run.done) loadRunGames();
+}
+
+function startRun() {
+  const body = {
+    game: $("#watch-game").value,
+    a: watch.a.spec(),
+    b: watch.b.spec(),
+    games_per_side: Number($("#watch-games").value),
+    seed: Number($("#watch-seed").value) || 0,
+  };
+  if (watch.source) watch.source.close();
+  $("#watch-games-list").replaceChildren();
+  $("#watch-games-note").textContent = "";
+  api("POST", "/api/runs", body).then((run) => {
+    renderRun(run);
+    const source = new EventSource(`/api/runs/${run.id}/events`);
+    watch.source = source;
+    source.onmessage = (e) => {
+      const state = JSON.parse(e.data);
+      renderRun(state);
+      if (state.done) source.close();
+    };
+    source.onerror = () => source.close();
+  }, (e) => toast(e.message));
+}
+
+async function loadRunGames() {
+  const run = watch.run;
+  if (!run.games_kept) {
+    $("#watch-games-note").textContent = "Games are kept for runs of up to 10,000 games per side.";
+    return;
+  }
+  try {
+    const q = new URLSearchParams({ limit: "200" });
+    if (watch.filter) q.set("result", watch.filter);
+    const page = await api("GET", `/api/runs/${run.id}/games?${q}`);
+    if (watch.run !== run) return;
+    $("#watch-games-list").replaceChildren(...page.games.map((g) =>
+      el("li", { "data-index": g.index },
+        el("span", {}, `#${g.index + 1} · A as ${g.a_side} · `, el("span", { class: `tag ${g.result}`, text: g.result }), ` · ${g.moves.length} moves`),
+        el("button", { text: "Replay", onclick: () => openInPlay(run, g) }))));
+    $("#watch-games-note").textContent = page.matching > page.games.length
+      ? `Showing the first ${page.games.length} of ${page.matching.toLocaleString()}.` : `${page.matching.toLocaleString()} games.`;
+  } catch (e) {
+    toast(e.message);
+  }
+}
+
+// Opens a finished game of a run in the Play view, at its last move, for replay.
+function openInPlay(run, g) {
+  const aFirst = g.a_side === run.sides[0];
+  const players = aFirst ? [run.a, run.b] : [run.b, run.a];
+  switchView("play");
+  $("#play-game").value = run.game;
+  setupPlaySeats(players.map((p) => p.split(":")[0]));
+  newGame(g.moves, players, run.game);
+}
+
+function initWatch() {
+  fillGameSelect($("#watch-game"), catalogue.games.map((g) => g.name));
+  $("#watch-game").addEventListener("change", setupWatchPickers);
+  setupWatchPickers();
+  $("#watch-start").addEventListener("click", startRun);
+  $("#watch-stop").addEventListener("click", () => {
+    if (watch.run) api("POST", `/api/runs/${watch.run.id}/stop`).catch((e) => toast(e.message));
+  });
+  for (const chip of document.querySelectorAll("#watch-filters .chip")) {
+    chip.addEventListener("click", () => {
+      watch.filter = chip.dataset.result;
+      for (const c of document.querySelectorAll("#watch-filters .chip")) c.classList.toggle("active", c === chip);
+      if (watch.run && watch.run.done) loadRunGames();
+    });
+  }
+}
+
+// ---------------------------------------------------------------- Explore
+
+const explore = { moves: [], picker: null, view: null };
+
+async function exploreAt(moves) {
+  const body = { moves };
+  const ai = explore.picker.spec();
+  try {
+    const view = await api("POST", "/api/explore", body);
+    explore.moves = moves;
+    explore.view = view;
+    renderExplore();
+    if (!view.board.outcome) {
+      const withAi = await api("POST", "/api/explore", { moves, ai });
+      if (explore.moves === moves) {
+        explore.view = withAi;
+        renderExplore();
+      }
+    }
+  } catch (e) {
+    toast(e.message);
+  }
+}
+
+function valueBadge(value) {
+  return el("span", { class: `badge v${value.value}`, text: value.text });
+}
+
+function renderExplore() {
+  const v = explore.view;
+  const info = gameInfo("ttt");
+  const status = $("#explore-status");
+  status.replaceChildren(...(v.board.outcome ? ["Game over: " + v.board.outcome.text] : [pieceIcon(v.board.to_move), `${v.board.to_move} to move`]));
+  const badge = $("#explore-value");
+  badge.className = `badge v${v.value.value}`;
+  badge.textContent = (v.board.outcome ? "" : "with best play: ") + v.value.text;
+  $("#explore-path").textContent = v.moves.length ? `Moves: ${v.moves.join("  ")}` : "The empty board.";
+
+  const overlay = {};
+  let pick = null;
+  if (v.ai) {
+    pick = v.ai.choice.square;
+    const rows = v.ai.policy || [];
+    for (const r of rows) overlay[r.square] = `${Math.round(100 * r.score)}%`;
+  }
+  drawBoard($("#explore-board"), v.board, info, {
+    onSquare: (i, mv) => exploreAt([...v.moves, mv.text]),
+    overlay, pick,
+  });
+
+  const parent = $("#explore-parent");
+  if (v.parent) {
+    const last = v.board.last ? v.board.last.square : null;
+    parent.replaceChildren(el("button", { class: "child", id: "explore-up", title: "Go up to the parent", onclick: () => exploreAt(v.parent) },
+      el("span", { class: "mv", text: "↑ Parent" }), miniBoard(v.parent_cells), el("span", { class: "muted small", text: last !== null ? `then ${v.moves[v.moves.length - 1]}` : "" })));
+  } else {
+    parent.replaceChildren(el("span", { class: "none", text: "The start has no parent." }));
+  }
+
+  const children = $("#explore-children");
+  if (v.children.length === 0) {
+    children.replaceChildren(el("p", { class: "muted", text: "The game is over here: no children." }));
+  } else {
+    children.replaceChildren(...v.children.map((c) =>
+      el("button", { class: "child" + (c.best ? " best" : ""), "data-move": c.text, onclick: () => exploreAt(c.moves) },
+        el("span", { class: "mv", text: (c.best ? "★ " : "") + c.text }),
+        miniBoard(c.cells, c.square),
+        valueBadge(c.value))));
+  }
+
+  const out = $("#explore-ai-result");
+  if (!v.ai) {
+    out.replaceChildren(el("p", { class: "muted small", text: v.board.outcome ? "The game is over: no move to choose." : "" }));
+    return;
+  }
+  const parts = [el("p", {}, `${v.ai.spec} plays `, el("strong", { id: "explore-ai-choice", text: v.ai.choice.text }), " here (seed 0).")];
+  const scores = new Map((v.ai.scores || []).map((s) => [s.text, s.score]));
+  const probs = new Map((v.ai.policy || []).map((s) => [s.text, s.score]));
+  if (scores.size || probs.size) {
+    const moves = v.board.legal.map((m) => m.text);
+    parts.push(el("table", { class: "ai-table" },
+      el("thead", {}, el("tr", {}, el("th", { text: "move" }), el("th", { text: "score" }), el("th", { text: "chance" }))),
+      el("tbody", {}, ...moves.map((m) => el("tr", { class: m === v.ai.choice.text ? "chosen" : "" },
+        el("td", { text: m }),
+        el("td", { text: scores.has(m) ? String(+scores.get(m).toFixed(3)) : "–" }),
+        el("td", { text: probs.has(m) ? `${pct(probs.get(m))}%` : "–" }))))));
+  }
+  if (v.ai.explain) {
+    parts.push(el("h3", { text: "Its reasoning" }), el("pre", { class: "explain", text: v.ai.explain }));
+  }
+  out.replaceChildren(...parts);
+}
+
+function initExplore() {
+  explore.picker = makePicker($("#explore-ai"), gameInfo("ttt"), {
+    title: "AI", icon: null, human: false, initial: "ai14s", onChange: () => exploreAt(explore.moves),
+  });
+  $("#explore-start").addEventListener("click", () => exploreAt([]));
+  exploreAt([]);
+}
+
+// ---------------------------------------------------------------- tabs and start
+
+function switchView(name) {
+  for (const tab of document.querySelectorAll(".tab")) tab.classList.toggle("active", tab.dataset.view === name);
+  for (const view of document.querySelectorAll(".view")) view.classList.toggle("active", view.id === `view-${name}`);
+}
+
+async function main() {
+  for (const tab of document.querySelectorAll(".tab")) tab.addEventListener("click", () => switchView(tab.dataset.view));
+  try {
+    catalogue = await api("GET", "/api/catalogue");
+  } catch (e) {
+    toast(`Cannot reach the gamelab server: ${e.message}`);
+    return;
+  }
+  initPlay();
+  initWatch();
+  initExplore();
+  document.body.dataset.ready = "true";
+}
+
+main();

@@ -1,0 +1,160 @@
+//! The tic-tac-toe game-tree viewer: a position, its parent, its children with their
+//! minimax values, and what a chosen AI would play there and why.
+
+use gamelab_core::{Agent, Game, Side, game_rng};
+use gamelab_ttt::Ttt;
+use gamelab_ttt::solve::SolvedTable;
+use serde::{Deserialize, Serialize};
+
+use crate::error::ApiError;
+use crate::games::{BoardView, MoveView, WebGame, board_view, move_view};
+
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct ExploreRequest {
+    /// The moves from the start to the position, e.g. `["1,1", "0,0"]`.
+    #[serde(default)]
+    pub moves: Vec<String>,
+    /// An AI spec whose view of the position to show.
+    pub ai: Option<String>,
+}
+
+/// A minimax value: +1 the first side (o) wins with best play by both, 0 a draw, −1 x wins.
+#[derive(Serialize, Debug, Clone, PartialEq)]
+pub struct ValueView {
+    pub value: i8,
+    pub text: String,
+}
+
+fn value_view(value: i8) -> ValueView {
+    let text = match value {
+        1 => format!("{} wins", Ttt::side_name(Side::First)),
+        -1 => format!("{} wins", Ttt::side_name(Side::Second)),
+        _ => "draw".to_string(),
+    };
+    ValueView { value, text }
+}
+
+#[derive(Serialize, Debug)]
+pub struct ChildView {
+    #[serde(flatten)]
+    pub mv: MoveView,
+    /// The moves from the start to the child.
+    pub moves: Vec<String>,
+    pub cells: Vec<&'static str>,
+    pub value: ValueView,
+    /// The move keeps the best value for the side to move.
+    pub best: bool,
+}
+
+#[derive(Serialize, Debug)]
+pub struct MoveScore {
+    #[serde(flatten)]
+    pub mv: MoveView,
+    pub score: f64,
+}
+
+#[derive(Serialize, Debug)]
+pub struct AiView {
+    pub spec: String,
+    /// The move it plays here with seed 0.
+    pub choice: MoveView,
+    /// The distribution it draws from, when it has a fixed one.
+    pub policy: Option<Vec<MoveScore>>,
+    /// Its score for each move, for AIs that score moves.
+    pub scores: Option<Vec<MoveScore>>,
+    /// Its own account of the decision.
+    pub explain: Option<String>,
+}
+
+#[derive(Serialize, Debug)]
+pub struct ExploreView {
+    pub moves: Vec<String>,
+    pub board: BoardView,
+    pub value: ValueView,
+    /// The moves to the parent; `null` at the start.
+    pub parent: Option<Vec<String>>,
+    pub parent_cells: Option<Vec<&'static str>>,
+    pub children: Vec<ChildView>,
+    pub ai: Option<AiView>,
+}
+
+fn moves_of(game: &Ttt) -> Vec<String> {
+    game.history().iter().map(ToString::to_string).collect()
+}
+
+fn scored(entries: Vec<(gamelab_ttt::Square, f64)>) -> Vec<MoveScore> {
+    entries
+        .into_iter()
+        .map(|(mv, score)| MoveScore {
+            mv: move_view::<Ttt>(mv),
+            score,
+        })
+        .collect()
+}
+
+pub fn explore(request: &ExploreRequest) -> Result<ExploreView, ApiError> {
+    let mut game = Ttt::start();
+    for (i, text) in request.moves.iter().enumerate() {
+        let mv = game.parse_move(text).map_err(|e| {
+            ApiError::bad_request(format!("move {} (`{text}`) of `moves`: {e}", i + 1))
+        })?;
+        game.play(mv);
+    }
+    let table = SolvedTable::shared();
+    let value_of = |g: &Ttt| table.get(g).expect("every reachable position is solved");
+    let solved = value_of(&game);
+    let children = game
+        .legal_moves()
+        .iter()
+        .map(|&mv| {
+            let mut child = game.clone();
+            child.play(mv);
+            let board = board_view(&child);
+            ChildView {
+                mv: move_view::<Ttt>(mv),
+                moves: moves_of(&child),
+                cells: board.cells,
+                value: value_view(value_of(&child).value),
+                best: solved.best_gt & mv.bit() != 0,
+            }
+        })
+        .collect();
+    let parent = (game.ply() > 0).then(|| {
+        let mut p = game.clone();
+        p.undo();
+        p
+    });
+    let ai = match &request.ai {
+        None => None,
+        Some(spec) if game.is_over() => {
+            return Err(ApiError::conflict(format!(
+                "the game is over here, so {spec} has no move to show"
+            )));
+        }
+        Some(spec) => {
+            let mut agent = Ttt::registry()
+                .build(spec)
+                .map_err(|e| ApiError::bad_request(format!("ai: {e}")))?;
+            // The same stream as move `ply` of a game with seed 0 in the Play view.
+            let mut rng = game_rng(0, game.ply() as u64, game.to_move());
+            let choice = agent.choose(&game, &mut rng);
+            Some(AiView {
+                spec: spec.clone(),
+                choice: move_view::<Ttt>(choice),
+                policy: agent.policy(&game).map(|p| scored(p.entries().to_vec())),
+                scores: agent.move_scores(&game).map(scored),
+                explain: agent.explain(&game),
+            })
+        }
+    };
+    Ok(ExploreView {
+        moves: moves_of(&game),
+        board: board_view(&game),
+        value: value_view(solved.value),
+        parent_cells: parent.as_ref().map(|p| board_view(p).cells),
+        parent: parent.as_ref().map(moves_of),
+        children,
+        ai,
+    })
+}

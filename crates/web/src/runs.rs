@@ -1,0 +1,279 @@
+//! Watch runs: N games of A against B each way, played by the arena on worker threads
+//! while the page watches the table fill up.
+
+use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+use gamelab_core::arena::{
+    self, ChunkResult, ExactResult, LiveOptions, MatchConfig, PlayedGame, Probabilities, Tally,
+};
+use gamelab_core::{Agent, Game};
+use serde::{Deserialize, Serialize};
+use tokio::sync::watch;
+
+use crate::error::ApiError;
+use crate::games::{OutcomeView, WebGame, outcome_view};
+
+/// At most this many games per side in one run.
+pub const MAX_GAMES_PER_SIDE: u64 = 1_000_000;
+/// Runs of up to this many games per side keep every game, to open in the replay view.
+pub const KEPT_GAMES_PER_SIDE: u64 = 10_000;
+
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct NewRun {
+    pub game: String,
+    pub a: String,
+    pub b: String,
+    pub games_per_side: u64,
+    #[serde(default)]
+    pub seed: u64,
+}
+
+#[derive(Serialize, Debug, Clone, PartialEq)]
+pub struct ExactView {
+    pub first: Probabilities,
+    pub second: Probabilities,
+    pub total: Probabilities,
+}
+
+impl From<ExactResult> for ExactView {
+    fn from(e: ExactResult) -> Self {
+        ExactView {
+            first: e.first,
+            second: e.second,
+            total: e.total(),
+        }
+    }
+}
+
+/// A run as the page sees it; sent again each time games finish.
+#[derive(Serialize, Debug, Clone, PartialEq)]
+pub struct RunState {
+    pub id: String,
+    pub game: &'static str,
+    pub sides: [&'static str; 2],
+    pub a: String,
+    pub b: String,
+    pub games_per_side: u64,
+    pub seed: u64,
+    pub played: u64,
+    /// A's results with A moving first, moving second, and both.
+    pub first: Tally,
+    pub second: Tally,
+    pub total: Tally,
+    /// The exact probabilities (tic-tac-toe AIs with a fixed distribution), or why not.
+    pub exact: Option<ExactView>,
+    pub exact_note: Option<String>,
+    /// Every game is kept and can be listed.
+    pub games_kept: bool,
+    pub done: bool,
+    pub stopped: bool,
+    pub elapsed_ms: u64,
+    /// The match digest (as `gamelab match --json` prints it) once the run is complete.
+    pub digest: Option<String>,
+}
+
+/// A finished game of a run.
+#[derive(Serialize, Debug, Clone)]
+pub struct RunGame {
+    pub index: u64,
+    /// The side A played.
+    pub a_side: &'static str,
+    /// A's result: `win`, `lose` or `draw`.
+    pub result: &'static str,
+    pub outcome: OutcomeView,
+    pub moves: Vec<String>,
+}
+
+pub struct Run {
+    pub state: watch::Sender<RunState>,
+    pub stop: Arc<AtomicBool>,
+    pub games: Mutex<Vec<RunGame>>,
+}
+
+#[derive(Deserialize, Debug, Default)]
+#[serde(deny_unknown_fields)]
+pub struct GamesQuery {
+    /// Only games A won, lost or drew.
+    pub result: Option<String>,
+    #[serde(default)]
+    pub offset: usize,
+    pub limit: Option<usize>,
+}
+
+#[derive(Serialize, Debug)]
+pub struct GamesPage {
+    /// Games that match the filter, in all.
+    pub matching: usize,
+    pub games: Vec<RunGame>,
+}
+
+impl Run {
+    pub fn list(&self, query: &GamesQuery) -> Result<GamesPage, ApiError> {
+        if let Some(r) = &query.result
+            && !["win", "lose", "draw"].contains(&r.as_str())
+        {
+            return Err(ApiError::bad_request(format!(
+                "result `{r}` is not one of win, lose, draw"
+            )));
+        }
+        let limit = query.limit.unwrap_or(100);
+        if limit == 0 || limit > 1000 {
+            return Err(ApiError::bad_request(format!(
+                "limit {limit} is out of range: ask for 1 to 1000 games at a time"
+            )));
+        }
+        let mut games = self.games.lock().expect("run games lock").clone();
+        games.retain(|g| query.result.as_deref().is_none_or(|r| g.result == r));
+        games.sort_by_key(|g| g.index);
+        let matching = games.len();
+        Ok(GamesPage {
+            matching,
+            games: games.into_iter().skip(query.offset).take(limit).collect(),
+        })
+    }
+}
+
+fn result_of(tally: &Tally) -> &'static str {
+    if tally.win > 0 {
+        "win"
+    } else if tally.lose > 0 {
+        "lose"
+    } else {
+        "draw"
+    }
+}
+
+fn run_game<G: Game>(game: &PlayedGame<G::Move>) -> RunGame {
+    let mut tally = Tally::default();
+    tally.record(game.outcome, game.a_side);
+    RunGame {
+        index: game.index,
+        a_side: G::side_name(game.a_side),
+        result: result_of(&tally),
+        outcome: outcome_view::<G>(game.outcome),
+        moves: game.moves.iter().map(ToString::to_string).collect(),
+    }
+}
+
+/// The exact result of A against B, for tic-tac-toe, or why there is none.
+fn exact_of<G: WebGame>(
+    a: &mut dyn Agent<G>,
+    b: &mut dyn Agent<G>,
+    names: [&str; 2],
+) -> Result<ExactView, String> {
+    if G::NAME != gamelab_ttt::Ttt::NAME {
+        return Err(format!(
+            "{} is too large for exact tables; they exist for tic-tac-toe",
+            G::TITLE
+        ));
+    }
+    arena::exact_match(a, b, names)
+        .map(Into::into)
+        .map_err(|e| e.to_string())
+}
+
+/// Checks the request, then starts the run on its own thread.
+pub fn start<G: WebGame>(id: String, request: &NewRun) -> Result<Arc<Run>, ApiError> {
+    let registry = G::registry();
+    let build = |who: &str, spec: &str| {
+        registry
+            .build(spec)
+            .map_err(|e| ApiError::bad_request(format!("{who}: {e}")))
+    };
+    let mut agent_a = build("a", &request.a)?;
+    let mut agent_b = build("b", &request.b)?;
+    if request.games_per_side == 0 || request.games_per_side > MAX_GAMES_PER_SIDE {
+        return Err(ApiError::bad_request(format!(
+            "games_per_side {} is out of range: expected 1 to {MAX_GAMES_PER_SIDE}",
+            request.games_per_side
+        )));
+    }
+    let (exact, exact_note) =
+        match exact_of::<G>(&mut *agent_a, &mut *agent_b, [&request.a, &request.b]) {
+            Ok(e) => (Some(e), None),
+            Err(note) => (None, Some(note)),
+        };
+    let games_kept = request.games_per_side <= KEPT_GAMES_PER_SIDE;
+    let initial = RunState {
+        id,
+        game: G::NAME,
+        sides: gamelab_core::Side::BOTH.map(G::side_name),
+        a: request.a.clone(),
+        b: request.b.clone(),
+        games_per_side: request.games_per_side,
+        seed: request.seed,
+        played: 0,
+        first: Tally::default(),
+        second: Tally::default(),
+        total: Tally::default(),
+        exact,
+        exact_note,
+        games_kept,
+        done: false,
+        stopped: false,
+        elapsed_ms: 0,
+        digest: None,
+    };
+    let run = Arc::new(Run {
+        state: watch::Sender::new(initial),
+        stop: Arc::new(AtomicBool::new(false)),
+        games: Mutex::new(Vec::new()),
+    });
+    let worker = run.clone();
+    let (a, b) = (request.a.clone(), request.b.clone());
+    let cfg = MatchConfig {
+        games_per_side: request.games_per_side,
+        seed: request.seed,
+        threads: 0,
+    };
+    std::thread::Builder::new()
+        .name("gamelab-run".into())
+        .spawn(move || play::<G>(&worker, &a, &b, &cfg, games_kept))
+        .map_err(|e| ApiError::internal(format!("cannot start a worker thread: {e}")))?;
+    Ok(run)
+}
+
+fn play<G: WebGame>(run: &Run, a: &str, b: &str, cfg: &MatchConfig, keep_games: bool) {
+    let registry = G::registry();
+    // Both specs were built once when the run was checked; they cannot fail now.
+    let make = |spec: &str| registry.build(spec).expect("checked spec");
+    let make_a = || make(a);
+    let make_b = || make(b);
+    let started = Instant::now();
+    let total = cfg.games_per_side * 2;
+    // About a hundred reports per run: live enough to watch, few enough to be cheap.
+    let live = LiveOptions {
+        chunk: (total / 100).clamp(1, 4096),
+        stop: Some(&run.stop),
+        keep_games,
+    };
+    let on_chunk = |chunk: &ChunkResult<G::Move>| {
+        if keep_games {
+            let mut games = run.games.lock().expect("run games lock");
+            games.extend(chunk.games.iter().map(run_game::<G>));
+        }
+        run.state.send_modify(|s| {
+            s.first.add(&chunk.first);
+            s.second.add(&chunk.second);
+            s.total.add(&chunk.first);
+            s.total.add(&chunk.second);
+            s.played += chunk.range.end - chunk.range.start;
+            s.elapsed_ms = started.elapsed().as_millis() as u64;
+        });
+    };
+    let (result, _, stopped) =
+        arena::run_match_live::<G, Box<dyn Agent<G>>>(&make_a, &make_b, cfg, &live, &on_chunk);
+    run.state.send_modify(|s| {
+        s.first = result.first;
+        s.second = result.second;
+        s.total = result.total();
+        s.played = result.total().games();
+        s.done = true;
+        s.stopped = stopped;
+        s.elapsed_ms = started.elapsed().as_millis() as u64;
+        s.digest = (!stopped).then(|| format!("{:016x}", result.digest));
+    });
+}

@@ -1,0 +1,643 @@
+//! The HTTP API, request by request: what it answers, and that every bad request gets a
+//! 4xx with a message and leaves the game as it was.
+
+use axum::Router;
+use axum::body::Body;
+use axum::http::{Request, StatusCode, header};
+use gamelab_core::arena::{MatchConfig, run_match};
+use gamelab_ttt::Ttt;
+use http_body_util::BodyExt;
+use serde_json::{Value, json};
+use tower::ServiceExt;
+
+struct App(Router);
+
+impl App {
+    fn new() -> App {
+        App(gamelab_web::router())
+    }
+
+    async fn send(&self, method: &str, path: &str, body: Option<String>) -> (StatusCode, Value) {
+        let mut request = Request::builder().method(method).uri(path);
+        if body.is_some() {
+            request = request.header(header::CONTENT_TYPE, "application/json");
+        }
+        let request = request
+            .body(body.map_or_else(Body::empty, Body::from))
+            .unwrap();
+        let response = self.0.clone().oneshot(request).await.unwrap();
+        let status = response.status();
+        let bytes = response.into_body().collect().await.unwrap().to_bytes();
+        let value = serde_json::from_slice(&bytes)
+            .unwrap_or_else(|_| Value::String(String::from_utf8_lossy(&bytes).into()));
+        (status, value)
+    }
+
+    async fn get(&self, path: &str) -> (StatusCode, Value) {
+        self.send("GET", path, None).await
+    }
+
+    async fn post(&self, path: &str, body: Value) -> (StatusCode, Value) {
+        self.send("POST", path, Some(body.to_string())).await
+    }
+
+    async fn new_game(&self, game: &str, players: [&str; 2]) -> Value {
+        let (status, state) = self
+            .post("/api/games", json!({"game": game, "players": players}))
+            .await;
+        assert_eq!(status, StatusCode::CREATED, "{state}");
+        state
+    }
+}
+
+/// Asserts a 4xx JSON error whose message contains `needle`.
+fn assert_error(response: (StatusCode, Value), status: StatusCode, needle: &str) {
+    let (got, body) = response;
+    assert_eq!(got, status, "{body}");
+    let message = body["error"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no error message in {body}"));
+    assert!(
+        message.contains(needle),
+        "`{message}` should mention `{needle}`"
+    );
+}
+
+fn id(state: &Value) -> String {
+    state["id"].as_str().unwrap().to_string()
+}
+
+#[tokio::test]
+async fn the_catalogue_lists_both_games_and_their_ais() {
+    let app = App::new();
+    let (status, body) = app.get("/api/catalogue").await;
+    assert_eq!(status, StatusCode::OK);
+    let games = body["games"].as_array().unwrap();
+    assert_eq!(games.len(), 2);
+    assert_eq!(games[0]["name"], "ttt");
+    assert_eq!(games[0]["sides"], json!(["o", "x"]));
+    assert_eq!(games[1]["name"], "othello");
+    assert_eq!(games[1]["rows"], 8);
+    let ai14s = games[0]["ais"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["name"] == "ai14s")
+        .unwrap();
+    assert!(!ai14s["params"].as_array().unwrap().is_empty());
+    let alphabeta = games[1]["ais"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["name"] == "alphabeta")
+        .unwrap();
+    let time = &alphabeta["params"][0];
+    assert_eq!(
+        (time["name"].as_str(), time["kind"].as_str()),
+        (Some("time"), Some("float"))
+    );
+}
+
+#[tokio::test]
+async fn the_page_and_its_files_are_served() {
+    let app = App::new();
+    for path in ["/", "/assets/app.js", "/assets/app.css", "/assets/icon.svg"] {
+        let response = app
+            .0
+            .clone()
+            .oneshot(Request::get(path).body(Body::empty()).unwrap())
+            .await
+            .unwrap();
+        assert_eq!(response.status(), StatusCode::OK, "{path}");
+    }
+    assert_error(
+        app.get("/assets/nope.js").await,
+        StatusCode::NOT_FOUND,
+        "nope.js",
+    );
+    assert_error(
+        app.get("/api/nothing").await,
+        StatusCode::NOT_FOUND,
+        "/api/",
+    );
+}
+
+#[tokio::test]
+async fn a_game_against_an_ai_step_by_step() {
+    let app = App::new();
+    let state = app.new_game("ttt", ["human", "ai14s"]).await;
+    let game = id(&state);
+    assert_eq!(state["board"]["legal"].as_array().unwrap().len(), 9);
+    assert_eq!(state["ai_to_move"], false);
+
+    let (status, state) = app
+        .post(
+            &format!("/api/games/{game}/move"),
+            json!({"move": "1,1", "ply": 0}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(state["board"]["cells"][4], "o");
+    assert_eq!(state["ai_to_move"], true);
+
+    let (status, state) = app
+        .post(&format!("/api/games/{game}/ai-move"), json!({"ply": 1}))
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    let reply = state["moves"][1]["text"].clone();
+    assert_eq!(state["moves"][1]["side"], "x");
+    assert_eq!(state["cursor"], 2);
+
+    // Undo goes back to the human's turn, redo forward to the next one.
+    let (_, state) = app
+        .post(&format!("/api/games/{game}/undo"), json!({}))
+        .await;
+    assert_eq!(state["cursor"], 0);
+    assert_eq!(state["moves"].as_array().unwrap().len(), 2);
+    let (_, state) = app
+        .post(&format!("/api/games/{game}/redo"), json!({}))
+        .await;
+    assert_eq!(state["cursor"], 2);
+
+    // The AI's choice depends only on the seed and the ply: asked again, it plays the same.
+    let (_, state) = app
+        .post(&format!("/api/games/{game}/seek"), json!({"ply": 1}))
+        .await;
+    assert_eq!(state["cursor"], 1);
+    let (_, state) = app
+        .post(&format!("/api/games/{game}/ai-move"), json!({"ply": 1}))
+        .await;
+    assert_eq!(state["moves"][1]["text"], reply);
+    assert_eq!(app.get(&format!("/api/games/{game}")).await.1, state);
+}
+
+#[tokio::test]
+async fn bad_requests_for_new_games() {
+    let app = App::new();
+    let post = |body: Value| app.post("/api/games", body);
+    assert_error(
+        post(json!({"game": "chess", "players": ["human", "human"]})).await,
+        StatusCode::BAD_REQUEST,
+        "known games: ttt, othello",
+    );
+    assert_error(
+        post(json!({"game": "ttt", "players": ["human", "ai99"]})).await,
+        StatusCode::BAD_REQUEST,
+        "unknown AI `ai99`",
+    );
+    assert_error(
+        post(json!({"game": "ttt", "players": ["ai12s:score_victory=lots", "human"]})).await,
+        StatusCode::BAD_REQUEST,
+        "expected a number",
+    );
+    assert_error(
+        post(json!({"game": "ttt", "players": ["ai14s:depth=3", "human"]})).await,
+        StatusCode::BAD_REQUEST,
+        "no parameter `depth`",
+    );
+    assert_error(
+        post(json!({"game": "othello", "players": ["human", "ai14s"]})).await,
+        StatusCode::BAD_REQUEST,
+        "known AIs: random",
+    );
+    assert_error(
+        post(json!({"game": "ttt", "players": ["human"]})).await,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "players",
+    );
+    assert_error(
+        post(json!({"game": "ttt", "players": ["human", "human"], "colour": 1})).await,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "unknown field `colour`",
+    );
+    assert_error(
+        post(json!({"game": "ttt", "players": ["human", "human"], "moves": ["1,1", "1,1"]})).await,
+        StatusCode::BAD_REQUEST,
+        "move 2 (`1,1`)",
+    );
+    assert_error(
+        app.send("POST", "/api/games", Some("{not json".into()))
+            .await,
+        StatusCode::BAD_REQUEST,
+        "not what this endpoint expects",
+    );
+    let no_type = Request::post("/api/games")
+        .body(Body::from(r#"{"game":"ttt","players":["human","human"]}"#))
+        .unwrap();
+    assert!(
+        app.0
+            .clone()
+            .oneshot(no_type)
+            .await
+            .unwrap()
+            .status()
+            .is_client_error()
+    );
+}
+
+#[tokio::test]
+async fn bad_moves_leave_the_game_unchanged() {
+    let app = App::new();
+    let game = id(&app.new_game("ttt", ["human", "human"]).await);
+    let path = format!("/api/games/{game}/move");
+    app.post(&path, json!({"move": "1,1"})).await;
+    let before = app.get(&format!("/api/games/{game}")).await.1;
+
+    assert_error(
+        app.post(&path, json!({"move": "centre"})).await,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "x,y",
+    );
+    assert_error(
+        app.post(&path, json!({"move": "1,1"})).await,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "already taken by o",
+    );
+    assert_error(
+        app.post(&path, json!({"move": "3,0"})).await,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "off the board",
+    );
+    assert_error(
+        app.post(&path, json!({"move": "0,0", "ply": 0})).await,
+        StatusCode::CONFLICT,
+        "moved on",
+    );
+    assert_error(
+        app.post(&path, json!({"mv": "0,0"})).await,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "move",
+    );
+    assert_error(
+        app.post(&format!("/api/games/{game}/ai-move"), json!({}))
+            .await,
+        StatusCode::CONFLICT,
+        "played by a human",
+    );
+    assert_error(
+        app.post(&format!("/api/games/{game}/redo"), json!({}))
+            .await,
+        StatusCode::CONFLICT,
+        "nothing to redo",
+    );
+    assert_error(
+        app.post(&format!("/api/games/{game}/seek"), json!({"ply": 5}))
+            .await,
+        StatusCode::BAD_REQUEST,
+        "past the end",
+    );
+    assert_error(
+        app.post(&format!("/api/games/{game}/seek"), json!({"ply": -1}))
+            .await,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "ply",
+    );
+    assert_eq!(app.get(&format!("/api/games/{game}")).await.1, before);
+
+    assert_error(
+        app.post("/api/games/0123456789abcdef/move", json!({"move": "0,0"}))
+            .await,
+        StatusCode::NOT_FOUND,
+        "no game has id",
+    );
+    assert_error(
+        app.get("/api/games/nope").await,
+        StatusCode::NOT_FOUND,
+        "no game has id",
+    );
+}
+
+#[tokio::test]
+async fn turns_and_the_end_of_the_game_are_enforced() {
+    let app = App::new();
+    let game = id(&app.new_game("ttt", ["ai1", "human"]).await);
+    assert_error(
+        app.post(&format!("/api/games/{game}/move"), json!({"move": "0,0"}))
+            .await,
+        StatusCode::CONFLICT,
+        "ai1 plays o",
+    );
+    assert_error(
+        app.post(&format!("/api/games/{game}/undo"), json!({}))
+            .await,
+        StatusCode::CONFLICT,
+        "nothing to undo",
+    );
+
+    // o (ai1) takes the first free square each time; x lets it win along the top row.
+    for x_move in ["1,1", "0,1"] {
+        app.post(&format!("/api/games/{game}/ai-move"), json!({}))
+            .await;
+        let (status, _) = app
+            .post(&format!("/api/games/{game}/move"), json!({"move": x_move}))
+            .await;
+        assert_eq!(status, StatusCode::OK);
+    }
+    let (_, state) = app
+        .post(&format!("/api/games/{game}/ai-move"), json!({}))
+        .await;
+    assert_eq!(state["board"]["outcome"]["winner"], "o", "{state}");
+    assert_eq!(state["board"]["legal"], json!([]));
+    assert_error(
+        app.post(&format!("/api/games/{game}/ai-move"), json!({}))
+            .await,
+        StatusCode::CONFLICT,
+        "the game is over (o wins)",
+    );
+    assert_error(
+        app.post(&format!("/api/games/{game}/move"), json!({"move": "2,2"}))
+            .await,
+        StatusCode::CONFLICT,
+        "the game is over",
+    );
+}
+
+#[tokio::test]
+async fn othello_passes_only_when_there_is_no_move() {
+    let app = App::new();
+    let game = id(&app.new_game("othello", ["human", "human"]).await);
+    assert_error(
+        app.post(&format!("/api/games/{game}/move"), json!({"move": "pass"}))
+            .await,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "cannot pass",
+    );
+    assert_error(
+        app.post(&format!("/api/games/{game}/move"), json!({"move": "a1"}))
+            .await,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "not a legal move",
+    );
+    let (status, state) = app
+        .post(&format!("/api/games/{game}/move"), json!({"move": "d3"}))
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(state["board"]["score"], json!([4, 1]));
+    assert_eq!(state["board"]["to_move"], "white");
+}
+
+#[tokio::test]
+async fn tabs_do_not_see_each_others_games() {
+    let app = App::new();
+    let one = id(&app.new_game("ttt", ["human", "human"]).await);
+    let two = id(&app.new_game("ttt", ["human", "human"]).await);
+    assert_ne!(one, two);
+    app.post(&format!("/api/games/{one}/move"), json!({"move": "0,0"}))
+        .await;
+    let (_, state) = app.get(&format!("/api/games/{two}")).await;
+    assert_eq!(state["moves"], json!([]));
+}
+
+async fn finished_run(app: &App, body: Value) -> Value {
+    let (status, run) = app.post("/api/runs", body).await;
+    assert_eq!(status, StatusCode::CREATED, "{run}");
+    let path = format!("/api/runs/{}", id(&run));
+    loop {
+        let (_, state) = app.get(&path).await;
+        if state["done"] == true {
+            return state;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+    }
+}
+
+#[tokio::test]
+async fn a_run_is_the_cli_match() {
+    let app = App::new();
+    let run = finished_run(
+        &app,
+        json!({"game": "ttt", "a": "ai14s", "b": "ai2", "games_per_side": 300, "seed": 5}),
+    )
+    .await;
+    let registry = gamelab_ttt::ai::registry();
+    let cfg = MatchConfig {
+        games_per_side: 300,
+        seed: 5,
+        threads: 1,
+    };
+    let (expected, _) = run_match::<Ttt, _>(
+        &|| registry.build("ai14s").unwrap(),
+        &|| registry.build("ai2").unwrap(),
+        &cfg,
+        &|_| {},
+        false,
+    );
+    assert_eq!(run["digest"], format!("{:016x}", expected.digest));
+    assert_eq!(run["played"], 600);
+    assert_eq!(run["total"]["win"], expected.total().win);
+    assert_eq!(run["second"]["draw"], expected.second.draw);
+    assert_eq!(run["stopped"], false);
+    let exact = &run["exact"]["first"];
+    let sum = exact["win"].as_f64().unwrap()
+        + exact["lose"].as_f64().unwrap()
+        + exact["draw"].as_f64().unwrap();
+    assert!((sum - 1.0).abs() < 1e-9);
+
+    // Its games, filtered, in index order, each replayable as a new game.
+    let path = format!("/api/runs/{}/games", id(&run));
+    let (_, page) = app.get(&format!("{path}?result=draw&limit=1000")).await;
+    let draws = page["games"].as_array().unwrap();
+    assert_eq!(page["matching"], expected.total().draw);
+    assert!(draws.iter().all(|g| g["result"] == "draw"));
+    assert!(
+        draws
+            .windows(2)
+            .all(|w| w[0]["index"].as_u64() < w[1]["index"].as_u64())
+    );
+    let (_, all) = app.get(&format!("{path}?offset=10&limit=5")).await;
+    assert_eq!(all["games"][0]["index"], 10);
+    assert_eq!(all["games"].as_array().unwrap().len(), 5);
+    let game = &draws[0];
+    let (status, replay) = app
+        .post(
+            "/api/games",
+            json!({"game": "ttt", "players": ["ai14s", "ai2"], "moves": game["moves"]}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED);
+    assert_eq!(replay["board"]["outcome"]["winner"], Value::Null);
+}
+
+#[tokio::test]
+async fn run_events_stream_until_the_end() {
+    let app = App::new();
+    let (_, run) = app
+        .post(
+            "/api/runs",
+            json!({"game": "ttt", "a": "ai2", "b": "ai2", "games_per_side": 1000}),
+        )
+        .await;
+    let response = app
+        .0
+        .clone()
+        .oneshot(
+            Request::get(format!("/api/runs/{}/events", id(&run)))
+                .body(Body::empty())
+                .unwrap(),
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        response.headers()[header::CONTENT_TYPE],
+        "text/event-stream"
+    );
+    // The stream ends after the final state, so the whole body can be read.
+    let body = response.into_body().collect().await.unwrap().to_bytes();
+    let events: Vec<Value> = String::from_utf8(body.to_vec())
+        .unwrap()
+        .lines()
+        .filter_map(|l| l.strip_prefix("data: "))
+        .map(|d| serde_json::from_str(d).unwrap())
+        .collect();
+    let last = events.last().unwrap();
+    assert_eq!(last["done"], true);
+    assert_eq!(last["played"], 2000);
+    assert!(
+        events
+            .windows(2)
+            .all(|w| w[0]["played"].as_u64() <= w[1]["played"].as_u64())
+    );
+}
+
+#[tokio::test]
+async fn a_run_stops_when_asked() {
+    let app = App::new();
+    let (_, run) = app
+        .post(
+            "/api/runs",
+            json!({"game": "othello", "a": "random", "b": "random", "games_per_side": 1000000}),
+        )
+        .await;
+    assert_eq!(run["exact"], Value::Null);
+    assert!(run["exact_note"].as_str().unwrap().contains("tic-tac-toe"));
+    assert_eq!(run["games_kept"], false);
+    let path = format!("/api/runs/{}", id(&run));
+    app.post(&format!("{path}/stop"), json!({})).await;
+    let state = loop {
+        let (_, state) = app.get(&path).await;
+        if state["done"] == true {
+            break state;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+    };
+    assert_eq!(state["stopped"], true);
+    assert_eq!(state["digest"], Value::Null);
+    assert!(state["played"].as_u64().unwrap() < 2_000_000);
+    assert_error(
+        app.get(&format!("{path}/games")).await,
+        StatusCode::CONFLICT,
+        "not kept",
+    );
+}
+
+#[tokio::test]
+async fn bad_requests_for_runs() {
+    let app = App::new();
+    let run = |body: Value| app.post("/api/runs", body);
+    assert_error(
+        run(json!({"game": "ttt", "a": "ai14s", "b": "ai2", "games_per_side": 0})).await,
+        StatusCode::BAD_REQUEST,
+        "expected 1 to 1000000",
+    );
+    assert_error(
+        run(json!({"game": "ttt", "a": "ai14s", "b": "ai2", "games_per_side": 5000000})).await,
+        StatusCode::BAD_REQUEST,
+        "out of range",
+    );
+    assert_error(
+        run(json!({"game": "ttt", "a": "human", "b": "ai2", "games_per_side": 10})).await,
+        StatusCode::BAD_REQUEST,
+        "a: unknown AI `human`",
+    );
+    assert_error(
+        run(json!({"game": "ttt", "a": "ai2", "b": "ai2:x=1", "games_per_side": 10})).await,
+        StatusCode::BAD_REQUEST,
+        "b: ai2 has no parameter",
+    );
+    assert_error(
+        run(json!({"game": "ttt", "a": "ai2", "b": "ai2", "games_per_side": -3})).await,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "games_per_side",
+    );
+    assert_error(
+        app.get("/api/runs/feedfacefeedface").await,
+        StatusCode::NOT_FOUND,
+        "no run has id",
+    );
+    assert_error(
+        app.post("/api/runs/feedfacefeedface/stop", json!({})).await,
+        StatusCode::NOT_FOUND,
+        "no run has id",
+    );
+    let done = finished_run(
+        &app,
+        json!({"game": "ttt", "a": "ai2", "b": "ai2", "games_per_side": 10}),
+    )
+    .await;
+    let games = format!("/api/runs/{}/games", id(&done));
+    assert_error(
+        app.get(&format!("{games}?result=won")).await,
+        StatusCode::BAD_REQUEST,
+        "not one of win, lose, draw",
+    );
+    assert_error(
+        app.get(&format!("{games}?limit=0")).await,
+        StatusCode::BAD_REQUEST,
+        "1 to 1000",
+    );
+    assert_error(
+        app.get(&format!("{games}?offset=many")).await,
+        StatusCode::BAD_REQUEST,
+        "bad query string",
+    );
+}
+
+#[tokio::test]
+async fn the_tree_viewer() {
+    let app = App::new();
+    let (status, view) = app
+        .post("/api/explore", json!({"moves": ["1,1"], "ai": "ai_gt"}))
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(view["value"]["value"], 0);
+    assert_eq!(view["parent"], json!([]));
+    let children = view["children"].as_array().unwrap();
+    assert_eq!(children.len(), 8);
+    let best: Vec<_> = children
+        .iter()
+        .filter(|c| c["best"] == true)
+        .map(|c| c["square"].as_u64().unwrap())
+        .collect();
+    assert_eq!(best, [0, 2, 6, 8]);
+    // Edges lose for x.
+    assert_eq!(children[1]["value"]["text"], "o wins");
+    assert!(best.contains(&view["ai"]["choice"]["square"].as_u64().unwrap()));
+    let policy = view["ai"]["policy"].as_array().unwrap();
+    assert_eq!(policy.len(), 4);
+
+    let (_, start) = app.post("/api/explore", json!({})).await;
+    assert_eq!(start["parent"], Value::Null);
+    assert_eq!(start["children"].as_array().unwrap().len(), 9);
+
+    assert_error(
+        app.post("/api/explore", json!({"moves": ["1,1", "4,4"]}))
+            .await,
+        StatusCode::BAD_REQUEST,
+        "move 2 (`4,4`)",
+    );
+    assert_error(
+        app.post("/api/explore", json!({"moves": [], "ai": "ai42"}))
+            .await,
+        StatusCode::BAD_REQUEST,
+        "unknown AI `ai42`",
+    );
+    assert_error(
+        app.post(
+            "/api/explore",
+            json!({"moves": ["0,0", "0,1", "1,0", "1,1", "2,0"], "ai": "ai2"}),
+        )
+        .await,
+        StatusCode::CONFLICT,
+        "the game is over",
+    );
+}

@@ -1,0 +1,329 @@
+// Browser tests of the web app: a real `gamelab serve` driven through Debian's Chromium.
+//
+//   GAMELAB_BIN=target/debug/gamelab node --test app.test.mjs
+//
+// Screenshots go to $SCREENSHOT_DIR (default target/screenshots) for a person to look at.
+
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { mkdirSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium } from "playwright-core";
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "../../../..");
+const bin = resolve(root, process.env.GAMELAB_BIN || "target/debug/gamelab");
+const shots = resolve(root, process.env.SCREENSHOT_DIR || "target/screenshots");
+mkdirSync(shots, { recursive: true });
+
+// A game of two humans in which black must pass after these moves (found by random play
+// through the API; the test checks that the pass really comes).
+const OTHELLO_TO_PASS = ["d3", "c5", "c6", "c7", "f6", "e3", "f3", "f2", "f1", "d6", "d7", "e8", "b5",
+  "b6", "a7", "f4", "b7", "a6", "f5", "g3", "d8", "c4", "b8", "g2", "a4", "g6", "g5", "a5", "h2", "h3",
+  "b3", "h1", "c3", "g4", "h6", "c8", "h4", "g1", "f8", "e2", "d2", "e7", "b4", "g7", "h8", "f7", "h7",
+  "a8", "e1", "g8", "h5", "e6"];
+
+let server;
+let url;
+let browser;
+
+before(async () => {
+  server = spawn(bin, ["serve", "--port", "0"], { stdio: ["ignore", "pipe", "inherit"] });
+  url = await new Promise((ok, fail) => {
+    let out = "";
+    server.stdout.on("data", (chunk) => {
+      out += chunk;
+      const m = out.match(/http:\/\/127\.0\.0\.1:\d+\//);
+      if (m) ok(m[0]);
+    });
+    server.on("exit", (code) => fail(new Error(`gamelab serve exited with ${code}: ${out}`)));
+  });
+  browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
+    headless: true,
+    args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
+      "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"],
+  });
+});
+
+after(async () => {
+  await browser?.close();
+  server?.kill();
+});
+
+async function open() {
+  const context = await browser.newContext({ viewport: { width: 1360, height: 900 } });
+  const page = await context.newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  await page.goto(url);
+  await page.waitForSelector("body[data-ready]");
+  page.errors = errors;
+  return page;
+}
+
+const shot = (page, name) => page.screenshot({ path: join(shots, `${name}.png`) });
+const square = (board, i) => `#${board} .cell[data-square="${i}"]`;
+const cellsOf = (page, board) =>
+  page.$$eval(`#${board} .cell`, (cells) => cells.map((c) => c.querySelector(".mark-o") ? "o" : c.querySelector(".mark-x") ? "x" : ""));
+const status = (page) => page.textContent("#play-status");
+const moveCount = (page) => page.$$eval("#move-list li", (items) => items.length);
+
+// Clicks a square and waits until the move is in the list.
+async function playAt(page, selector) {
+  const before = await moveCount(page);
+  await page.click(selector);
+  await page.waitForFunction((n) => document.querySelectorAll("#move-list li").length > n, before);
+}
+
+// Waits until the human is to move or the game is over.
+async function humanTurn(page) {
+  await page.waitForFunction(() => {
+    const s = document.querySelector("#play-status").textContent;
+    return s.includes("your move") || s.startsWith("Game over");
+  });
+}
+
+async function api(path, body) {
+  const res = await fetch(new URL(path, url), {
+    method: body === undefined ? "GET" : "POST",
+    headers: { "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: res.status, body: await res.json() };
+}
+
+test("a tic-tac-toe game against ai14s: first free square loses, best play draws", async () => {
+  const page = await open();
+  // Human o takes the first free square every move (ai1's rule): ai14s wins, as the exact
+  // table says (ai1 loses 100% as o against ai14s).
+  const exact = await api("/api/runs", { game: "ttt", a: "ai1", b: "ai14s", games_per_side: 1 });
+  assert.equal(exact.body.exact.first.lose, 1);
+  for (;;) {
+    await humanTurn(page);
+    if ((await status(page)).startsWith("Game over")) break;
+    await playAt(page, "#play-board .cell.legal >> nth=0");
+  }
+  assert.equal(await page.textContent("#play-result"), "X wins");
+  await shot(page, "ttt-lost-to-ai14s");
+
+  // Now the best move each time, read from the tree viewer's API: ai14s never loses, so
+  // perfect play by both is a draw.
+  await page.click("#new-game");
+  await page.waitForFunction(() => document.querySelectorAll("#move-list li").length === 0);
+  for (;;) {
+    await humanTurn(page);
+    if ((await status(page)).startsWith("Game over")) break;
+    const moves = await page.$$eval("#move-list li", (items) => items.map((li) => li.lastChild.textContent));
+    const view = await api("/api/explore", { moves });
+    const best = view.body.children.find((c) => c.best);
+    await playAt(page, square("play-board", best.square));
+  }
+  assert.equal(await page.textContent("#play-result"), "Draw");
+  assert.equal((await page.$$("#move-list li")).length, 9);
+  await shot(page, "ttt-draw-with-ai14s");
+  assert.deepEqual(page.errors, []);
+});
+
+test("undo and redo step over the AI's replies", async () => {
+  const page = await open();
+  await page.click(square("play-board", 4));
+  await page.waitForFunction(() => document.querySelectorAll("#move-list li").length === 2);
+  await humanTurn(page);
+  const afterTwo = await cellsOf(page, "play-board");
+  assert.equal(afterTwo.filter((c) => c).length, 2);
+  assert.equal(afterTwo[4], "o");
+
+  await page.click("#undo");
+  await page.waitForFunction(() => document.querySelector("#replay-label").textContent === "move 0 of 2");
+  assert.deepEqual(await cellsOf(page, "play-board"), Array(9).fill(""));
+  assert.equal(await page.isDisabled("#undo"), true);
+  await shot(page, "ttt-after-undo");
+
+  await page.click("#redo");
+  await page.waitForFunction(() => document.querySelector("#replay-label").textContent === "move 2 of 2");
+  assert.deepEqual(await cellsOf(page, "play-board"), afterTwo);
+  assert.equal(await page.isDisabled("#redo"), true);
+
+  // A different move after an undo starts a new line.
+  await page.click("#undo");
+  await page.waitForFunction(() => document.querySelector("#replay-label").textContent === "move 0 of 2");
+  await page.click(square("play-board", 0));
+  await page.waitForFunction(() => document.querySelector("#replay-label").textContent === "move 2 of 2");
+  assert.equal((await cellsOf(page, "play-board"))[0], "o");
+  assert.deepEqual(page.errors, []);
+});
+
+test("the replay slider shows any move of a finished game", async () => {
+  const page = await open();
+  // Two AIs play a whole game by themselves.
+  await page.selectOption("#play-seat-0 select", "ai2");
+  await page.selectOption("#play-seat-1 select", "ai14s");
+  await page.click("#new-game");
+  await page.waitForSelector("#play-result:not([hidden])");
+  const total = (await page.$$("#move-list li")).length;
+  assert.ok(total >= 5 && total <= 9, `a game has 5 to 9 moves, not ${total}`);
+
+  await page.$eval("#replay", (s) => {
+    s.value = "3";
+    s.dispatchEvent(new Event("input"));
+    s.dispatchEvent(new Event("change"));
+  });
+  await page.waitForFunction((n) => document.querySelector("#replay-label").textContent === `move 3 of ${n}`, total);
+  const cells = await cellsOf(page, "play-board");
+  assert.equal(cells.filter((c) => c === "o").length, 2);
+  assert.equal(cells.filter((c) => c === "x").length, 1);
+  assert.equal(await page.isHidden("#play-result"), true, "the result is not shown mid-replay");
+  assert.match(await page.textContent("#move-list li.current"), /^3\./);
+  await shot(page, "ttt-replay-slider");
+
+  // A click on the last move in the list goes back to the end.
+  await page.click(`#move-list li >> nth=${total - 1}`);
+  await page.waitForSelector("#play-result:not([hidden])");
+  assert.equal((await cellsOf(page, "play-board")).filter((c) => c).length, total);
+  assert.deepEqual(page.errors, []);
+});
+
+test("a 200-game watch run fills a table that adds up, and opens a game for replay", async () => {
+  const page = await open();
+  await page.click("#tab-watch");
+  await page.fill("#watch-games", "200");
+  await page.click("#watch-start");
+  await page.waitForSelector('#watch-progress[data-state="done"]');
+  const cell = async (table, row, col) => Number((await page.textContent(`#${table} td[data-cell="${row}-${col}"]`)).replace(/,/g, ""));
+  const rows = ["A as o", "A as x", "total"];
+  const counts = {};
+  for (const r of rows) counts[r] = await Promise.all(["win", "lose", "draw"].map((c) => cell("watch-count", r, c)));
+  const sum = (xs) => xs.reduce((a, b) => a + b, 0);
+  assert.equal(sum(counts["A as o"]), 200);
+  assert.equal(sum(counts["A as x"]), 200);
+  assert.deepEqual(counts.total, counts["A as o"].map((x, i) => x + counts["A as x"][i]));
+  // ai14s never loses.
+  assert.equal(counts.total[1], 0);
+  // The exact table is there, and its rows are distributions.
+  const exactRow = await Promise.all(["win", "lose", "draw"].map((c) => cell("watch-exact", "A as o", c)));
+  assert.ok(Math.abs(sum(exactRow) - 100) < 0.2);
+  assert.match(await page.textContent("#watch-progress"), /^400 of 400 games/);
+  // The run's digest is the CLI's.
+  assert.match(await page.textContent("#watch-digest"), /digest [0-9a-f]{16}/);
+  await page.waitForSelector("#watch-games-list li");
+  await shot(page, "watch-200-games");
+
+  // Only draws, then open the first one in the Play view.
+  await page.click('#watch-filters .chip[data-result="draw"]');
+  await page.waitForFunction(() => [...document.querySelectorAll("#watch-games-list .tag")].every((t) => t.textContent === "draw"));
+  const draws = await page.$$("#watch-games-list li");
+  assert.equal(draws.length, counts.total[2]);
+  await page.click("#watch-games-list li >> nth=0 >> button");
+  await page.waitForSelector("#view-play.active");
+  await page.waitForSelector("#play-result:not([hidden])");
+  assert.equal(await page.textContent("#play-result"), "Draw");
+  assert.equal((await page.$$("#move-list li")).length, 9);
+  await shot(page, "watch-game-in-replay");
+  assert.deepEqual(page.errors, []);
+});
+
+test("a watch run can be stopped", async () => {
+  const page = await open();
+  await page.click("#tab-watch");
+  await page.selectOption("#watch-game", "othello");
+  await page.fill("#watch-games", "100000");
+  await page.click("#watch-start");
+  await page.waitForFunction(() => document.querySelector("#watch-progress").dataset.state === "running");
+  await page.click("#watch-stop");
+  await page.waitForSelector('#watch-progress[data-state="stopped"]');
+  assert.equal(await page.isDisabled("#watch-start"), false);
+  assert.match(await page.textContent("#watch-exact-note"), /tic-tac-toe/);
+  assert.deepEqual(page.errors, []);
+});
+
+test("the tree viewer goes down to children and back up to parents", async () => {
+  const page = await open();
+  await page.click("#tab-explore");
+  await page.waitForSelector("#explore-children .child");
+  assert.equal((await page.$$("#explore-children .child")).length, 9);
+  assert.match(await page.textContent("#explore-value"), /draw/);
+  // At the start every move draws with best play, so every child is best.
+  assert.equal((await page.$$("#explore-children .child.best")).length, 9);
+
+  await page.click('#explore-children .child[data-move="(1, 1)"]');
+  await page.waitForFunction(() => document.querySelectorAll("#explore-children .child").length === 8);
+  // After the centre, x must take a corner: the edges lose.
+  const best = await page.$$eval("#explore-children .child.best", (cs) => cs.map((c) => c.dataset.move).sort());
+  assert.deepEqual(best, ["(0, 0)", "(0, 2)", "(2, 0)", "(2, 2)"]);
+  await page.click('#explore-children .child[data-move="(1, 0)"]');
+  await page.waitForFunction(() => document.querySelectorAll("#explore-children .child").length === 7);
+  assert.match(await page.textContent("#explore-value"), /o wins/);
+  await page.waitForSelector("#explore-ai-choice");
+  await shot(page, "explore-tree");
+
+  await page.click("#explore-up");
+  await page.waitForFunction(() => document.querySelectorAll("#explore-children .child").length === 8);
+  await page.click("#explore-up");
+  await page.waitForFunction(() => document.querySelectorAll("#explore-children .child").length === 9);
+  assert.equal(await page.textContent("#explore-parent"), "The start has no parent.");
+
+  // What ai14s plays on the empty board, with its scores.
+  await page.waitForSelector("#explore-ai-choice");
+  assert.ok((await page.$$("#explore-ai-result .ai-table tbody tr")).length === 9);
+  assert.deepEqual(page.errors, []);
+});
+
+test("an Othello game between two people, with a pass", async () => {
+  const page = await open();
+  await page.selectOption("#play-game", "othello");
+  await page.waitForSelector('#play-board.othello .cell[data-square="19"].legal');
+  await page.selectOption("#play-seat-1 select", "human");
+  await page.click("#new-game");
+  await page.waitForFunction(() => document.querySelectorAll("#move-list li").length === 0);
+  for (const [i, mv] of OTHELLO_TO_PASS.entries()) {
+    const index = (Number(mv[1]) - 1) * 8 + (mv.charCodeAt(0) - 97);
+    await page.click(`#play-board .cell[data-square="${index}"].legal`);
+    await page.waitForFunction((n) => document.querySelectorAll("#move-list li").length === n, i + 1);
+  }
+  await page.waitForSelector("#pass:not([hidden])");
+  assert.match(await status(page), /Black to move/);
+  assert.equal((await page.$$("#play-board .cell.legal")).length, 0);
+  await shot(page, "othello-must-pass");
+  await page.click("#pass");
+  await page.waitForFunction((n) => document.querySelectorAll("#move-list li").length === n, OTHELLO_TO_PASS.length + 1);
+  assert.match(await status(page), /White to move/);
+  assert.match(await page.textContent("#move-list li:last-child"), /pass/);
+  assert.equal(await page.isHidden("#pass"), true);
+  const [black, white] = await page.$$eval("#play-score > span", (s) => s.map((x) => Number(x.textContent)));
+  assert.equal(black + white, 4 + OTHELLO_TO_PASS.length);
+  assert.deepEqual(page.errors, []);
+});
+
+test("an Othello move against alpha-beta", async () => {
+  const page = await open();
+  await page.selectOption("#play-game", "othello");
+  await page.waitForSelector('#play-board.othello .cell[data-square="19"].legal');
+  await page.click('#play-seat-1 details summary');
+  await page.fill('#play-seat-1 input[data-param="time"]', "0.05");
+  await page.click("#new-game");
+  await page.waitForFunction(() => document.querySelectorAll("#move-list li").length === 0);
+  await page.click(square("play-board", 19)); // d3
+  await page.waitForFunction(() => document.querySelectorAll("#move-list li").length === 2);
+  await humanTurn(page);
+  assert.match(await page.textContent("#move-list li:first-child"), /d3/);
+  await shot(page, "othello-vs-alphabeta");
+  assert.deepEqual(page.errors, []);
+});
+
+test("two tabs play their own games", async () => {
+  const one = await open();
+  const two = await open();
+  await one.click(square("play-board", 0));
+  await one.waitForFunction(() => document.querySelectorAll("#move-list li").length === 2);
+  await two.click(square("play-board", 8));
+  await two.waitForFunction(() => document.querySelectorAll("#move-list li").length === 2);
+  assert.equal((await cellsOf(one, "play-board"))[0], "o");
+  assert.notEqual((await cellsOf(one, "play-board"))[8], "o");
+  assert.equal((await cellsOf(two, "play-board"))[8], "o");
+  assert.notEqual((await cellsOf(two, "play-board"))[0], "o");
+  await one.reload();
+  await one.waitForSelector("body[data-ready]");
+  assert.equal((await two.$$("#move-list li")).length, 2);
+});
