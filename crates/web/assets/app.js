@@ -59,7 +59,10 @@ function makePicker(container, info, { title, icon, human = true, initial = "hum
   const group = el("optgroup", { label: "AIs" });
   for (const ai of info.ais) group.append(el("option", { value: ai.name, text: ai.name }));
   select.append(group);
-  select.value = info.ais.some((a) => a.name === initial) || (human && initial === "human") ? initial : select.options[0].value;
+  // `initial` may be a whole spec, `name:key=value,…`: its values fill the form.
+  const [initialName, initialParams = ""] = initial.split(/:(.*)/s);
+  const given = new Map(initialParams.split(",").filter((kv) => kv.includes("=")).map((kv) => kv.split(/=(.*)/s)));
+  select.value = info.ais.some((a) => a.name === initialName) || (human && initialName === "human") ? initialName : select.options[0].value;
   const summary = el("div", { class: "summary" });
   const params = el("div");
   container.append(el("div", { class: "seat-title" }, icon, title), el("label", { class: "field" }, select), summary, params);
@@ -71,7 +74,7 @@ function makePicker(container, info, { title, icon, human = true, initial = "hum
     params.replaceChildren();
     inputs = [];
     if (!ai || ai.params.length === 0) return;
-    const details = el("details", {}, el("summary", { text: `Parameters (${ai.params.length})` }));
+    const details = el("details", { open: ai.name === initialName && given.size > 0 }, el("summary", { text: `Parameters (${ai.params.length})` }));
     for (const p of ai.params) {
       let input;
       if (p.kind === "bool") {
@@ -88,6 +91,10 @@ function makePicker(container, info, { title, icon, human = true, initial = "hum
           placeholder: p.default === null ? "required" : "",
         });
         input.value = p.default ?? "";
+      }
+      if (ai.name === initialName && given.has(p.name)) {
+        if (p.kind === "bool") input.checked = given.get(p.name) === "true";
+        else input.value = given.get(p.name);
       }
       input.dataset.param = p.name;
       input.addEventListener("change", onChange);
@@ -403,7 +410,7 @@ function openInPlay(run, g) {
   const players = aFirst ? [run.a, run.b] : [run.b, run.a];
   switchView("play");
   $("#play-game").value = run.game;
-  setupPlaySeats(players.map((p) => p.split(":")[0]));
+  setupPlaySeats(players);
   newGame(g.moves, players, run.game);
 }
 

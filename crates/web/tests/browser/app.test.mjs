@@ -327,3 +327,22 @@ test("two tabs play their own games", async () => {
   await one.waitForSelector("body[data-ready]");
   assert.equal((await two.$$("#move-list li")).length, 2);
 });
+
+test("an AI's parameters go into its spec and come back with a replayed game", async () => {
+  const page = await open();
+  await page.click("#tab-watch");
+  await page.selectOption("#watch-a select", "ai12s");
+  await page.click("#watch-a details summary");
+  await page.fill('#watch-a input[data-param="score_victory"]', "200");
+  await page.fill("#watch-games", "20");
+  await page.click("#watch-start");
+  await page.waitForSelector('#watch-progress[data-state="done"]');
+  assert.equal(await page.textContent("#watch-title"), "A = ai12s:score_victory=200  vs  B = ai2");
+  await page.click("#watch-games-list li >> nth=0 >> button");
+  await page.waitForSelector("#play-result:not([hidden])");
+  // Game 1 has A moving first.
+  assert.equal(await page.inputValue("#play-seat-0 select"), "ai12s");
+  assert.equal(await page.inputValue('#play-seat-0 input[data-param="score_victory"]'), "200");
+  assert.equal(await page.inputValue("#play-seat-1 select"), "ai2");
+  assert.deepEqual(page.errors, []);
+});
