@@ -11,12 +11,33 @@ use crate::endgame::Solver;
 use crate::eval::Eval;
 use crate::{Move, Moves, Othello};
 
-/// Any legal move.
+/// Any legal move, uniformly: the same choices as `Uniform` over the legal moves, drawn
+/// straight from the legal-move mask (no move list) because random playouts are hot.
 pub struct Random;
 
-impl BestMoves<Othello> for Random {
-    fn best_moves(&mut self, pos: &Othello) -> Moves {
-        Game::legal_moves(pos)
+impl Agent<Othello> for Random {
+    #[inline]
+    fn choose(&mut self, pos: &Othello, rng: &mut GameRng) -> Move {
+        let mut legal = pos.legal_mask();
+        match legal.count_ones() {
+            0 => Move::Pass,
+            1 => Move::Place(
+                crate::Square::from_index(legal.trailing_zeros() as usize).expect("a square"),
+            ),
+            n => {
+                // The k-th legal square in square order, as `Uniform` would pick it.
+                for _ in 0..rng.below(n as usize) {
+                    legal &= legal - 1;
+                }
+                Move::Place(
+                    crate::Square::from_index(legal.trailing_zeros() as usize).expect("a square"),
+                )
+            }
+        }
+    }
+
+    fn policy(&mut self, pos: &Othello) -> Option<Policy<Move>> {
+        Some(Policy::uniform(&Game::legal_moves(pos)))
     }
 }
 
@@ -166,7 +187,7 @@ pub fn registry() -> Registry<Othello> {
         "random",
         "a uniformly random legal move",
         vec![],
-        |_| Ok(Box::new(Uniform(Random))),
+        |_| Ok(Box::new(Random)),
     ));
     r.register(AgentEntry::new(
         "greedy",

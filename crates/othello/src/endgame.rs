@@ -1,5 +1,7 @@
 //! Exact endgame search: the final disc difference under perfect play, by negamax
-//! alpha-beta with fastest-first move ordering (fewest replies first) away from the leaves.
+//! alpha-beta with principal-variation (null-window) searches, fastest-first move ordering
+//! (fewest replies first) away from the leaves, parity ordering near them, and the last
+//! empty square scored without generating moves.
 
 use crate::bits::{flips, legal_moves};
 use crate::{Move, Othello, Square, squares_of};
@@ -21,7 +23,92 @@ fn final_score(p: u64, o: u64) -> i32 {
 const SORT_EMPTIES: u32 = 7;
 /// From this many empties, results are kept in the table: deeper down a lookup costs more
 /// than re-searching.
-const TABLE_EMPTIES: u32 = 10;
+const TABLE_EMPTIES: u32 = 8;
+
+/// The four quadrants of the board (a1–d4, e1–h4, a5–d8, e5–h8).
+const QUADRANTS: [u64; 4] = [
+    0x0000_0000_0f0f_0f0f,
+    0x0000_0000_f0f0_f0f0,
+    0x0f0f_0f0f_0000_0000,
+    0xf0f0_f0f0_0000_0000,
+];
+
+/// The empty squares in quadrants with an odd number of empties: moving there first tends
+/// to leave the last move of each region to the side to move (parity).
+#[inline]
+fn odd_regions(empty: u64) -> u64 {
+    QUADRANTS
+        .iter()
+        .filter(|&&q| (empty & q).count_ones() & 1 == 1)
+        .fold(0, |acc, &q| acc | q)
+        & empty
+}
+
+const CORNERS: u64 = 0x8100_0000_0000_0081;
+
+/// Empty squares next to `discs` (where the other side may later find moves).
+#[inline]
+fn frontier(discs: u64, empty: u64) -> u64 {
+    const NOT_A: u64 = 0xfefe_fefe_fefe_fefe;
+    const NOT_H: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    let side = ((discs << 1) & NOT_A) | ((discs >> 1) & NOT_H);
+    let around = side | discs;
+    (side | (around << 8) | (around >> 8)) & empty
+}
+
+/// How good a move looks for the opponent, from the position after it (`me` the side that
+/// just moved): the opponent's moves, corners counting double, then its potential moves.
+/// Fewer is better for the mover, so moves are tried in increasing order.
+#[inline]
+fn reply_weight(me: u64, opp: u64) -> u32 {
+    let replies = legal_moves(opp, me);
+    let potential = frontier(me, !(me | opp)).count_ones();
+    ((replies.count_ones() + (replies & CORNERS).count_ones()) << 4) + potential
+}
+
+/// From this many empties, moves are ordered by a shallow search instead of by the
+/// opponent's replies alone: near the root a better first move saves whole subtrees.
+const SHALLOW_EMPTIES: u32 = 16;
+
+/// A rough midgame score for the side to move: mobility against the opponent's, corners
+/// counting double, and corners held.
+#[inline]
+fn rough_eval(p: u64, o: u64) -> i32 {
+    let (mp, mo) = (legal_moves(p, o), legal_moves(o, p));
+    let mobility = |m: u64| (m.count_ones() + (m & CORNERS).count_ones()) as i32;
+    let corners = (p & CORNERS).count_ones() as i32 - (o & CORNERS).count_ones() as i32;
+    4 * (mobility(mp) - mobility(mo)) + 16 * corners
+}
+
+/// Negamax to `depth` plies with [`rough_eval`] at the leaves, for move ordering.
+fn shallow(p: u64, o: u64, depth: u32, mut alpha: i32, beta: i32) -> i32 {
+    if depth == 0 {
+        return rough_eval(p, o);
+    }
+    let moves = legal_moves(p, o);
+    if moves == 0 {
+        if legal_moves(o, p) == 0 {
+            return final_score(p, o) * 1000;
+        }
+        return -shallow(o, p, depth - 1, -beta, -alpha);
+    }
+    let mut best = i32::MIN + 1;
+    let mut m = moves;
+    while m != 0 {
+        let s = m.trailing_zeros();
+        m &= m - 1;
+        let f = flips(p, o, s);
+        let v = -shallow(o & !f, p | f | 1 << s, depth - 1, -beta, -alpha);
+        if v > best {
+            best = v;
+            alpha = alpha.max(v);
+            if alpha >= beta {
+                break;
+            }
+        }
+    }
+    best
+}
 
 /// Bounds on a position's exact score and the move that gave them.
 #[derive(Clone, Copy)]
@@ -39,7 +126,27 @@ pub struct Solver {
 }
 
 impl Solver {
+    /// The exact score with one empty square left: whoever can flip there plays it.
+    #[inline]
+    fn last_square(&mut self, p: u64, o: u64) -> i32 {
+        self.nodes += 1;
+        let sq = (!(p | o)).trailing_zeros();
+        let f = flips(p, o, sq);
+        if f != 0 {
+            return final_score(p | f | 1 << sq, o & !f);
+        }
+        let f = flips(o, p, sq);
+        if f != 0 {
+            self.nodes += 1;
+            return -final_score(o | f | 1 << sq, p & !f);
+        }
+        final_score(p, o)
+    }
+
     fn negamax(&mut self, p: u64, o: u64, mut alpha: i32, beta: i32, passed: bool) -> i32 {
+        if !passed && (p | o).count_ones() == 63 {
+            return self.last_square(p, o);
+        }
         self.nodes += 1;
         let moves = legal_moves(p, o);
         if moves == 0 {
@@ -70,22 +177,36 @@ impl Solver {
             let (alpha0, beta0) = (alpha, beta);
             // The table's move first, then fastest first: the replies that leave the
             // opponent fewest moves.
-            let mut ordered: arrayvec::ArrayVec<(u32, u32, u64), 32> = arrayvec::ArrayVec::new();
+            let mut ordered: arrayvec::ArrayVec<(i32, u32, u64), 32> = arrayvec::ArrayVec::new();
             for sq in squares_of(moves) {
                 let s = sq.index() as u32;
                 let f = flips(p, o, s);
                 let (np, no) = (p | f | 1 << s, o & !f);
                 let key = if hint == Some(s) {
-                    0
+                    i32::MIN
+                } else if empties >= SHALLOW_EMPTIES {
+                    shallow(no, np, 2, -1_000_000, 1_000_000)
                 } else {
-                    1 + legal_moves(no, np).count_ones()
+                    reply_weight(np, no) as i32
                 };
                 let _ = ordered.try_push((key, s, f));
             }
             ordered.sort_unstable_by_key(|&(key, s, _)| (key, s));
             let mut best_square = ordered[0].1;
-            for (_, s, f) in ordered {
-                let v = -self.negamax(o & !f, p | f | 1 << s, -beta, -alpha, false);
+            for (i, (_, s, f)) in ordered.into_iter().enumerate() {
+                let (np, no) = (p | f | 1 << s, o & !f);
+                // The first move with the full window; the others only have to prove they
+                // are no better, with a null window, unless they turn out to be.
+                let v = if i == 0 {
+                    -self.negamax(no, np, -beta, -alpha, false)
+                } else {
+                    let probe = -self.negamax(no, np, -alpha - 1, -alpha, false);
+                    if probe > alpha && probe < beta {
+                        -self.negamax(no, np, -beta, -alpha, false)
+                    } else {
+                        probe
+                    }
+                };
                 if v > best {
                     best = v;
                     best_square = s;
@@ -118,18 +239,21 @@ impl Solver {
                 );
             }
         } else {
-            let mut m = moves;
-            while m != 0 {
-                let s = m.trailing_zeros();
-                m &= m - 1;
-                let f = flips(p, o, s);
-                let v = -self.negamax(o & !f, p | f | 1 << s, -beta, -alpha, false);
-                if v > best {
-                    best = v;
-                    if v > alpha {
-                        alpha = v;
-                        if alpha >= beta {
-                            break;
+            let odd = odd_regions(!(p | o));
+            'regions: for region in [moves & odd, moves & !odd] {
+                let mut m = region;
+                while m != 0 {
+                    let s = m.trailing_zeros();
+                    m &= m - 1;
+                    let f = flips(p, o, s);
+                    let v = -self.negamax(o & !f, p | f | 1 << s, -beta, -alpha, false);
+                    if v > best {
+                        best = v;
+                        if v > alpha {
+                            alpha = v;
+                            if alpha >= beta {
+                                break 'regions;
+                            }
                         }
                     }
                 }
@@ -152,14 +276,21 @@ impl Solver {
         let mut ordered: Vec<(u32, Square)> = squares_of(moves)
             .map(|sq| {
                 let f = flips(p, o, sq.index() as u32);
-                (legal_moves(o & !f, p | f | sq.bit()).count_ones(), sq)
+                (reply_weight(p | f | sq.bit(), o & !f), sq)
             })
             .collect();
         ordered.sort();
         let (mut alpha, mut best) = (-65, None);
-        for (_, sq) in ordered {
+        for (i, (_, sq)) in ordered.into_iter().enumerate() {
             let f = flips(p, o, sq.index() as u32);
-            let v = -self.negamax(o & !f, p | f | sq.bit(), -64, -alpha, false);
+            let (np, no) = (p | f | sq.bit(), o & !f);
+            let mut v = -65;
+            if i > 0 {
+                v = -self.negamax(no, np, -alpha - 1, -alpha, false);
+            }
+            if i == 0 || v > alpha {
+                v = -self.negamax(no, np, -64, -alpha, false);
+            }
             if v > alpha {
                 alpha = v;
                 best = Some(Move::Place(sq));

@@ -326,3 +326,30 @@ fn edax_obf_lines_are_read() {
     assert_eq!(a.board_string(), ffo1);
     assert_eq!(a.empties(), 14);
 }
+
+#[test]
+fn random_picks_what_uniform_over_the_legal_moves_picks() {
+    // The fast random AI reads the legal-move mask directly; it must draw exactly the moves
+    // (and the random words) of the plain uniform choice over `legal_moves`.
+    struct Plain;
+    impl gamelab_core::BestMoves<Othello> for Plain {
+        fn best_moves(&mut self, pos: &Othello) -> gamelab_othello::Moves {
+            pos.legal_moves()
+        }
+    }
+    use gamelab_core::Agent;
+    let mut fast = gamelab_othello::ai::Random;
+    let mut plain = gamelab_core::Uniform(Plain);
+    for game in 0..300 {
+        let mut a = gamelab_core::game_rng(9, game, Side::First);
+        let mut b = gamelab_core::game_rng(9, game, Side::First);
+        let mut pos = Othello::start();
+        while !pos.is_over() {
+            let mv = fast.choose(&pos, &mut a);
+            assert_eq!(mv, plain.choose(&pos, &mut b), "game {game}\n{pos}");
+            pos.play(mv);
+        }
+    }
+    let start = Othello::start();
+    assert_eq!(fast.policy(&start), plain.policy(&start));
+}

@@ -131,6 +131,7 @@ function drawBoard(root, board, info, { onSquare = null, overlay = {}, pick = nu
   root.style.setProperty("--cols", board.cols);
   const legal = new Map(board.legal.filter((m) => m.square !== null).map((m) => [m.square, m]));
   const last = board.last ? board.last.square : null;
+  const highlight = new Set(board.highlight);
   const nodes = [el("span", { class: "label" })];
   for (const c of info.col_labels) nodes.push(el("span", { class: "label", text: c }));
   for (let r = 0; r < board.rows; r++) {
@@ -140,7 +141,7 @@ function drawBoard(root, board, info, { onSquare = null, overlay = {}, pick = nu
       const piece = board.cells[i];
       const canPlay = onSquare && legal.has(i);
       const cell = el("button", {
-        class: "cell" + (canPlay ? " legal" : "") + (i === last ? " last" : "") + (i === pick ? " pick" : ""),
+        class: "cell" + (canPlay ? " legal" : "") + (i === last ? " last" : "") + (i === pick ? " pick" : "") + (highlight.has(i) ? " won" : ""),
         "data-square": i, "data-row": r, "data-col": c,
         "aria-label": `${info.col_labels[c]}${info.name === "ttt" ? "," : ""}${info.row_labels[r]}${piece ? " " + piece : ""}`,
         disabled: !canPlay,

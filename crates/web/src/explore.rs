@@ -7,7 +7,7 @@ use gamelab_ttt::solve::SolvedTable;
 use serde::{Deserialize, Serialize};
 
 use crate::error::ApiError;
-use crate::games::{BoardView, MoveView, WebGame, board_view, move_view};
+use crate::games::{BoardView, MoveView, WebGame, board_view, move_view, position_after};
 
 #[derive(Deserialize, Debug)]
 #[serde(deny_unknown_fields)]
@@ -94,13 +94,7 @@ fn scored(entries: Vec<(gamelab_ttt::Square, f64)>) -> Vec<MoveScore> {
 }
 
 pub fn explore(request: &ExploreRequest) -> Result<ExploreView, ApiError> {
-    let mut game = Ttt::start();
-    for (i, text) in request.moves.iter().enumerate() {
-        let mv = game.parse_move(text).map_err(|e| {
-            ApiError::bad_request(format!("move {} (`{text}`) of `moves`: {e}", i + 1))
-        })?;
-        game.play(mv);
-    }
+    let game = position_after::<Ttt>(&request.moves)?;
     let table = SolvedTable::shared();
     let value_of = |g: &Ttt| table.get(g).expect("every reachable position is solved");
     let solved = value_of(&game);

@@ -29,6 +29,10 @@ pub trait WebGame: Game {
     fn score(&self) -> Option<[u32; 2]> {
         None
     }
+    /// Squares to highlight, such as a winning line.
+    fn highlight(&self) -> Vec<usize> {
+        Vec::new()
+    }
 }
 
 impl WebGame for Ttt {
@@ -55,6 +59,17 @@ impl WebGame for Ttt {
 
     fn square_of(mv: Square) -> Option<usize> {
         Some(mv.index())
+    }
+
+    fn highlight(&self) -> Vec<usize> {
+        let lines = self.masks().map(|marks| {
+            gamelab_ttt::LINE_MASKS
+                .iter()
+                .filter(|&&line| marks & line == line)
+                .fold(0u16, |acc, line| acc | line)
+        });
+        let won = lines[0] | lines[1];
+        (0..9).filter(|i| won & (1 << i) != 0).collect()
     }
 }
 
@@ -141,6 +156,19 @@ macro_rules! with_web_game {
 }
 pub(crate) use with_web_game;
 
+/// The position after `moves` (in the game's notation) from the start; a move that cannot
+/// be played is reported with its place in the list.
+pub fn position_after<G: Game>(moves: &[String]) -> Result<G, crate::ApiError> {
+    let mut game = G::start();
+    for (i, text) in moves.iter().enumerate() {
+        let mv = game.parse_move(text).map_err(|e| {
+            crate::ApiError::bad_request(format!("move {} (`{text}`) of `moves`: {e}", i + 1))
+        })?;
+        game.play(mv);
+    }
+    Ok(game)
+}
+
 /// The outcome as the page shows it.
 #[derive(Serialize, Debug, Clone)]
 pub struct OutcomeView {
@@ -183,6 +211,8 @@ pub struct BoardView {
     pub outcome: Option<OutcomeView>,
     /// Pieces per side (Othello's disc counts), first side first.
     pub score: Option<[u32; 2]>,
+    /// Squares to highlight: tic-tac-toe's winning line.
+    pub highlight: Vec<usize>,
 }
 
 pub fn board_view<G: WebGame>(game: &G) -> BoardView {
@@ -202,6 +232,7 @@ pub fn board_view<G: WebGame>(game: &G) -> BoardView {
         last: game.history().last().map(|&m| move_view::<G>(m)),
         outcome: game.outcome().map(outcome_view::<G>),
         score: game.score(),
+        highlight: game.highlight(),
     }
 }
 

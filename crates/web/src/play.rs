@@ -9,7 +9,7 @@ use gamelab_core::{Agent, Game, Side, game_rng};
 use serde::{Deserialize, Serialize};
 
 use crate::error::ApiError;
-use crate::games::{BoardView, MoveView, WebGame, board_view, move_view};
+use crate::games::{BoardView, MoveView, WebGame, board_view, move_view, position_after};
 
 /// Who plays a side.
 pub enum Seat<G: Game> {
@@ -110,13 +110,7 @@ impl<G: WebGame> PlaySession<G> {
             seat::<G>(Side::First, first)?,
             seat::<G>(Side::Second, second)?,
         ];
-        let mut game = G::start();
-        for (i, text) in request.moves.iter().enumerate() {
-            let mv = game.parse_move(text).map_err(|e| {
-                ApiError::bad_request(format!("move {} (`{text}`) of `moves`: {e}", i + 1))
-            })?;
-            game.play(mv);
-        }
+        let game = position_after::<G>(&request.moves)?;
         Ok(PlaySession {
             line: game.history().to_vec(),
             game,

@@ -337,6 +337,7 @@ async fn turns_and_the_end_of_the_game_are_enforced() {
         .post(&format!("/api/games/{game}/ai-move"), json!({}))
         .await;
     assert_eq!(state["board"]["outcome"]["winner"], "o", "{state}");
+    assert_eq!(state["board"]["highlight"], json!([0, 1, 2]), "the top row");
     assert_eq!(state["board"]["legal"], json!([]));
     assert_error(
         app.post(&format!("/api/games/{game}/ai-move"), json!({}))
@@ -391,9 +392,13 @@ async fn tabs_do_not_see_each_others_games() {
 async fn finished_run(app: &App, body: Value) -> Value {
     let (status, run) = app.post("/api/runs", body).await;
     assert_eq!(status, StatusCode::CREATED, "{run}");
-    let path = format!("/api/runs/{}", id(&run));
+    wait_until_done(app, &format!("/api/runs/{}", id(&run))).await
+}
+
+/// Polls a run until it has finished (or stopped).
+async fn wait_until_done(app: &App, path: &str) -> Value {
     loop {
-        let (_, state) = app.get(&path).await;
+        let (_, state) = app.get(path).await;
         if state["done"] == true {
             return state;
         }
@@ -513,13 +518,7 @@ async fn a_run_stops_when_asked() {
     assert_eq!(run["games_kept"], false);
     let path = format!("/api/runs/{}", id(&run));
     app.post(&format!("{path}/stop"), json!({})).await;
-    let state = loop {
-        let (_, state) = app.get(&path).await;
-        if state["done"] == true {
-            break state;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(5)).await;
-    };
+    let state = wait_until_done(&app, &path).await;
     assert_eq!(state["stopped"], true);
     assert_eq!(state["digest"], Value::Null);
     assert!(state["played"].as_u64().unwrap() < 2_000_000);

@@ -106,6 +106,7 @@ test("a tic-tac-toe game against ai14s: first free square loses, best play draws
     await playAt(page, "#play-board .cell.legal >> nth=0");
   }
   assert.equal(await page.textContent("#play-result"), "X wins");
+  assert.equal((await page.$$("#play-board .cell.won")).length, 3, "the winning line is marked");
   await shot(page, "ttt-lost-to-ai14s");
 
   // Now the best move each time, read from the tree viewer's API: ai14s never loses, so
