@@ -66,9 +66,16 @@ fn reply_weight(me: u64, opp: u64) -> u32 {
     ((replies.count_ones() + (replies & CORNERS).count_ones()) << 4) + potential
 }
 
-/// From this many empties, moves are ordered by a shallow search instead of by the
-/// opponent's replies alone: near the root a better first move saves whole subtrees.
-const SHALLOW_EMPTIES: u32 = 16;
+/// The depth of the search that orders moves, by empties: none below 16 (the opponent's
+/// replies decide), then deeper nearer the root, where a better first move saves whole
+/// subtrees. Tuned on FFO #40–#44.
+fn ordering_depth(empties: u32) -> Option<u32> {
+    match empties {
+        0..16 => None,
+        16..18 => Some(2),
+        _ => Some(3),
+    }
+}
 
 /// A rough midgame score for the side to move: mobility against the opponent's, corners
 /// counting double, and corners held.
@@ -110,6 +117,16 @@ fn shallow(p: u64, o: u64, depth: u32, mut alpha: i32, beta: i32) -> i32 {
     best
 }
 
+/// The order in which to try a move (lower first), from the position after it (`me` the
+/// side that just moved) and the empties before it.
+#[inline]
+fn move_key(me: u64, opp: u64, empties: u32) -> i32 {
+    match ordering_depth(empties) {
+        Some(depth) => shallow(opp, me, depth, -1_000_000, 1_000_000),
+        None => reply_weight(me, opp) as i32,
+    }
+}
+
 /// Bounds on a position's exact score and the move that gave them.
 #[derive(Clone, Copy)]
 struct Entry {
@@ -118,11 +135,48 @@ struct Entry {
     best: u8,
 }
 
+/// A fixed-size table of bounds, one slot per hash, always replaced: no growth and no
+/// probing, which costs less than keeping every position.
+#[derive(Default)]
+struct Table {
+    slots: Vec<(u64, u64, Entry)>,
+}
+
+const TABLE_BITS: u32 = 20;
+
+impl Table {
+    #[inline]
+    fn slot(p: u64, o: u64) -> usize {
+        let h = p.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ o.wrapping_mul(0xc2b2_ae3d_27d4_eb4f);
+        (h >> (64 - TABLE_BITS)) as usize
+    }
+
+    #[inline]
+    fn get(&self, p: u64, o: u64) -> Option<&Entry> {
+        let (sp, so, e) = self.slots.get(Self::slot(p, o))?;
+        (*sp == p && *so == o).then_some(e)
+    }
+
+    #[inline]
+    fn insert(&mut self, p: u64, o: u64, entry: Entry) {
+        if self.slots.is_empty() {
+            // Allocated on first use: most solvers in AIs never reach the table's depth.
+            let empty = Entry {
+                lower: -64,
+                upper: 64,
+                best: 0,
+            };
+            self.slots = vec![(0, 0, empty); 1 << TABLE_BITS];
+        }
+        self.slots[Self::slot(p, o)] = (p, o, entry);
+    }
+}
+
 /// An exact search with its node count.
 #[derive(Default)]
 pub struct Solver {
     pub nodes: u64,
-    table: rustc_hash::FxHashMap<(u64, u64), Entry>,
+    table: Table,
 }
 
 impl Solver {
@@ -161,7 +215,7 @@ impl Solver {
             let mut beta = beta;
             let mut hint = None;
             if empties >= TABLE_EMPTIES
-                && let Some(e) = self.table.get(&(p, o))
+                && let Some(e) = self.table.get(p, o)
             {
                 let (lower, upper) = (i32::from(e.lower), i32::from(e.upper));
                 if lower >= beta {
@@ -184,10 +238,8 @@ impl Solver {
                 let (np, no) = (p | f | 1 << s, o & !f);
                 let key = if hint == Some(s) {
                     i32::MIN
-                } else if empties >= SHALLOW_EMPTIES {
-                    shallow(no, np, 2, -1_000_000, 1_000_000)
                 } else {
-                    reply_weight(np, no) as i32
+                    move_key(np, no, empties)
                 };
                 let _ = ordered.try_push((key, s, f));
             }
@@ -219,7 +271,7 @@ impl Solver {
                 }
             }
             if empties >= TABLE_EMPTIES {
-                let old = self.table.get(&(p, o)).copied();
+                let old = self.table.get(p, o).copied();
                 let (mut lower, mut upper) =
                     old.map_or((-64, 64), |e| (i32::from(e.lower), i32::from(e.upper)));
                 if best <= alpha0 {
@@ -230,7 +282,8 @@ impl Solver {
                     (lower, upper) = (best, best);
                 }
                 self.table.insert(
-                    (p, o),
+                    p,
+                    o,
                     Entry {
                         lower: lower as i8,
                         upper: upper as i8,
@@ -273,10 +326,11 @@ impl Solver {
         if moves == 0 {
             return (-self.negamax(o, p, -64, 64, true), Some(Move::Pass));
         }
-        let mut ordered: Vec<(u32, Square)> = squares_of(moves)
+        let empties = pos.empties();
+        let mut ordered: Vec<(i32, Square)> = squares_of(moves)
             .map(|sq| {
                 let f = flips(p, o, sq.index() as u32);
-                (reply_weight(p | f | sq.bit(), o & !f), sq)
+                (move_key(p | f | sq.bit(), o & !f, empties), sq)
             })
             .collect();
         ordered.sort();
