@@ -1,11 +1,9 @@
 //! `gamelab ais`, `gamelab move` and `gamelab play` against AIs, through the binary.
 
-use assert_cmd::Command;
-use predicates::prelude::*;
+mod common;
 
-fn gamelab() -> Command {
-    Command::cargo_bin("gamelab").unwrap()
-}
+use common::gamelab;
+use predicates::prelude::*;
 
 #[test]
 fn ais_lists_the_catalogue_with_parameters() {

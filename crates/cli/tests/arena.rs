@@ -1,22 +1,9 @@
 //! `gamelab match`, `replay`, `diverge` and `tournament` through the binary.
 
-use assert_cmd::Command;
+mod common;
+
+use common::{gamelab, json};
 use predicates::prelude::*;
-use serde_json::Value;
-
-fn gamelab() -> Command {
-    Command::cargo_bin("gamelab").unwrap()
-}
-
-fn json(args: &[&str]) -> Value {
-    let out = gamelab().args(args).output().unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap()
-}
 
 #[test]
 fn match_prints_the_seeds_tables() {

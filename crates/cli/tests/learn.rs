@@ -1,11 +1,9 @@
 //! The learning pipeline end to end through the binary: records → dataset → train → play.
 
-use assert_cmd::Command;
-use predicates::prelude::*;
+mod common;
 
-fn gamelab() -> Command {
-    Command::cargo_bin("gamelab").unwrap()
-}
+use common::{gamelab, json};
+use predicates::prelude::*;
 
 #[test]
 fn records_dataset_train_and_play() {
@@ -45,16 +43,7 @@ fn records_dataset_train_and_play() {
         .success()
         .stdout(predicate::str::contains("RMSE"));
     let spec = format!("regression:model={}", path("m.json"));
-    let out = gamelab()
-        .args(["match", &spec, "ai2", "--exact", "--json"])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let v = json(&["match", &spec, "ai2", "--exact", "--json"]);
     assert!(v["first"]["win"].as_f64().unwrap() > 0.9, "{v}");
     // JSON Lines records work as well
     gamelab()

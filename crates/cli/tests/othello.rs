@@ -1,11 +1,9 @@
 //! Othello through the binary: play, match, perft, ffo, wthor.
 
-use assert_cmd::Command;
-use predicates::prelude::*;
+mod common;
 
-fn gamelab() -> Command {
-    Command::cargo_bin("gamelab").unwrap()
-}
+use common::gamelab;
+use predicates::prelude::*;
 
 fn shared(path: &str) -> String {
     format!(

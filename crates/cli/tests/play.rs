@@ -1,11 +1,9 @@
 //! `gamelab play` driven through stdin, as a person at a terminal would.
 
-use assert_cmd::Command;
-use predicates::prelude::*;
+mod common;
 
-fn gamelab() -> Command {
-    Command::cargo_bin("gamelab").unwrap()
-}
+use common::gamelab;
+use predicates::prelude::*;
 
 #[test]
 fn a_whole_game_to_a_win() {

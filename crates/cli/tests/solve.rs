@@ -1,11 +1,9 @@
 //! `gamelab tree`, `solve`, `search` and `verify` through the binary.
 
-use assert_cmd::Command;
-use predicates::prelude::*;
+mod common;
 
-fn gamelab() -> Command {
-    Command::cargo_bin("gamelab").unwrap()
-}
+use common::{gamelab, json};
+use predicates::prelude::*;
 
 #[test]
 fn tree_stats() {
@@ -128,16 +126,7 @@ fn verify_proves_and_refutes() {
 
 #[test]
 fn bench_measures_every_structure() {
-    let out = gamelab()
-        .args(["bench", "--games", "300", "--repeat", "1", "--json"])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let v = json(&["bench", "--games", "300", "--repeat", "1", "--json"]);
     let rows = v["rows"].as_array().unwrap();
     assert_eq!(rows.len(), 6);
     let names: Vec<_> = rows
