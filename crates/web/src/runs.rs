@@ -158,13 +158,13 @@ fn run_game<G: Game>(game: &PlayedGame<G::Move>) -> RunGame {
     }
 }
 
-/// The exact result of A against B, for tic-tac-toe, or why there is none.
+/// The exact result of A against B, for games small enough, or why there is none.
 fn exact_of<G: WebGame>(
     a: &mut dyn Agent<G>,
     b: &mut dyn Agent<G>,
     names: [&str; 2],
 ) -> Result<ExactView, String> {
-    if G::NAME != gamelab_ttt::Ttt::NAME {
+    if !G::EXACT_TABLES {
         return Err(format!(
             "{} is too large for exact tables; they exist for tic-tac-toe",
             G::TITLE
