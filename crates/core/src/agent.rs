@@ -64,6 +64,14 @@ pub trait Agent<G: Game>: Send {
         let _ = game;
         None
     }
+
+    /// Whether `choose` is exactly: the legal moves in the game's order, the only one when
+    /// it is forced (drawing nothing), else `moves[rng.below(moves.len())]`. When both
+    /// agents of a match say so, the arena lets the game play whole games itself
+    /// ([`Game::uniform_playout`]), which can be several times faster.
+    fn is_uniform_random(&self) -> bool {
+        false
+    }
 }
 
 impl<G: Game, A: Agent<G> + ?Sized> Agent<G> for Box<A> {
@@ -81,6 +89,10 @@ impl<G: Game, A: Agent<G> + ?Sized> Agent<G> for Box<A> {
 
     fn move_scores(&mut self, game: &G) -> Option<Vec<(G::Move, f64)>> {
         (**self).move_scores(game)
+    }
+
+    fn is_uniform_random(&self) -> bool {
+        (**self).is_uniform_random()
     }
 }
 
@@ -102,6 +114,11 @@ pub trait BestMoves<G: Game>: Send {
     fn move_scores(&mut self, game: &G) -> Option<Vec<(G::Move, f64)>> {
         let _ = game;
         None
+    }
+
+    /// Whether `best_moves` is always every legal move (the uniformly random player).
+    fn is_all_legal_moves(&self) -> bool {
+        false
     }
 }
 
@@ -132,6 +149,10 @@ impl<G: Game, T: BestMoves<G>> Agent<G> for Uniform<T> {
 
     fn move_scores(&mut self, game: &G) -> Option<Vec<(G::Move, f64)>> {
         self.0.move_scores(game)
+    }
+
+    fn is_uniform_random(&self) -> bool {
+        self.0.is_all_legal_moves()
     }
 }
 

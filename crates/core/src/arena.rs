@@ -119,6 +119,56 @@ pub fn game_digest(index: u64, move_hash: u64, outcome: Outcome) -> u64 {
     mix64(mix64(move_hash ^ (outcome_code(outcome) << 56)) ^ mix64(index))
 }
 
+/// Adds a move (its [`Game::move_code`]) to a game's move hash, which starts at 0.
+/// One multiply per move (FNV-style); [`game_digest`] mixes the result thoroughly.
+#[inline(always)]
+pub fn hash_move(hash: u64, move_code: u32) -> u64 {
+    (hash ^ u64::from(move_code + 1)).wrapping_mul(0x0000_0100_0000_01b3)
+}
+
+/// [`Game::uniform_playout`]'s default: the plain game loop, each side picking uniformly
+/// among the legal moves as [`crate::Uniform`] does.
+pub fn plain_uniform_playout<G: Game>(start: &G, rngs: &mut [GameRng; 2]) -> (Outcome, u64) {
+    let mut game = start.clone();
+    let mut hash = 0u64;
+    loop {
+        if let Some(outcome) = game.outcome() {
+            return (outcome, hash);
+        }
+        let side = game.to_move().index();
+        let moves = game.legal_moves();
+        let mv = if moves.len() == 1 {
+            moves[0]
+        } else {
+            moves[rngs[side].below(moves.len())]
+        };
+        hash = hash_move(hash, G::move_code(mv));
+        game.play(mv);
+    }
+}
+
+/// Checks a game's own [`Game::uniform_playout`] against the plain loop on `games` games
+/// from `start` with the streams of `seed`: the same outcomes and move hashes, and the
+/// same random words used. Returns the first game that differs, described.
+pub fn check_uniform_playout<G: Game>(start: &G, seed: u64, games: u64) -> Result<(), String> {
+    let key = StreamKey::new(seed);
+    for index in 0..games {
+        let mut fast = Side::BOTH.map(|side| key.game_rng(index, side));
+        let mut plain = Side::BOTH.map(|side| key.game_rng(index, side));
+        let got = start.uniform_playout(&mut fast);
+        let want = plain_uniform_playout(start, &mut plain);
+        // The words each stream has left must agree too: a playout that drew a word
+        // fewer or more would shift every later draw of a longer game.
+        let rest = |rngs: &mut [GameRng; 2]| rngs.each_mut().map(|r| r.below(1 << 30));
+        if got != want || rest(&mut fast) != rest(&mut plain) {
+            return Err(format!(
+                "game {index} of seed {seed} from\n{start}\nplayout gave {got:?}, the plain loop {want:?}"
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// Plays one game from the start: `agents[side]` moves for `side` with `rngs[side]`.
 /// Returns the outcome and a hash of the moves; pushes the moves to `moves` if given.
 #[inline]
@@ -136,8 +186,7 @@ pub fn play_game<G: Game, A: Agent<G> + ?Sized>(
         }
         let side = game.to_move().index();
         let mv = agents[side].choose(&game, &mut rngs[side]);
-        // One multiply per move (FNV-style); `game_digest` mixes the result thoroughly.
-        hash = (hash ^ u64::from(G::move_code(mv) + 1)).wrapping_mul(0x0000_0100_0000_01b3);
+        hash = hash_move(hash, G::move_code(mv));
         if let Some(list) = moves.as_deref_mut() {
             list.push(mv);
         }
@@ -172,6 +221,8 @@ fn play_chunk<G: Game, A: Agent<G>>(
 ) -> ChunkResult<G::Move> {
     let start = G::start();
     let (mut agent_a, mut agent_b) = (a(), b());
+    // Records need the moves, which the game's own playout loop does not keep.
+    let playout = !keep_games && agent_a.is_uniform_random() && agent_b.is_uniform_random();
     let mut streams = Side::BOTH.map(|side| key.side_stream(side, range.start));
     let mut rngs = [streams[0].next_game(), streams[1].next_game()];
     let mut fresh = true;
@@ -182,6 +233,8 @@ fn play_chunk<G: Game, A: Agent<G>>(
         digest: 0,
         games: Vec::new(),
     };
+    // Per side of A: games won by the first player, by the second, drawn.
+    let mut counts = [[0u64; 3]; 2];
     for index in range {
         let side = a_side(index, cfg.games_per_side);
         // The first game's streams came with the readers; later ones are refilled in place.
@@ -195,11 +248,13 @@ fn play_chunk<G: Game, A: Agent<G>>(
             Side::Second => [&mut agent_b, &mut agent_a],
         };
         let mut moves = keep_games.then(Vec::new);
-        let (outcome, hash) = play_game(&start, agents, &mut rngs, moves.as_mut());
-        match side {
-            Side::First => result.first.record(outcome, side),
-            Side::Second => result.second.record(outcome, side),
-        }
+        let (outcome, hash) = if playout {
+            start.uniform_playout(&mut rngs)
+        } else {
+            play_game(&start, agents, &mut rngs, moves.as_mut())
+        };
+        // Indexed rather than matched: outcomes of random games are unpredictable branches.
+        counts[side.index()][outcome_code(outcome) as usize - 1] += 1;
         result.digest = result
             .digest
             .wrapping_add(game_digest(index, hash, outcome));
@@ -212,6 +267,18 @@ fn play_chunk<G: Game, A: Agent<G>>(
             });
         }
     }
+    // A first: the first player's wins are A's; A second: the second player's are.
+    let [[a1_win, a1_lose, a1_draw], [a2_lose, a2_win, a2_draw]] = counts;
+    result.first = Tally {
+        win: a1_win,
+        lose: a1_lose,
+        draw: a1_draw,
+    };
+    result.second = Tally {
+        win: a2_win,
+        lose: a2_lose,
+        draw: a2_draw,
+    };
     result
 }
 

@@ -5,7 +5,7 @@ use std::ops::{Deref, DerefMut};
 
 use arrayvec::ArrayVec;
 
-use crate::{Outcome, Side};
+use crate::{GameRng, Outcome, Side};
 
 /// A fixed-capacity list of moves, so that move generation allocates nothing.
 ///
@@ -75,6 +75,19 @@ pub trait Game: Clone + Debug + Display + Send + Sync + 'static {
 
     /// The result once the game is over, `None` while it goes on.
     fn outcome(&self) -> Option<Outcome>;
+
+    /// Plays on from here to the end with each side choosing uniformly among the legal
+    /// moves, as [`Agent::is_uniform_random`](crate::Agent::is_uniform_random) agents do,
+    /// drawing from `rngs[side]`. Returns the outcome and the arena's hash of the moves
+    /// ([`hash_move`](crate::arena::hash_move)).
+    ///
+    /// The default is the arena's plain loop. A game may override it with a loop that skips
+    /// what a playout does not need (history, undo information, move lists), as long as it
+    /// draws and plays exactly the same moves:
+    /// [`check_uniform_playout`](crate::arena::check_uniform_playout) tests that.
+    fn uniform_playout(&self, rngs: &mut [GameRng; 2]) -> (Outcome, u64) {
+        crate::arena::plain_uniform_playout(self, rngs)
+    }
 
     #[inline]
     fn is_over(&self) -> bool {

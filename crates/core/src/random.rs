@@ -71,7 +71,8 @@ pub struct SideStream {
     side: Side,
     next_game: u64,
     main: ChaCha8Rng,
-    batch: [u32; BATCH_WORDS],
+    /// ChaCha's output as it comes, little-endian words.
+    batch: [u8; BATCH_WORDS * 4],
     /// Next unread word of `batch`.
     pos: usize,
 }
@@ -85,7 +86,7 @@ impl SideStream {
             side,
             next_game: first_game,
             main: key.stream(side.index() as u64, batch_start),
-            batch: [0; BATCH_WORDS],
+            batch: [0; BATCH_WORDS * 4],
             pos: BATCH_WORDS,
         };
         stream.read_batch();
@@ -94,11 +95,7 @@ impl SideStream {
     }
 
     fn read_batch(&mut self) {
-        let mut bytes = [0u8; BATCH_WORDS * 4];
-        self.main.fill_bytes(&mut bytes);
-        for (w, b) in self.batch.iter_mut().zip(bytes.chunks_exact(4)) {
-            *w = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
-        }
+        self.main.fill_bytes(&mut self.batch);
         self.pos = 0;
     }
 
@@ -115,19 +112,21 @@ impl SideStream {
         rng
     }
 
-    /// Turns `rng` into the stream of the next game, reusing its storage: a match loop
-    /// keeps two and refills them instead of building new ones.
+    /// Turns `rng`, which came from this reader, into the stream of the next game, reusing
+    /// its storage: a match loop keeps two and refills them instead of building new ones.
     #[inline]
     pub fn refill(&mut self, rng: &mut GameRng) {
+        debug_assert!(rng.key == self.key, "refilled from another seed's reader");
         if self.pos == BATCH_WORDS {
             self.read_batch();
         }
-        rng.words
-            .copy_from_slice(&self.batch[self.pos..self.pos + WORDS_PER_GAME]);
+        let bytes = &self.batch[self.pos * 4..(self.pos + WORDS_PER_GAME) * 4];
+        for (w, b) in rng.words.iter_mut().zip(bytes.chunks_exact(4)) {
+            *w = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+        }
         self.pos += WORDS_PER_GAME;
         rng.used = 0;
         rng.overflow = None;
-        rng.key = self.key;
         rng.overflow_id = 2 + 2 * self.next_game + self.side.index() as u64;
         self.next_game += 1;
     }
@@ -168,15 +167,39 @@ impl GameRng {
     #[inline]
     pub fn below(&mut self, n: usize) -> usize {
         debug_assert!(n >= 1 && n <= u32::MAX as usize);
+        let first = self.word();
+        if let Some(k) = GameRng::below_from(first, n) {
+            return k;
+        }
         let n = n as u32;
-        let mut m = u64::from(self.word()) * u64::from(n);
-        if (m as u32) < n {
-            let threshold = n.wrapping_neg() % n;
-            while (m as u32) < threshold {
-                m = u64::from(self.word()) * u64::from(n);
-            }
+        let threshold = n.wrapping_neg() % n;
+        let mut m = u64::from(first) * u64::from(n);
+        while (m as u32) < threshold {
+            m = u64::from(self.word()) * u64::from(n);
         }
         (m >> 32) as usize
+    }
+
+    /// What [`GameRng::below`]`(n)` returns when the next word is `word`, or `None` when
+    /// it might draw more words (about n in 2³² words). Lets a playout compute its draws
+    /// from [`GameRng::unread_window`] ahead of the moves.
+    #[inline(always)]
+    pub fn below_from(word: u32, n: usize) -> Option<usize> {
+        let m = u64::from(word) * n as u64;
+        ((m as u32) >= n as u32).then_some((m >> 32) as usize)
+    }
+
+    /// This game's first [`WORDS_PER_GAME`] words, when none has been read yet.
+    #[inline]
+    pub fn unread_window(&self) -> Option<&[u32; WORDS_PER_GAME]> {
+        (self.used == 0).then_some(&self.words)
+    }
+
+    /// Marks `n` words of the window as read, as `n` one-word draws would.
+    #[inline]
+    pub fn consume(&mut self, n: usize) {
+        debug_assert!(self.used + n <= WORDS_PER_GAME);
+        self.used += n;
     }
 }
 
@@ -282,6 +305,26 @@ mod tests {
             GOLDEN_OVERFLOW,
             "{overflow:#010x?}"
         );
+    }
+
+    #[test]
+    fn below_from_predicts_below() {
+        for game in 0..2_000 {
+            for n in 1..=9 {
+                let mut rng = game_rng(5, game, Side::First);
+                let window = *rng.unread_window().expect("nothing read yet");
+                let predicted = GameRng::below_from(window[0], n);
+                let drawn = rng.below(n);
+                assert!(
+                    predicted.is_none_or(|k| k == drawn),
+                    "{n}: {predicted:?} {drawn}"
+                );
+                assert!(rng.unread_window().is_none());
+            }
+        }
+        // The rejection zone: words whose low product bits fall under n.
+        assert_eq!(GameRng::below_from(0, 7), None);
+        assert_eq!(GameRng::below_from(u32::MAX, 7), Some(6));
     }
 
     const GOLDEN: [u32; 4] = [0xcaf6_1a59, 0x4718_692d, 0xa6c9_62df, 0xf857_197b];

@@ -7,9 +7,10 @@ use gamelab_core::{
     Agent, AgentEntry, BestMoves, Game, GameRng, ParamSpec, Policy, Registry, SpecError, Uniform,
 };
 
+use crate::bits;
 use crate::endgame::Solver;
 use crate::eval::Eval;
-use crate::{Move, Moves, Othello};
+use crate::{Move, Moves, Othello, Square};
 
 /// Any legal move, uniformly: the same choices as `Uniform` over the legal moves, drawn
 /// straight from the legal-move mask (no move list) because random playouts are hot.
@@ -18,22 +19,24 @@ pub struct Random;
 impl Agent<Othello> for Random {
     #[inline]
     fn choose(&mut self, pos: &Othello, rng: &mut GameRng) -> Move {
-        let mut legal = pos.legal_mask();
+        let legal = pos.legal_mask();
         match legal.count_ones() {
             0 => Move::Pass,
-            1 => Move::Place(
-                crate::Square::from_index(legal.trailing_zeros() as usize).expect("a square"),
-            ),
+            1 => {
+                Move::Place(Square::from_index(legal.trailing_zeros() as usize).expect("a square"))
+            }
             n => {
                 // The k-th legal square in square order, as `Uniform` would pick it.
-                for _ in 0..rng.below(n as usize) {
-                    legal &= legal - 1;
-                }
+                let k = rng.below(n as usize) as u32;
                 Move::Place(
-                    crate::Square::from_index(legal.trailing_zeros() as usize).expect("a square"),
+                    Square::from_index(bits::nth_set_bit(legal, k) as usize).expect("a square"),
                 )
             }
         }
+    }
+
+    fn is_uniform_random(&self) -> bool {
+        true
     }
 
     fn policy(&mut self, pos: &Othello) -> Option<Policy<Move>> {

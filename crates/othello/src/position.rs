@@ -1,7 +1,8 @@
 use std::fmt;
 
 use arrayvec::ArrayVec;
-use gamelab_core::{Game, Outcome, Side, mix64};
+use gamelab_core::arena::hash_move;
+use gamelab_core::{Game, GameRng, Outcome, Side, mix64};
 use thiserror::Error;
 
 use crate::bits;
@@ -355,6 +356,15 @@ fn key_of(black: u64, white: u64, black_to_move: bool) -> u64 {
     mix64(black ^ mix64(white ^ u64::from(black_to_move)))
 }
 
+/// The result of a finished game with these discs: more discs wins.
+fn outcome_of(black: u64, white: u64) -> Outcome {
+    match black.count_ones().cmp(&white.count_ones()) {
+        std::cmp::Ordering::Greater => Outcome::Win(Side::First),
+        std::cmp::Ordering::Less => Outcome::Win(Side::Second),
+        std::cmp::Ordering::Equal => Outcome::Draw,
+    }
+}
+
 impl Game for Othello {
     type Move = Move;
     type Moves = Moves;
@@ -410,15 +420,42 @@ impl Game for Othello {
     }
 
     fn outcome(&self) -> Option<Outcome> {
-        if !self.over {
-            return None;
+        self.over.then(|| outcome_of(self.black(), self.white()))
+    }
+
+    /// Two bitboards in registers: no history, no flip record, no move list.
+    fn uniform_playout(&self, rngs: &mut [GameRng; 2]) -> (Outcome, u64) {
+        let (mut p, mut o) = (self.player, self.opponent);
+        let mut black_to_move = self.black_to_move;
+        let mut legal = self.legal;
+        let mut hash = 0;
+        loop {
+            if legal == 0 {
+                let theirs = bits::legal_moves(o, p);
+                if theirs == 0 {
+                    break;
+                }
+                hash = hash_move(hash, Othello::move_code(Move::Pass));
+                legal = theirs;
+            } else {
+                let n = legal.count_ones();
+                let sq = if n == 1 {
+                    legal.trailing_zeros()
+                } else {
+                    let side = usize::from(!black_to_move);
+                    bits::nth_set_bit(legal, rngs[side].below(n as usize) as u32)
+                };
+                hash = hash_move(hash, sq);
+                let flipped = bits::flips(p, o, sq);
+                p |= flipped | 1 << sq;
+                o &= !flipped;
+                legal = bits::legal_moves(o, p);
+            }
+            std::mem::swap(&mut p, &mut o);
+            black_to_move = !black_to_move;
         }
-        let (b, w) = self.counts();
-        Some(match b.cmp(&w) {
-            std::cmp::Ordering::Greater => Outcome::Win(Side::First),
-            std::cmp::Ordering::Less => Outcome::Win(Side::Second),
-            std::cmp::Ordering::Equal => Outcome::Draw,
-        })
+        let (black, white) = if black_to_move { (p, o) } else { (o, p) };
+        (outcome_of(black, white), hash)
     }
 
     fn key(&self) -> u64 {

@@ -353,3 +353,36 @@ fn random_picks_what_uniform_over_the_legal_moves_picks() {
     let start = Othello::start();
     assert_eq!(fast.policy(&start), plain.policy(&start));
 }
+
+#[test]
+fn the_playout_loop_plays_the_plain_loops_games() {
+    use gamelab_core::arena::check_uniform_playout;
+    // Positions along one random game, from the start to the end (passes included).
+    let mut pos = Othello::new();
+    let mut rng = gamelab_core::game_rng(3, 0, Side::First);
+    let mut ply = 0;
+    while !pos.is_over() {
+        if ply % 6 == 0 {
+            check_uniform_playout(&pos, ply, 300).unwrap();
+        }
+        let moves = Game::legal_moves(&pos);
+        pos.play(moves[rng.below(moves.len())]);
+        ply += 1;
+    }
+    check_uniform_playout(&pos, 0, 1).unwrap();
+    check_uniform_playout(&Othello::new(), 1, 3_000).unwrap();
+}
+
+#[test]
+fn only_random_is_uniformly_random() {
+    let registry = gamelab_othello::ai::registry();
+    for entry in registry.entries() {
+        let agent = registry.build(entry.name).unwrap();
+        assert_eq!(
+            agent.is_uniform_random(),
+            entry.name == "random",
+            "{}",
+            entry.name
+        );
+    }
+}

@@ -1,7 +1,8 @@
 use std::fmt;
 
 use arrayvec::ArrayVec;
-use gamelab_core::{Game, Outcome, Side};
+use gamelab_core::arena::plain_uniform_playout;
+use gamelab_core::{Game, GameRng, Outcome, Side};
 use thiserror::Error;
 
 use crate::board::{Bitboard, Board, Moves};
@@ -288,6 +289,15 @@ impl<B: Board> Game for Position<B> {
     #[inline]
     fn outcome(&self) -> Option<Outcome> {
         self.status.outcome()
+    }
+
+    fn uniform_playout(&self, rngs: &mut [GameRng; 2]) -> (Outcome, u64) {
+        if let Some(outcome) = self.status.outcome() {
+            return (outcome, 0);
+        }
+        self.board
+            .uniform_playout(self.turn, rngs)
+            .unwrap_or_else(|| plain_uniform_playout(self, rngs))
     }
 
     #[inline]

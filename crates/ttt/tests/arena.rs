@@ -382,3 +382,35 @@ fn a_stopped_live_match_plays_no_new_chunk() {
     assert!(stopped);
     assert_eq!(result.total().games(), 300);
 }
+
+#[test]
+fn the_bitboards_own_playout_plays_the_plain_loops_games() {
+    use gamelab_core::Game;
+    // The start, a few positions on, one a move from the end, and finished ones.
+    for board in [
+        ".........",
+        "....o....",
+        "o...x....",
+        "ox.xo....",
+        "oxoxxoo.x",
+        "ooo.xx...",
+        "oxoxxooox",
+    ] {
+        let start = Ttt::parse_position(board).unwrap();
+        arena::check_uniform_playout(&start, 11, 20_000).unwrap();
+    }
+}
+
+#[test]
+fn ai2_is_the_only_uniformly_random_ai() {
+    let registry = gamelab_ttt::ai::registry::<gamelab_ttt::board::Bitboard>();
+    for entry in registry.entries() {
+        let agent = registry.build(entry.name).unwrap();
+        assert_eq!(
+            agent.is_uniform_random(),
+            entry.name == "ai2",
+            "{}",
+            entry.name
+        );
+    }
+}

@@ -60,6 +60,10 @@ impl<B: Board> BestMoves<Position<B>> for Ai2 {
     fn best_moves(&mut self, pos: &Position<B>) -> Moves {
         pos.legal_moves()
     }
+
+    fn is_all_legal_moves(&self) -> bool {
+        true
+    }
 }
 
 /// Rule 3: the centre if empty, else random.

@@ -19,6 +19,8 @@ pub use line_counts::LineCounts;
 
 use arrayvec::ArrayVec;
 
+use gamelab_core::{GameRng, Outcome};
+
 use crate::{Mark, MarkpatCounts, Player, Square, Status};
 
 /// Up to 9 moves, without allocation.
@@ -73,6 +75,15 @@ pub trait Board: Clone + Default + std::fmt::Debug + Send + Sync + 'static {
         } else {
             Status::Playing
         }
+    }
+
+    /// A whole random game from here, `turn` to move, for structures with a faster loop
+    /// than the position's (see `Game::uniform_playout`); `None`: use the position's.
+    /// Only the bitboard has one, so that the seed's benchmark of ai2 against ai2 still
+    /// measures each structure.
+    fn uniform_playout(&self, turn: Player, rngs: &mut [GameRng; 2]) -> Option<(Outcome, u64)> {
+        let _ = (turn, rngs);
+        None
     }
 
     /// The three rows as `.ox` text, row by row with no separator (the seed's
