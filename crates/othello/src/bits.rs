@@ -32,7 +32,7 @@ pub fn legal_moves(p: u64, o: u64) -> u64 {
 
 /// The squares from each square toward each direction — east, west, north, south,
 /// north-east, north-west, south-east, south-west — not including the square itself.
-const RAYS: [[u64; 64]; 8] = {
+pub(crate) const RAYS: [[u64; 64]; 8] = {
     let mut rays = [[0u64; 64]; 8];
     let steps: [(i32, i32); 8] = [
         (1, 0),

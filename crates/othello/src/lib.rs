@@ -6,6 +6,8 @@ pub mod ai;
 pub mod bits;
 pub mod endgame;
 pub mod eval;
+#[allow(unsafe_code)] // SIMD intrinsics behind a run-time CPU check; see the module.
+pub mod kernel;
 pub mod perft;
 mod position;
 pub mod wthor;

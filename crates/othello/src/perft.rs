@@ -4,20 +4,53 @@
 use rayon::prelude::*;
 
 use crate::bits::{flips, legal_moves};
+use crate::kernel::{self, Kernel, Portable};
 use crate::{Othello, squares_of};
 
 /// Perft from the side to move's discs `p` and the opponent's `o`.
 pub fn perft_discs(p: u64, o: u64, depth: u32) -> u64 {
+    #[cfg(target_arch = "x86_64")]
+    if let Some(k) = kernel::avx2() {
+        return perft_avx2(k, p, o, depth);
+    }
+    perft_portable(p, o, depth)
+}
+
+fn perft_portable(p: u64, o: u64, depth: u32) -> u64 {
+    perft_node(Portable, p, o, depth, &perft_portable)
+}
+
+/// Perft compiled for AVX2 and BMI2 (see [`kernel`]).
+#[cfg(target_arch = "x86_64")]
+#[allow(unsafe_code)]
+fn perft_avx2(k: kernel::Avx2, p: u64, o: u64, depth: u32) -> u64 {
+    #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
+    fn node(k: kernel::Avx2, p: u64, o: u64, depth: u32) -> u64 {
+        perft_node(k, p, o, depth, &|p, o, d| node(k, p, o, d))
+    }
+    // SAFETY: `k` proves the CPU has these features.
+    unsafe { node(k, p, o, depth) }
+}
+
+/// One node of perft, compiled into each kernel's recursion (`recurse`).
+#[inline(always)]
+fn perft_node(
+    k: impl Kernel,
+    p: u64,
+    o: u64,
+    depth: u32,
+    recurse: &impl Fn(u64, u64, u32) -> u64,
+) -> u64 {
     if depth == 0 {
         return 1;
     }
-    let moves = legal_moves(p, o);
+    let moves = k.legal_moves(p, o);
     if moves == 0 {
         // No move: the game is over (one leaf) or the side passes, which uses a ply.
-        if legal_moves(o, p) == 0 {
+        if k.legal_moves(o, p) == 0 {
             return 1;
         }
-        return perft_discs(o, p, depth - 1);
+        return recurse(o, p, depth - 1);
     }
     if depth == 1 {
         // Bulk counting: every legal move is a leaf.
@@ -28,8 +61,8 @@ pub fn perft_discs(p: u64, o: u64, depth: u32) -> u64 {
     while m != 0 {
         let sq = m.trailing_zeros();
         m &= m - 1;
-        let f = flips(p, o, sq);
-        total += perft_discs(o & !f, p | f | 1 << sq, depth - 1);
+        let f = k.flips(p, o, sq);
+        total += recurse(o & !f, p | f | 1 << sq, depth - 1);
     }
     total
 }
@@ -71,4 +104,20 @@ pub fn perft_parallel(pos: &Othello, depth: u32) -> u64 {
             .par_iter()
             .map(|&(p, o, d)| perft_discs(p, o, d))
             .sum::<u64>()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn both_builds_count_the_same() {
+        // The public functions take the AVX2 build where the CPU has it; this is the other.
+        let (p, o) = Othello::new().discs();
+        let expected = [1, 4, 12, 56, 244, 1396, 8200, 55092];
+        for (depth, &n) in expected.iter().enumerate() {
+            assert_eq!(perft_portable(p, o, depth as u32), n, "depth {depth}");
+            assert_eq!(perft_discs(p, o, depth as u32), n, "depth {depth}");
+        }
+    }
 }

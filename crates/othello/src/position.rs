@@ -6,6 +6,7 @@ use gamelab_core::{Game, GameRng, Outcome, Side, mix64};
 use thiserror::Error;
 
 use crate::bits;
+use crate::kernel::{self, Kernel};
 
 /// A square, `a1` … `h8`: bit 8·rank + file.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -356,6 +357,53 @@ fn key_of(black: u64, white: u64, black_to_move: bool) -> u64 {
     mix64(black ^ mix64(white ^ u64::from(black_to_move)))
 }
 
+/// [`Game::uniform_playout`] compiled for AVX2 and BMI2 (see [`kernel`]).
+#[cfg(target_arch = "x86_64")]
+#[allow(unsafe_code)]
+fn playout_avx2(k: kernel::Avx2, start: &Othello, rngs: &mut [GameRng; 2]) -> (Outcome, u64) {
+    #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
+    fn run(k: kernel::Avx2, start: &Othello, rngs: &mut [GameRng; 2]) -> (Outcome, u64) {
+        playout(k, start, rngs)
+    }
+    // SAFETY: `k` proves the CPU has these features.
+    unsafe { run(k, start, rngs) }
+}
+
+#[inline(always)]
+fn playout(k: impl Kernel, start: &Othello, rngs: &mut [GameRng; 2]) -> (Outcome, u64) {
+    let (mut p, mut o) = (start.player, start.opponent);
+    let mut black_to_move = start.black_to_move;
+    let mut legal = start.legal;
+    let mut hash = 0;
+    loop {
+        if legal == 0 {
+            let theirs = k.legal_moves(o, p);
+            if theirs == 0 {
+                break;
+            }
+            hash = hash_move(hash, Othello::move_code(Move::Pass));
+            legal = theirs;
+        } else {
+            let n = legal.count_ones();
+            let sq = if n == 1 {
+                legal.trailing_zeros()
+            } else {
+                let side = usize::from(!black_to_move);
+                k.nth_set_bit(legal, rngs[side].below(n as usize) as u32)
+            };
+            hash = hash_move(hash, sq);
+            let flipped = k.flips(p, o, sq);
+            p |= flipped | 1 << sq;
+            o &= !flipped;
+            legal = k.legal_moves(o, p);
+        }
+        std::mem::swap(&mut p, &mut o);
+        black_to_move = !black_to_move;
+    }
+    let (black, white) = if black_to_move { (p, o) } else { (o, p) };
+    (outcome_of(black, white), hash)
+}
+
 /// The result of a finished game with these discs: more discs wins.
 fn outcome_of(black: u64, white: u64) -> Outcome {
     match black.count_ones().cmp(&white.count_ones()) {
@@ -425,37 +473,11 @@ impl Game for Othello {
 
     /// Two bitboards in registers: no history, no flip record, no move list.
     fn uniform_playout(&self, rngs: &mut [GameRng; 2]) -> (Outcome, u64) {
-        let (mut p, mut o) = (self.player, self.opponent);
-        let mut black_to_move = self.black_to_move;
-        let mut legal = self.legal;
-        let mut hash = 0;
-        loop {
-            if legal == 0 {
-                let theirs = bits::legal_moves(o, p);
-                if theirs == 0 {
-                    break;
-                }
-                hash = hash_move(hash, Othello::move_code(Move::Pass));
-                legal = theirs;
-            } else {
-                let n = legal.count_ones();
-                let sq = if n == 1 {
-                    legal.trailing_zeros()
-                } else {
-                    let side = usize::from(!black_to_move);
-                    bits::nth_set_bit(legal, rngs[side].below(n as usize) as u32)
-                };
-                hash = hash_move(hash, sq);
-                let flipped = bits::flips(p, o, sq);
-                p |= flipped | 1 << sq;
-                o &= !flipped;
-                legal = bits::legal_moves(o, p);
-            }
-            std::mem::swap(&mut p, &mut o);
-            black_to_move = !black_to_move;
+        #[cfg(target_arch = "x86_64")]
+        if let Some(k) = kernel::avx2() {
+            return playout_avx2(k, self, rngs);
         }
-        let (black, white) = if black_to_move { (p, o) } else { (o, p) };
-        (outcome_of(black, white), hash)
+        playout(kernel::Portable, self, rngs)
     }
 
     fn key(&self) -> u64 {
@@ -535,5 +557,25 @@ impl Game for Othello {
 
     fn move_syntax() -> &'static str {
         "a square like d3 (file a–h, rank 1–8), or `pass` when you have no move"
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn both_playout_builds_play_the_same_games() {
+        // `uniform_playout` takes the AVX2 build where the CPU has it; this is the other.
+        let key = gamelab_core::StreamKey::new(9);
+        for game in 0..2_000 {
+            let mut streams = Side::BOTH.map(|side| key.game_rng(game, side));
+            let mut again = Side::BOTH.map(|side| key.game_rng(game, side));
+            assert_eq!(
+                playout(kernel::Portable, &Othello::new(), &mut streams),
+                Othello::new().uniform_playout(&mut again),
+                "game {game}"
+            );
+        }
     }
 }
