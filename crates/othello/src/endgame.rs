@@ -3,7 +3,7 @@
 //! (fewest replies first) away from the leaves, parity ordering near them, and the last
 //! empty square scored without generating moves.
 
-use crate::bits::{flips, legal_moves};
+use crate::kernel::{self, Kernel, Portable};
 use crate::{Move, Othello, Square, squares_of};
 
 /// The final score for the side to move: disc difference, the empty squares going to the
@@ -59,9 +59,9 @@ fn frontier(discs: u64, empty: u64) -> u64 {
 /// How good a move looks for the opponent, from the position after it (`me` the side that
 /// just moved): the opponent's moves, corners counting double, then its potential moves.
 /// Fewer is better for the mover, so moves are tried in increasing order.
-#[inline]
-fn reply_weight(me: u64, opp: u64) -> u32 {
-    let replies = legal_moves(opp, me);
+#[inline(always)]
+fn reply_weight(k: impl Kernel, me: u64, opp: u64) -> u32 {
+    let replies = k.legal_moves(opp, me);
     let potential = frontier(me, !(me | opp)).count_ones();
     ((replies.count_ones() + (replies & CORNERS).count_ones()) << 4) + potential
 }
@@ -79,33 +79,35 @@ fn ordering_depth(empties: u32) -> Option<u32> {
 
 /// A rough midgame score for the side to move: mobility against the opponent's, corners
 /// counting double, and corners held.
-#[inline]
-fn rough_eval(p: u64, o: u64) -> i32 {
-    let (mp, mo) = (legal_moves(p, o), legal_moves(o, p));
+#[inline(always)]
+fn rough_eval(k: impl Kernel, p: u64, o: u64) -> i32 {
+    let (mp, mo) = (k.legal_moves(p, o), k.legal_moves(o, p));
     let mobility = |m: u64| (m.count_ones() + (m & CORNERS).count_ones()) as i32;
     let corners = (p & CORNERS).count_ones() as i32 - (o & CORNERS).count_ones() as i32;
     4 * (mobility(mp) - mobility(mo)) + 16 * corners
 }
 
 /// Negamax to `depth` plies with [`rough_eval`] at the leaves, for move ordering.
-fn shallow(p: u64, o: u64, depth: u32, mut alpha: i32, beta: i32) -> i32 {
+#[inline(always)]
+fn shallow_node(b: impl Build, p: u64, o: u64, depth: u32, mut alpha: i32, beta: i32) -> i32 {
+    let k = b.kernel();
     if depth == 0 {
-        return rough_eval(p, o);
+        return rough_eval(k, p, o);
     }
-    let moves = legal_moves(p, o);
+    let moves = k.legal_moves(p, o);
     if moves == 0 {
-        if legal_moves(o, p) == 0 {
+        if k.legal_moves(o, p) == 0 {
             return final_score(p, o) * 1000;
         }
-        return -shallow(o, p, depth - 1, -beta, -alpha);
+        return -b.shallow(o, p, depth - 1, -beta, -alpha);
     }
     let mut best = i32::MIN + 1;
     let mut m = moves;
     while m != 0 {
         let s = m.trailing_zeros();
         m &= m - 1;
-        let f = flips(p, o, s);
-        let v = -shallow(o & !f, p | f | 1 << s, depth - 1, -beta, -alpha);
+        let f = k.flips(p, o, s);
+        let v = -b.shallow(o & !f, p | f | 1 << s, depth - 1, -beta, -alpha);
         if v > best {
             best = v;
             alpha = alpha.max(v);
@@ -119,11 +121,77 @@ fn shallow(p: u64, o: u64, depth: u32, mut alpha: i32, beta: i32) -> i32 {
 
 /// The order in which to try a move (lower first), from the position after it (`me` the
 /// side that just moved) and the empties before it.
-#[inline]
-fn move_key(me: u64, opp: u64, empties: u32) -> i32 {
+#[inline(always)]
+fn move_key(b: impl Build, me: u64, opp: u64, empties: u32) -> i32 {
     match ordering_depth(empties) {
-        Some(depth) => shallow(opp, me, depth, -1_000_000, 1_000_000),
-        None => reply_weight(me, opp) as i32,
+        Some(depth) => b.shallow(opp, me, depth, -1_000_000, 1_000_000),
+        None => reply_weight(b.kernel(), me, opp) as i32,
+    }
+}
+
+/// The searches of one build of the kernels. The node functions are generic and call
+/// their recursion through this, so that each build's recursion stays inside code
+/// compiled for it.
+trait Build: Copy {
+    type K: Kernel;
+    fn kernel(self) -> Self::K;
+    fn negamax(self, s: &mut Solver, p: u64, o: u64, alpha: i32, beta: i32, passed: bool) -> i32;
+    fn shallow(self, p: u64, o: u64, depth: u32, alpha: i32, beta: i32) -> i32;
+}
+
+#[derive(Clone, Copy)]
+struct PortableBuild;
+
+impl Build for PortableBuild {
+    type K = Portable;
+
+    #[inline(always)]
+    fn kernel(self) -> Portable {
+        Portable
+    }
+
+    fn negamax(self, s: &mut Solver, p: u64, o: u64, alpha: i32, beta: i32, passed: bool) -> i32 {
+        negamax_node(self, s, p, o, alpha, beta, passed)
+    }
+
+    fn shallow(self, p: u64, o: u64, depth: u32, alpha: i32, beta: i32) -> i32 {
+        shallow_node(self, p, o, depth, alpha, beta)
+    }
+}
+
+/// The searches compiled for AVX2 and BMI2 (see [`kernel`]).
+#[cfg(target_arch = "x86_64")]
+#[derive(Clone, Copy)]
+struct Avx2Build(kernel::Avx2);
+
+#[cfg(target_arch = "x86_64")]
+#[allow(unsafe_code)]
+impl Build for Avx2Build {
+    type K = kernel::Avx2;
+
+    #[inline(always)]
+    fn kernel(self) -> kernel::Avx2 {
+        self.0
+    }
+
+    #[inline(always)]
+    fn negamax(self, s: &mut Solver, p: u64, o: u64, alpha: i32, beta: i32, passed: bool) -> i32 {
+        #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
+        fn run(b: Avx2Build, s: &mut Solver, p: u64, o: u64, a: i32, be: i32, pa: bool) -> i32 {
+            negamax_node(b, s, p, o, a, be, pa)
+        }
+        // SAFETY: the `Avx2` token proves the CPU has these features.
+        unsafe { run(self, s, p, o, alpha, beta, passed) }
+    }
+
+    #[inline(always)]
+    fn shallow(self, p: u64, o: u64, depth: u32, alpha: i32, beta: i32) -> i32 {
+        #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
+        fn run(b: Avx2Build, p: u64, o: u64, depth: u32, alpha: i32, beta: i32) -> i32 {
+            shallow_node(b, p, o, depth, alpha, beta)
+        }
+        // SAFETY: as above.
+        unsafe { run(self, p, o, depth, alpha, beta) }
     }
 }
 
@@ -179,171 +247,191 @@ pub struct Solver {
     table: Table,
 }
 
-impl Solver {
-    /// The exact score with one empty square left: whoever can flip there plays it.
-    #[inline]
-    fn last_square(&mut self, p: u64, o: u64) -> i32 {
-        self.nodes += 1;
-        let sq = (!(p | o)).trailing_zeros();
-        let f = flips(p, o, sq);
-        if f != 0 {
-            return final_score(p | f | 1 << sq, o & !f);
-        }
-        let f = flips(o, p, sq);
-        if f != 0 {
-            self.nodes += 1;
-            return -final_score(o | f | 1 << sq, p & !f);
-        }
-        final_score(p, o)
+/// The exact score with one empty square left: whoever can flip there plays it.
+#[inline(always)]
+fn last_square(k: impl Kernel, s: &mut Solver, p: u64, o: u64) -> i32 {
+    s.nodes += 1;
+    let sq = (!(p | o)).trailing_zeros();
+    let f = k.flips(p, o, sq);
+    if f != 0 {
+        return final_score(p | f | 1 << sq, o & !f);
     }
+    let f = k.flips(o, p, sq);
+    if f != 0 {
+        s.nodes += 1;
+        return -final_score(o | f | 1 << sq, p & !f);
+    }
+    final_score(p, o)
+}
 
-    fn negamax(&mut self, p: u64, o: u64, mut alpha: i32, beta: i32, passed: bool) -> i32 {
-        if !passed && (p | o).count_ones() == 63 {
-            return self.last_square(p, o);
+/// One node of the exact search; its recursion goes through `b`.
+#[inline(always)]
+fn negamax_node(
+    b: impl Build,
+    s: &mut Solver,
+    p: u64,
+    o: u64,
+    mut alpha: i32,
+    beta: i32,
+    passed: bool,
+) -> i32 {
+    let k = b.kernel();
+    if !passed && (p | o).count_ones() == 63 {
+        return last_square(k, s, p, o);
+    }
+    s.nodes += 1;
+    let moves = k.legal_moves(p, o);
+    if moves == 0 {
+        if passed {
+            return final_score(o, p).saturating_neg();
         }
-        self.nodes += 1;
-        let moves = legal_moves(p, o);
-        if moves == 0 {
-            if passed {
-                return final_score(o, p).saturating_neg();
+        return -b.negamax(s, o, p, -beta, -alpha, true);
+    }
+    let empties = 64 - (p | o).count_ones();
+    let mut best = i32::MIN;
+    if empties >= SORT_EMPTIES {
+        let mut beta = beta;
+        let mut hint = None;
+        if empties >= TABLE_EMPTIES
+            && let Some(e) = s.table.get(p, o)
+        {
+            let (lower, upper) = (i32::from(e.lower), i32::from(e.upper));
+            if lower >= beta {
+                return lower;
             }
-            return -self.negamax(o, p, -beta, -alpha, true);
+            if upper <= alpha {
+                return upper;
+            }
+            alpha = alpha.max(lower);
+            beta = beta.min(upper);
+            hint = Some(u32::from(e.best));
         }
-        let empties = 64 - (p | o).count_ones();
-        let mut best = i32::MIN;
-        if empties >= SORT_EMPTIES {
-            let mut beta = beta;
-            let mut hint = None;
-            if empties >= TABLE_EMPTIES
-                && let Some(e) = self.table.get(p, o)
-            {
-                let (lower, upper) = (i32::from(e.lower), i32::from(e.upper));
-                if lower >= beta {
-                    return lower;
-                }
-                if upper <= alpha {
-                    return upper;
-                }
-                alpha = alpha.max(lower);
-                beta = beta.min(upper);
-                hint = Some(u32::from(e.best));
-            }
-            let (alpha0, beta0) = (alpha, beta);
-            // The table's move first, then fastest first: the replies that leave the
-            // opponent fewest moves.
-            let mut ordered: arrayvec::ArrayVec<(i32, u32, u64), 32> = arrayvec::ArrayVec::new();
-            for sq in squares_of(moves) {
-                let s = sq.index() as u32;
-                let f = flips(p, o, s);
-                let (np, no) = (p | f | 1 << s, o & !f);
-                let key = if hint == Some(s) {
-                    i32::MIN
+        let (alpha0, beta0) = (alpha, beta);
+        // The table's move first, then fastest first: the replies that leave the
+        // opponent fewest moves.
+        let mut ordered: arrayvec::ArrayVec<(i32, u32, u64), 32> = arrayvec::ArrayVec::new();
+        for sq in squares_of(moves) {
+            let sq = sq.index() as u32;
+            let f = k.flips(p, o, sq);
+            let (np, no) = (p | f | 1 << sq, o & !f);
+            let key = if hint == Some(sq) {
+                i32::MIN
+            } else {
+                move_key(b, np, no, empties)
+            };
+            let _ = ordered.try_push((key, sq, f));
+        }
+        ordered.sort_unstable_by_key(|&(key, sq, _)| (key, sq));
+        let mut best_square = ordered[0].1;
+        for (i, (_, sq, f)) in ordered.into_iter().enumerate() {
+            let (np, no) = (p | f | 1 << sq, o & !f);
+            // The first move with the full window; the others only have to prove they
+            // are no better, with a null window, unless they turn out to be.
+            let v = if i == 0 {
+                -b.negamax(s, no, np, -beta, -alpha, false)
+            } else {
+                let probe = -b.negamax(s, no, np, -alpha - 1, -alpha, false);
+                if probe > alpha && probe < beta {
+                    -b.negamax(s, no, np, -beta, -alpha, false)
                 } else {
-                    move_key(np, no, empties)
-                };
-                let _ = ordered.try_push((key, s, f));
-            }
-            ordered.sort_unstable_by_key(|&(key, s, _)| (key, s));
-            let mut best_square = ordered[0].1;
-            for (i, (_, s, f)) in ordered.into_iter().enumerate() {
-                let (np, no) = (p | f | 1 << s, o & !f);
-                // The first move with the full window; the others only have to prove they
-                // are no better, with a null window, unless they turn out to be.
-                let v = if i == 0 {
-                    -self.negamax(no, np, -beta, -alpha, false)
-                } else {
-                    let probe = -self.negamax(no, np, -alpha - 1, -alpha, false);
-                    if probe > alpha && probe < beta {
-                        -self.negamax(no, np, -beta, -alpha, false)
-                    } else {
-                        probe
+                    probe
+                }
+            };
+            if v > best {
+                best = v;
+                best_square = sq;
+                if v > alpha {
+                    alpha = v;
+                    if alpha >= beta {
+                        break;
                     }
-                };
+                }
+            }
+        }
+        if empties >= TABLE_EMPTIES {
+            let old = s.table.get(p, o).copied();
+            let (mut lower, mut upper) =
+                old.map_or((-64, 64), |e| (i32::from(e.lower), i32::from(e.upper)));
+            if best <= alpha0 {
+                upper = best;
+            } else if best >= beta0 {
+                lower = best;
+            } else {
+                (lower, upper) = (best, best);
+            }
+            s.table.insert(
+                p,
+                o,
+                Entry {
+                    lower: lower as i8,
+                    upper: upper as i8,
+                    best: best_square as u8,
+                },
+            );
+        }
+    } else {
+        let odd = odd_regions(!(p | o));
+        'regions: for region in [moves & odd, moves & !odd] {
+            let mut m = region;
+            while m != 0 {
+                let sq = m.trailing_zeros();
+                m &= m - 1;
+                let f = k.flips(p, o, sq);
+                let v = -b.negamax(s, o & !f, p | f | 1 << sq, -beta, -alpha, false);
                 if v > best {
                     best = v;
-                    best_square = s;
                     if v > alpha {
                         alpha = v;
                         if alpha >= beta {
-                            break;
-                        }
-                    }
-                }
-            }
-            if empties >= TABLE_EMPTIES {
-                let old = self.table.get(p, o).copied();
-                let (mut lower, mut upper) =
-                    old.map_or((-64, 64), |e| (i32::from(e.lower), i32::from(e.upper)));
-                if best <= alpha0 {
-                    upper = best;
-                } else if best >= beta0 {
-                    lower = best;
-                } else {
-                    (lower, upper) = (best, best);
-                }
-                self.table.insert(
-                    p,
-                    o,
-                    Entry {
-                        lower: lower as i8,
-                        upper: upper as i8,
-                        best: best_square as u8,
-                    },
-                );
-            }
-        } else {
-            let odd = odd_regions(!(p | o));
-            'regions: for region in [moves & odd, moves & !odd] {
-                let mut m = region;
-                while m != 0 {
-                    let s = m.trailing_zeros();
-                    m &= m - 1;
-                    let f = flips(p, o, s);
-                    let v = -self.negamax(o & !f, p | f | 1 << s, -beta, -alpha, false);
-                    if v > best {
-                        best = v;
-                        if v > alpha {
-                            alpha = v;
-                            if alpha >= beta {
-                                break 'regions;
-                            }
+                            break 'regions;
                         }
                     }
                 }
             }
         }
-        best
     }
+    best
+}
 
+impl Solver {
     /// The exact score of `pos` for the side to move and a best move (`None` when the game
     /// is over).
     pub fn solve(&mut self, pos: &Othello) -> (i32, Option<Move>) {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(k) = kernel::avx2() {
+            return self.solve_with(Avx2Build(k), pos);
+        }
+        self.solve_with(PortableBuild, pos)
+    }
+
+    fn solve_with(&mut self, b: impl Build, pos: &Othello) -> (i32, Option<Move>) {
+        let k = b.kernel();
         let (p, o) = pos.discs();
         if pos.is_over() {
             return (final_score(p, o), None);
         }
-        let moves = legal_moves(p, o);
+        let moves = k.legal_moves(p, o);
         if moves == 0 {
-            return (-self.negamax(o, p, -64, 64, true), Some(Move::Pass));
+            return (-b.negamax(self, o, p, -64, 64, true), Some(Move::Pass));
         }
         let empties = pos.empties();
         let mut ordered: Vec<(i32, Square)> = squares_of(moves)
             .map(|sq| {
-                let f = flips(p, o, sq.index() as u32);
-                (move_key(p | f | sq.bit(), o & !f, empties), sq)
+                let f = k.flips(p, o, sq.index() as u32);
+                (move_key(b, p | f | sq.bit(), o & !f, empties), sq)
             })
             .collect();
         ordered.sort();
         let (mut alpha, mut best) = (-65, None);
         for (i, (_, sq)) in ordered.into_iter().enumerate() {
-            let f = flips(p, o, sq.index() as u32);
+            let f = k.flips(p, o, sq.index() as u32);
             let (np, no) = (p | f | sq.bit(), o & !f);
             let mut v = -65;
             if i > 0 {
-                v = -self.negamax(no, np, -alpha - 1, -alpha, false);
+                v = -b.negamax(self, no, np, -alpha - 1, -alpha, false);
             }
             if i == 0 || v > alpha {
-                v = -self.negamax(no, np, -64, -alpha, false);
+                v = -b.negamax(self, no, np, -64, -alpha, false);
             }
             if v > alpha {
                 alpha = v;
@@ -363,6 +451,26 @@ mod tests {
         assert_eq!(final_score(0b111, 0b1), 2 + 60);
         assert_eq!(final_score(0b1, 0b111), -62);
         assert_eq!(final_score(0b11, 0b1100), 0);
+    }
+
+    #[test]
+    fn both_builds_find_the_same_scores() {
+        // `solve` takes the AVX2 build where the CPU has it; this is the other. Positions
+        // with 14 empties from random games, so the ordering search and the table run.
+        for game in 0..12 {
+            let mut rng = gamelab_core::game_rng(21, game, gamelab_core::Side::First);
+            let mut pos = Othello::new();
+            while pos.empties() > 14 && !pos.is_over() {
+                let moves = gamelab_core::Game::legal_moves(&pos);
+                pos.play(moves[rng.below(moves.len())]);
+            }
+            let portable = Solver::default().solve_with(PortableBuild, &pos);
+            let (mut a, mut b) = (Solver::default(), Solver::default());
+            let best = a.solve(&pos);
+            assert_eq!(portable.0, best.0, "{pos}");
+            assert_eq!(b.solve(&pos), best, "the same every time");
+            assert_eq!(a.nodes, b.nodes);
+        }
     }
 
     #[test]
