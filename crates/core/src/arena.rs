@@ -11,7 +11,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use rayon::prelude::*;
 use thiserror::Error;
 
-use crate::{Agent, Game, GameRng, Outcome, Side, StreamKey, mix64};
+use crate::{Agent, Game, GameRng, Outcome, Side, SideStream, StreamKey, mix64};
 
 /// Builds a fresh agent: a match makes one per side per chunk of games, so that threads
 /// never share agent state. `A` is usually `Box<dyn Agent<G>>`; a concrete agent type (or
@@ -152,19 +152,33 @@ pub fn plain_uniform_playout<G: Game>(start: &G, rngs: &mut [GameRng; 2]) -> (Ou
 /// same random words used. Returns the first game that differs, described.
 pub fn check_uniform_playout<G: Game>(start: &G, seed: u64, games: u64) -> Result<(), String> {
     let key = StreamKey::new(seed);
-    for index in 0..games {
-        let mut fast = Side::BOTH.map(|side| key.game_rng(index, side));
-        let mut plain = Side::BOTH.map(|side| key.game_rng(index, side));
-        let got = start.uniform_playout(&mut fast);
-        let want = plain_uniform_playout(start, &mut plain);
-        // The words each stream has left must agree too: a playout that drew a word
-        // fewer or more would shift every later draw of a longer game.
-        let rest = |rngs: &mut [GameRng; 2]| rngs.each_mut().map(|r| r.below(1 << 30));
-        if got != want || rest(&mut fast) != rest(&mut plain) {
-            return Err(format!(
-                "game {index} of seed {seed} from\n{start}\nplayout gave {got:?}, the plain loop {want:?}"
-            ));
+    let streams = |index: u64| Side::BOTH.map(|side| key.game_rng(index, side));
+    // The words each stream has left must agree too: a playout that drew a word fewer or
+    // more would shift every later draw of a longer game.
+    let rest = |rngs: &mut [GameRng; 2]| rngs.each_mut().map(|r| r.below(1 << 30));
+    let mut index = 0;
+    // Batches of every size, one game alone among them.
+    for batch in (1..=PLAYOUT_BATCH).cycle() {
+        if index >= games {
+            break;
         }
+        let n = batch.min((games - index) as usize);
+        let mut batched: Vec<[GameRng; 2]> = (index..index + n as u64).map(streams).collect();
+        let mut results = vec![(Outcome::Draw, 0); n];
+        start.uniform_playouts(&mut batched, &mut results);
+        for (i, (result, rngs)) in results.into_iter().zip(&mut batched).enumerate() {
+            let game = index + i as u64;
+            let (mut alone, mut plain) = (streams(game), streams(game));
+            let single = start.uniform_playout(&mut alone);
+            let want = plain_uniform_playout(start, &mut plain);
+            let left = rest(&mut plain);
+            if single != want || result != want || rest(&mut alone) != left || rest(rngs) != left {
+                return Err(format!(
+                    "game {game} of seed {seed} from\n{start}\nplayout gave {single:?}, in a batch of {n} {result:?}, the plain loop {want:?}"
+                ));
+            }
+        }
+        index += n as u64;
     }
     Ok(())
 }
@@ -221,11 +235,7 @@ fn play_chunk<G: Game, A: Agent<G>>(
 ) -> ChunkResult<G::Move> {
     let start = G::start();
     let (mut agent_a, mut agent_b) = (a(), b());
-    // Records need the moves, which the game's own playout loop does not keep.
-    let playout = !keep_games && agent_a.is_uniform_random() && agent_b.is_uniform_random();
     let mut streams = Side::BOTH.map(|side| key.side_stream(side, range.start));
-    let mut rngs = [streams[0].next_game(), streams[1].next_game()];
-    let mut fresh = true;
     let mut result = ChunkResult {
         range: range.clone(),
         first: Tally::default(),
@@ -235,6 +245,15 @@ fn play_chunk<G: Game, A: Agent<G>>(
     };
     // Per side of A: games won by the first player, by the second, drawn.
     let mut counts = [[0u64; 3]; 2];
+    // Records need the moves, which the game's own playout loop does not keep.
+    if !keep_games && agent_a.is_uniform_random() && agent_b.is_uniform_random() {
+        result.digest = play_by_playouts(&start, cfg, &mut streams, range, &mut counts);
+        result.first = tally_of(counts[0], Side::First);
+        result.second = tally_of(counts[1], Side::Second);
+        return result;
+    }
+    let mut rngs = [streams[0].next_game(), streams[1].next_game()];
+    let mut fresh = true;
     for index in range {
         let side = a_side(index, cfg.games_per_side);
         // The first game's streams came with the readers; later ones are refilled in place.
@@ -248,12 +267,7 @@ fn play_chunk<G: Game, A: Agent<G>>(
             Side::Second => [&mut agent_b, &mut agent_a],
         };
         let mut moves = keep_games.then(Vec::new);
-        let (outcome, hash) = if playout {
-            start.uniform_playout(&mut rngs)
-        } else {
-            play_game(&start, agents, &mut rngs, moves.as_mut())
-        };
-        // Indexed rather than matched: outcomes of random games are unpredictable branches.
+        let (outcome, hash) = play_game(&start, agents, &mut rngs, moves.as_mut());
         counts[side.index()][outcome_code(outcome) as usize - 1] += 1;
         result.digest = result
             .digest
@@ -267,19 +281,64 @@ fn play_chunk<G: Game, A: Agent<G>>(
             });
         }
     }
-    // A first: the first player's wins are A's; A second: the second player's are.
-    let [[a1_win, a1_lose, a1_draw], [a2_lose, a2_win, a2_draw]] = counts;
-    result.first = Tally {
-        win: a1_win,
-        lose: a1_lose,
-        draw: a1_draw,
-    };
-    result.second = Tally {
-        win: a2_win,
-        lose: a2_lose,
-        draw: a2_draw,
-    };
+    result.first = tally_of(counts[0], Side::First);
+    result.second = tally_of(counts[1], Side::Second);
     result
+}
+
+/// A's tally from the games it played as `a_side`, counted as [first player won, second
+/// player won, drawn].
+fn tally_of([first_won, second_won, drawn]: [u64; 3], a_side: Side) -> Tally {
+    let (win, lose) = match a_side {
+        Side::First => (first_won, second_won),
+        Side::Second => (second_won, first_won),
+    };
+    Tally {
+        win,
+        lose,
+        draw: drawn,
+    }
+}
+
+/// Games per call of [`Game::uniform_playouts`]: enough independent games for the
+/// processor to overlap their chains of moves.
+pub const PLAYOUT_BATCH: usize = 4;
+
+/// The games of `range` between two uniformly random agents, played by the game's own
+/// playout loop [`PLAYOUT_BATCH`] at a time. Counts results into `counts` (per side of A:
+/// first player won, second won, drawn) and returns the digest.
+fn play_by_playouts<G: Game>(
+    start: &G,
+    cfg: &MatchConfig,
+    streams: &mut [SideStream; 2],
+    range: std::ops::Range<u64>,
+    counts: &mut [[u64; 3]; 2],
+) -> u64 {
+    let mut rngs: [[GameRng; 2]; PLAYOUT_BATCH] =
+        std::array::from_fn(|_| [streams[0].next_game(), streams[1].next_game()]);
+    let mut results = [(Outcome::Draw, 0u64); PLAYOUT_BATCH];
+    let mut digest = 0u64;
+    let mut first = range.start;
+    while first < range.end {
+        let n = (range.end - first).min(PLAYOUT_BATCH as u64) as usize;
+        // The first batch's streams came with the readers; later ones are refilled in
+        // place, each side's reader in game order.
+        if first != range.start {
+            for pair in &mut rngs[..n] {
+                streams[0].refill(&mut pair[0]);
+                streams[1].refill(&mut pair[1]);
+            }
+        }
+        start.uniform_playouts(&mut rngs[..n], &mut results[..n]);
+        for (index, &(outcome, hash)) in (first..).zip(&results[..n]) {
+            let side = a_side(index, cfg.games_per_side);
+            // Indexed rather than matched: outcomes of random games are unpredictable.
+            counts[side.index()][outcome_code(outcome) as usize - 1] += 1;
+            digest = digest.wrapping_add(game_digest(index, hash, outcome));
+        }
+        first += n as u64;
+    }
+    digest
 }
 
 /// Plays the match. `progress` is called with the number of games after each chunk;

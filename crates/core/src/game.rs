@@ -89,6 +89,17 @@ pub trait Game: Clone + Debug + Display + Send + Sync + 'static {
         crate::arena::plain_uniform_playout(self, rngs)
     }
 
+    /// [`Game::uniform_playout`] for several games from here at once (at most
+    /// [`PLAYOUT_BATCH`](crate::arena::PLAYOUT_BATCH)): game `i` draws from `rngs[i]` and
+    /// its result goes to `results[i]`. A game whose moves form one long chain of
+    /// dependent steps (Othello) can interleave the games, so that the processor works on
+    /// several chains at once; the default plays them one after another.
+    fn uniform_playouts(&self, rngs: &mut [[GameRng; 2]], results: &mut [(Outcome, u64)]) {
+        for (streams, result) in rngs.iter_mut().zip(results) {
+            *result = self.uniform_playout(streams);
+        }
+    }
+
     #[inline]
     fn is_over(&self) -> bool {
         self.outcome().is_some()

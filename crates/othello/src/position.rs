@@ -357,51 +357,104 @@ fn key_of(black: u64, white: u64, black_to_move: bool) -> u64 {
     mix64(black ^ mix64(white ^ u64::from(black_to_move)))
 }
 
-/// [`Game::uniform_playout`] compiled for AVX2 and BMI2 (see [`kernel`]).
+/// Games played at once by [`playouts`].
+const LANES: usize = 4;
+
+/// [`playouts`] compiled for AVX2 and BMI2 (see [`kernel`]).
 #[cfg(target_arch = "x86_64")]
 #[allow(unsafe_code)]
-fn playout_avx2(k: kernel::Avx2, start: &Othello, rngs: &mut [GameRng; 2]) -> (Outcome, u64) {
+fn playouts_avx2(
+    k: kernel::Avx2,
+    start: &Othello,
+    rngs: &mut [[GameRng; 2]],
+    results: &mut [(Outcome, u64)],
+) {
     #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
-    fn run(k: kernel::Avx2, start: &Othello, rngs: &mut [GameRng; 2]) -> (Outcome, u64) {
-        playout(k, start, rngs)
+    fn run(
+        k: kernel::Avx2,
+        start: &Othello,
+        rngs: &mut [[GameRng; 2]],
+        results: &mut [(Outcome, u64)],
+    ) {
+        playouts(k, start, rngs, results)
     }
     // SAFETY: `k` proves the CPU has these features.
-    unsafe { run(k, start, rngs) }
+    unsafe { run(k, start, rngs, results) }
 }
 
+/// One random game in progress.
+#[derive(Clone, Copy)]
+struct Lane {
+    p: u64,
+    o: u64,
+    black_to_move: bool,
+    legal: u64,
+    hash: u64,
+    over: bool,
+}
+
+/// Up to [`LANES`] random games from `start`, a move of each in turn.
 #[inline(always)]
-fn playout(k: impl Kernel, start: &Othello, rngs: &mut [GameRng; 2]) -> (Outcome, u64) {
-    let (mut p, mut o) = (start.player, start.opponent);
-    let mut black_to_move = start.black_to_move;
-    let mut legal = start.legal;
-    let mut hash = 0;
-    loop {
-        if legal == 0 {
-            let theirs = k.legal_moves(o, p);
-            if theirs == 0 {
-                break;
-            }
-            hash = hash_move(hash, Othello::move_code(Move::Pass));
-            legal = theirs;
-        } else {
-            let n = legal.count_ones();
-            let sq = if n == 1 {
-                legal.trailing_zeros()
-            } else {
-                let side = usize::from(!black_to_move);
-                k.nth_set_bit(legal, rngs[side].below(n as usize) as u32)
-            };
-            hash = hash_move(hash, sq);
-            let flipped = k.flips(p, o, sq);
-            p |= flipped | 1 << sq;
-            o &= !flipped;
-            legal = k.legal_moves(o, p);
-        }
-        std::mem::swap(&mut p, &mut o);
-        black_to_move = !black_to_move;
+fn playouts(
+    k: impl Kernel,
+    start: &Othello,
+    rngs: &mut [[GameRng; 2]],
+    results: &mut [(Outcome, u64)],
+) {
+    let games = rngs.len().min(LANES);
+    let mut lanes = [Lane {
+        p: start.player,
+        o: start.opponent,
+        black_to_move: start.black_to_move,
+        legal: start.legal,
+        hash: 0,
+        over: true,
+    }; LANES];
+    for lane in &mut lanes[..games] {
+        lane.over = false;
     }
-    let (black, white) = if black_to_move { (p, o) } else { (o, p) };
-    (outcome_of(black, white), hash)
+    let mut playing = games;
+    while playing > 0 {
+        for (lane, streams) in lanes.iter_mut().zip(rngs.iter_mut()) {
+            if lane.over {
+                continue;
+            }
+            let (p, o) = (lane.p, lane.o);
+            if lane.legal == 0 {
+                let theirs = k.legal_moves(o, p);
+                if theirs == 0 {
+                    lane.over = true;
+                    playing -= 1;
+                    continue;
+                }
+                lane.hash = hash_move(lane.hash, Othello::move_code(Move::Pass));
+                lane.legal = theirs;
+                (lane.p, lane.o) = (o, p);
+            } else {
+                let n = lane.legal.count_ones();
+                let sq = if n == 1 {
+                    lane.legal.trailing_zeros()
+                } else {
+                    let side = usize::from(!lane.black_to_move);
+                    k.nth_set_bit(lane.legal, streams[side].below(n as usize) as u32)
+                };
+                lane.hash = hash_move(lane.hash, sq);
+                let flipped = k.flips(p, o, sq);
+                let (mover, other) = (p | flipped | 1 << sq, o & !flipped);
+                lane.legal = k.legal_moves(other, mover);
+                (lane.p, lane.o) = (other, mover);
+            }
+            lane.black_to_move = !lane.black_to_move;
+        }
+    }
+    for (lane, result) in lanes.iter().zip(results.iter_mut()) {
+        let (black, white) = if lane.black_to_move {
+            (lane.p, lane.o)
+        } else {
+            (lane.o, lane.p)
+        };
+        *result = (outcome_of(black, white), lane.hash);
+    }
 }
 
 /// The result of a finished game with these discs: more discs wins.
@@ -473,11 +526,22 @@ impl Game for Othello {
 
     /// Two bitboards in registers: no history, no flip record, no move list.
     fn uniform_playout(&self, rngs: &mut [GameRng; 2]) -> (Outcome, u64) {
-        #[cfg(target_arch = "x86_64")]
-        if let Some(k) = kernel::avx2() {
-            return playout_avx2(k, self, rngs);
+        let mut result = [(Outcome::Draw, 0)];
+        self.uniform_playouts(std::slice::from_mut(rngs), &mut result);
+        result[0]
+    }
+
+    /// The games interleaved move by move: each move waits on the one before (flips,
+    /// then the next legal moves), so one game alone leaves most of the processor idle.
+    fn uniform_playouts(&self, rngs: &mut [[GameRng; 2]], results: &mut [(Outcome, u64)]) {
+        for (rngs, results) in rngs.chunks_mut(LANES).zip(results.chunks_mut(LANES)) {
+            #[cfg(target_arch = "x86_64")]
+            if let Some(k) = kernel::avx2() {
+                playouts_avx2(k, self, rngs, results);
+                continue;
+            }
+            playouts(kernel::Portable, self, rngs, results);
         }
-        playout(kernel::Portable, self, rngs)
     }
 
     fn key(&self) -> u64 {
@@ -571,8 +635,15 @@ mod tests {
         for game in 0..2_000 {
             let mut streams = Side::BOTH.map(|side| key.game_rng(game, side));
             let mut again = Side::BOTH.map(|side| key.game_rng(game, side));
+            let mut portable = [(Outcome::Draw, 0)];
+            playouts(
+                kernel::Portable,
+                &Othello::new(),
+                std::slice::from_mut(&mut streams),
+                &mut portable,
+            );
             assert_eq!(
-                playout(kernel::Portable, &Othello::new(), &mut streams),
+                portable[0],
                 Othello::new().uniform_playout(&mut again),
                 "game {game}"
             );
