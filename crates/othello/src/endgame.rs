@@ -25,6 +25,10 @@ const SORT_EMPTIES: u32 = 7;
 /// than re-searching.
 const TABLE_EMPTIES: u32 = 8;
 
+/// From this many empties, children are looked up in the table before any is searched
+/// (enhanced transposition cut-off); nearer the leaves the lookups cost more than they save.
+const ETC_EMPTIES: u32 = 11;
+
 /// The four quadrants of the board (a1–d4, e1–h4, a5–d8, e5–h8).
 const QUADRANTS: [u64; 4] = [
     0x0000_0000_0f0f_0f0f,
@@ -314,6 +318,14 @@ fn negamax_node(
             let sq = sq.index() as u32;
             let f = k.flips(p, o, sq);
             let (np, no) = (p | f | 1 << sq, o & !f);
+            // Enhanced transposition cut-off: a child the table already bounds low enough
+            // for the opponent proves this node reaches beta without a search.
+            if empties >= ETC_EMPTIES
+                && let Some(e) = s.table.get(no, np)
+                && -i32::from(e.upper) >= beta
+            {
+                return -i32::from(e.upper);
+            }
             let key = if hint == Some(sq) {
                 i32::MIN
             } else {
@@ -422,23 +434,49 @@ impl Solver {
             })
             .collect();
         ordered.sort();
-        let (mut alpha, mut best) = (-65, None);
-        for (i, (_, sq)) in ordered.into_iter().enumerate() {
-            let f = k.flips(p, o, sq.index() as u32);
-            let (np, no) = (p | f | sq.bit(), o & !f);
-            let mut v = -65;
-            if i > 0 {
-                v = -b.negamax(self, no, np, -alpha - 1, -alpha, false);
+        let moves: Vec<(Square, u64)> = ordered
+            .into_iter()
+            .map(|(_, sq)| (sq, k.flips(p, o, sq.index() as u32)))
+            .collect();
+        // MTD(f): null-window tests moving toward the score, each one cheap and helped by
+        // the bounds the ones before left in the table, instead of one wide search.
+        let (mut lower, mut upper, mut guess) = (-65, 65, 0);
+        let mut best = None;
+        while lower < upper {
+            let beta = guess.max(lower + 1);
+            let (value, mv) = self.root(b, p, o, &moves, beta);
+            if value < beta {
+                upper = value;
+            } else {
+                lower = value;
+                best = mv;
             }
-            if i == 0 || v > alpha {
-                v = -b.negamax(self, no, np, -64, -alpha, false);
-            }
-            if v > alpha {
-                alpha = v;
-                best = Some(Move::Place(sq));
+            guess = value;
+        }
+        (lower, best.map(Move::Place))
+    }
+
+    /// The root with the null window (beta − 1, beta): the best value found (fail-soft)
+    /// and, when it reaches beta, the move that does.
+    fn root(
+        &mut self,
+        b: impl Build,
+        p: u64,
+        o: u64,
+        moves: &[(Square, u64)],
+        beta: i32,
+    ) -> (i32, Option<Square>) {
+        let mut best = (i32::MIN, None);
+        for &(sq, f) in moves {
+            let v = -b.negamax(self, o & !f, p | f | sq.bit(), -beta, -beta + 1, false);
+            if v > best.0 {
+                best = (v, Some(sq));
+                if v >= beta {
+                    break;
+                }
             }
         }
-        (alpha, best)
+        best
     }
 }
 
