@@ -29,6 +29,78 @@ const TABLE_EMPTIES: u32 = 8;
 /// (enhanced transposition cut-off); nearer the leaves the lookups cost more than they save.
 const ETC_EMPTIES: u32 = 11;
 
+/// A stability cut-off needs the opponent to hold (64 − alpha) / 2 stable discs; below
+/// this alpha that is rare enough not to pay for counting them.
+const STABILITY_ALPHA: i32 = 24;
+
+const FILE_A: u64 = 0x0101_0101_0101_0101;
+const FILE_H: u64 = 0x8080_8080_8080_8080;
+const RANK_1: u64 = 0xff;
+const RANK_8: u64 = 0xff << 56;
+const BORDER: u64 = FILE_A | FILE_H | RANK_1 | RANK_8;
+
+/// The squares of each diagonal: a1–h8 direction (steps of 9), then a8–h1 (steps of 7).
+const DIAGONALS: [[u64; 15]; 2] = {
+    let mut lines = [[0u64; 15]; 2];
+    let mut sq = 0;
+    while sq < 64 {
+        let (f, r) = (sq % 8, sq / 8);
+        lines[0][7 + f - r] |= 1 << sq;
+        lines[1][f + r] |= 1 << sq;
+        sq += 1;
+    }
+    lines
+};
+
+/// The squares whose lines in each direction — horizontal, vertical, and the two
+/// diagonals — are full: no disc there can ever flip along that line.
+#[inline]
+fn full_lines(filled: u64) -> [u64; 4] {
+    let mut rows = 0;
+    for r in 0..8 {
+        if (filled >> (8 * r)) & 0xff == 0xff {
+            rows |= 0xff << (8 * r);
+        }
+    }
+    let mut columns = filled;
+    for shift in [8, 16, 32] {
+        columns &= columns >> shift;
+    }
+    let columns = (columns & 0xff) * FILE_A;
+    let [mut d9, mut d7] = [0, 0];
+    for (full, lines) in [(&mut d9, &DIAGONALS[0]), (&mut d7, &DIAGONALS[1])] {
+        for &line in lines {
+            if filled & line == line {
+                *full |= line;
+            }
+        }
+    }
+    [rows, columns, d9, d7]
+}
+
+/// Discs of `me` that can never be flipped (a lower bound): in each of the four
+/// directions the line is full, or a neighbour is the edge or a stable disc of `me`.
+fn stable_discs(me: u64, other: u64) -> u64 {
+    const NOT_A: u64 = !FILE_A;
+    const NOT_H: u64 = !FILE_H;
+    let [rows, columns, d9, d7] = full_lines(me | other);
+    let (rows, columns) = (rows | FILE_A | FILE_H, columns | RANK_1 | RANK_8);
+    let (d9, d7) = (d9 | BORDER, d7 | BORDER);
+    let mut stable = 0;
+    loop {
+        let s = stable;
+        let more = me
+            & (rows | ((s << 1) & NOT_A) | ((s >> 1) & NOT_H))
+            & (columns | (s << 8) | (s >> 8))
+            & (d9 | ((s << 9) & NOT_A) | ((s >> 9) & NOT_H))
+            & (d7 | ((s << 7) & NOT_H) | ((s >> 7) & NOT_A));
+        if more == stable {
+            return stable;
+        }
+        stable = more;
+    }
+}
+
 /// The four quadrants of the board (a1–d4, e1–h4, a5–d8, e5–h8).
 const QUADRANTS: [u64; 4] = [
     0x0000_0000_0f0f_0f0f,
@@ -292,6 +364,13 @@ fn negamax_node(
         return -b.negamax(s, o, p, -beta, -alpha, true);
     }
     let empties = 64 - (p | o).count_ones();
+    // Stability cut-off: the opponent's stable discs stay theirs, which caps the score.
+    if empties >= SORT_EMPTIES && alpha >= STABILITY_ALPHA {
+        let cap = 64 - 2 * stable_discs(o, p).count_ones() as i32;
+        if cap <= alpha {
+            return cap;
+        }
+    }
     let mut best = i32::MIN;
     if empties >= SORT_EMPTIES {
         let mut beta = beta;
@@ -508,6 +587,38 @@ mod tests {
             assert_eq!(portable.0, best.0, "{pos}");
             assert_eq!(b.solve(&pos), best, "the same every time");
             assert_eq!(a.nodes, b.nodes);
+        }
+    }
+
+    #[test]
+    fn stable_discs_are_the_ones_no_move_can_flip() {
+        // Corners and what leans on them; nothing in the middle of an open board.
+        assert_eq!(stable_discs(1, 0), 1);
+        assert_eq!(stable_discs(0b111, 1 << 20), 0b111);
+        let start = Othello::new();
+        assert_eq!(stable_discs(start.black(), start.white()), 0);
+        // A full board: every disc.
+        assert_eq!(
+            stable_discs(0x0f0f_0f0f_0f0f_0f0f, !0x0f0f_0f0f_0f0f_0f0f),
+            0x0f0f_0f0f_0f0f_0f0f
+        );
+        // Never a disc that some sequence of moves flips: check against random games.
+        for game in 0..200 {
+            let mut rng = gamelab_core::game_rng(4, game, gamelab_core::Side::First);
+            let mut pos = Othello::new();
+            let mut history = vec![];
+            while !pos.is_over() {
+                history.push((pos.black(), pos.white()));
+                let moves = gamelab_core::Game::legal_moves(&pos);
+                pos.play(moves[rng.below(moves.len())]);
+            }
+            history.push((pos.black(), pos.white()));
+            for (i, &(black, white)) in history.iter().enumerate() {
+                let stable = stable_discs(black, white);
+                for &(later_black, _) in &history[i..] {
+                    assert_eq!(stable & later_black, stable, "black lost a stable disc");
+                }
+            }
         }
     }
 
