@@ -129,21 +129,20 @@ pub fn hash_move(hash: u64, move_code: u32) -> u64 {
 /// [`Game::uniform_playout`]'s default: the plain game loop, each side picking uniformly
 /// among the legal moves as [`crate::Uniform`] does.
 pub fn plain_uniform_playout<G: Game>(start: &G, rngs: &mut [GameRng; 2]) -> (Outcome, u64) {
-    let mut game = start.clone();
-    let mut hash = 0u64;
-    loop {
-        if let Some(outcome) = game.outcome() {
-            return (outcome, hash);
-        }
-        let side = game.to_move().index();
+    play_game(start, [&mut AnyLegalMove, &mut AnyLegalMove], rngs, None)
+}
+
+/// Any legal move, uniformly, for any game.
+struct AnyLegalMove;
+
+impl<G: Game> Agent<G> for AnyLegalMove {
+    fn choose(&mut self, game: &G, rng: &mut GameRng) -> G::Move {
         let moves = game.legal_moves();
-        let mv = if moves.len() == 1 {
+        if moves.len() == 1 {
             moves[0]
         } else {
-            moves[rngs[side].below(moves.len())]
-        };
-        hash = hash_move(hash, G::move_code(mv));
-        game.play(mv);
+            moves[rng.below(moves.len())]
+        }
     }
 }
 

@@ -132,23 +132,29 @@ const fn kth_bit(mask: u16, k: usize) -> usize {
     }
 }
 
+/// Decodes a Lehmer code: for each draw `ks[i]` (the first `n` of them), takes the
+/// `ks[i]`-th element left in `set`. Returns the elements taken, `bits` bits each, and
+/// what is left of `set`.
+const fn take_in_order(mut set: u16, ks: [usize; 5], n: usize, bits: u32) -> (u32, u16) {
+    let (mut taken, mut i) = (0u32, 0);
+    while i < n {
+        let element = kth_bit(set, ks[i]);
+        taken |= (element as u32) << (bits * i as u32);
+        set &= !(1 << element);
+        i += 1;
+    }
+    (taken, set)
+}
+
 /// For draws k₀ < 9, k₁ < 8, k₂ < 7, k₃ < 6 at index ((k₀·8 + k₁)·7 + k₂)·6 + k₃: the
 /// squares of the first four plies (4 bits each) and, from bit 16, the empty squares left.
 static FIRST_FOUR: [u32; 3024] = {
     let mut table = [0u32; 3024];
     let mut i = 0;
     while i < 3024 {
-        let ks = [i / 336, i / 42 % 8, i / 6 % 7, i % 6];
-        let mut empty = 0x1ffu16;
-        let mut entry = 0u32;
-        let mut ply = 0;
-        while ply < 4 {
-            let sq = kth_bit(empty, ks[ply]);
-            entry |= (sq as u32) << (4 * ply);
-            empty &= !(1 << sq);
-            ply += 1;
-        }
-        table[i] = entry | (empty as u32) << 16;
+        let ks = [i / 336, i / 42 % 8, i / 6 % 7, i % 6, 0];
+        let (squares, empty) = take_in_order(0x1ff, ks, 4, 4);
+        table[i] = squares | (empty as u32) << 16;
         i += 1;
     }
     table
@@ -161,16 +167,7 @@ static LAST_FIVE: [u16; 120] = {
     let mut i = 0;
     while i < 120 {
         let ks = [i / 24, i / 6 % 4, i / 2 % 3, i % 2, 0];
-        let mut left = 0x1fu16;
-        let mut entry = 0u16;
-        let mut ply = 0;
-        while ply < 5 {
-            let rank = kth_bit(left, ks[ply]);
-            entry |= (rank as u16) << (3 * ply);
-            left &= !(1 << rank);
-            ply += 1;
-        }
-        table[i] = entry;
+        table[i] = take_in_order(0x1f, ks, 5, 3).0 as u16;
         i += 1;
     }
     table
