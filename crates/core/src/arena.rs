@@ -220,9 +220,20 @@ pub struct ChunkResult<M> {
     pub games: Vec<PlayedGame<M>>,
 }
 
-/// Games per unit of work: large enough that making agents and seeking streams is noise,
-/// small enough to balance threads and move a progress bar.
+/// Most games per unit of work: enough that making agents and seeking streams is noise.
 const CHUNK: u64 = 4096;
+
+/// Games per unit of work for a match of `total` games on `threads` threads (0: all
+/// cores): at most [`CHUNK`], and few enough that every thread gets several units, or a
+/// short match of slow agents (a few hundred Othello games) would run on one thread.
+fn chunk_for(total: u64, threads: usize) -> u64 {
+    let threads = if threads == 0 {
+        rayon::current_num_threads()
+    } else {
+        threads
+    };
+    (total / (threads as u64 * 8)).clamp(1, CHUNK)
+}
 
 fn play_chunk<G: Game, A: Agent<G>>(
     a: &AgentFactory<A>,
@@ -350,7 +361,7 @@ pub fn run_match<G: Game, A: Agent<G>>(
     keep_games: bool,
 ) -> (MatchResult, Vec<PlayedGame<G::Move>>) {
     let live = LiveOptions {
-        chunk: CHUNK,
+        chunk: chunk_for(cfg.games_per_side * 2, cfg.threads),
         stop: None,
         keep_games,
     };
@@ -541,4 +552,18 @@ pub fn exact_match<G: Game>(
         }
     };
     Ok(ExactResult { first, second })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn short_matches_are_split_for_every_thread() {
+        // 400 slow games on 2 threads: 25-game units, not one unit of 400.
+        assert_eq!(chunk_for(400, 2), 25);
+        assert_eq!(chunk_for(3, 4), 1);
+        assert_eq!(chunk_for(100_000_000, 2), CHUNK);
+        assert!(chunk_for(1_000, 0) >= 1);
+    }
 }
