@@ -95,6 +95,66 @@ pub fn flips(p: u64, o: u64, sq: u32) -> u64 {
     flipped
 }
 
+/// How many discs a move on `sq` flips when `sq` is the only empty square: every other
+/// square holds a disc, and those not in `p` are the opponent's.
+#[inline]
+pub fn last_flip_count(p: u64, sq: u32) -> u32 {
+    flips(p, !p & !(1 << sq), sq).count_ones()
+}
+
+/// The four lines through each square (its rank, file, a1–h8 and a8–h1 diagonals), each
+/// as its mask and the square's place among the line's squares in bit order.
+pub(crate) const LINES_THROUGH: [[(u64, u8); 4]; 64] = {
+    let mut lines = [[(0u64, 0u8); 4]; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let mut l = 0;
+        while l < 4 {
+            // A line is the square plus its two opposite rays.
+            let (a, b) = [(0, 1), (2, 3), (4, 7), (5, 6)][l];
+            let mask = RAYS[a][sq] | RAYS[b][sq] | 1 << sq;
+            let place = (mask & ((1u64 << sq) - 1)).count_ones() as u8;
+            lines[sq][l] = (mask, place);
+            l += 1;
+        }
+        sq += 1;
+    }
+    lines
+};
+
+/// For a full line of up to 8 squares with one empty at `place`, given which squares are
+/// the mover's (`pattern`, one bit per square in line order; the rest are the
+/// opponent's): how many discs a move there flips. Squares past a short line's end read
+/// as the opponent's, which ends no run, so they never add flips.
+pub(crate) static LINE_FLIP_COUNT: [[u8; 256]; 8] = {
+    let mut table = [[0u8; 256]; 8];
+    let mut place = 0;
+    while place < 8 {
+        let mut pattern = 0;
+        while pattern < 256 {
+            let mut count = 0;
+            let mut j = place + 1;
+            while j < 8 && pattern >> j & 1 == 0 {
+                j += 1;
+            }
+            if j < 8 {
+                count += j - place - 1;
+            }
+            let mut j = place as i32 - 1;
+            while j >= 0 && pattern >> j & 1 == 0 {
+                j -= 1;
+            }
+            if j >= 0 {
+                count += place - j as usize - 1;
+            }
+            table[place][pattern] = count as u8;
+            pattern += 1;
+        }
+        place += 1;
+    }
+    table
+};
+
 /// The index of the `k`-th (from 0) set bit of `x`, which has more than `k` set bits:
 /// halves, quarters and bytes skipped by their counts without branches, then a table.
 #[inline]
@@ -281,6 +341,40 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn last_flip_counts_match_the_flips() {
+        let mut state = 0x0ddb_a11c_afe0_f00du64;
+        for _ in 0..20_000 {
+            state = gamelab_core::mix64(state);
+            let sq = (state >> 58) as u32;
+            let p = gamelab_core::mix64(state ^ 1) & !(1 << sq);
+            let o = !p & !(1 << sq);
+            let expected = flips_reference(p, o, sq).count_ones();
+            assert_eq!(last_flip_count(p, sq), expected, "{p:x} {sq}");
+            let by_lines: u32 = LINES_THROUGH[sq as usize]
+                .iter()
+                .map(|&(mask, place)| {
+                    let pattern = pext_reference(p, mask);
+                    u32::from(LINE_FLIP_COUNT[place as usize][pattern as usize])
+                })
+                .sum();
+            assert_eq!(by_lines, expected, "{p:x} {sq}");
+        }
+    }
+
+    /// The bits of `x` under `mask`, packed toward bit 0.
+    fn pext_reference(x: u64, mut mask: u64) -> u64 {
+        let mut out = 0;
+        let mut i = 0;
+        while mask != 0 {
+            let bit = mask.trailing_zeros();
+            out |= (x >> bit & 1) << i;
+            mask &= mask - 1;
+            i += 1;
+        }
+        out
     }
 
     #[test]

@@ -16,6 +16,8 @@ pub trait Kernel: Copy {
     fn flips(self, p: u64, o: u64, sq: u32) -> u64;
     /// The `k`-th set bit of `x`, as [`bits::nth_set_bit`].
     fn nth_set_bit(self, x: u64, k: u32) -> u32;
+    /// The flips of a move on the last empty square, as [`bits::last_flip_count`].
+    fn last_flip_count(self, p: u64, sq: u32) -> u32;
 }
 
 /// The portable kernels.
@@ -37,6 +39,11 @@ impl Kernel for Portable {
     fn nth_set_bit(self, x: u64, k: u32) -> u32 {
         bits::nth_set_bit(x, k)
     }
+
+    #[inline(always)]
+    fn last_flip_count(self, p: u64, sq: u32) -> u32 {
+        bits::last_flip_count(p, sq)
+    }
 }
 
 /// The AVX2 kernels when this CPU has AVX2 and BMI2 (std caches the answer after the
@@ -54,6 +61,20 @@ pub fn avx2() -> Option<Avx2> {
     {
         None
     }
+}
+
+/// Asks the CPU to bring `x`'s cache line in without waiting for it, so that several
+/// table reads that would each miss the cache overlap instead of queueing.
+#[inline(always)]
+pub fn prefetch<T>(x: &T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: SSE is part of x86-64, and a prefetch reads nothing and cannot fault.
+    unsafe {
+        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+        _mm_prefetch::<_MM_HINT_T0>((x as *const T).cast());
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = x;
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -91,6 +112,20 @@ mod avx2 {
         fn nth_set_bit(self, x: u64, k: u32) -> u32 {
             // SAFETY: an `Avx2` exists only on a CPU with BMI2.
             unsafe { _pdep_u64(1 << k, x).trailing_zeros() }
+        }
+
+        /// Each line through the square read as one byte (`pext`), its count from a table.
+        #[inline(always)]
+        fn last_flip_count(self, p: u64, sq: u32) -> u32 {
+            let lines = &crate::bits::LINES_THROUGH[sq as usize];
+            lines
+                .iter()
+                .map(|&(mask, place)| {
+                    // SAFETY: an `Avx2` exists only on a CPU with BMI2.
+                    let pattern = unsafe { _pext_u64(p, mask) } as usize;
+                    u32::from(crate::bits::LINE_FLIP_COUNT[place as usize][pattern & 0xff])
+                })
+                .sum()
         }
     }
 
@@ -245,6 +280,14 @@ mod tests {
             let x = p | o;
             for i in 0..x.count_ones() {
                 assert_eq!(k.nth_set_bit(x, i), portable.nth_set_bit(x, i));
+            }
+            for sq in 0..64 {
+                let mover = p & !(1 << sq);
+                assert_eq!(
+                    k.last_flip_count(mover, sq),
+                    portable.last_flip_count(mover, sq),
+                    "{mover:#x} {sq}"
+                );
             }
         }
         for (p, o) in boards() {
