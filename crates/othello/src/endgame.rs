@@ -1,10 +1,15 @@
-//! Exact endgame search: the final disc difference under perfect play, by negamax
-//! alpha-beta with principal-variation (null-window) searches, fastest-first move ordering
-//! (fewest replies first) away from the leaves, parity ordering near them, and the last
-//! empty square scored without generating moves.
+//! Exact endgame search: the final disc difference under perfect play.
+//!
+//! Every search is a null-window test ("is the score above alpha?"), fail-soft: the root
+//! finds the exact score by a sequence of such tests (MTD(f)). Away from the leaves, a
+//! table of bounds, enhanced transposition and stability cut-offs, and fastest-first move
+//! ordering (fewest replies first, or a shallow search near the root); from six empties
+//! down, parity ordering without the table; with four or fewer, the empty squares
+//! themselves are tried (no move generation), and the last one is scored by counting
+//! its flips along its four lines.
 
 use crate::kernel::{self, Kernel, Portable};
-use crate::{Move, Othello, Square, squares_of};
+use crate::{Move, Othello, squares_of};
 
 /// The final score for the side to move: disc difference, the empty squares going to the
 /// winner (the FFO convention).
@@ -20,10 +25,10 @@ fn final_score(p: u64, o: u64) -> i32 {
 }
 
 /// Below this many empties, moves are tried in square order: sorting costs more than it saves.
-const SORT_EMPTIES: u32 = 7;
+const SORT_EMPTIES: u32 = 6;
 /// From this many empties, results are kept in the table: deeper down a lookup costs more
 /// than re-searching.
-const TABLE_EMPTIES: u32 = 8;
+const TABLE_EMPTIES: u32 = 7;
 
 /// From this many empties, children are looked up in the table before any is searched
 /// (enhanced transposition cut-off); nearer the leaves the lookups cost more than they save.
@@ -132,14 +137,41 @@ fn frontier(discs: u64, empty: u64) -> u64 {
     (side | (around << 8) | (around >> 8)) & empty
 }
 
+/// A static worth of each square for the side that takes it (corners most, the squares
+/// next to corners least): a tie-breaker in move ordering.
+const SQUARE_VALUE: [i32; 64] = [
+    18, 4, 16, 12, 12, 16, 4, 18, //
+    4, 2, 6, 8, 8, 6, 2, 4, //
+    16, 6, 14, 10, 10, 14, 6, 16, //
+    12, 8, 10, 0, 0, 10, 8, 12, //
+    12, 8, 10, 0, 0, 10, 8, 12, //
+    16, 6, 14, 10, 10, 14, 6, 16, //
+    4, 2, 6, 8, 8, 6, 2, 4, //
+    18, 4, 16, 12, 12, 16, 4, 18,
+];
+
+/// Discs of `p` that are stable for sure without looking far: the corners, and the edge
+/// squares beside a corner of the same colour.
+#[inline]
+fn corner_stability(p: u64) -> i32 {
+    let beside = ((p & 0x0100_0000_0000_0001) << 1)
+        | ((p & 0x8000_0000_0000_0080) >> 1)
+        | ((p & 0x0000_0000_0000_0081) << 8)
+        | ((p & 0x8100_0000_0000_0000) >> 8);
+    ((beside | CORNERS) & p).count_ones() as i32
+}
+
 /// How good a move looks for the opponent, from the position after it (`me` the side that
-/// just moved): the opponent's moves, corners counting double, then its potential moves.
-/// Fewer is better for the mover, so moves are tried in increasing order.
+/// just moved onto `sq`): above all the opponent's moves, corners counting double, then
+/// its potential moves, less the mover's discs made stable by corners and the square's
+/// worth. Lower is better for the mover, so moves are tried in increasing order (weights
+/// tuned on FFO #20–#44).
 #[inline(always)]
-fn reply_weight(k: impl Kernel, me: u64, opp: u64) -> u32 {
+fn reply_weight(k: impl Kernel, me: u64, opp: u64, sq: u32) -> i32 {
     let replies = k.legal_moves(opp, me);
-    let potential = frontier(me, !(me | opp)).count_ones();
-    ((replies.count_ones() + (replies & CORNERS).count_ones()) << 4) + potential
+    let mobility = (replies.count_ones() + (replies & CORNERS).count_ones()) as i32;
+    let potential = frontier(me, !(me | opp)).count_ones() as i32;
+    1024 * mobility + 32 * potential - 128 * corner_stability(me) - SQUARE_VALUE[sq as usize]
 }
 
 /// The depth of the search that orders moves, by empties: none below 16 (the opponent's
@@ -153,14 +185,18 @@ fn ordering_depth(empties: u32) -> Option<u32> {
     }
 }
 
-/// A rough midgame score for the side to move: mobility against the opponent's, corners
-/// counting double, and corners held.
+/// A rough midgame score for the side to move: its mobility against the opponent's
+/// (corners counting double), the opponent's potential mobility against its own, and
+/// discs made stable by corners (weights tuned on FFO #20–#44).
 #[inline(always)]
 fn rough_eval(k: impl Kernel, p: u64, o: u64) -> i32 {
     let (mp, mo) = (k.legal_moves(p, o), k.legal_moves(o, p));
     let mobility = |m: u64| (m.count_ones() + (m & CORNERS).count_ones()) as i32;
-    let corners = (p & CORNERS).count_ones() as i32 - (o & CORNERS).count_ones() as i32;
-    4 * (mobility(mp) - mobility(mo)) + 16 * corners
+    let empty = !(p | o);
+    let potential = |discs: u64| frontier(discs, empty).count_ones() as i32;
+    4 * (mobility(mp) - mobility(mo))
+        + (potential(o) - potential(p))
+        + 8 * (corner_stability(p) - corner_stability(o))
 }
 
 /// Negamax to `depth` plies with [`rough_eval`] at the leaves, for move ordering.
@@ -195,13 +231,13 @@ fn shallow_node(b: impl Build, p: u64, o: u64, depth: u32, mut alpha: i32, beta:
     best
 }
 
-/// The order in which to try a move (lower first), from the position after it (`me` the
-/// side that just moved) and the empties before it.
+/// The order in which to try a move on `sq` (lower first), from the position after it
+/// (`me` the side that just moved) and the empties before it.
 #[inline(always)]
-fn move_key(b: impl Build, me: u64, opp: u64, empties: u32) -> i32 {
+fn move_key(b: impl Build, me: u64, opp: u64, empties: u32, sq: u32) -> i32 {
     match ordering_depth(empties) {
         Some(depth) => b.shallow(opp, me, depth, -1_000_000, 1_000_000),
-        None => reply_weight(b.kernel(), me, opp) as i32,
+        None => reply_weight(b.kernel(), me, opp, sq),
     }
 }
 
@@ -211,7 +247,7 @@ fn move_key(b: impl Build, me: u64, opp: u64, empties: u32) -> i32 {
 trait Build: Copy {
     type K: Kernel;
     fn kernel(self) -> Self::K;
-    fn negamax(self, s: &mut Solver, p: u64, o: u64, alpha: i32, beta: i32, passed: bool) -> i32;
+    fn nws(self, s: &mut Solver, p: u64, o: u64, alpha: i32, passed: bool) -> i32;
     fn shallow(self, p: u64, o: u64, depth: u32, alpha: i32, beta: i32) -> i32;
 }
 
@@ -226,8 +262,8 @@ impl Build for PortableBuild {
         Portable
     }
 
-    fn negamax(self, s: &mut Solver, p: u64, o: u64, alpha: i32, beta: i32, passed: bool) -> i32 {
-        negamax_node(self, s, p, o, alpha, beta, passed)
+    fn nws(self, s: &mut Solver, p: u64, o: u64, alpha: i32, passed: bool) -> i32 {
+        nws_node(self, s, p, o, alpha, passed)
     }
 
     fn shallow(self, p: u64, o: u64, depth: u32, alpha: i32, beta: i32) -> i32 {
@@ -251,13 +287,13 @@ impl Build for Avx2Build {
     }
 
     #[inline(always)]
-    fn negamax(self, s: &mut Solver, p: u64, o: u64, alpha: i32, beta: i32, passed: bool) -> i32 {
+    fn nws(self, s: &mut Solver, p: u64, o: u64, alpha: i32, passed: bool) -> i32 {
         #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
-        fn run(b: Avx2Build, s: &mut Solver, p: u64, o: u64, a: i32, be: i32, pa: bool) -> i32 {
-            negamax_node(b, s, p, o, a, be, pa)
+        fn run(b: Avx2Build, s: &mut Solver, p: u64, o: u64, alpha: i32, passed: bool) -> i32 {
+            nws_node(b, s, p, o, alpha, passed)
         }
         // SAFETY: the `Avx2` token proves the CPU has these features.
-        unsafe { run(self, s, p, o, alpha, beta, passed) }
+        unsafe { run(self, s, p, o, alpha, passed) }
     }
 
     #[inline(always)]
@@ -271,60 +307,93 @@ impl Build for Avx2Build {
     }
 }
 
-/// Bounds on a position's exact score and the move that gave them.
-#[derive(Clone, Copy)]
+/// Bounds on a position's exact score, the move that gave them, and the empties of the
+/// search that found them (deeper searches are worth more to keep).
+#[derive(Clone, Copy, bytemuck::Zeroable)]
 struct Entry {
     lower: i8,
     upper: i8,
     best: u8,
+    empties: u8,
 }
 
-/// A fixed-size table of bounds, one slot per hash, always replaced: no growth and no
-/// probing, which costs less than keeping every position.
+/// A position and its entry. An all-zero slot is empty: no position searched has
+/// neither side's discs on the board.
+#[derive(Clone, Copy, bytemuck::Zeroable)]
+struct Slot {
+    p: u64,
+    o: u64,
+    entry: Entry,
+}
+
+/// Two slots in one cache line: the first keeps the deepest search that hashed there, the
+/// second the latest of the others.
+#[derive(Clone, Copy, bytemuck::Zeroable)]
+#[repr(align(64))]
+struct Bucket([Slot; 2]);
+
+/// A fixed-size table of bounds: no growth and no probing beyond one cache line, which
+/// costs less than keeping every position.
 #[derive(Default)]
 struct Table {
-    slots: Vec<(u64, u64, Entry)>,
-    /// log2 of the slots, chosen by the search that first fills the table.
+    buckets: Vec<Bucket>,
+    /// log2 of the buckets, chosen by the search that first fills the table.
     bits: u32,
 }
 
 impl Table {
-    /// Slots for a search from `empties`: 2^16 for the AIs' short endgames (clearing more
-    /// would cost more than their search), up to 2^22 (100 MB) for deep solves, where
-    /// fewer collisions save about 10 % of the nodes (FFO #45).
+    /// Buckets for a search from `empties`: 2^15 for the AIs' short endgames (clearing
+    /// more would cost more than their search), up to 2^21 (128 MB) for deep solves,
+    /// where fewer collisions save nodes.
     fn bits_for(empties: u32) -> u32 {
-        empties.clamp(16, 22)
+        empties.clamp(15, 21)
     }
 
     #[inline]
-    fn slot(&self, p: u64, o: u64) -> usize {
+    fn bucket(&self, p: u64, o: u64) -> usize {
         let h = p.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ o.wrapping_mul(0xc2b2_ae3d_27d4_eb4f);
         (h >> (64 - self.bits)) as usize
     }
 
     #[inline]
     fn get(&self, p: u64, o: u64) -> Option<&Entry> {
-        if self.slots.is_empty() {
+        if self.buckets.is_empty() {
             return None;
         }
-        let (sp, so, e) = &self.slots[self.slot(p, o)];
-        (*sp == p && *so == o).then_some(e)
+        let Bucket(slots) = &self.buckets[self.bucket(p, o)];
+        slots
+            .iter()
+            .find(|slot| slot.p == p && slot.o == o)
+            .map(|slot| &slot.entry)
+    }
+
+    /// Starts reading the bucket of (`p`, `o`) for a [`Table::get`] soon after.
+    #[inline]
+    fn prefetch(&self, p: u64, o: u64) {
+        if !self.buckets.is_empty() {
+            kernel::prefetch(&self.buckets[self.bucket(p, o)]);
+        }
     }
 
     #[inline]
     fn insert(&mut self, p: u64, o: u64, entry: Entry) {
-        if self.slots.is_empty() {
-            // Allocated on first use: most solvers in AIs never reach the table's depth.
-            let empty = Entry {
-                lower: -64,
-                upper: 64,
-                best: 0,
-            };
-            self.bits = self.bits.max(16);
-            self.slots = vec![(0, 0, empty); 1 << self.bits];
+        if self.buckets.is_empty() {
+            // Allocated on first use (most solvers in AIs never reach the table's depth),
+            // as zeroed memory that the system hands out untouched until it is written.
+            self.bits = self.bits.max(15);
+            self.buckets = bytemuck::zeroed_vec(1 << self.bits);
         }
-        let slot = self.slot(p, o);
-        self.slots[slot] = (p, o, entry);
+        let b = self.bucket(p, o);
+        let Bucket(slots) = &mut self.buckets[b];
+        let new = Slot { p, o, entry };
+        if slots[0].p == p && slots[0].o == o {
+            slots[0] = new;
+        } else if entry.empties >= slots[0].entry.empties {
+            slots[1] = slots[0];
+            slots[0] = new;
+        } else {
+            slots[1] = new;
+        }
     }
 }
 
@@ -335,47 +404,213 @@ pub struct Solver {
     table: Table,
 }
 
-/// The exact score with one empty square left: whoever can flip there plays it.
-#[inline(always)]
-fn last_square(k: impl Kernel, s: &mut Solver, p: u64, o: u64) -> i32 {
-    s.nodes += 1;
-    let sq = (!(p | o)).trailing_zeros();
-    let f = k.flips(p, o, sq);
-    if f != 0 {
-        return final_score(p | f | 1 << sq, o & !f);
+/// Scores beyond any disc difference: "no move found yet" for a maximum and a minimum.
+const NO_MOVE_MAX: i32 = -1000;
+const NO_MOVE_MIN: i32 = 1000;
+
+/// With this many empties or fewer, the search tries the empty squares themselves.
+const FEW_EMPTIES: u32 = 4;
+
+/// The squares around each square: a move there needs an opponent disc among them.
+const NEIGHBOURS: [u64; 64] = {
+    let mut around = [0u64; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let (f, r) = ((sq % 8) as i32, (sq / 8) as i32);
+        let mut df = -1;
+        while df <= 1 {
+            let mut dr = -1;
+            while dr <= 1 {
+                let (nf, nr) = (f + df, r + dr);
+                if (df != 0 || dr != 0) && nf >= 0 && nf < 8 && nr >= 0 && nr < 8 {
+                    around[sq] |= 1 << (nr * 8 + nf);
+                }
+                dr += 1;
+            }
+            df += 1;
+        }
+        sq += 1;
     }
-    let f = k.flips(o, p, sq);
-    if f != 0 {
+    around
+};
+
+/// The discs a move by `p` on `sq` flips, or none when the move is not legal; the
+/// neighbour test skips most illegal squares before any ray is read.
+#[inline(always)]
+fn flips_at(k: impl Kernel, p: u64, o: u64, sq: u32) -> u64 {
+    if NEIGHBOURS[sq as usize] & o == 0 {
+        return 0;
+    }
+    k.flips(p, o, sq)
+}
+
+/// The exact score with one empty square, `sq`, left: whoever can flip there plays it.
+#[inline(always)]
+fn score_last(k: impl Kernel, s: &mut Solver, p: u64, sq: u32) -> i32 {
+    s.nodes += 1;
+    // Every other square is filled: 63 discs, `own` of them the mover's.
+    let own = p.count_ones() as i32;
+    let flipped = k.last_flip_count(p, sq) as i32;
+    if flipped > 0 {
+        return 2 * (own + flipped) - 62;
+    }
+    let flipped = k.last_flip_count(!p & !(1 << sq), sq) as i32;
+    if flipped > 0 {
         s.nodes += 1;
-        return -final_score(o | f | 1 << sq, p & !f);
+        return 2 * (own - flipped) - 64;
+    }
+    // Nobody can move: the empty square goes to the winner (63 discs: no tie).
+    if own >= 32 {
+        2 * own - 62
+    } else {
+        2 * own - 64
+    }
+}
+
+/// Two empties, `a` tried before `b`: is the score above `alpha`?
+#[inline(always)]
+fn solve_2(k: impl Kernel, s: &mut Solver, p: u64, o: u64, alpha: i32, a: u32, b: u32) -> i32 {
+    s.nodes += 1;
+    let mut best = NO_MOVE_MAX;
+    let f = flips_at(k, p, o, a);
+    if f != 0 {
+        best = -score_last(k, s, o & !f, b);
+        if best > alpha {
+            return best;
+        }
+    }
+    let f = flips_at(k, p, o, b);
+    if f != 0 {
+        return best.max(-score_last(k, s, o & !f, a));
+    }
+    if best != NO_MOVE_MAX {
+        return best;
+    }
+    // A pass: the opponent moves, and the score is the least it can leave us.
+    s.nodes += 1;
+    let mut worst = NO_MOVE_MIN;
+    let f = flips_at(k, o, p, a);
+    if f != 0 {
+        worst = score_last(k, s, p & !f, b);
+        if worst <= alpha {
+            return worst;
+        }
+    }
+    let f = flips_at(k, o, p, b);
+    if f != 0 {
+        return worst.min(score_last(k, s, p & !f, a));
+    }
+    if worst != NO_MOVE_MIN {
+        return worst;
     }
     final_score(p, o)
 }
 
-/// One node of the exact search; its recursion goes through `b`.
+/// `N` (3 or 4) empties in `squares`, tried in that order: is the score above `alpha`?
 #[inline(always)]
-fn negamax_node(
-    b: impl Build,
+fn solve_n<const N: usize>(
+    k: impl Kernel,
     s: &mut Solver,
     p: u64,
     o: u64,
-    mut alpha: i32,
-    beta: i32,
-    passed: bool,
+    alpha: i32,
+    squares: [u32; 4],
 ) -> i32 {
+    /// The position after a move on `squares[i]`, with the other squares in order.
+    #[inline(always)]
+    fn child<const N: usize>(
+        k: impl Kernel,
+        s: &mut Solver,
+        p: u64,
+        o: u64,
+        alpha: i32,
+        squares: [u32; 4],
+        i: usize,
+    ) -> i32 {
+        let mut rest = squares;
+        rest.copy_within(i + 1..N, i);
+        match N {
+            4 => solve_n::<3>(k, s, p, o, alpha, rest),
+            _ => solve_2(k, s, p, o, alpha, rest[0], rest[1]),
+        }
+    }
+    s.nodes += 1;
+    let mut best = NO_MOVE_MAX;
+    for (i, &sq) in squares[..N].iter().enumerate() {
+        let f = flips_at(k, p, o, sq);
+        if f != 0 {
+            let v = -child::<N>(k, s, o & !f, p | f | 1 << sq, -alpha - 1, squares, i);
+            if v > best {
+                best = v;
+                if v > alpha {
+                    return v;
+                }
+            }
+        }
+    }
+    if best != NO_MOVE_MAX {
+        return best;
+    }
+    s.nodes += 1;
+    let mut worst = NO_MOVE_MIN;
+    for (i, &sq) in squares[..N].iter().enumerate() {
+        let f = flips_at(k, o, p, sq);
+        if f != 0 {
+            let v = child::<N>(k, s, p & !f, o | f | 1 << sq, alpha, squares, i);
+            if v < worst {
+                worst = v;
+                if v <= alpha {
+                    return v;
+                }
+            }
+        }
+    }
+    if worst != NO_MOVE_MIN {
+        return worst;
+    }
+    final_score(p, o)
+}
+
+/// At most [`FEW_EMPTIES`] empties: the squares in odd regions first (parity).
+#[inline(always)]
+fn solve_few(k: impl Kernel, s: &mut Solver, p: u64, o: u64, alpha: i32, empty: u64) -> i32 {
+    let odd = odd_regions(empty);
+    let mut squares = [0u32; 4];
+    let mut n = 0;
+    for mut region in [empty & odd, empty & !odd] {
+        while region != 0 {
+            squares[n] = region.trailing_zeros();
+            region &= region - 1;
+            n += 1;
+        }
+    }
+    match n {
+        4 => solve_n::<4>(k, s, p, o, alpha, squares),
+        3 => solve_n::<3>(k, s, p, o, alpha, squares),
+        2 => solve_2(k, s, p, o, alpha, squares[0], squares[1]),
+        1 => score_last(k, s, p, squares[0]),
+        _ => final_score(p, o),
+    }
+}
+
+/// One node of the search: is the score above `alpha`? Its recursion goes through `b`.
+/// `passed`: the opponent has just passed, so no move here ends the game.
+#[inline(always)]
+fn nws_node(b: impl Build, s: &mut Solver, p: u64, o: u64, alpha: i32, passed: bool) -> i32 {
     let k = b.kernel();
-    if !passed && (p | o).count_ones() == 63 {
-        return last_square(k, s, p, o);
+    let empty = !(p | o);
+    let empties = empty.count_ones();
+    if empties <= FEW_EMPTIES {
+        return solve_few(k, s, p, o, alpha, empty);
     }
     s.nodes += 1;
     let moves = k.legal_moves(p, o);
     if moves == 0 {
         if passed {
-            return final_score(o, p).saturating_neg();
+            return final_score(p, o);
         }
-        return -b.negamax(s, o, p, -beta, -alpha, true);
+        return -b.nws(s, o, p, -alpha - 1, true);
     }
-    let empties = 64 - (p | o).count_ones();
     // Stability cut-off: the opponent's stable discs stay theirs, which caps the score.
     if empties >= SORT_EMPTIES && alpha >= STABILITY_ALPHA {
         let cap = 64 - 2 * stable_discs(o, p).count_ones() as i32;
@@ -383,71 +618,65 @@ fn negamax_node(
             return cap;
         }
     }
-    let mut best = i32::MIN;
+    let mut best = NO_MOVE_MAX;
     if empties >= SORT_EMPTIES {
-        let mut beta = beta;
         let mut hint = None;
         if empties >= TABLE_EMPTIES
             && let Some(e) = s.table.get(p, o)
         {
             let (lower, upper) = (i32::from(e.lower), i32::from(e.upper));
-            if lower >= beta {
+            if lower > alpha {
                 return lower;
             }
             if upper <= alpha {
                 return upper;
             }
-            alpha = alpha.max(lower);
-            beta = beta.min(upper);
             hint = Some(u32::from(e.best));
         }
-        let (alpha0, beta0) = (alpha, beta);
-        // The table's move first, then fastest first: the replies that leave the
-        // opponent fewest moves.
         let mut ordered: arrayvec::ArrayVec<(i32, u32, u64), 32> = arrayvec::ArrayVec::new();
         for sq in squares_of(moves) {
             let sq = sq.index() as u32;
             let f = k.flips(p, o, sq);
-            let (np, no) = (p | f | 1 << sq, o & !f);
+            // The children's buckets are read below (ETC) or when each is searched: ask
+            // for all of them at once.
+            if empties > TABLE_EMPTIES {
+                s.table.prefetch(o & !f, p | f | 1 << sq);
+            }
+            let _ = ordered.try_push((0, sq, f));
+        }
+        // The table's move first, then fastest first: the replies that leave the
+        // opponent fewest moves.
+        for (key, sq, f) in &mut ordered {
+            let (np, no) = (p | *f | 1 << *sq, o & !*f);
             // Enhanced transposition cut-off: a child the table already bounds low enough
-            // for the opponent proves this node reaches beta without a search.
+            // for the opponent proves this node is above alpha without a search.
             if empties >= ETC_EMPTIES
                 && let Some(e) = s.table.get(no, np)
-                && -i32::from(e.upper) >= beta
+                && -i32::from(e.upper) > alpha
             {
                 return -i32::from(e.upper);
             }
-            let key = if hint == Some(sq) {
+            *key = if hint == Some(*sq) {
                 i32::MIN
             } else {
-                move_key(b, np, no, empties)
+                move_key(b, np, no, empties, *sq)
             };
-            let _ = ordered.try_push((key, sq, f));
         }
-        ordered.sort_unstable_by_key(|&(key, sq, _)| (key, sq));
-        let mut best_square = ordered[0].1;
-        for (i, (_, sq, f)) in ordered.into_iter().enumerate() {
-            let (np, no) = (p | f | 1 << sq, o & !f);
-            // The first move with the full window; the others only have to prove they
-            // are no better, with a null window, unless they turn out to be.
-            let v = if i == 0 {
-                -b.negamax(s, no, np, -beta, -alpha, false)
-            } else {
-                let probe = -b.negamax(s, no, np, -alpha - 1, -alpha, false);
-                if probe > alpha && probe < beta {
-                    -b.negamax(s, no, np, -beta, -alpha, false)
-                } else {
-                    probe
-                }
-            };
+        let mut best_square = 0;
+        for i in 0..ordered.len() {
+            // The best of the moves left, picked when it is needed: most nodes cut off
+            // after the first move, so sorting them all would mostly be wasted.
+            let next = (i..ordered.len())
+                .min_by_key(|&j| (ordered[j].0, ordered[j].1))
+                .expect("a move is left");
+            ordered.swap(i, next);
+            let (_, sq, f) = ordered[i];
+            let v = -b.nws(s, o & !f, p | f | 1 << sq, -alpha - 1, false);
             if v > best {
                 best = v;
                 best_square = sq;
                 if v > alpha {
-                    alpha = v;
-                    if alpha >= beta {
-                        break;
-                    }
+                    break;
                 }
             }
         }
@@ -455,12 +684,10 @@ fn negamax_node(
             let old = s.table.get(p, o).copied();
             let (mut lower, mut upper) =
                 old.map_or((-64, 64), |e| (i32::from(e.lower), i32::from(e.upper)));
-            if best <= alpha0 {
-                upper = best;
-            } else if best >= beta0 {
+            if best > alpha {
                 lower = best;
             } else {
-                (lower, upper) = (best, best);
+                upper = best;
             }
             s.table.insert(
                 p,
@@ -469,25 +696,28 @@ fn negamax_node(
                     lower: lower as i8,
                     upper: upper as i8,
                     best: best_square as u8,
+                    empties: empties as u8,
                 },
             );
         }
     } else {
-        let odd = odd_regions(!(p | o));
+        let odd = odd_regions(empty);
         'regions: for region in [moves & odd, moves & !odd] {
             let mut m = region;
             while m != 0 {
                 let sq = m.trailing_zeros();
                 m &= m - 1;
                 let f = k.flips(p, o, sq);
-                let v = -b.negamax(s, o & !f, p | f | 1 << sq, -beta, -alpha, false);
+                let (np, no) = (p | f | 1 << sq, o & !f);
+                let v = if empties - 1 <= FEW_EMPTIES {
+                    -solve_few(k, s, no, np, -alpha - 1, empty & !(1 << sq))
+                } else {
+                    -b.nws(s, no, np, -alpha - 1, false)
+                };
                 if v > best {
                     best = v;
                     if v > alpha {
-                        alpha = v;
-                        if alpha >= beta {
-                            break 'regions;
-                        }
+                        break 'regions;
                     }
                 }
             }
@@ -508,7 +738,7 @@ impl Solver {
     }
 
     fn solve_with(&mut self, b: impl Build, pos: &Othello) -> (i32, Option<Move>) {
-        if self.table.slots.is_empty() {
+        if self.table.buckets.is_empty() {
             self.table.bits = Table::bits_for(pos.empties());
         }
         let k = b.kernel();
@@ -516,22 +746,19 @@ impl Solver {
         if pos.is_over() {
             return (final_score(p, o), None);
         }
-        let moves = k.legal_moves(p, o);
-        if moves == 0 {
-            return (-b.negamax(self, o, p, -64, 64, true), Some(Move::Pass));
-        }
         let empties = pos.empties();
-        let mut ordered: Vec<(i32, Square)> = squares_of(moves)
+        let mut ordered: Vec<(i32, Move, u64)> = squares_of(k.legal_moves(p, o))
             .map(|sq| {
                 let f = k.flips(p, o, sq.index() as u32);
-                (move_key(b, p | f | sq.bit(), o & !f, empties), sq)
+                let key = move_key(b, p | f | sq.bit(), o & !f, empties, sq.index() as u32);
+                (key, Move::Place(sq), f)
             })
             .collect();
-        ordered.sort();
-        let moves: Vec<(Square, u64)> = ordered
-            .into_iter()
-            .map(|(_, sq)| (sq, k.flips(p, o, sq.index() as u32)))
-            .collect();
+        if ordered.is_empty() {
+            ordered.push((0, Move::Pass, 0));
+        }
+        ordered.sort_by_key(|&(key, mv, _)| (key, mv));
+        let moves: Vec<(Move, u64)> = ordered.into_iter().map(|(_, mv, f)| (mv, f)).collect();
         // MTD(f): null-window tests moving toward the score, each one cheap and helped by
         // the bounds the ones before left in the table, instead of one wide search.
         let (mut lower, mut upper, mut guess) = (-65, 65, 0);
@@ -547,7 +774,7 @@ impl Solver {
             }
             guess = value;
         }
-        (lower, best.map(Move::Place))
+        (lower, best)
     }
 
     /// The root with the null window (beta − 1, beta): the best value found (fail-soft)
@@ -557,14 +784,17 @@ impl Solver {
         b: impl Build,
         p: u64,
         o: u64,
-        moves: &[(Square, u64)],
+        moves: &[(Move, u64)],
         beta: i32,
-    ) -> (i32, Option<Square>) {
+    ) -> (i32, Option<Move>) {
         let mut best = (i32::MIN, None);
-        for &(sq, f) in moves {
-            let v = -b.negamax(self, o & !f, p | f | sq.bit(), -beta, -beta + 1, false);
+        for &(mv, f) in moves {
+            let v = match mv {
+                Move::Place(sq) => -b.nws(self, o & !f, p | f | sq.bit(), -beta, false),
+                Move::Pass => -b.nws(self, o, p, -beta, true),
+            };
             if v > best.0 {
-                best = (v, Some(sq));
+                best = (v, Some(mv));
                 if v >= beta {
                     break;
                 }
@@ -603,6 +833,60 @@ mod tests {
             assert_eq!(b.solve(&pos), best, "the same every time");
             assert_eq!(a.nodes, b.nodes);
         }
+    }
+
+    /// Full-width negamax to the end, with no ordering, table or cut-off: slow and plainly
+    /// right.
+    fn plain_score(p: u64, o: u64) -> i32 {
+        let moves = crate::bits::legal_moves(p, o);
+        if moves == 0 {
+            return if crate::bits::legal_moves(o, p) == 0 {
+                final_score(p, o)
+            } else {
+                -plain_score(o, p)
+            };
+        }
+        squares_of(moves)
+            .map(|sq| {
+                let f = crate::bits::flips(p, o, sq.index() as u32);
+                -plain_score(o & !f, p | f | sq.bit())
+            })
+            .max()
+            .expect("a move")
+    }
+
+    #[test]
+    fn the_solver_agrees_with_plain_negamax_near_the_end() {
+        // Every count of empties the special cases cover (the last four, the parity
+        // search, the table), passes and early ends included, in both builds.
+        let mut checked = [0; 11];
+        let mut passes = 0;
+        for game in 0..300 {
+            let mut rng = gamelab_core::game_rng(33, game, gamelab_core::Side::First);
+            let mut pos = Othello::new();
+            let stop = 1 + (game % 10) as u32;
+            while pos.empties() > stop && !pos.is_over() {
+                let moves = gamelab_core::Game::legal_moves(&pos);
+                pos.play(moves[rng.below(moves.len())]);
+            }
+            let (p, o) = pos.discs();
+            let expected = plain_score(p, o);
+            let (score, best) = Solver::default().solve(&pos);
+            assert_eq!(score, expected, "{pos}");
+            assert_eq!(
+                Solver::default().solve_with(PortableBuild, &pos).0,
+                expected
+            );
+            // The best move given really reaches the score.
+            if let Some(Move::Place(sq)) = best {
+                let f = crate::bits::flips(p, o, sq.index() as u32);
+                assert_eq!(-plain_score(o & !f, p | f | sq.bit()), expected, "{pos}");
+            }
+            checked[pos.empties() as usize] += 1;
+            passes += usize::from(best == Some(Move::Pass));
+        }
+        assert!(checked[1..=10].iter().all(|&n| n > 0), "{checked:?}");
+        assert!(passes > 0, "a position where the side to move must pass");
     }
 
     #[test]
