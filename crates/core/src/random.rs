@@ -112,11 +112,10 @@ impl SideStream {
         rng
     }
 
-    /// Turns `rng`, which came from this reader, into the stream of the next game, reusing
-    /// its storage: a match loop keeps two and refills them instead of building new ones.
+    /// Turns `rng` into the stream of the next game, reusing its storage: a match loop
+    /// keeps two and refills them instead of building new ones.
     #[inline]
     pub fn refill(&mut self, rng: &mut GameRng) {
-        debug_assert!(rng.key == self.key, "refilled from another seed's reader");
         if self.pos == BATCH_WORDS {
             self.read_batch();
         }
@@ -126,7 +125,10 @@ impl SideStream {
         }
         self.pos += WORDS_PER_GAME;
         rng.used = 0;
-        rng.overflow = None;
+        if rng.key != self.key {
+            rng.key = self.key;
+            rng.overflow = None;
+        }
         rng.overflow_id = 2 + 2 * self.next_game + self.side.index() as u64;
         self.next_game += 1;
     }
@@ -137,9 +139,34 @@ impl SideStream {
 pub struct GameRng {
     words: [u32; WORDS_PER_GAME],
     used: usize,
-    overflow: Option<Box<ChaCha8Rng>>,
+    /// Kept when the stream is refilled for the next game: long games (Othello) overflow
+    /// every time, and starting the next game's overflow in place saves an allocation.
+    overflow: Option<Box<Overflow>>,
     key: StreamKey,
     overflow_id: u64,
+}
+
+/// Words of ChaCha read at a time from an overflow stream: its 4-block buffer.
+const OVERFLOW_WORDS: usize = 64;
+
+/// An overflow stream and its words read ahead.
+struct Overflow {
+    rng: ChaCha8Rng,
+    /// The overflow stream these words are from.
+    id: u64,
+    words: [u32; OVERFLOW_WORDS],
+    used: usize,
+}
+
+impl Overflow {
+    fn read(&mut self) {
+        let mut bytes = [0u8; OVERFLOW_WORDS * 4];
+        self.rng.fill_bytes(&mut bytes);
+        for (w, b) in self.words.iter_mut().zip(bytes.chunks_exact(4)) {
+            *w = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+        }
+        self.used = 0;
+    }
 }
 
 impl GameRng {
@@ -148,18 +175,44 @@ impl GameRng {
         if self.used < WORDS_PER_GAME {
             let w = self.words[self.used];
             self.used += 1;
-            w
-        } else {
-            self.overflow_word()
+            return w;
+        }
+        match &mut self.overflow {
+            Some(o) if o.id == self.overflow_id && o.used < OVERFLOW_WORDS => {
+                let w = o.words[o.used];
+                o.used += 1;
+                w
+            }
+            _ => self.overflow_word(),
         }
     }
 
+    /// The next overflow word when none is read ahead: this game's overflow stream is
+    /// started (reusing the last game's storage) or read further.
     #[cold]
     fn overflow_word(&mut self) -> u32 {
         let (key, id) = (self.key, self.overflow_id);
-        self.overflow
-            .get_or_insert_with(|| Box::new(key.stream(id, 0)))
-            .next_u32()
+        let o = self.overflow.get_or_insert_with(|| {
+            Box::new(Overflow {
+                rng: key.stream(id, 0),
+                id,
+                words: [0; OVERFLOW_WORDS],
+                used: OVERFLOW_WORDS,
+            })
+        });
+        if o.id != id {
+            // Same key (`refill` drops the storage otherwise): only the stream moves.
+            o.rng.set_stream(id);
+            o.rng.set_word_pos(0);
+            o.id = id;
+            o.used = OVERFLOW_WORDS;
+        }
+        if o.used == OVERFLOW_WORDS {
+            o.read();
+        }
+        let w = o.words[o.used];
+        o.used += 1;
+        w
     }
 
     /// A uniform index in `0..n` (n ≥ 1), exactly unbiased, usually from one word
@@ -273,6 +326,37 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn a_refilled_stream_reads_what_a_fresh_one_does() {
+        // A refilled stream keeps the last game's overflow storage; it must start this
+        // game's overflow stream from its beginning, also past a read-ahead's end.
+        let key = StreamKey::new(12);
+        for side in Side::BOTH {
+            let mut seq = key.side_stream(side, 3);
+            let mut rng = seq.next_game();
+            for game in 3..40 {
+                if game > 3 {
+                    seq.refill(&mut rng);
+                }
+                let n = 1 + (game as usize * 37) % 150;
+                let words: Vec<u32> = (0..n).map(|_| rng.next_u32()).collect();
+                assert_eq!(
+                    words,
+                    first_words(key.game_rng(game, side), n),
+                    "game {game}"
+                );
+            }
+        }
+        // From another seed's reader: nothing of the old key's overflow is kept.
+        let mut rng = StreamKey::new(13).game_rng(0, Side::First);
+        let _: Vec<u32> = (0..20).map(|_| rng.next_u32()).collect();
+        key.side_stream(Side::First, 3).refill(&mut rng);
+        assert_eq!(
+            first_words(rng, 30),
+            first_words(key.game_rng(3, Side::First), 30)
+        );
     }
 
     #[test]
