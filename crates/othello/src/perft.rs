@@ -62,7 +62,14 @@ fn perft_node(
         let sq = m.trailing_zeros();
         m &= m - 1;
         let f = k.flips(p, o, sq);
-        total += recurse(o & !f, p | f | 1 << sq, depth - 1);
+        let (mover, other) = (p | f | 1 << sq, o & !f);
+        total += if depth == 2 {
+            // The last ply in line, without a call: one leaf per reply, and one when there
+            // is none (a pass that uses the ply, or the end of the game).
+            u64::from(k.legal_moves(other, mover).count_ones().max(1))
+        } else {
+            recurse(other, mover, depth - 1)
+        };
     }
     total
 }
