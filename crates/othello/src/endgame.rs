@@ -342,9 +342,9 @@ struct Table {
 }
 
 impl Table {
-    /// Buckets for a search from `empties`: 2^15 for the AIs' short endgames (clearing
-    /// more would cost more than their search), up to 2^21 (128 MB) for deep solves,
-    /// where fewer collisions save nodes.
+    /// Buckets for a search from `empties`: 2^15 (2 MB) for the AIs' short endgames,
+    /// which take a fresh table every move, up to 2^21 (128 MB) for deep solves, where
+    /// fewer collisions save nodes.
     fn bits_for(empties: u32) -> u32 {
         empties.clamp(15, 21)
     }
