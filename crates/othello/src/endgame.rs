@@ -3,8 +3,8 @@
 //! Every search is a null-window test ("is the score above alpha?"), fail-soft: the root
 //! finds the exact score by a sequence of such tests (MTD(f)). Away from the leaves, a
 //! table of bounds, enhanced transposition and stability cut-offs, and fastest-first move
-//! ordering (fewest replies first, or a shallow search near the root); from six empties
-//! down, parity ordering without the table; with four or fewer, the empty squares
+//! ordering (fewest replies first, or a shallow search near the root), the table from
+//! seven empties; from five down, parity ordering; with four or fewer, the empty squares
 //! themselves are tried (no move generation), and the last one is scored by counting
 //! its flips along its four lines.
 
