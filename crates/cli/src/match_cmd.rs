@@ -53,12 +53,6 @@ fn run_game<G: Game>(args: &MatchArgs, registry: &Registry<G>) -> anyhow::Result
     let mut a = registry.build(&args.a)?;
     let mut b = registry.build(&args.b)?;
     if args.exact {
-        if G::NAME != "ttt" {
-            anyhow::bail!(
-                "--exact walks the whole game tree: it is for tic-tac-toe, not {}",
-                G::NAME
-            );
-        }
         exact::<G>(args, &mut *a, &mut *b)
     } else {
         sampled::<G>(args, registry)

@@ -55,7 +55,7 @@ fn othello_against_an_ai_and_matches() {
         .assert()
         .failure()
         .stderr(predicate::str::contains(
-            "it is for tic-tac-toe, not othello",
+            "the exact mode visits every reachable position, and othello has too many",
         ));
     gamelab()
         .args(["match", "--game", "othello", "ai14s", "random"])

@@ -478,6 +478,10 @@ pub enum ExactError {
         "{0} has no fixed move distribution, so the exact mode cannot use it; play sampled games instead"
     )]
     NoPolicy(String),
+    #[error(
+        "the exact mode visits every reachable position, and {0} has too many: play sampled games instead"
+    )]
+    TreeTooLarge(&'static str),
 }
 
 /// Outcome probabilities [first wins, second wins, draw] under `agents`, memoised by
@@ -522,6 +526,9 @@ pub fn exact_match<G: Game>(
     b: &mut dyn Agent<G>,
     names: [&str; 2],
 ) -> Result<ExactResult, ExactError> {
+    if !G::TREE_FITS_IN_MEMORY {
+        return Err(ExactError::TreeTooLarge(G::NAME));
+    }
     let [a_name, b_name] = names;
     let first = {
         let mut agents: [&mut dyn Agent<G>; 2] = [&mut *a, &mut *b];

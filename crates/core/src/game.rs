@@ -47,6 +47,10 @@ pub trait Game: Clone + Debug + Display + Send + Sync + 'static {
     /// Short lower-case name used on the command line and in files, e.g. `ttt`.
     const NAME: &'static str;
 
+    /// Whether every position reachable from the start can be visited in memory, as the
+    /// exact match mode does: tic-tac-toe's 5,478 can, Othello's cannot.
+    const TREE_FITS_IN_MEMORY: bool = false;
+
     /// The start position.
     fn start() -> Self;
 

@@ -248,6 +248,7 @@ impl<B: Board> Game for Position<B> {
     type PositionError = crate::ParsePositionError;
 
     const NAME: &'static str = "ttt";
+    const TREE_FITS_IN_MEMORY: bool = true;
 
     fn start() -> Self {
         Position::new()
