@@ -54,8 +54,25 @@ impl AbsDls {
         }
     }
 
-    /// Each legal move with the search value of the position it leads to (o's view).
+    /// Each legal move with the search value of the position it leads to (o's view), the
+    /// nodes searched and the size of the table they filled.
     pub fn move_values<B: Board>(&self, pos: &Position<B>) -> MoveValues {
+        let (values, nodes, table) = self.search_moves(pos);
+        MoveValues {
+            values,
+            nodes,
+            table_size: table
+                .keys()
+                .map(|&k| crate::symmetry::images_of_key(k))
+                .sum(),
+        }
+    }
+
+    /// Each legal move's value, the nodes, and the table the moves' searches shared.
+    fn search_moves<B: Board>(
+        &self,
+        pos: &Position<B>,
+    ) -> (Vec<(Square, f64)>, u64, gamelab_core::search::Table<Square>) {
         let mut eval = FromO(self.eval);
         let mut values = Vec::new();
         let mut nodes = 0;
@@ -77,19 +94,14 @@ impl AbsDls {
             // +0.0 turns a −0 from negated evaluations into 0.
             values.push((sq, value + 0.0));
         }
-        MoveValues {
-            values,
-            nodes,
-            table_size: table
-                .keys()
-                .map(|&k| crate::symmetry::images_of_key(k))
-                .sum(),
-        }
+        (values, nodes, table)
     }
 
     /// The moves with the best value for the side to move.
     pub fn best<B: Board>(&self, pos: &Position<B>) -> Moves {
-        let values = self.move_values(pos).values;
+        // Without the table's size: counting its entries' images would cost a tenth of an
+        // exact match, which asks for the best moves at every position.
+        let values = self.search_moves(pos).0;
         let o = pos.turn() == Player::O;
         let best = values.iter().map(|&(_, v)| v).fold(
             if o { f64::NEG_INFINITY } else { f64::INFINITY },
@@ -133,6 +145,6 @@ impl<B: Board> Agent<Position<B>> for AbsDls {
     }
 
     fn move_scores(&mut self, pos: &Position<B>) -> Option<Vec<(Square, f64)>> {
-        Some(self.move_values(pos).values)
+        Some(self.search_moves(pos).0)
     }
 }
