@@ -479,7 +479,7 @@ pub enum ExactError {
     )]
     NoPolicy(String),
     #[error(
-        "the exact mode visits every reachable position, and {0} has too many: play sampled games instead"
+        "the exact mode visits every reachable position, and {0} has too many (it is for games as small as tic-tac-toe): play sampled games instead"
     )]
     TreeTooLarge(&'static str),
 }

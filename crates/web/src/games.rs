@@ -16,8 +16,6 @@ pub trait WebGame: Game {
     const TITLE: &'static str;
     /// Rows and columns of the board.
     const SIZE: (usize, usize);
-    /// The game tree is small enough for exact match tables (expectation over every game).
-    const EXACT_TABLES: bool;
 
     /// The game's AI catalogue, built once per process.
     fn registry() -> &'static Registry<Self>;
@@ -40,7 +38,6 @@ pub trait WebGame: Game {
 impl WebGame for Ttt {
     const TITLE: &'static str = "Tic-tac-toe";
     const SIZE: (usize, usize) = (3, 3);
-    const EXACT_TABLES: bool = true;
 
     fn registry() -> &'static Registry<Ttt> {
         static REGISTRY: OnceLock<Registry<Ttt>> = OnceLock::new();
@@ -79,7 +76,6 @@ impl WebGame for Ttt {
 impl WebGame for Othello {
     const TITLE: &'static str = "Othello";
     const SIZE: (usize, usize) = (8, 8);
-    const EXACT_TABLES: bool = false;
 
     fn registry() -> &'static Registry<Othello> {
         static REGISTRY: OnceLock<Registry<Othello>> = OnceLock::new();

@@ -164,12 +164,6 @@ fn exact_of<G: WebGame>(
     b: &mut dyn Agent<G>,
     names: [&str; 2],
 ) -> Result<ExactView, String> {
-    if !G::EXACT_TABLES {
-        return Err(format!(
-            "{} is too large for exact tables; they exist for tic-tac-toe",
-            G::TITLE
-        ));
-    }
     arena::exact_match(a, b, names)
         .map(Into::into)
         .map_err(|e| e.to_string())
