@@ -43,6 +43,9 @@ const FILE_H: u64 = 0x8080_8080_8080_8080;
 const RANK_1: u64 = 0xff;
 const RANK_8: u64 = 0xff << 56;
 const BORDER: u64 = FILE_A | FILE_H | RANK_1 | RANK_8;
+/// Where a disc shifted one file toward h (or a) may land without wrapping to the next rank.
+const NOT_A: u64 = !FILE_A;
+const NOT_H: u64 = !FILE_H;
 
 /// The squares of each diagonal: a1–h8 direction (steps of 9), then a8–h1 (steps of 7).
 const DIAGONALS: [[u64; 15]; 2] = {
@@ -86,8 +89,6 @@ fn full_lines(filled: u64) -> [u64; 4] {
 /// Discs of `me` that can never be flipped (a lower bound): in each of the four
 /// directions the line is full, or a neighbour is the edge or a stable disc of `me`.
 fn stable_discs(me: u64, other: u64) -> u64 {
-    const NOT_A: u64 = !FILE_A;
-    const NOT_H: u64 = !FILE_H;
     let [rows, columns, d9, d7] = full_lines(me | other);
     let (rows, columns) = (rows | FILE_A | FILE_H, columns | RANK_1 | RANK_8);
     let (d9, d7) = (d9 | BORDER, d7 | BORDER);
@@ -130,8 +131,6 @@ const CORNERS: u64 = 0x8100_0000_0000_0081;
 /// Empty squares next to `discs` (where the other side may later find moves).
 #[inline]
 fn frontier(discs: u64, empty: u64) -> u64 {
-    const NOT_A: u64 = 0xfefe_fefe_fefe_fefe;
-    const NOT_H: u64 = 0x7f7f_7f7f_7f7f_7f7f;
     let side = ((discs << 1) & NOT_A) | ((discs >> 1) & NOT_H);
     let around = side | discs;
     (side | (around << 8) | (around >> 8)) & empty
