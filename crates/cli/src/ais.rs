@@ -3,25 +3,23 @@
 use std::fmt::Write;
 
 use clap::Args;
-use gamelab_core::{Game, Registry};
-use gamelab_ttt::Ttt;
+use gamelab_core::{Described, Game, GameVisitor, Registry};
 
 #[derive(Args, Debug)]
 pub struct AisArgs {
-    /// The game whose AIs to list.
-    #[arg(long, value_enum, default_value = "ttt")]
-    game: crate::board_args::GameKind,
+    #[command(flatten)]
+    game: crate::game_args::GameArgs,
 }
 
 pub fn run(args: AisArgs) -> anyhow::Result<()> {
-    match args.game {
-        crate::board_args::GameKind::Ttt => {
-            print!("{}", listing::<Ttt>(&gamelab_learn::catalogue()))
-        }
-        crate::board_args::GameKind::Othello => {
-            print!("{}", listing(&gamelab_othello::ai::registry()))
+    struct List;
+    impl GameVisitor for List {
+        type Output = String;
+        fn visit<G: Described>(self) -> String {
+            listing(&G::registry())
         }
     }
+    print!("{}", args.game.visit(List)?);
     Ok(())
 }
 
@@ -59,11 +57,13 @@ pub fn listing<G: Game>(registry: &Registry<G>) -> String {
 
 #[cfg(test)]
 mod tests {
+    use gamelab_ttt::Ttt;
+
     use super::*;
 
     #[test]
     fn lists_every_ai_with_defaults() {
-        let text = listing::<Ttt>(&gamelab_learn::catalogue());
+        let text = listing(&Ttt::registry());
         for name in [
             "ai1", "ai1s", "ai2", "ai2s", "ai3", "ai3s", "ai4", "ai4s", "ai5", "ai5s", "ai6",
             "ai6s", "ai7", "ai7s", "ai8s", "ai9s", "ai10s", "ai11s", "ai12s", "ai13s", "ai14s",

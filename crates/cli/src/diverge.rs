@@ -6,9 +6,9 @@ use std::fmt::Write;
 use anyhow::bail;
 use clap::Args;
 use gamelab_core::arena::play_game;
-use gamelab_core::{Agent, Game, Outcome, Registry, Side, StreamKey};
+use gamelab_core::{Agent, Described, Game, GameVisitor, Outcome, Registry, Side, StreamKey};
 
-use crate::board_args::BoardArgs;
+use crate::game_args::GameArgs;
 
 #[derive(Args, Debug)]
 pub struct DivergeArgs {
@@ -28,13 +28,20 @@ pub struct DivergeArgs {
     #[arg(long)]
     side: Option<String>,
     #[command(flatten)]
-    board: BoardArgs,
+    game: GameArgs,
 }
 
 pub fn run(args: DivergeArgs) -> anyhow::Result<()> {
-    let out = crate::with_game!(args.board, G, registry => search::<G>(&args, &registry)?);
+    let out = args.game.visit(&args)??;
     print!("{out}");
     Ok(())
+}
+
+impl GameVisitor for &DivergeArgs {
+    type Output = anyhow::Result<String>;
+    fn visit<G: Described>(self) -> Self::Output {
+        search::<G>(self, &G::registry())
+    }
 }
 
 /// One game of `ai` against `b` with seed `seed` (game 0), `ai` on `side`.
@@ -68,10 +75,13 @@ pub fn search<G: Game>(args: &DivergeArgs, registry: &Registry<G>) -> anyhow::Re
     let mut a = registry.build(&args.a)?;
     let mut a2 = registry.build(&args.a2)?;
     let mut b = registry.build(&args.b)?;
+    let bar = crate::progress::bar(args.limit, "seeds");
     for seed in args.from..args.from.saturating_add(args.limit) {
         let (moves1, out1) = game(&mut *a, &mut *b, side, seed);
         let (moves2, out2) = game(&mut *a2, &mut *b, side, seed);
+        crate::progress::advance(&bar, 1);
         if out1 != out2 {
+            crate::progress::finish(bar);
             return Ok(side_by_side::<G>(
                 args,
                 seed,
@@ -80,6 +90,7 @@ pub fn search<G: Game>(args: &DivergeArgs, registry: &Registry<G>) -> anyhow::Re
             ));
         }
     }
+    crate::progress::finish(bar);
     bail!(
         "{} and {} end every game alike against {} for seeds {} to {}",
         args.a,

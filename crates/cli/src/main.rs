@@ -2,28 +2,26 @@
 
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{Arg, CommandFactory, FromArgMatches, Parser, Subcommand};
 
+// Generic subcommands: they run on any game of the catalogue (`--game`).
 mod ais;
-mod bench;
-mod board_args;
-mod dataset;
 mod diverge;
-mod learn_curve;
+mod game_args;
 mod match_cmd;
 mod move_cmd;
-mod othello_cmds;
 mod play;
+mod progress;
 mod records;
 mod replay;
-mod search;
 mod serve;
-mod solve;
 mod tables;
 mod tournament;
-mod train;
-mod tree;
 mod verify;
+
+// Subcommands that only make sense for one game, in a module named after it.
+mod othello;
+mod ttt;
 
 #[derive(Parser)]
 #[command(
@@ -54,35 +52,59 @@ enum Command {
     Diverge(diverge::DivergeArgs),
     /// Play every pair of AIs both ways; print a crosstable and Elo ratings.
     Tournament(tournament::TournamentArgs),
-    /// The full tic-tac-toe game tree: statistics, or a position with its parents and
-    /// children.
-    Tree(tree::TreeArgs),
-    /// Solve every tic-tac-toe position; write or check a solved-table file.
-    Solve(solve::SolveArgs),
-    /// Alpha-beta analysis of a position (ai_abs_dls): score, best move, variation, nodes.
-    Search(search::SearchArgs),
-    /// Prove by exhaustion whether an AI never loses, as o and as x.
+    /// Prove by exhaustion whether an AI never loses, on either side (games whose tree fits
+    /// in memory).
     Verify(verify::VerifyArgs),
-    /// The seed's benchmark: every board data structure, with and without line counts.
-    Bench(bench::BenchArgs),
-    /// Play games and save them for learning (the seed's CSV or JSON Lines).
+    /// Play games and save them (JSON Lines, or the seed's CSV: winner, then move codes).
     Records(records::RecordsArgs),
-    /// Turn game records into the seed's dataset CSV (line-pattern features).
-    Dataset(dataset::DatasetArgs),
-    /// Fit a linear model to a dataset (least squares) and save it.
-    Train(train::TrainArgs),
-    /// The seed's experiment: models from 10 … 10,000 random games against ai2.
-    LearnCurve(learn_curve::LearnCurveArgs),
-    /// Othello perft from the start position (a pass is a ply).
-    Perft(othello_cmds::PerftArgs),
-    /// Solve FFO endgame positions exactly; fails on any wrong score.
-    Ffo(othello_cmds::FfoArgs),
-    /// Read WTHOR game files, replay every game and check it.
-    Wthor(othello_cmds::WthorArgs),
+    /// Tic-tac-toe: the full game tree: statistics, or a position with its parents and
+    /// children.
+    Tree(ttt::tree::TreeArgs),
+    /// Tic-tac-toe: solve every position; write or check a solved-table file.
+    Solve(ttt::solve::SolveArgs),
+    /// Tic-tac-toe: alpha-beta analysis of a position (ai_abs_dls): score, best move,
+    /// variation, nodes.
+    Search(ttt::search::SearchArgs),
+    /// Tic-tac-toe: the seed's benchmark, every board data structure, with and without line
+    /// counts.
+    Bench(ttt::bench::BenchArgs),
+    /// Tic-tac-toe: turn game records into the seed's dataset CSV (line-pattern features).
+    Dataset(ttt::dataset::DatasetArgs),
+    /// Tic-tac-toe: fit a linear model to a dataset (least squares) and save it.
+    Train(ttt::train::TrainArgs),
+    /// Tic-tac-toe: the seed's experiment, models from 10 … 10,000 random games against ai2.
+    LearnCurve(ttt::learn_curve::LearnCurveArgs),
+    /// Othello: perft from the start position (a pass is a ply).
+    Perft(othello::PerftArgs),
+    /// Othello: solve FFO endgame positions exactly; fails on any wrong score.
+    Ffo(othello::FfoArgs),
+    /// Othello: read WTHOR game files, replay every game and check it.
+    Wthor(othello::WthorArgs),
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    // `play` names its sides in each game's own words (--o/--x, --black/--white), so those
+    // options come from the catalogue.
+    let sides = play::side_options();
+    let command = Cli::command().mut_subcommand("play", |play| {
+        sides.iter().fold(play, |play, (side, help)| {
+            play.arg(
+                Arg::new(*side)
+                    .long(*side)
+                    .value_name("PLAYER")
+                    .help(help.clone()),
+            )
+        })
+    });
+    let matches = command.get_matches();
+    let mut cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
+    if let (Command::Play(args), Some(("play", m))) = (&mut cli.command, matches.subcommand()) {
+        for (side, _) in &sides {
+            if let Some(player) = m.get_one::<String>(side) {
+                args.players.push((side.to_string(), player.clone()));
+            }
+        }
+    }
     let result = match cli.command {
         Command::Serve(args) => serve::run(args),
         Command::Play(args) => play::run(args),
@@ -92,18 +114,18 @@ fn main() -> ExitCode {
         Command::Replay(args) => replay::run(args),
         Command::Diverge(args) => diverge::run(args),
         Command::Tournament(args) => tournament::run(args),
-        Command::Tree(args) => tree::run(args),
-        Command::Solve(args) => solve::run(args),
-        Command::Search(args) => search::run(args),
         Command::Verify(args) => verify::run(args),
-        Command::Bench(args) => bench::run(args),
         Command::Records(args) => records::run(args),
-        Command::Dataset(args) => dataset::run(args),
-        Command::Train(args) => train::run(args),
-        Command::LearnCurve(args) => learn_curve::run(args),
-        Command::Perft(args) => othello_cmds::perft_cmd(args),
-        Command::Ffo(args) => othello_cmds::ffo_cmd(args),
-        Command::Wthor(args) => othello_cmds::wthor_cmd(args),
+        Command::Tree(args) => ttt::tree::run(args),
+        Command::Solve(args) => ttt::solve::run(args),
+        Command::Search(args) => ttt::search::run(args),
+        Command::Bench(args) => ttt::bench::run(args),
+        Command::Dataset(args) => ttt::dataset::run(args),
+        Command::Train(args) => ttt::train::run(args),
+        Command::LearnCurve(args) => ttt::learn_curve::run(args),
+        Command::Perft(args) => othello::perft_cmd(args),
+        Command::Ffo(args) => othello::ffo_cmd(args),
+        Command::Wthor(args) => othello::wthor_cmd(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

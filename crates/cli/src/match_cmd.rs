@@ -1,17 +1,15 @@
 //! `gamelab match A B`: the articles' `ai_match`, sampled with seeds or exact.
 
-use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::time::Instant;
 
 use anyhow::Context;
 use clap::Args;
-use gamelab_core::arena::{self, MatchConfig, PlayedGame};
+use gamelab_core::arena::{self, MatchConfig, MatchReport};
 use gamelab_core::record::{GameRecord, write_records};
-use gamelab_core::{Agent, Game, Registry, Side};
-use serde_json::json;
+use gamelab_core::{Agent, Described, Game, GameVisitor, Registry, Side};
 
-use crate::board_args::BoardArgs;
+use crate::game_args::GameArgs;
 use crate::tables::{count_table, ratio_table};
 
 #[derive(Args, Debug)]
@@ -32,26 +30,38 @@ pub struct MatchArgs {
     /// Compute the exact probabilities from the AIs' move distributions instead of playing.
     #[arg(long)]
     exact: bool,
-    /// Print one JSON object instead of the tables.
+    /// Print the match report as one JSON object instead of the tables.
     #[arg(long)]
     json: bool,
     /// Write every game to this JSON Lines file.
     #[arg(long, value_name = "FILE")]
     records: Option<PathBuf>,
     #[command(flatten)]
-    board: BoardArgs,
+    game: GameArgs,
 }
 
 pub fn run(args: MatchArgs) -> anyhow::Result<()> {
-    let out = crate::with_game!(args.board, G, registry => run_game::<G>(&args, &registry)?);
+    let out = args.game.visit(&args)??;
     print!("{out}");
     Ok(())
 }
 
+impl GameVisitor for &MatchArgs {
+    type Output = anyhow::Result<String>;
+    fn visit<G: Described>(self) -> Self::Output {
+        run_game::<G>(self, &G::registry())
+    }
+}
+
 fn run_game<G: Game>(args: &MatchArgs, registry: &Registry<G>) -> anyhow::Result<String> {
-    // Build each AI once up front, so that a bad spec is reported before any game.
+    // Build each AI once up front, and check where the records go, so that a bad spec or
+    // path is reported before any game.
     let mut a = registry.build(&args.a)?;
     let mut b = registry.build(&args.b)?;
+    if let Some(path) = &args.records {
+        gamelab_core::files::check_writable(path)
+            .with_context(|| format!("cannot write the records to {}", path.display()))?;
+    }
     if args.exact {
         exact::<G>(args, &mut *a, &mut *b)
     } else {
@@ -69,14 +79,10 @@ fn exact<G: Game>(
     let elapsed = started.elapsed();
     let total = result.total();
     if args.json {
-        let probs = |p: arena::Probabilities| json!({"win": p.win, "lose": p.lose, "draw": p.draw});
-        let value = json!({
-            "game": G::NAME, "a": args.a, "b": args.b, "games_per_side": null, "seed": null,
-            "exact": true,
-            "first": probs(result.first), "second": probs(result.second), "total": probs(total),
-            "digest": null,
-        });
-        return Ok(format!("{value}\n"));
+        let mut report = MatchReport::new::<G>(&args.a, &args.b, 0, args.seed);
+        report.set_exact(Ok(result));
+        report.elapsed_ms = elapsed.as_millis() as u64;
+        return Ok(format!("{}\n", serde_json::to_string(&report)?));
     }
     let names = [G::side_name(Side::First), G::side_name(Side::Second)];
     Ok(format!(
@@ -109,45 +115,29 @@ fn sampled<G: Game>(args: &MatchArgs, registry: &Registry<G>) -> anyhow::Result<
     };
     let make_a = || make(&args.a);
     let make_b = || make(&args.b);
-    let bar = std::io::stderr().is_terminal().then(|| {
-        let bar = indicatif::ProgressBar::new(args.games * 2);
-        bar.set_style(
-            indicatif::ProgressStyle::with_template(
-                "{bar:40} {pos}/{len} games {per_sec} eta {eta}",
-            )
-            .expect("valid template"),
-        );
-        bar
-    });
-    let progress = |n: u64| {
-        if let Some(bar) = &bar {
-            bar.inc(n)
-        }
-    };
+    let bar = crate::progress::bar(args.games * 2, "games");
+    let progress = |n: u64| crate::progress::advance(&bar, n);
     let started = Instant::now();
     let (result, games) =
         arena::run_match::<G, _>(&make_a, &make_b, &cfg, &progress, args.records.is_some());
     let elapsed = started.elapsed().as_secs_f64();
-    if let Some(bar) = bar {
-        bar.finish_and_clear();
-    }
+    crate::progress::finish(bar);
     if let Some(path) = &args.records {
-        let records: Vec<GameRecord> = games.iter().map(|g| record::<G>(args, g)).collect();
+        let records: Vec<GameRecord> = games
+            .iter()
+            .map(|g| GameRecord::of::<G>(g, &args.a, &args.b, args.seed))
+            .collect();
         write_records(path, &records)
             .with_context(|| format!("cannot write the records to {}", path.display()))?;
     }
     let total = result.total();
-    let digest = format!("{:016x}", result.digest);
+    let digest = arena::digest_hex(result.digest);
     let games_per_s = (args.games * 2) as f64 / elapsed.max(1e-9);
     if args.json {
-        let tally = |t: arena::Tally| json!({"win": t.win, "lose": t.lose, "draw": t.draw});
-        let value = json!({
-            "game": G::NAME, "a": args.a, "b": args.b, "games_per_side": args.games,
-            "seed": args.seed, "exact": false,
-            "first": tally(result.first), "second": tally(result.second), "total": tally(total),
-            "digest": digest,
-        });
-        return Ok(format!("{value}\n"));
+        let mut report = MatchReport::new::<G>(&args.a, &args.b, args.games, args.seed);
+        report.finish(&result, true);
+        report.elapsed_ms = (elapsed * 1e3) as u64;
+        return Ok(format!("{}\n", serde_json::to_string(&report)?));
     }
     let names = [G::side_name(Side::First), G::side_name(Side::Second)];
     let row = |t: arena::Tally| [t.win, t.lose, t.draw];
@@ -173,22 +163,6 @@ fn sampled<G: Game>(args: &MatchArgs, registry: &Registry<G>) -> anyhow::Result<
         human_rate(games_per_s),
         args.seed,
     ))
-}
-
-fn record<G: Game>(args: &MatchArgs, g: &PlayedGame<G::Move>) -> GameRecord {
-    let (first, second) = match g.a_side {
-        Side::First => (&args.a, &args.b),
-        Side::Second => (&args.b, &args.a),
-    };
-    GameRecord {
-        game: G::NAME.to_string(),
-        index: g.index,
-        seed: args.seed,
-        first: first.clone(),
-        second: second.clone(),
-        moves: g.moves.iter().map(|m| m.to_string()).collect(),
-        result: g.outcome.winner().map_or("draw", G::side_name).to_string(),
-    }
 }
 
 /// 12,345,678 → "12.3 M games", 4,321 → "4321 games".

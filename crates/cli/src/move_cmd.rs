@@ -1,32 +1,45 @@
-//! `gamelab move AI POSITION`: the moves an AI considers best in a position, and why.
+//! `gamelab move AI POSITION`: the move an AI plays in a position, and why.
 
 use anyhow::{Context, bail};
 use clap::Args;
-use gamelab_core::{Game, Registry};
+use gamelab_core::{Described, Game, GameVisitor, Registry, game_rng};
 
 #[derive(Args, Debug)]
 pub struct MoveArgs {
     /// The AI, e.g. `ai14s` or `ai12s:ver=1` (see `gamelab ais`).
     ai: String,
-    /// The position: a 9-character board string (`.ox` row by row, e.g. `o...x....`), the
-    /// text form, or a move list (`1,1 0,0`); for Othello, 64 squares and the side to move.
+    /// The position in the game's notation: for tic-tac-toe a 9-character board string
+    /// (`.ox` row by row, e.g. `o...x....`), the text form, or a move list (`1,1 0,0`); for
+    /// Othello, 64 squares and the side to move.
     #[arg(allow_hyphen_values = true)]
     position: String,
     /// Print the AI's trace: each move, the position after it, its score (the seed's
     /// `debug=True`).
     #[arg(long)]
     debug: bool,
+    /// Seed of the AI's random stream, for AIs that draw (the stream is that of move `ply`
+    /// of a game with this seed, as in `gamelab play` and the web app).
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
     #[command(flatten)]
-    board: crate::board_args::BoardArgs,
+    game: crate::game_args::GameArgs,
 }
 
 pub fn run(args: MoveArgs) -> anyhow::Result<()> {
-    let text = crate::with_game!(args.board, G, registry => report::<G>(&args, &registry)?);
+    let text = args.game.visit(&args)??;
     print!("{text}");
     Ok(())
 }
 
-/// The position, the trace when asked, and the best moves with their probabilities.
+impl GameVisitor for &MoveArgs {
+    type Output = anyhow::Result<String>;
+    fn visit<G: Described>(self) -> Self::Output {
+        report::<G>(self, &G::registry())
+    }
+}
+
+/// The position, the trace when asked, and the best moves with their probabilities — or,
+/// for an AI without a fixed distribution (a time-limited search), the move it plays.
 pub fn report<G: Game>(args: &MoveArgs, registry: &Registry<G>) -> anyhow::Result<String> {
     let game = G::parse_position(&args.position)
         .with_context(|| format!("cannot read the position `{}`", args.position))?;
@@ -37,11 +50,20 @@ pub fn report<G: Game>(args: &MoveArgs, registry: &Registry<G>) -> anyhow::Resul
             G::describe_outcome(outcome)
         );
     }
-    let policy = agent
-        .policy(&game)
-        .with_context(|| format!("{} has no fixed set of best moves", args.ai))?;
-    let moves: Vec<String> = policy.moves().map(|m| m.to_string()).collect();
-    let best_line = format!("best moves [{}]\n", moves.join(", "));
+    let best_line = match agent.policy(&game) {
+        Some(policy) => {
+            let moves: Vec<String> = policy.moves().map(|m| m.to_string()).collect();
+            format!("best moves [{}]\n", moves.join(", "))
+        }
+        None => {
+            let mut rng = game_rng(args.seed, game.ply() as u64, game.to_move());
+            let mv = agent.choose(&game, &mut rng);
+            format!(
+                "plays {mv} ({} has no fixed set of best moves: this is its choice with seed {}; a time limit makes it depend on the machine)\n",
+                args.ai, args.seed
+            )
+        }
+    };
     let mut out = String::new();
     if args.debug {
         match agent.explain(&game) {

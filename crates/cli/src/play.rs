@@ -1,22 +1,17 @@
-//! `gamelab play`: a game in the terminal, each side a human or an agent.
+//! `gamelab play`: a game in the terminal, each side a human or an agent, on gamelab-core's
+//! play session (the one the web app's Play view uses: the same seed gives the same game).
 
 use std::io::{self, BufRead, Write};
 
-use anyhow::Context;
+use anyhow::{Context, bail};
 use clap::Args;
-use gamelab_core::{Agent, Game, GameRng, Registry, Side, game_rng};
+use gamelab_core::session::{PlaySession, Seat};
+use gamelab_core::{Described, Game, GameVisitor, Side};
 
 #[derive(Args, Debug)]
 pub struct PlayArgs {
-    /// Who plays o (moves first): `human` or an AI spec such as `ai14s` or
-    /// `ai12s:score_victory=200` (see `gamelab ais`).
-    #[arg(long = "o", value_name = "PLAYER", default_value = "human")]
-    first: String,
-    /// Who plays x: `human` or an AI spec.
-    #[arg(long = "x", value_name = "PLAYER", default_value = "human")]
-    second: String,
-    /// Start from this position instead of the empty board: a 9-character board string
-    /// (`.ox` row by row) or a move list (`1,1 0,0`).
+    /// Start from this position instead of the start, in the game's notation (tic-tac-toe:
+    /// a 9-character board string `.ox` row by row, or a move list `1,1 0,0`).
     #[arg(long, value_name = "POSITION", allow_hyphen_values = true)]
     from: Option<String>,
     /// Seed of the agents' random streams (default: from the clock, printed so the game can
@@ -24,50 +19,87 @@ pub struct PlayArgs {
     #[arg(long)]
     seed: Option<u64>,
     #[command(flatten)]
-    board: crate::board_args::BoardArgs,
+    game: crate::game_args::GameArgs,
+    /// Who plays each side, by the game's own name of the side (`--o`/`--x` for
+    /// tic-tac-toe, `--black`/`--white` for Othello): filled in by `main` from the
+    /// catalogue.
+    #[arg(skip)]
+    pub players: Vec<(String, String)>,
 }
 
-/// Who makes the moves for one side.
-pub enum Seat<G: Game> {
-    Human,
-    Agent {
-        name: String,
-        agent: Box<dyn Agent<G>>,
-    },
-}
-
-impl<G: Game> Seat<G> {
-    fn is_human(&self) -> bool {
-        matches!(self, Seat::Human)
+/// The options that name a side, from every game of the catalogue: `(side name, help)`.
+pub fn side_options() -> Vec<(&'static str, String)> {
+    struct Sides;
+    impl GameVisitor for Sides {
+        type Output = [&'static str; 2];
+        fn visit<G: Described>(self) -> [&'static str; 2] {
+            Side::BOTH.map(G::side_name)
+        }
     }
-}
-
-/// Builds the seat for a player spec given on the command line: `human` or an AI.
-fn seat<G: Game>(spec: &str, registry: &Registry<G>) -> anyhow::Result<Seat<G>> {
-    if spec == "human" {
-        return Ok(Seat::Human);
+    let mut options: Vec<(&'static str, String)> = Vec::new();
+    for entry in gamelab_games::GAMES {
+        let sides =
+            gamelab_games::visit(entry.name, None, Sides).expect("the catalogue's own games");
+        for (i, side) in sides.into_iter().enumerate() {
+            let help = format!(
+                "{}: who plays {side}{} — `human` (default) or an AI spec such as those of `gamelab ais --game {}`",
+                entry.title,
+                if i == 0 { " (moves first)" } else { "" },
+                entry.name
+            );
+            match options.iter_mut().find(|(name, _)| *name == side) {
+                Some((_, h)) => h.push_str(&format!("; {help}")),
+                None => options.push((side, help)),
+            }
+        }
     }
-    let agent = registry
-        .build(spec)
-        .with_context(|| format!("`{spec}` is neither `human` nor a usable AI"))?;
-    Ok(Seat::Agent {
-        name: spec.to_string(),
-        agent,
-    })
+    options
 }
 
 pub fn run(args: PlayArgs) -> anyhow::Result<()> {
-    crate::with_game!(args.board, G, registry => run_game::<G>(&args, &registry))
+    args.game.visit(&args)?
 }
 
-fn run_game<G: Game>(args: &PlayArgs, registry: &Registry<G>) -> anyhow::Result<()> {
+impl GameVisitor for &PlayArgs {
+    type Output = anyhow::Result<()>;
+    fn visit<G: Described>(self) -> anyhow::Result<()> {
+        run_game::<G>(self)
+    }
+}
+
+/// The players of the two sides from the side options given; a side of another game is an
+/// error that names this game's sides.
+fn players<G: Game>(given: &[(String, String)]) -> anyhow::Result<[String; 2]> {
+    let names = Side::BOTH.map(G::side_name);
+    let mut players = [String::from("human"), String::from("human")];
+    for (side, player) in given {
+        let Some(i) = names.iter().position(|n| n == side) else {
+            bail!(
+                "--{side} is not a side of {}: its sides are --{} (moves first) and --{}",
+                G::NAME,
+                names[0],
+                names[1]
+            );
+        };
+        players[i] = player.clone();
+    }
+    Ok(players)
+}
+
+fn run_game<G: Described>(args: &PlayArgs) -> anyhow::Result<()> {
     let game = match &args.from {
         Some(text) => {
             G::parse_position(text).with_context(|| format!("cannot start from `{text}`"))?
         }
         None => G::start(),
     };
-    let mut seats = [seat(&args.first, registry)?, seat(&args.second, registry)?];
+    let registry = G::registry();
+    let [first, second] = players::<G>(&args.players)?;
+    let seat = |spec: &str| {
+        Seat::from_spec(spec, &registry)
+            .with_context(|| format!("`{spec}` is neither `human` nor a usable AI"))
+    };
+    let seats = [seat(&first)?, seat(&second)?];
     let seed = args.seed.unwrap_or_else(clock_seed);
     if seats.iter().any(|s| !s.is_human()) {
         println!("seed {seed}");
@@ -75,9 +107,7 @@ fn run_game<G: Game>(args: &PlayArgs, registry: &Registry<G>) -> anyhow::Result<
     let stdin = io::stdin();
     let stdout = io::stdout();
     play_session(
-        game,
-        &mut seats,
-        seed,
+        PlaySession::new(game, seats, seed),
         &mut stdin.lock(),
         &mut stdout.lock(),
     )?;
@@ -99,84 +129,63 @@ pub enum SessionEnd {
     EndOfInput,
 }
 
-/// Plays `game` to its end: asks humans for moves on `input`, lets agents choose with their
-/// own stream of the seed, and writes every position to `out`.
+/// Plays the session to its end: asks humans for moves on `input`, lets agents choose, and
+/// writes every position to `out`.
 pub fn play_session<G: Game>(
-    mut game: G,
-    seats: &mut [Seat<G>; 2],
-    seed: u64,
+    mut session: PlaySession<G>,
     input: &mut impl BufRead,
     out: &mut impl Write,
 ) -> io::Result<SessionEnd> {
-    let mut rngs: [GameRng; 2] = Side::BOTH.map(|side| game_rng(seed, 0, side));
     let mut line = String::new();
-    writeln!(out, "{game}")?;
+    writeln!(out, "{}", session.game())?;
     loop {
-        if let Some(outcome) = game.outcome() {
+        if let Some(outcome) = session.game().outcome() {
             writeln!(out, "{}.", capitalise(&G::describe_outcome(outcome)))?;
             return Ok(SessionEnd::Finished);
         }
-        let side = game.to_move();
+        let side = session.game().to_move();
         let name = G::side_name(side);
-        match &mut seats[side.index()] {
-            Seat::Agent {
-                name: agent,
-                agent: a,
-            } => {
-                let mv = a.choose(&game, &mut rngs[side.index()]);
-                writeln!(out, "{name} ({agent}) plays {mv}")?;
-                game.play(mv);
+        if let Some(spec) = session.seats()[side.index()].spec().map(str::to_string) {
+            let mv = session
+                .ai_move()
+                .expect("an AI is to move in a game that goes on");
+            writeln!(out, "{name} ({spec}) plays {mv}")?;
+        } else {
+            write!(out, "{name} to move [{} | undo | exit]: ", G::move_hint())?;
+            out.flush()?;
+            line.clear();
+            if input.read_line(&mut line)? == 0 {
+                writeln!(out)?;
+                writeln!(out, "End of input; leaving the game.")?;
+                return Ok(SessionEnd::EndOfInput);
             }
-            Seat::Human => {
-                write!(out, "{name} to move [{} | undo | exit]: ", G::move_hint())?;
-                out.flush()?;
-                line.clear();
-                if input.read_line(&mut line)? == 0 {
-                    writeln!(out)?;
-                    writeln!(out, "End of input; leaving the game.")?;
-                    return Ok(SessionEnd::EndOfInput);
+            match line.trim() {
+                "" => continue,
+                "exit" | "quit" => return Ok(SessionEnd::Exit),
+                "help" => {
+                    writeln!(
+                        out,
+                        "Type a move ({}), `undo` to take back your last move, or `exit`.",
+                        G::move_syntax()
+                    )?;
+                    continue;
                 }
-                match line.trim() {
-                    "" => continue,
-                    "exit" | "quit" => return Ok(SessionEnd::Exit),
-                    "help" => {
-                        writeln!(
-                            out,
-                            "Type a move ({}), `undo` to take back your last move, or `exit`.",
-                            G::move_syntax()
-                        )?;
+                "undo" => {
+                    if session.undo().is_err() {
+                        writeln!(out, "Nothing to undo.")?;
                         continue;
                     }
-                    "undo" => {
-                        if !undo_to_human(&mut game, seats) {
-                            writeln!(out, "Nothing to undo.")?;
-                            continue;
-                        }
+                }
+                text => {
+                    if let Err(err) = session.play_text(text) {
+                        writeln!(out, "{err}")?;
+                        continue;
                     }
-                    text => match game.parse_move(text) {
-                        Ok(mv) => game.play(mv),
-                        Err(err) => {
-                            writeln!(out, "{err}")?;
-                            continue;
-                        }
-                    },
                 }
             }
         }
-        writeln!(out, "{game}")?;
+        writeln!(out, "{}", session.game())?;
     }
-}
-
-/// Takes back moves until a human is to move again (at least one move); false if there was
-/// nothing to take back.
-fn undo_to_human<G: Game>(game: &mut G, seats: &[Seat<G>; 2]) -> bool {
-    if game.undo().is_none() {
-        return false;
-    }
-    while !seats[game.to_move().index()].is_human() && game.ply() > 0 {
-        game.undo();
-    }
-    true
 }
 
 fn capitalise(text: &str) -> String {
@@ -195,9 +204,10 @@ mod tests {
 
     use super::*;
 
-    fn session(game: Ttt, seats: &mut [Seat<Ttt>; 2], input: &str) -> (SessionEnd, String) {
+    fn session(game: Ttt, seats: [Seat<Ttt>; 2], input: &str) -> (SessionEnd, String) {
         let mut out = Vec::new();
-        let end = play_session(game, seats, 0, &mut input.as_bytes(), &mut out).unwrap();
+        let session = PlaySession::new(game, seats, 0);
+        let end = play_session(session, &mut input.as_bytes(), &mut out).unwrap();
         (end, String::from_utf8(out).unwrap())
     }
 
@@ -210,7 +220,7 @@ mod tests {
     #[test]
     fn a_whole_game_between_humans() {
         let input = "1,1\n0,0\n2,0\n0,2\n0,1\n2,1\n1,0\n1,2\n2,2\n";
-        let (end, out) = session(Ttt::start(), &mut humans(), input);
+        let (end, out) = session(Ttt::start(), humans(), input);
         assert_eq!(end, SessionEnd::Finished);
         assert!(out.starts_with("Turn o\n...\n...\n...\no to move"), "{out}");
         assert!(
@@ -222,7 +232,7 @@ mod tests {
 
     #[test]
     fn bad_input_gets_one_line_and_a_new_prompt() {
-        let (end, out) = session(Ttt::start(), &mut humans(), "abc\n3,0\n1,1\n1,1\n\nexit\n");
+        let (end, out) = session(Ttt::start(), humans(), "abc\n3,0\n1,1\n1,1\n\nexit\n");
         assert_eq!(end, SessionEnd::Exit);
         let expected = [
             "Turn o\n...\n...\n...\n",
@@ -243,7 +253,7 @@ mod tests {
 
     #[test]
     fn end_of_input_leaves_cleanly() {
-        let (end, out) = session(Ttt::start(), &mut humans(), "1,1\n");
+        let (end, out) = session(Ttt::start(), humans(), "1,1\n");
         assert_eq!(end, SessionEnd::EndOfInput);
         assert!(
             out.ends_with("x to move [x,y | undo | exit]: \nEnd of input; leaving the game.\n"),
@@ -253,7 +263,7 @@ mod tests {
 
     #[test]
     fn undo_between_humans_takes_back_one_move() {
-        let (_, out) = session(Ttt::start(), &mut humans(), "1,1\n0,0\nundo\nexit\n");
+        let (_, out) = session(Ttt::start(), humans(), "1,1\n0,0\nundo\nexit\n");
         assert!(out.ends_with("Turn o\nX..\n.o.\n...\no to move [x,y | undo | exit]: Turn x\n...\n.O.\n...\nx to move [x,y | undo | exit]: "), "{out}");
     }
 
@@ -266,14 +276,14 @@ mod tests {
                 game.legal_moves().into_iter().take(1).collect()
             }
         }
-        let mut seats = [
+        let seats = [
             Seat::Human,
-            Seat::Agent {
-                name: "first".into(),
+            Seat::Ai {
+                spec: "first".into(),
                 agent: Box::new(Uniform(First)),
             },
         ];
-        let (end, out) = session(Ttt::start(), &mut seats, "1,1\nundo\nundo\nexit\n");
+        let (end, out) = session(Ttt::start(), seats, "1,1\nundo\nundo\nexit\n");
         assert_eq!(end, SessionEnd::Exit);
         let expected = [
             "Turn o\n...\n...\n...\n",
@@ -300,11 +310,11 @@ mod tests {
                 game.legal_moves().into_iter().take(1).collect()
             }
         }
-        let agent = || Seat::Agent {
-            name: "first".into(),
+        let agent = || Seat::Ai {
+            spec: "first".into(),
             agent: Box::new(Uniform(First)),
         };
-        let (end, out) = session(Ttt::start(), &mut [agent(), agent()], "");
+        let (end, out) = session(Ttt::start(), [agent(), agent()], "");
         assert_eq!(end, SessionEnd::Finished);
         // Both fill the board row by row: o(0,0) x(1,0) o(2,0) x(0,1) o(1,1) x(2,1) o(0,2),
         // and o wins on the diagonal from (2,0).

@@ -1,15 +1,13 @@
-//! `gamelab records A B`: play games and save them for learning (the seed's CSV: winner,
-//! then the moves as square numbers; or JSON Lines).
+//! `gamelab records A B`: play games and save them — gamelab's JSON Lines, or the seed's
+//! CSV (winner, then the moves' codes; for tic-tac-toe the square numbers 0–8).
 
 use std::path::PathBuf;
 
 use anyhow::Context;
 use clap::Args;
 use gamelab_core::arena::{MatchConfig, PlayedGame, run_match};
-use gamelab_core::record::{GameRecord, write_records};
-use gamelab_core::{Game, Side};
-use gamelab_learn::dataset::{Game as LearnGame, csv_line};
-use gamelab_ttt::{Square, Ttt};
+use gamelab_core::record::{GameRecord, csv_line, write_records};
+use gamelab_core::{Described, GameVisitor};
 
 #[derive(Args, Debug)]
 pub struct RecordsArgs {
@@ -17,52 +15,63 @@ pub struct RecordsArgs {
     a: String,
     /// Its opponent.
     b: String,
-    /// Games in all (half with A first, half with B first).
-    #[arg(short = 'n', long, default_value_t = 1000)]
+    /// Games with A moving first, and as many with B first (as in `match`).
+    #[arg(short = 'n', long, default_value_t = 500)]
     games: u64,
     #[arg(long, default_value_t = 0)]
     seed: u64,
     /// Output file: `.csv` for the seed's format, anything else for JSON Lines.
     #[arg(long, value_name = "FILE")]
     out: PathBuf,
+    #[command(flatten)]
+    game: crate::game_args::GameArgs,
 }
 
-/// Plays `games` games of `a` against `b` (half each way round) and returns them.
-pub fn play(a: &str, b: &str, games: u64, seed: u64) -> anyhow::Result<Vec<PlayedGame<Square>>> {
-    let registry = gamelab_learn::catalogue();
+/// Plays `games_per_side` games of `a` against `b` each way round and returns them in
+/// index order.
+pub fn play<G: Described>(
+    a: &str,
+    b: &str,
+    games_per_side: u64,
+    seed: u64,
+) -> anyhow::Result<Vec<PlayedGame<G::Move>>> {
+    let registry = G::registry();
     registry.build(a)?;
     registry.build(b)?;
     let cfg = MatchConfig {
-        games_per_side: games.div_ceil(2),
+        games_per_side,
         seed,
         threads: 0,
     };
     let make_a = || registry.build(a).expect("checked");
     let make_b = || registry.build(b).expect("checked");
-    let (_, mut played) = run_match::<Ttt, _>(&make_a, &make_b, &cfg, &|_| {}, true);
-    played.truncate(games as usize);
+    let bar = crate::progress::bar(2 * games_per_side, "games");
+    let progress = |n: u64| crate::progress::advance(&bar, n);
+    let (_, played) = run_match::<G, _>(&make_a, &make_b, &cfg, &progress, true);
+    crate::progress::finish(bar);
     Ok(played)
 }
 
-pub fn to_learn(g: &PlayedGame<Square>) -> LearnGame {
-    LearnGame {
-        moves: g.moves.clone(),
-        winner: match g.outcome.winner() {
-            Some(Side::First) => 1,
-            Some(Side::Second) => 2,
-            None => 0,
-        },
+pub fn run(args: RecordsArgs) -> anyhow::Result<()> {
+    args.game.visit(&args)?
+}
+
+impl GameVisitor for &RecordsArgs {
+    type Output = anyhow::Result<()>;
+    fn visit<G: Described>(self) -> Self::Output {
+        write::<G>(self)
     }
 }
 
-pub fn run(args: RecordsArgs) -> anyhow::Result<()> {
-    let played = play(&args.a, &args.b, args.games, args.seed)?;
-    let csv = args.out.extension().is_some_and(|e| e == "csv");
+fn write<G: Described>(args: &RecordsArgs) -> anyhow::Result<()> {
     let context = || format!("cannot write the records to {}", args.out.display());
+    gamelab_core::files::check_writable(&args.out).with_context(context)?;
+    let played = play::<G>(&args.a, &args.b, args.games, args.seed)?;
+    let csv = args.out.extension().is_some_and(|e| e == "csv");
     if csv {
         gamelab_core::files::write_atomically(&args.out, |w| {
             for g in &played {
-                writeln!(w, "{}", csv_line(&to_learn(g)))?;
+                writeln!(w, "{}", csv_line::<G>(&g.moves, g.outcome))?;
             }
             Ok(())
         })
@@ -70,21 +79,7 @@ pub fn run(args: RecordsArgs) -> anyhow::Result<()> {
     } else {
         let records: Vec<GameRecord> = played
             .iter()
-            .map(|g| {
-                let (first, second) = match g.a_side {
-                    Side::First => (&args.a, &args.b),
-                    Side::Second => (&args.b, &args.a),
-                };
-                GameRecord {
-                    game: Ttt::NAME.into(),
-                    index: g.index,
-                    seed: args.seed,
-                    first: first.clone(),
-                    second: second.clone(),
-                    moves: g.moves.iter().map(|m| m.to_string()).collect(),
-                    result: g.outcome.winner().map_or("draw", Ttt::side_name).into(),
-                }
-            })
+            .map(|g| GameRecord::of::<G>(g, &args.a, &args.b, args.seed))
             .collect();
         write_records(&args.out, &records).with_context(context)?;
     }

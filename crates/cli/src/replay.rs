@@ -1,23 +1,45 @@
-//! `gamelab replay FILE N`: one recorded game, move by move.
+//! `gamelab replay FILE N`: one recorded game, move by move, from gamelab's JSON Lines
+//! (`match --records`, `records`) or the seed's CSV (`records --out FILE.csv`).
 
 use std::fmt::Write;
 use std::path::PathBuf;
 
 use anyhow::{Context, bail};
 use clap::Args;
-use gamelab_core::Game;
-use gamelab_core::record::{GameRecord, read_records, replay};
-use gamelab_ttt::Ttt;
+use gamelab_core::record::{GameRecord, read_records, record_from_csv, replay};
+use gamelab_core::{Described, Game, GameVisitor, Side};
 
 #[derive(Args, Debug)]
 pub struct ReplayArgs {
-    /// A JSON Lines file written by `gamelab match --records`.
+    /// A records file: JSON Lines, or CSV (its game is `--game`: the CSV does not say).
     file: PathBuf,
-    /// The index of the game in the run.
+    /// The index of the game in the run (in a CSV, its line number from 0).
     index: u64,
+    #[command(flatten)]
+    game: crate::game_args::GameArgs,
 }
 
 pub fn run(args: ReplayArgs) -> anyhow::Result<()> {
+    let csv = args.file.extension().is_some_and(|e| e == "csv");
+    let record = if csv {
+        args.game.visit(CsvRecord(&args))??
+    } else {
+        json_record(&args)?
+    };
+    // A JSON record names its game, whatever `--game` says.
+    // The CSV holds neither the players nor the seed.
+    let title = csv.then(|| format!("game {} of {}", args.index, args.file.display()));
+    let text = gamelab_games::visit(
+        &record.game,
+        args.game.board.as_deref(),
+        Show(&record, title),
+    )
+    .with_context(|| format!("game {} of {}", args.index, args.file.display()))??;
+    print!("{text}");
+    Ok(())
+}
+
+fn json_record(args: &ReplayArgs) -> anyhow::Result<GameRecord> {
     let records = read_records(&args.file)?;
     let Some(record) = records.iter().find(|r| r.index == args.index) else {
         let range = match (records.first(), records.last()) {
@@ -26,39 +48,62 @@ pub fn run(args: ReplayArgs) -> anyhow::Result<()> {
         };
         bail!("no game {} in {}; {range}", args.index, args.file.display());
     };
-    let text = match record.game.as_str() {
-        "ttt" => show::<Ttt>(record),
-        "othello" => show::<gamelab_othello::Othello>(record),
-        other => bail!(
-            "game {} of {} is `{other}`, which gamelab cannot replay",
-            args.index,
-            args.file.display()
-        ),
-    }
-    .with_context(|| {
-        format!(
-            "game {} of {} does not replay",
-            args.index,
-            args.file.display()
-        )
-    })?;
-    print!("{text}");
-    Ok(())
+    Ok(record.clone())
 }
 
-fn show<G: Game>(record: &GameRecord) -> anyhow::Result<String> {
+/// The CSV line of the game asked for, as a record of the game `--game` names.
+struct CsvRecord<'a>(&'a ReplayArgs);
+
+impl GameVisitor for CsvRecord<'_> {
+    type Output = anyhow::Result<GameRecord>;
+    fn visit<G: Described>(self) -> Self::Output {
+        let args = self.0;
+        let path = args.file.display();
+        let text =
+            std::fs::read_to_string(&args.file).with_context(|| format!("cannot read {path}"))?;
+        let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+        let Some(line) = usize::try_from(args.index).ok().and_then(|i| lines.get(i)) else {
+            bail!(
+                "no game {} in {path}; it holds games 0 to {}",
+                args.index,
+                lines.len() as i64 - 1
+            );
+        };
+        record_from_csv::<G>(line, args.index).map_err(|e| {
+            anyhow::anyhow!(
+                "{path}, line {}: {e} (is it a {} records file? pick the game with --game)",
+                args.index + 1,
+                G::NAME
+            )
+        })
+    }
+}
+
+/// A record shown move by move, under its own title or one made from the record.
+struct Show<'a>(&'a GameRecord, Option<String>);
+
+impl GameVisitor for Show<'_> {
+    type Output = anyhow::Result<String>;
+    fn visit<G: Described>(self) -> Self::Output {
+        show::<G>(self.0, self.1)
+    }
+}
+
+fn show<G: Game>(record: &GameRecord, title: Option<String>) -> anyhow::Result<String> {
     let positions = replay::<G>(record).map_err(anyhow::Error::msg)?;
     let mut out = String::new();
-    let _ = writeln!(
-        out,
-        "game {} of seed {}: {} ({}) VS {} ({})",
-        record.index,
-        record.seed,
-        record.first,
-        G::side_name(gamelab_core::Side::First),
-        record.second,
-        G::side_name(gamelab_core::Side::Second)
-    );
+    let title = title.unwrap_or_else(|| {
+        format!(
+            "game {} of seed {}: {} ({}) VS {} ({})",
+            record.index,
+            record.seed,
+            record.first,
+            G::side_name(Side::First),
+            record.second,
+            G::side_name(Side::Second)
+        )
+    });
+    let _ = writeln!(out, "{title}");
     let _ = writeln!(out, "{}", positions[0]);
     for (i, (mv, pos)) in record.moves.iter().zip(&positions[1..]).enumerate() {
         let mover = G::side_name(positions[i].to_move());

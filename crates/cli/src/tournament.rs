@@ -7,10 +7,10 @@ use anyhow::bail;
 use clap::Args;
 use gamelab_core::arena::{MatchConfig, run_match};
 use gamelab_core::elo::{Crosstable, fit};
-use gamelab_core::{Game, Registry};
+use gamelab_core::{Described, Game, GameVisitor, Registry};
 use serde_json::json;
 
-use crate::board_args::BoardArgs;
+use crate::game_args::GameArgs;
 
 #[derive(Args, Debug)]
 pub struct TournamentArgs {
@@ -29,13 +29,20 @@ pub struct TournamentArgs {
     #[arg(long)]
     json: bool,
     #[command(flatten)]
-    board: BoardArgs,
+    game: GameArgs,
 }
 
 pub fn run(args: TournamentArgs) -> anyhow::Result<()> {
-    let out = crate::with_game!(args.board, G, registry => tournament::<G>(&args, &registry)?);
+    let out = args.game.visit(&args)??;
     print!("{out}");
     Ok(())
+}
+
+impl GameVisitor for &TournamentArgs {
+    type Output = anyhow::Result<String>;
+    fn visit<G: Described>(self) -> Self::Output {
+        tournament::<G>(self, &G::registry())
+    }
 }
 
 fn tournament<G: Game>(args: &TournamentArgs, registry: &Registry<G>) -> anyhow::Result<String> {
@@ -55,11 +62,14 @@ fn tournament<G: Game>(args: &TournamentArgs, registry: &Registry<G>) -> anyhow:
     // wins[i][j] and draws[i][j]: i's results against j over both colours.
     let mut wins = vec![vec![0u64; n]; n];
     let mut draws = vec![vec![0u64; n]; n];
+    let pairs = (n * (n - 1) / 2) as u64;
+    let bar = crate::progress::bar(pairs * 2 * args.games, "games");
+    let progress = |games: u64| crate::progress::advance(&bar, games);
     for i in 0..n {
         for j in i + 1..n {
             let make_i = || registry.build(&args.ais[i]).expect("checked above");
             let make_j = || registry.build(&args.ais[j]).expect("checked above");
-            let (result, _) = run_match::<G, _>(&make_i, &make_j, &cfg, &|_| {}, false);
+            let (result, _) = run_match::<G, _>(&make_i, &make_j, &cfg, &progress, false);
             let total = result.total();
             wins[i][j] = total.win;
             wins[j][i] = total.lose;
@@ -67,6 +77,7 @@ fn tournament<G: Game>(args: &TournamentArgs, registry: &Registry<G>) -> anyhow:
             draws[j][i] = total.draw;
         }
     }
+    crate::progress::finish(bar);
     let games_per_pair = (2 * args.games) as f64;
     let table = Crosstable {
         points: (0..n)

@@ -33,9 +33,9 @@ fn othello_against_an_ai_and_matches() {
             "play",
             "--game",
             "othello",
-            "--o",
+            "--black",
             "greedy",
-            "--x",
+            "--white",
             "minimax:depth=2",
             "--seed",
             "1",
@@ -176,7 +176,7 @@ fn othello_positions_on_the_command_line() {
         .stdout(predicate::str::ends_with("best moves [d3, c4, f5, e6]\n"));
     gamelab()
         .args([
-            "play", "--game", "othello", "--from", start, "--o", "greedy", "--x", "greedy",
+            "play", "--game", "othello", "--from", start, "--black", "greedy", "--white", "greedy",
             "--seed", "2",
         ])
         .assert()

@@ -21,12 +21,9 @@ fn a_whole_game_to_a_win() {
 #[test]
 fn every_board_structure_plays_the_same_game() {
     for board in ["2d", "1d", "bitboard"] {
-        for counts in [false, true] {
+        for counts in ["", "+counts"] {
             let mut cmd = gamelab();
-            cmd.args(["play", "--board", board]);
-            if counts {
-                cmd.arg("--line-counts");
-            }
+            cmd.args(["play", "--board", &format!("{board}{counts}")]);
             cmd.write_stdin("0,0\n1,1\n2,2\n1,0\n1,2\n0,2\n2,0\n2,1\n0,1\n")
                 .assert()
                 .success()
@@ -123,6 +120,34 @@ fn bad_options_are_errors_not_panics() {
         .assert()
         .failure()
         .stderr(predicate::str::contains(
-            "expected one of: 2d, 1d, bitboard",
+            "ttt has no board `3d`; its boards: bitboard, 2d, 1d, bitboard+counts",
         ));
+    // Each game's sides go by its own names.
+    gamelab()
+        .args(["play", "--black", "ai2"])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains(
+            "--black is not a side of ttt: its sides are --o (moves first) and --x",
+        ));
+}
+
+#[test]
+fn the_same_seed_plays_the_same_moves_as_the_web_app() {
+    // The web app's test `the_play_view_plays_what_gamelab_play_plays` drives the same
+    // game; both use gamelab-core's play session, whose AI draws from (seed, ply, side).
+    let out = gamelab()
+        .args(["play", "--seed", "3", "--x", "ai2"])
+        .write_stdin("1,1\nundo\n1,1\n0,0\nexit\n")
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let out = String::from_utf8(out).unwrap();
+    let replies: Vec<&str> = out
+        .lines()
+        .filter_map(|l| l.split_once("x (ai2) plays ").map(|(_, mv)| mv))
+        .collect();
+    assert_eq!(replies, ["(0, 1)", "(0, 1)", "(1, 0)"], "{out}");
 }

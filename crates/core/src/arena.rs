@@ -19,7 +19,7 @@ use crate::{Agent, Game, GameRng, Outcome, Side, SideStream, StreamKey, mix64};
 pub type AgentFactory<'a, A> = dyn Fn() -> A + Sync + 'a;
 
 /// Wins, losses and draws of A.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Tally {
     pub win: u64,
     pub lose: u64,
@@ -82,6 +82,105 @@ impl MatchResult {
         let mut t = self.first;
         t.add(&self.second);
         t
+    }
+}
+
+/// A match digest as every front end prints it: 16 hex digits.
+pub fn digest_hex(digest: u64) -> String {
+    format!("{digest:016x}")
+}
+
+/// The exact table: A's result probabilities moving first, second, and over both.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct ExactTable {
+    pub first: Probabilities,
+    pub second: Probabilities,
+    pub total: Probabilities,
+}
+
+impl From<ExactResult> for ExactTable {
+    fn from(e: ExactResult) -> Self {
+        ExactTable {
+            first: e.first,
+            second: e.second,
+            total: e.total(),
+        }
+    }
+}
+
+/// A match as every front end reports it — `gamelab match --json`, the web app's runs, the
+/// tests: the seed's tables (sampled), the exact table where the game allows one, the
+/// digest and the time taken.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct MatchReport {
+    pub game: String,
+    pub a: String,
+    pub b: String,
+    /// Games with A first, and as many with A second (0 when only the exact table was
+    /// asked for).
+    pub games_per_side: u64,
+    pub seed: u64,
+    /// Games played so far.
+    pub played: u64,
+    /// A's results moving first, moving second, and both.
+    pub first: Tally,
+    pub second: Tally,
+    pub total: Tally,
+    /// The exact probabilities, for agents with fixed move distributions in games whose
+    /// tree fits in memory.
+    pub exact: Option<ExactTable>,
+    /// Why there is no exact table, when one was tried.
+    pub exact_note: Option<String>,
+    /// The digest of every game's moves and result, once all games are played.
+    pub digest: Option<String>,
+    /// Wall-clock time (depends on the machine, unlike everything else here).
+    pub elapsed_ms: u64,
+}
+
+impl MatchReport {
+    /// A report with nothing played yet.
+    pub fn new<G: Game>(a: &str, b: &str, games_per_side: u64, seed: u64) -> Self {
+        MatchReport {
+            game: G::NAME.to_string(),
+            a: a.to_string(),
+            b: b.to_string(),
+            games_per_side,
+            seed,
+            played: 0,
+            first: Tally::default(),
+            second: Tally::default(),
+            total: Tally::default(),
+            exact: None,
+            exact_note: None,
+            digest: None,
+            elapsed_ms: 0,
+        }
+    }
+
+    /// Adds games played (a chunk of a live match).
+    pub fn add(&mut self, first: &Tally, second: &Tally) {
+        self.first.add(first);
+        self.second.add(second);
+        self.total.add(first);
+        self.total.add(second);
+        self.played += first.games() + second.games();
+    }
+
+    /// Sets the final result; the digest only if every game was played.
+    pub fn finish(&mut self, result: &MatchResult, complete: bool) {
+        self.first = result.first;
+        self.second = result.second;
+        self.total = result.total();
+        self.played = self.total.games();
+        self.digest = complete.then(|| digest_hex(result.digest));
+    }
+
+    /// The exact table, or the note saying why there is none.
+    pub fn set_exact(&mut self, exact: Result<ExactResult, ExactError>) {
+        match exact {
+            Ok(e) => self.exact = Some(e.into()),
+            Err(e) => self.exact_note = Some(e.to_string()),
+        }
     }
 }
 
@@ -441,7 +540,7 @@ pub fn run_match_live<G: Game, A: Agent<G>>(
 }
 
 /// Probabilities of A's results.
-#[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Probabilities {
     pub win: f64,
     pub lose: f64,

@@ -1,26 +1,118 @@
 //! Writing files so that nothing a user saved is lost or half-written.
+//!
+//! A regular file (or one that does not exist yet) is written into a temporary file beside
+//! it, synced, and renamed over it, so a failure or a kill leaves the old file whole. A
+//! symbolic link is followed: its target is written, and the link stays a link. Anything
+//! that is not a regular file (`/dev/null`, `/dev/stdout`, a FIFO) is written directly and
+//! never replaced. A new file gets the mode the umask allows (as `touch` would); a
+//! replaced file keeps its mode.
 
+use std::fs::{self, OpenOptions};
 use std::io::{self, BufWriter, Write};
-use std::path::Path;
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
 
-/// Writes `path` through `write`: into a temporary file beside it, flushed and synced,
-/// then renamed over `path`. If `write` or anything else fails, `path` is left as it was.
+/// Where writing `path` really goes: the final target of any symbolic links.
+fn target(path: &Path) -> io::Result<PathBuf> {
+    let mut current = path.to_path_buf();
+    // A bounded walk, like the kernel's own limit on link chains.
+    for _ in 0..40 {
+        match fs::symlink_metadata(&current) {
+            Ok(meta) if meta.file_type().is_symlink() => {
+                let link = fs::read_link(&current)?;
+                current = match current.parent() {
+                    Some(dir) if link.is_relative() => dir.join(link),
+                    _ => link,
+                };
+            }
+            _ => return Ok(current),
+        }
+    }
+    Err(io::Error::other(format!(
+        "{} is a chain of more than 40 symbolic links",
+        path.display()
+    )))
+}
+
+fn directory_of(path: &Path) -> &Path {
+    match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    }
+}
+
+/// Whether `path` can be written: its directory exists and takes new files, it is not a
+/// directory, and a special file there opens for writing. Meant to be called before long
+/// work whose result goes to `path`; nothing is created or changed.
+pub fn check_writable(path: &Path) -> io::Result<()> {
+    let target = target(path)?;
+    match fs::metadata(&target) {
+        Ok(meta) if meta.is_dir() => {
+            return Err(io::Error::other("it is a directory; expected a file name"));
+        }
+        Ok(meta) if !meta.is_file() => {
+            return OpenOptions::new().write(true).open(&target).map(drop);
+        }
+        _ => {}
+    }
+    let dir = directory_of(&target);
+    match fs::metadata(dir) {
+        Ok(meta) if meta.is_dir() => {}
+        Ok(_) => {
+            return Err(io::Error::other(format!(
+                "{} is not a directory",
+                dir.display()
+            )));
+        }
+        Err(e) => return Err(io::Error::new(e.kind(), format!("{}: {e}", dir.display()))),
+    }
+    // The only sure test of a directory's permissions is to make a file there.
+    tempfile::Builder::new()
+        .prefix(".gamelab-check")
+        .tempfile_in(dir)
+        .map(drop)
+}
+
+/// Writes `path` through `write`, as the module says: atomically for a regular file, in
+/// place for a special file, through symbolic links. If `write` or anything else fails, a
+/// regular file is left as it was and no temporary file is left behind.
 pub fn write_atomically(
     path: &Path,
     write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
 ) -> io::Result<()> {
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
-    let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
+    let target = target(path)?;
+    let existing = fs::metadata(&target).ok();
+    if let Some(meta) = &existing {
+        if meta.is_dir() {
+            return Err(io::Error::other("it is a directory; expected a file name"));
+        }
+        if !meta.is_file() {
+            let mut file = OpenOptions::new().write(true).open(&target)?;
+            let mut w = BufWriter::new(&mut file);
+            write(&mut w)?;
+            return w.flush();
+        }
+    }
+    // A new file's mode is 0666 less the umask, applied by the kernel as for any open.
+    let mode = existing
+        .as_ref()
+        .map_or(0o666, |m| m.permissions().mode() & 0o7777);
+    let mut tmp = tempfile::Builder::new()
+        .prefix(".gamelab-")
+        .permissions(fs::Permissions::from_mode(mode))
+        .tempfile_in(directory_of(&target))?;
     {
         let mut w = BufWriter::new(tmp.as_file_mut());
         write(&mut w)?;
         w.flush()?;
     }
+    if existing.is_some() {
+        // The kernel masked the mode with the umask at creation; a replaced file keeps its own.
+        tmp.as_file()
+            .set_permissions(fs::Permissions::from_mode(mode))?;
+    }
     tmp.as_file().sync_all()?;
-    tmp.persist(path).map_err(|e| e.error)?;
+    tmp.persist(&target).map_err(|e| e.error)?;
     Ok(())
 }
 
@@ -46,5 +138,54 @@ mod tests {
         );
         let leftovers = std::fs::read_dir(dir.path()).unwrap().count();
         assert_eq!(leftovers, 1, "no temporary file left behind");
+    }
+
+    #[test]
+    fn links_are_followed_and_modes_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let real = dir.path().join("real.txt");
+        let link = dir.path().join("link.txt");
+        std::fs::write(&real, "old").unwrap();
+        std::fs::set_permissions(&real, fs::Permissions::from_mode(0o640)).unwrap();
+        std::os::unix::fs::symlink("real.txt", &link).unwrap();
+        write_atomically(&link, |w: &mut dyn Write| w.write_all(b"new")).unwrap();
+        assert!(
+            fs::symlink_metadata(&link)
+                .unwrap()
+                .file_type()
+                .is_symlink()
+        );
+        assert_eq!(std::fs::read(&real).unwrap(), b"new");
+        let mode = fs::metadata(&real).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o640, "a replaced file keeps its mode");
+
+        let fresh = dir.path().join("fresh.txt");
+        write_atomically(&fresh, |w: &mut dyn Write| w.write_all(b"x")).unwrap();
+        let mode = fs::metadata(&fresh).unwrap().permissions().mode() & 0o777;
+        assert_ne!(mode, 0o600, "a new file gets the umask's mode, not 0600");
+        assert_eq!(mode & 0o400, 0o400);
+    }
+
+    #[test]
+    fn special_files_are_written_not_replaced() {
+        write_atomically(Path::new("/dev/null"), |w: &mut dyn Write| {
+            w.write_all(b"x")
+        })
+        .unwrap();
+        assert!(!fs::metadata("/dev/null").unwrap().is_file());
+    }
+
+    #[test]
+    fn unwritable_places_are_found_before_any_work() {
+        let dir = tempfile::tempdir().unwrap();
+        assert!(check_writable(&dir.path().join("ok.txt")).is_ok());
+        assert!(check_writable(dir.path()).is_err(), "a directory");
+        assert!(check_writable(&dir.path().join("no/such/dir/f.txt")).is_err());
+        assert!(check_writable(Path::new("/dev/null")).is_ok());
+        assert_eq!(
+            std::fs::read_dir(dir.path()).unwrap().count(),
+            0,
+            "nothing created"
+        );
     }
 }

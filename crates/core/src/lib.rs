@@ -8,6 +8,7 @@
 mod agent;
 pub mod arena;
 pub mod by_score;
+mod describe;
 pub mod elo;
 pub mod files;
 mod game;
@@ -16,10 +17,12 @@ mod random;
 pub mod record;
 pub mod registry;
 pub mod search;
+pub mod session;
 mod side;
 
 pub use agent::{Agent, BestMoves, Policy, Uniform};
 pub use by_score::{ByScore, Evaluate};
+pub use describe::{BoardError, CatalogueEntry, Described, GameVisitor, PieceStyle, Single};
 pub use game::{Game, MoveList};
 pub use random::{GameRng, SideStream, StreamKey, WORDS_PER_GAME, game_rng};
 pub use registry::{AgentEntry, AgentSpec, ParamSpec, Params, Registry, SpecError};

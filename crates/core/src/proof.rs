@@ -58,6 +58,9 @@ pub fn never_loses<G: Game>(
         safe.insert(game.key());
         Ok(true)
     }
+    if !G::TREE_FITS_IN_MEMORY {
+        return Err(ExactError::TreeTooLarge(G::NAME));
+    }
     let mut safe = HashSet::new();
     let mut line = Vec::new();
     let ok = walk(&mut G::start(), agent, name, side, &mut safe, &mut line)?;
@@ -65,4 +68,140 @@ pub fn never_loses<G: Game>(
         losing_line: (!ok).then_some(line),
         positions: safe.len(),
     })
+}
+
+/// The value of every position reached so far under perfect play by both sides: +1 the
+/// first side wins, 0 a draw, −1 the second side wins. For games whose whole tree fits in
+/// memory ([`Game::TREE_FITS_IN_MEMORY`]); positions are memoised by key.
+#[derive(Debug, Default)]
+pub struct GameValues {
+    memo: std::collections::HashMap<u64, i8>,
+}
+
+impl GameValues {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The perfect-play value of `game`, from the first side's point of view.
+    pub fn value<G: Game>(&mut self, game: &G) -> i8 {
+        let mut game = game.clone();
+        self.solve(&mut game)
+    }
+
+    fn solve<G: Game>(&mut self, game: &mut G) -> i8 {
+        if let Some(outcome) = game.outcome() {
+            return outcome.score_for(Side::First) as i8;
+        }
+        if let Some(&v) = self.memo.get(&game.key()) {
+            return v;
+        }
+        let first_to_move = game.to_move() == Side::First;
+        let mut best = if first_to_move { i8::MIN } else { i8::MAX };
+        for &mv in game.legal_moves().iter() {
+            game.play(mv);
+            let v = self.solve(game);
+            game.undo();
+            best = if first_to_move {
+                best.max(v)
+            } else {
+                best.min(v)
+            };
+        }
+        self.memo.insert(game.key(), best);
+        best
+    }
+}
+
+#[cfg(test)]
+mod value_tests {
+    use super::*;
+
+    /// Nim with one heap: take 1 or 2; who takes the last stone wins. Multiples of 3 are
+    /// lost for the side to move.
+    #[derive(Clone, Debug)]
+    struct Nim(u8, Vec<u8>);
+
+    impl std::fmt::Display for Nim {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            write!(f, "{}", self.0)
+        }
+    }
+
+    #[derive(Debug, thiserror::Error)]
+    #[error("bad")]
+    struct Bad;
+
+    impl Game for Nim {
+        type Move = u8;
+        type Moves = arrayvec::ArrayVec<u8, 2>;
+        type MoveError = Bad;
+        type PositionError = Bad;
+        const NAME: &'static str = "nim";
+        fn start() -> Self {
+            Nim(7, Vec::new())
+        }
+        fn parse_position(_: &str) -> Result<Self, Bad> {
+            Err(Bad)
+        }
+        fn to_move(&self) -> Side {
+            if self.1.len() % 2 == 0 {
+                Side::First
+            } else {
+                Side::Second
+            }
+        }
+        fn ply(&self) -> usize {
+            self.1.len()
+        }
+        fn legal_moves(&self) -> Self::Moves {
+            (1..=self.0.min(2)).collect()
+        }
+        fn play(&mut self, mv: u8) {
+            self.0 -= mv;
+            self.1.push(mv);
+        }
+        fn undo(&mut self) -> Option<u8> {
+            let mv = self.1.pop()?;
+            self.0 += mv;
+            Some(mv)
+        }
+        fn history(&self) -> &[u8] {
+            &self.1
+        }
+        fn outcome(&self) -> Option<crate::Outcome> {
+            // The side that took the last stone (the one not to move) wins.
+            (self.0 == 0).then(|| crate::Outcome::Win(self.to_move().opponent()))
+        }
+        fn key(&self) -> u64 {
+            (u64::from(self.0) << 1) | (self.1.len() as u64 % 2)
+        }
+        fn check_move(&self, _: u8) -> Result<(), Bad> {
+            Ok(())
+        }
+        fn parse_move(&self, _: &str) -> Result<u8, Bad> {
+            Err(Bad)
+        }
+        fn move_code(mv: u8) -> u32 {
+            mv.into()
+        }
+        fn side_name(side: Side) -> &'static str {
+            if side == Side::First { "a" } else { "b" }
+        }
+        fn move_syntax() -> &'static str {
+            ""
+        }
+        fn move_hint() -> &'static str {
+            ""
+        }
+    }
+
+    #[test]
+    fn values_follow_the_theory() {
+        let mut values = GameValues::new();
+        for heap in 1..=9u8 {
+            let v = values.value(&Nim(heap, Vec::new()));
+            assert_eq!(v, if heap % 3 == 0 { -1 } else { 1 }, "heap {heap}");
+        }
+    }
 }

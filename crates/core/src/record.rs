@@ -22,13 +22,38 @@ pub struct GameRecord {
     pub result: String,
 }
 
+impl GameRecord {
+    /// The record of game `played` of a match of `a` against `b` with `seed`.
+    pub fn of<G: Game>(
+        played: &crate::arena::PlayedGame<G::Move>,
+        a: &str,
+        b: &str,
+        seed: u64,
+    ) -> Self {
+        let (first, second) = match played.a_side {
+            crate::Side::First => (a, b),
+            crate::Side::Second => (b, a),
+        };
+        GameRecord {
+            game: G::NAME.to_string(),
+            index: played.index,
+            seed,
+            first: first.to_string(),
+            second: second.to_string(),
+            moves: played.moves.iter().map(ToString::to_string).collect(),
+            result: played
+                .outcome
+                .winner()
+                .map_or("draw", G::side_name)
+                .to_string(),
+        }
+    }
+}
+
 #[derive(Debug, Error)]
 pub enum RecordError {
-    #[error("{path}: {source}")]
-    Io {
-        path: String,
-        source: std::io::Error,
-    },
+    #[error("{path}: {error}")]
+    Io { path: String, error: std::io::Error },
     #[error("{path}, line {line}: {reason}")]
     Malformed {
         path: String,
@@ -47,24 +72,24 @@ pub fn write_records(path: &Path, records: &[GameRecord]) -> Result<(), RecordEr
         }
         Ok(())
     })
-    .map_err(|source| RecordError::Io {
+    .map_err(|error| RecordError::Io {
         path: path.display().to_string(),
-        source,
+        error,
     })
 }
 
 /// Reads every record of a JSON Lines file; a malformed line is reported with its number.
 pub fn read_records(path: &Path) -> Result<Vec<GameRecord>, RecordError> {
     let p = path.display().to_string();
-    let file = std::fs::File::open(path).map_err(|source| RecordError::Io {
+    let file = std::fs::File::open(path).map_err(|error| RecordError::Io {
         path: p.clone(),
-        source,
+        error,
     })?;
     let mut records = Vec::new();
     for (i, line) in BufReader::new(file).lines().enumerate() {
-        let line = line.map_err(|source| RecordError::Io {
+        let line = line.map_err(|error| RecordError::Io {
             path: p.clone(),
-            source,
+            error,
         })?;
         if line.trim().is_empty() {
             continue;
@@ -110,4 +135,58 @@ pub fn replay<G: Game>(record: &GameRecord) -> Result<Vec<G>, String> {
         ));
     }
     Ok(positions)
+}
+
+/// A game as one line of the seed's CSV: the winner (0 a draw, 1 the first side, 2 the
+/// second), then each move's [`Game::move_code`].
+pub fn csv_line<G: Game>(moves: &[G::Move], outcome: crate::Outcome) -> String {
+    let winner = match outcome.winner() {
+        None => 0,
+        Some(crate::Side::First) => 1,
+        Some(crate::Side::Second) => 2,
+    };
+    std::iter::once(winner.to_string())
+        .chain(moves.iter().map(|&m| G::move_code(m).to_string()))
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+/// Reads a [`csv_line`] back into a record (game `index`; the players and seed are not in
+/// the CSV), replaying it: each code must be a legal move's, and the winner must be the
+/// game's.
+pub fn record_from_csv<G: Game>(line: &str, index: u64) -> Result<GameRecord, String> {
+    let values: Vec<&str> = line.split(',').map(str::trim).collect();
+    let winner = match values[0] {
+        "0" => None,
+        "1" => Some(crate::Side::First),
+        "2" => Some(crate::Side::Second),
+        other => {
+            return Err(format!(
+                "the winner `{other}` is not 0 (draw), 1 ({}) or 2 ({})",
+                G::side_name(crate::Side::First),
+                G::side_name(crate::Side::Second)
+            ));
+        }
+    };
+    let mut game = G::start();
+    let mut moves = Vec::new();
+    for (i, text) in values[1..].iter().enumerate() {
+        let legal = game.legal_moves();
+        let mv = text
+            .parse::<u32>()
+            .ok()
+            .and_then(|code| legal.iter().copied().find(|&m| G::move_code(m) == code))
+            .ok_or_else(|| format!("move {}: `{text}` is not the code of a legal move", i + 1))?;
+        game.play(mv);
+        moves.push(mv.to_string());
+    }
+    Ok(GameRecord {
+        game: G::NAME.to_string(),
+        index,
+        seed: 0,
+        first: G::side_name(crate::Side::First).to_string(),
+        second: G::side_name(crate::Side::Second).to_string(),
+        moves,
+        result: winner.map_or("draw", G::side_name).to_string(),
+    })
 }

@@ -1,224 +1,30 @@
-//! Records → per-board outcome scores → the seed's CSV dataset, and reading it back.
+//! Sparse 0/1 datasets: each row a target and the indices of its features that are 1, and
+//! the CSV form seed 002 writes (a target column, then one 0/1 column per feature).
 
-use std::collections::HashMap;
 use std::path::Path;
 
-use gamelab_ttt::{Player, Square, Symmetry};
-
-use gamelab_ttt::solve::Marks;
-
 use crate::FileError;
-use crate::features::{Cells, FeatureSet};
 
-/// Outcome scores of seed 002.
-pub const O_WIN: i64 = 10;
-pub const X_WIN: i64 = -10;
-pub const DRAW: i64 = 0;
-
-/// A finished game: its moves as square numbers (0–8, row by row) and its winner.
+/// A named list of features, as a game defines them (e.g. tic-tac-toe's `ttt-lines-27`).
+/// Datasets and model files name their feature set, so a file is never read against the
+/// wrong features.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Game {
-    pub moves: Vec<Square>,
-    /// 1 o, 2 x, 0 draw (the seed's cell values).
-    pub winner: u8,
+pub struct FeatureSet {
+    pub name: String,
+    /// The features' names, in column order.
+    pub names: Vec<String>,
 }
 
-/// Total and count of outcome scores per board, and which boards followed which in the
-/// records (the observed game graph).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Scores {
-    pub boards: HashMap<Cells, (i64, u64)>,
-    children: HashMap<Cells, Vec<Cells>>,
-}
-
-/// What a board's target is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Targets {
-    /// The seed's: the average outcome score of the games through the board.
-    Average,
-    /// Outcomes backed up through the observed game graph: a finished board scores its
-    /// result, any other the best of its observed next boards for the side to move. With
-    /// every position observed this is the minimax value; it still uses nothing but the
-    /// records.
-    BackedUp,
-}
-
-/// o 10, x −10, draw 0 if the board is finished.
-fn result_score(cells: &Cells) -> Option<i64> {
-    let mask = |mark: u8| {
-        (0..9)
-            .filter(|&i| cells[i] == mark)
-            .fold(0u16, |m, i| m | 1 << i)
-    };
-    // The solved game's result: o win 1, x win −1, draw 0; the scores are ten times that.
-    Marks(mask(1), mask(2))
-        .result()
-        .map(|r| i64::from(r) * O_WIN)
-}
-
-/// The seed's winner code of a finished game (1 o, 2 x, 0 draw); `None` while it goes on.
-fn winner_code(status: gamelab_ttt::Status) -> Option<u8> {
-    match status {
-        gamelab_ttt::Status::Won(Player::O) => Some(1),
-        gamelab_ttt::Status::Won(Player::X) => Some(2),
-        gamelab_ttt::Status::Draw => Some(0),
-        gamelab_ttt::Status::Playing => None,
-    }
-}
-
-impl Scores {
-    /// Adds a game: every board after each of its moves gets the game's score. With
-    /// `symmetries`, each distinct image of those boards gets it too.
-    pub fn add_game(&mut self, game: &Game, symmetries: bool) {
-        let score = match game.winner {
-            1 => O_WIN,
-            2 => X_WIN,
-            _ => DRAW,
-        };
-        let image = |s: &Symmetry, cells: &Cells| {
-            let mut image = [0u8; 9];
-            for q in Square::ALL {
-                image[s.apply(q).index()] = cells[q.index()];
-            }
-            image
-        };
-        let symmetries_used: &[Symmetry] = if symmetries {
-            &Symmetry::ALL
-        } else {
-            &Symmetry::ALL[..1]
-        };
-        let mut cells: Cells = [0; 9];
-        for (i, sq) in game.moves.iter().enumerate() {
-            let before = cells;
-            cells[sq.index()] = if i % 2 == 0 { 1 } else { 2 };
-            let mut images: Vec<(Cells, Cells)> = symmetries_used
-                .iter()
-                .map(|s| (image(s, &cells), image(s, &before)))
-                .collect();
-            images.sort_unstable();
-            images.dedup_by_key(|(c, _)| *c);
-            for (board, parent) in images {
-                self.add(board, score);
-                let kids = self.children.entry(parent).or_default();
-                if !kids.contains(&board) {
-                    kids.push(board);
-                }
-            }
-        }
+impl FeatureSet {
+    pub fn count(&self) -> usize {
+        self.names.len()
     }
 
-    /// Each board's target under `targets`.
-    fn target(&self, cells: &Cells, targets: Targets, memo: &mut HashMap<Cells, f64>) -> f64 {
-        let (total, count) = self.boards[cells];
-        match targets {
-            Targets::Average => total as f64 / count as f64,
-            Targets::BackedUp => {
-                if let Some(&v) = memo.get(cells) {
-                    return v;
-                }
-                let v = match result_score(cells) {
-                    Some(r) => r as f64,
-                    None => {
-                        let o_to_move = cells.iter().filter(|&&c| c != 0).count() % 2 == 0;
-                        let kids = self.children.get(cells).map_or(&[][..], Vec::as_slice);
-                        let values = kids.iter().map(|k| self.target(k, targets, memo));
-                        let best = if o_to_move {
-                            values.fold(f64::NEG_INFINITY, f64::max)
-                        } else {
-                            values.fold(f64::INFINITY, f64::min)
-                        };
-                        if best.is_finite() {
-                            best
-                        } else {
-                            total as f64 / count as f64
-                        }
-                    }
-                };
-                memo.insert(*cells, v);
-                v
-            }
-        }
-    }
-
-    fn add(&mut self, cells: Cells, score: i64) {
-        let entry = self.boards.entry(cells).or_insert((0, 0));
-        entry.0 += score;
-        entry.1 += 1;
-    }
-
-    /// The rows of the dataset: (average score, board), sorted by average as the seed
-    /// writes them (boards break ties, so the file is the same on every run).
-    pub fn rows(&self) -> Vec<(f64, Cells)> {
-        self.rows_with(Targets::Average)
-    }
-
-    /// The rows with targets of the given kind.
-    pub fn rows_with(&self, targets: Targets) -> Vec<(f64, Cells)> {
-        let mut memo = HashMap::new();
-        let mut rows: Vec<(f64, Cells)> = self
-            .boards
-            .keys()
-            .map(|cells| (self.target(cells, targets, &mut memo), *cells))
-            .collect();
-        rows.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-        rows
-    }
-
-    /// The dataset in memory.
-    pub fn dataset(&self) -> Dataset {
-        self.dataset_with(Targets::Average)
-    }
-
-    /// The dataset with targets and features of the given kinds.
-    pub fn dataset_with(&self, targets: Targets) -> Dataset {
-        self.dataset_for(targets, FeatureSet::Lines)
-    }
-
-    pub fn dataset_for(&self, targets: Targets, features: FeatureSet) -> Dataset {
-        Dataset {
-            features,
-            rows: self
-                .rows_with(targets)
-                .into_iter()
-                .map(|(ave, cells)| Row {
-                    target: ave,
-                    active: features.active(&cells).to_vec(),
-                })
-                .collect(),
-        }
-    }
-
-    /// Writes the seed's CSV (header `ave,h1-0,…,d2-26`, one-hot features) atomically.
-    pub fn write_csv(&self, path: &Path) -> Result<(), FileError> {
-        self.write_csv_with(path, Targets::Average, FeatureSet::Lines)
-    }
-
-    /// Writes the CSV with targets and features of the given kinds.
-    pub fn write_csv_with(
-        &self,
-        path: &Path,
-        targets: Targets,
-        features: FeatureSet,
-    ) -> Result<(), FileError> {
-        let io = |e: std::io::Error| FileError::Io {
-            path: path.display().to_string(),
-            reason: e.to_string(),
-        };
-        gamelab_core::files::write_atomically(path, |out| {
-            let mut w = csv::Writer::from_writer(out);
-            w.write_record(features.header())?;
-            for (ave, cells) in self.rows_with(targets) {
-                let mut record = vec![ave.to_string()];
-                let mut values = vec!["0"; features.count()];
-                for f in features.active(&cells) {
-                    values[f] = "1";
-                }
-                record.extend(values.into_iter().map(String::from));
-                w.write_record(&record)?;
-            }
-            w.flush()
-        })
-        .map_err(io)
+    /// The CSV header: the target's column, then the features'.
+    pub fn header(&self, target: &str) -> Vec<String> {
+        std::iter::once(target.to_string())
+            .chain(self.names.iter().cloned())
+            .collect()
     }
 }
 
@@ -232,14 +38,43 @@ pub struct Row {
 /// Examples with one-hot features, as a sparse list.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Dataset {
-    pub features: FeatureSet,
+    /// The name of the feature set the rows index.
+    pub features: String,
     pub rows: Vec<Row>,
 }
 
 impl Dataset {
-    /// Reads a dataset CSV with the header of a known feature set (the seed's
-    /// `ave,h1-0,…,d2-26`, or `ave,o:h1-0,…,x:d2-26`); every feature value must be 0 or 1.
-    pub fn read_csv(path: &Path) -> Result<Dataset, FileError> {
+    /// Writes the rows as CSV (header `target,feature…`, one-hot values) atomically.
+    pub fn write_csv(
+        &self,
+        path: &Path,
+        target: &str,
+        features: &FeatureSet,
+    ) -> Result<(), FileError> {
+        let io = |e: std::io::Error| FileError::Io {
+            path: path.display().to_string(),
+            reason: e.to_string(),
+        };
+        gamelab_core::files::write_atomically(path, |out| {
+            let mut w = csv::Writer::from_writer(out);
+            w.write_record(features.header(target))?;
+            for row in &self.rows {
+                let mut record = vec![row.target.to_string()];
+                let mut values = vec!["0"; features.count()];
+                for &f in &row.active {
+                    values[f] = "1";
+                }
+                record.extend(values.into_iter().map(String::from));
+                w.write_record(&record)?;
+            }
+            w.flush()
+        })
+        .map_err(io)
+    }
+
+    /// Reads a dataset CSV whose header is `target` followed by the names of one of
+    /// `known`; every feature value must be 0 or 1 and every target a finite number.
+    pub fn read_csv(path: &Path, target: &str, known: &[FeatureSet]) -> Result<Dataset, FileError> {
         let p = path.display().to_string();
         let malformed = |line: usize, reason: String| FileError::Malformed {
             path: p.clone(),
@@ -254,148 +89,84 @@ impl Dataset {
                 path: p.clone(),
                 reason: e.to_string(),
             })?;
-        let mut expected = FeatureSet::Lines.header();
-        let mut features = FeatureSet::Lines;
+        let mut set: Option<&FeatureSet> = None;
         let mut rows = Vec::new();
         for (i, record) in reader.records().enumerate() {
             let line = i + 1;
             let record = record.map_err(|e| malformed(line, e.to_string()))?;
-            if line == 1 {
+            let Some(features) = set else {
                 let found: Vec<&str> = record.iter().collect();
-                if let Some(set) = FeatureSet::ALL.into_iter().find(|f| f.header() == found) {
-                    features = set;
-                    expected = set.header();
-                } else {
+                set = known.iter().find(|f| f.header(target) == found);
+                if set.is_none() {
+                    let expected: Vec<String> = known
+                        .iter()
+                        .map(|f| {
+                            format!(
+                                "`{target},{},…,{}` ({} columns, {})",
+                                f.names[0],
+                                f.names[f.count() - 1],
+                                f.count() + 1,
+                                f.name
+                            )
+                        })
+                        .collect();
                     return Err(malformed(
                         1,
                         format!(
-                            "the header must be `ave,h1-0,…,d2-26` ({} columns) or `ave,o:h1-0,…,x:d2-26` ({}); found {} columns starting `{}`",
-                            expected.len(),
-                            FeatureSet::LinesByTurn.header().len(),
+                            "the header must be {}; found {} columns starting `{}`",
+                            expected.join(" or "),
                             found.len(),
                             found.iter().take(3).copied().collect::<Vec<_>>().join(",")
                         ),
                     ));
                 }
                 continue;
-            }
-            if record.len() != expected.len() {
+            };
+            if record.len() != features.count() + 1 {
                 return Err(malformed(
                     line,
-                    format!("{} values; the header has {}", record.len(), expected.len()),
+                    format!(
+                        "{} values; the header has {}",
+                        record.len(),
+                        features.count() + 1
+                    ),
                 ));
             }
-            let target: f64 = record[0]
+            let value: f64 = record[0]
                 .trim()
                 .parse()
                 .ok()
                 .filter(|x: &f64| x.is_finite())
                 .ok_or_else(|| {
-                    malformed(line, format!("`{}` is not a number (ave)", &record[0]))
+                    malformed(line, format!("`{}` is not a number ({target})", &record[0]))
                 })?;
             let mut active = Vec::new();
-            for (f, value) in record.iter().skip(1).enumerate() {
-                match value.trim() {
+            for (f, cell) in record.iter().skip(1).enumerate() {
+                match cell.trim() {
                     "0" | "0.0" => {}
                     "1" | "1.0" => active.push(f),
                     other => {
                         return Err(malformed(
                             line,
-                            format!("`{other}` in column {} is not 0 or 1", expected[f + 1]),
+                            format!("`{other}` in column {} is not 0 or 1", features.names[f]),
                         ));
                     }
                 }
             }
-            rows.push(Row { target, active });
+            rows.push(Row {
+                target: value,
+                active,
+            });
         }
+        let Some(features) = set else {
+            return Err(malformed(1, "the file is empty; expected a header".into()));
+        };
         if rows.is_empty() {
             return Err(malformed(1, "no examples after the header".into()));
         }
-        Ok(Dataset { features, rows })
+        Ok(Dataset {
+            features: features.name.clone(),
+            rows,
+        })
     }
-}
-
-/// Reads finished games from a records file: the seed's CSV (winner 0/1/2, then the moves
-/// as square numbers) or gamelab's JSON Lines (`gamelab match --records`). Every game is
-/// replayed; an illegal move or a wrong winner is reported with its line.
-pub fn read_games(path: &Path) -> Result<Vec<Game>, FileError> {
-    let p = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|e| FileError::Io {
-        path: p.clone(),
-        reason: e.to_string(),
-    })?;
-    let malformed = |line: usize, reason: String| FileError::Malformed {
-        path: p.clone(),
-        line,
-        reason,
-    };
-    let json = text.trim_start().starts_with('{');
-    let mut games = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        let number = i + 1;
-        if line.trim().is_empty() {
-            continue;
-        }
-        let (moves, winner): (Vec<Square>, u8) = if json {
-            let record: gamelab_core::record::GameRecord = serde_json::from_str(line)
-                .map_err(|e| malformed(number, format!("not a game record ({e})")))?;
-            let positions = gamelab_core::record::replay::<gamelab_ttt::Ttt>(&record)
-                .map_err(|e| malformed(number, e))?;
-            let last = positions.last().expect("the start at least");
-            let winner = winner_code(last.status()).expect("replay ends finished games only");
-            (last.history().to_vec(), winner)
-        } else {
-            let values: Vec<&str> = line.split(',').map(str::trim).collect();
-            let parse = |v: &str, what: &str| -> Result<usize, FileError> {
-                v.parse::<usize>()
-                    .map_err(|_| malformed(number, format!("`{v}` is not a {what}")))
-            };
-            let winner = parse(values[0], "winner (0 draw, 1 o, 2 x)")?;
-            if winner > 2 {
-                return Err(malformed(
-                    number,
-                    format!("winner {winner} is not 0 (draw), 1 (o) or 2 (x)"),
-                ));
-            }
-            let mut pos = gamelab_ttt::Ttt::new();
-            let mut moves = Vec::new();
-            for v in &values[1..] {
-                let n = parse(v, "square number 0–8")?;
-                let sq = Square::from_index(n)
-                    .ok_or_else(|| malformed(number, format!("square {n} is not 0–8")))?;
-                pos.check(sq)
-                    .map_err(|e| malformed(number, format!("move {}: {e}", moves.len() + 1)))?;
-                pos.play(sq);
-                moves.push(sq);
-            }
-            let actual = match pos.status() {
-                gamelab_ttt::Status::Won(Player::O) => 1,
-                gamelab_ttt::Status::Won(Player::X) => 2,
-                gamelab_ttt::Status::Draw => 0,
-                gamelab_ttt::Status::Playing => {
-                    return Err(malformed(
-                        number,
-                        "the moves end before the game does".into(),
-                    ));
-                }
-            };
-            if actual != winner as u8 {
-                return Err(malformed(
-                    number,
-                    format!("the moves end with winner {actual} but the record says {winner}"),
-                ));
-            }
-            (moves, actual)
-        };
-        games.push(Game { moves, winner });
-    }
-    Ok(games)
-}
-
-/// The seed's CSV line of a game: winner, then the moves as square numbers.
-pub fn csv_line(game: &Game) -> String {
-    std::iter::once(game.winner.to_string())
-        .chain(game.moves.iter().map(|s| s.index().to_string()))
-        .collect::<Vec<_>>()
-        .join(",")
 }

@@ -11,7 +11,7 @@ use faer::linalg::solvers::Solve;
 use faer::{Mat, Side};
 use thiserror::Error;
 
-use crate::dataset::Dataset;
+use crate::dataset::Row;
 
 /// The ridge term used unless told otherwise.
 pub const DEFAULT_RIDGE: f64 = 1e-3;
@@ -41,12 +41,16 @@ pub enum FitError {
     Ridge(f64),
     #[error("the normal equations are not positive definite; increase the ridge term")]
     NotPositiveDefinite,
+    #[error(
+        "the fit overflowed (a weight or the error is not a finite number); targets must stay well inside ±1e150"
+    )]
+    NotFinite,
 }
 
 /// Fits `features` weights and an intercept to the dataset by ridge-regularised least
 /// squares.
-pub fn fit(data: &Dataset, features: usize, ridge: f64) -> Result<Fitted, FitError> {
-    if data.rows.is_empty() {
+pub fn fit(rows: &[Row], features: usize, ridge: f64) -> Result<Fitted, FitError> {
+    if rows.is_empty() {
         return Err(FitError::Empty);
     }
     if !(ridge > 0.0 && ridge.is_finite()) {
@@ -56,7 +60,7 @@ pub fn fit(data: &Dataset, features: usize, ridge: f64) -> Result<Fitted, FitErr
     let n = features + 1;
     let mut a = Mat::<f64>::zeros(n, n);
     let mut b = Mat::<f64>::zeros(n, 1);
-    for row in &data.rows {
+    for row in rows {
         if let Some(&f) = row.active.iter().find(|&&f| f >= features) {
             return Err(FitError::FeatureOutOfRange(f, features));
         }
@@ -82,27 +86,26 @@ pub fn fit(data: &Dataset, features: usize, ridge: f64) -> Result<Fitted, FitErr
         weights: (1..n).map(|i| x[(i, 0)]).collect(),
         rmse: 0.0,
     };
-    let sse: f64 = data
-        .rows
+    let sse: f64 = rows
         .iter()
         .map(|r| (fitted.predict(&r.active) - r.target).powi(2))
         .sum();
-    Ok(Fitted {
-        rmse: (sse / data.rows.len() as f64).sqrt(),
-        ..fitted
-    })
+    let rmse = (sse / rows.len() as f64).sqrt();
+    if !rmse.is_finite()
+        || !fitted.intercept.is_finite()
+        || fitted.weights.iter().any(|w| !w.is_finite())
+    {
+        return Err(FitError::NotFinite);
+    }
+    Ok(Fitted { rmse, ..fitted })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::dataset::Row;
 
-    fn data(rows: Vec<Row>) -> Dataset {
-        Dataset {
-            features: crate::features::FeatureSet::Lines,
-            rows,
-        }
+    fn data(rows: Vec<Row>) -> Vec<Row> {
+        rows
     }
 
     fn row(target: f64, active: &[usize]) -> Row {
@@ -152,5 +155,7 @@ mod tests {
         let d = data(vec![row(1.0, &[5])]);
         assert_eq!(fit(&d, 3, 1e-3), Err(FitError::FeatureOutOfRange(5, 3)));
         assert_eq!(fit(&d, 6, 0.0), Err(FitError::Ridge(0.0)));
+        let huge = data(vec![row(1e308, &[0]), row(-1e308, &[1])]);
+        assert_eq!(fit(&huge, 2, 1e-3), Err(FitError::NotFinite));
     }
 }

@@ -1,16 +1,14 @@
-//! gamelab-learn (seed 002): game records → per-position outcome averages → line-pattern
-//! features → least squares → a model file → an AI that plays by the model.
-//!
-//! The pieces are generic where that costs nothing (scores and fitting work on any
-//! feature vector); the feature extractor and the AI are tic-tac-toe's for now.
+//! gamelab-learn: the generic half of seed 002 — sparse datasets, least squares and model
+//! files — below the games. A game crate brings its own features (which squares or
+//! patterns make a row's active features) and its own AI that plays by a model.
 
 pub mod dataset;
-pub mod features;
 pub mod fit;
 pub mod model;
-pub mod regression_ai;
 
-pub use regression_ai::catalogue;
+pub use dataset::{Dataset, FeatureSet, Row};
+pub use fit::{DEFAULT_RIDGE, FitError, Fitted, fit};
+pub use model::Model;
 
 /// Why a records, dataset or model file cannot be read or written: the file, and the line
 /// where it can be told.

@@ -1,17 +1,18 @@
-//! Model files: JSON with the feature set, the weights, and how the model was trained.
+//! Model files: JSON with the feature set's name and features, the weights, and how the
+//! model was trained. The format is the same for every game; the game says which feature
+//! sets it can read.
 
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
 use crate::FileError;
-use crate::features::{Cells, FeatureSet};
+use crate::dataset::FeatureSet;
 use crate::fit::Fitted;
 
 const FORMAT: &str = "gamelab-regression";
 
-/// A trained linear evaluation of tic-tac-toe boards (o's point of view: higher is better
-/// for o).
+/// A trained linear evaluation: intercept plus the weights of the active features.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Model {
@@ -27,12 +28,12 @@ pub struct Model {
 }
 
 impl Model {
-    pub fn new(fitted: &Fitted, features: FeatureSet, ridge: f64, training_rows: usize) -> Model {
+    pub fn new(fitted: &Fitted, features: &FeatureSet, ridge: f64, training_rows: usize) -> Model {
         Model {
             format: FORMAT.into(),
             version: 1,
-            features: features.name().into(),
-            feature_names: features.names(),
+            features: features.name.clone(),
+            feature_names: features.names.clone(),
             intercept: fitted.intercept,
             weights: fitted.weights.clone(),
             ridge,
@@ -41,20 +42,10 @@ impl Model {
         }
     }
 
-    /// The feature set the model reads (checked when it was loaded or made).
-    pub fn feature_set(&self) -> FeatureSet {
-        FeatureSet::from_name(&self.features).expect("a model's feature set is checked")
-    }
-
-    /// The prediction for a board given by its active features.
+    /// The prediction for an example given by its active features.
     #[inline]
     pub fn predict(&self, active: &[usize]) -> f64 {
         self.intercept + active.iter().map(|&f| self.weights[f]).sum::<f64>()
-    }
-
-    /// The prediction for a board.
-    pub fn predict_board(&self, cells: &Cells) -> f64 {
-        self.predict(&self.feature_set().active(cells))
     }
 
     pub fn save(&self, path: &Path) -> Result<(), FileError> {
@@ -69,8 +60,8 @@ impl Model {
         .map_err(io)
     }
 
-    /// Reads and checks a model file.
-    pub fn load(path: &Path) -> Result<Model, FileError> {
+    /// Reads a model file and checks it against the feature sets the caller can use.
+    pub fn load(path: &Path, known: &[FeatureSet]) -> Result<Model, FileError> {
         let p = path.display().to_string();
         let text = std::fs::read_to_string(path).map_err(|e| FileError::Io {
             path: p.clone(),
@@ -92,23 +83,23 @@ impl Model {
                 model.format, model.version
             )));
         }
-        let Some(set) = FeatureSet::from_name(&model.features) else {
-            let known: Vec<&str> = FeatureSet::ALL.iter().map(|f| f.name()).collect();
+        let Some(set) = known.iter().find(|f| f.name == model.features) else {
+            let names: Vec<&str> = known.iter().map(|f| f.name.as_str()).collect();
             return Err(bad(format!(
                 "features `{}`; this gamelab knows {}",
                 model.features,
-                known.join(", ")
+                names.join(", ")
             )));
         };
-        if model.weights.len() != set.count() || model.feature_names != set.names() {
+        if model.weights.len() != set.count() || model.feature_names != set.names {
             return Err(bad(format!(
                 "the model has {} weights ({} names); {} has {} ({} … {})",
                 model.weights.len(),
                 model.feature_names.len(),
-                set.name(),
+                set.name,
                 set.count(),
-                set.names()[0],
-                set.names()[set.count() - 1]
+                set.names[0],
+                set.names[set.count() - 1]
             )));
         }
         if !model.intercept.is_finite() || model.weights.iter().any(|w| !w.is_finite()) {

@@ -4,6 +4,7 @@
 
 pub mod ai;
 pub mod bits;
+mod describe;
 pub mod endgame;
 pub mod eval;
 #[allow(unsafe_code)] // SIMD intrinsics behind a run-time CPU check; see the module.
@@ -12,4 +13,5 @@ pub mod perft;
 mod position;
 pub mod wthor;
 
+pub use describe::Catalogue;
 pub use position::{Move, Moves, Othello, OthelloError, Square, squares_of};

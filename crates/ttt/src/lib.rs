@@ -17,6 +17,8 @@
 
 pub mod ai;
 pub mod board;
+mod describe;
+pub mod learned;
 mod markpat;
 mod parse;
 mod position;
@@ -25,6 +27,7 @@ pub mod solve_file;
 mod square;
 pub mod symmetry;
 
+pub use describe::{COUNTS_SUFFIX, Catalogue};
 pub use markpat::{Markpat, MarkpatCounts};
 pub use parse::{ParsePositionError, parse_square};
 pub use position::{MoveError, Position, Status};

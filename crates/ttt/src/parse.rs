@@ -67,11 +67,11 @@ pub enum ParsePositionError {
     BadHeader(String),
     #[error("the header says `{header}` but the board says `{actual}`")]
     HeaderMismatch { header: String, actual: String },
-    #[error("move {number} `{token}`: {source}")]
+    #[error("move {number} `{token}`: {error}")]
     Move {
         number: usize,
         token: String,
-        source: MoveError,
+        error: MoveError,
     },
 }
 
@@ -121,10 +121,10 @@ impl<B: Board> Position<B> {
     pub fn from_moves(text: &str) -> Result<Self, ParsePositionError> {
         let mut pos = Position::new();
         for (i, token) in move_tokens(text).into_iter().enumerate() {
-            let err = |source| ParsePositionError::Move {
+            let err = |error| ParsePositionError::Move {
                 number: i + 1,
                 token: token.clone(),
-                source,
+                error,
             };
             let squares: Vec<Square> = if token.contains(',') {
                 vec![parse_square(&token).map_err(err)?]

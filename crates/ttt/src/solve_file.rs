@@ -31,11 +31,8 @@ struct Record {
 
 #[derive(Debug, Error)]
 pub enum SolvedFileError {
-    #[error("{path}: {source}")]
-    Io {
-        path: String,
-        source: std::io::Error,
-    },
+    #[error("{path}: {error}")]
+    Io { path: String, error: std::io::Error },
     #[error("{path} is not a gamelab solved table (it does not start with GLTTTSOL)")]
     NotATable { path: String },
     #[error("{path} has format version {found}; this gamelab reads version {VERSION}")]
@@ -57,9 +54,9 @@ pub enum SolvedFileError {
 /// Writes the table atomically (a temporary file beside `path`, renamed at the end).
 pub fn save(table: &SolvedTable, path: &Path) -> Result<(), SolvedFileError> {
     let p = path.display().to_string();
-    let io = |source| SolvedFileError::Io {
+    let io = |error| SolvedFileError::Io {
         path: p.clone(),
-        source,
+        error,
     };
     let mut records: Vec<Record> = table
         .positions
@@ -90,9 +87,9 @@ pub fn save(table: &SolvedTable, path: &Path) -> Result<(), SolvedFileError> {
 /// Reads a table written by [`save`], checking everything it can.
 pub fn load(path: &Path) -> Result<SolvedTable, SolvedFileError> {
     let p = path.display().to_string();
-    let bytes = std::fs::read(path).map_err(|source| SolvedFileError::Io {
+    let bytes = std::fs::read(path).map_err(|error| SolvedFileError::Io {
         path: p.clone(),
-        source,
+        error,
     })?;
     if bytes.len() < 8 || &bytes[..8] != MAGIC {
         return Err(SolvedFileError::NotATable { path: p });

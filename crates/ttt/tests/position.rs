@@ -234,7 +234,7 @@ fn bad_move_lists_name_the_move() {
         err,
         ParsePositionError::Move {
             number: 2,
-            source: MoveError::Occupied { .. },
+            error: MoveError::Occupied { .. },
             ..
         }
     ));

@@ -44,7 +44,17 @@ async function api(method, path, body) {
 let catalogue = null;
 const gameInfo = (name) => catalogue.games.find((g) => g.name === name);
 const sideTitle = (side) => side.charAt(0).toUpperCase() + side.slice(1);
-const pieceIcon = (side) => el("span", { class: `piece-${side}` });
+// A side's piece as a small icon, in the look and colour the catalogue gives the game.
+const pieceIcon = (side, info) => {
+  const i = info.sides.indexOf(side);
+  return el("span", { class: `piece ${info.pieces} side-${i}`, style: `--piece: ${info.piece_colours[i]}` });
+};
+// The catalogue's colours as the CSS variables the boards are drawn with.
+function setColours(node, info) {
+  node.style.setProperty("--piece-0", info.piece_colours[0]);
+  node.style.setProperty("--piece-1", info.piece_colours[1]);
+  node.style.setProperty("--board-colour", info.board_colour);
+}
 
 function fillGameSelect(select, names) {
   select.replaceChildren(...names.map((n) => el("option", { value: n, text: gameInfo(n).title })));
@@ -126,7 +136,8 @@ function makePicker(container, info, { title, icon, human = true, initial = "hum
 // Draws a board into `root`. `onSquare(index)` is called for clicks on legal squares;
 // `overlay` maps a square to a short text shown in its corner.
 function drawBoard(root, board, info, { onSquare = null, overlay = {}, pick = null } = {}) {
-  root.className = `board ${info.name}`;
+  root.className = `board ${info.pieces}`;
+  setColours(root, info);
   root.style.setProperty("--rows", board.rows);
   root.style.setProperty("--cols", board.cols);
   const legal = new Map(board.legal.filter((m) => m.square !== null).map((m) => [m.square, m]));
@@ -143,11 +154,12 @@ function drawBoard(root, board, info, { onSquare = null, overlay = {}, pick = nu
       const cell = el("button", {
         class: "cell" + (canPlay ? " legal" : "") + (i === last ? " last" : "") + (i === pick ? " pick" : "") + (highlight.has(i) ? " won" : ""),
         "data-square": i, "data-row": r, "data-col": c,
-        "aria-label": `${info.col_labels[c]}${info.name === "ttt" ? "," : ""}${info.row_labels[r]}${piece ? " " + piece : ""}`,
+        "aria-label": `${info.square_names[i]}${piece ? " " + piece : ""}`,
         disabled: !canPlay,
       });
-      if (piece && info.name === "ttt") cell.append(el("span", { class: `mark-${piece}` }));
-      if (piece && info.name !== "ttt") cell.append(el("span", { class: `disc ${piece}` }));
+      const side = info.sides.indexOf(piece);
+      if (piece && info.pieces === "marks") cell.append(el("span", { class: `mark-${side}` }));
+      if (piece && info.pieces === "discs") cell.append(el("span", { class: `disc side-${side}` }));
       if (overlay[i] !== undefined) cell.append(el("span", { class: "overlay", text: overlay[i] }));
       if (canPlay) cell.addEventListener("click", () => onSquare(i, legal.get(i)));
       nodes.push(cell);
@@ -156,9 +168,11 @@ function drawBoard(root, board, info, { onSquare = null, overlay = {}, pick = nu
   root.replaceChildren(...nodes);
 }
 
-function miniBoard(cells, newSquare = null) {
-  return el("div", { class: "mini" }, ...cells.map((c, i) =>
-    el("span", { class: (c || "") + (i === newSquare ? " new" : ""), text: c })));
+function miniBoard(cells, info, newSquare = null) {
+  const mini = el("div", { class: "mini", style: `grid-template-columns: repeat(${info.cols}, 22px); grid-template-rows: repeat(${info.rows}, 22px)` }, ...cells.map((c, i) =>
+    el("span", { class: (c ? `side-${info.sides.indexOf(c)}` : "") + (i === newSquare ? " new" : ""), text: c })));
+  setColours(mini, info);
+  return mini;
 }
 
 // ---------------------------------------------------------------- Play
@@ -175,9 +189,9 @@ const play = {
 
 function setupPlaySeats(initial = null) {
   const info = gameInfo($("#play-game").value);
-  const defaults = initial || (info.name === "ttt" ? ["human", "ai14s"] : ["human", "alphabeta"]);
+  const defaults = initial || info.default_players;
   play.seats = info.sides.map((side, i) =>
-    makePicker($(`#play-seat-${i}`), info, { title: sideTitle(side) + (i === 0 ? " (moves first)" : ""), icon: pieceIcon(side), initial: defaults[i] }));
+    makePicker($(`#play-seat-${i}`), info, { title: sideTitle(side) + (i === 0 ? " (moves first)" : ""), icon: pieceIcon(side, info), initial: defaults[i] }));
 }
 
 async function newGame(moves = [], players = null, game = null) {
@@ -223,7 +237,8 @@ async function send(path, body) {
 async function runAi(generation) {
   const s = play.state;
   if (!s.ai_to_move || s.cursor !== s.moves.length || play.paused) return;
-  await sleep(s.game === "ttt" ? 350 : 180);
+  // Small boards fill in a few moves: slow down so a person can follow them.
+  await sleep(s.board.cells.length <= 16 ? 350 : 180);
   if (generation !== play.generation || play.paused) return;
   await send("ai-move", { ply: s.cursor });
 }
@@ -250,10 +265,10 @@ function renderPlay() {
   } else {
     const who = mover.kind === "human" ? "your move" : `${mover.spec} is thinking…`;
     const paused = s.cursor !== s.moves.length ? " (replaying)" : "";
-    status.replaceChildren(pieceIcon(s.board.to_move), `${sideTitle(s.board.to_move)} to move — ${who}${paused}`);
+    status.replaceChildren(pieceIcon(s.board.to_move, info), `${sideTitle(s.board.to_move)} to move — ${who}${paused}`);
   }
   const score = $("#play-score");
-  score.replaceChildren(...(s.board.score ? info.sides.map((side, i) => el("span", {}, pieceIcon(side), String(s.board.score[i]))) : []));
+  score.replaceChildren(...(s.board.score ? info.sides.map((side, i) => el("span", {}, pieceIcon(side, info), String(s.board.score[i]))) : []));
 
   const humanToMove = !s.ai_to_move && !s.board.outcome;
   drawBoard($("#play-board"), s.board, info, {
@@ -266,7 +281,7 @@ function renderPlay() {
       class: (i + 1 === s.cursor ? "current" : "") + (i >= s.cursor ? " future" : ""),
       title: "Show the position after this move",
       onclick: () => send("seek", { ply: i + 1 }),
-    }, el("span", { class: "n", text: `${i + 1}.` }), pieceIcon(m.side), m.text);
+    }, el("span", { class: "n", text: `${i + 1}.` }), pieceIcon(m.side, info), m.text);
     return item;
   }));
   const current = list.querySelector("li.current");
@@ -317,7 +332,7 @@ const watch = { run: null, source: null, filter: "", a: null, b: null };
 
 function setupWatchPickers() {
   const info = gameInfo($("#watch-game").value);
-  const [a, b] = info.name === "ttt" ? ["ai14s", "ai2"] : ["greedy", "random"];
+  const [a, b] = info.default_match;
   watch.a = makePicker($("#watch-a"), info, { title: "A", icon: el("span", { class: "tag win", text: "A" }), human: false, initial: a });
   watch.b = makePicker($("#watch-b"), info, { title: "B", icon: el("span", { class: "tag lose", text: "B" }), human: false, initial: b });
 }
@@ -434,10 +449,11 @@ function initWatch() {
 
 // ---------------------------------------------------------------- Explore
 
-const explore = { moves: [], picker: null, view: null };
+const explore = { moves: [], picker: null, view: null, info: null };
 
 async function exploreAt(moves) {
-  const body = { moves };
+  const game = explore.info.name;
+  const body = { game, moves };
   const ai = explore.picker.spec();
   try {
     const view = await api("POST", "/api/explore", body);
@@ -445,7 +461,7 @@ async function exploreAt(moves) {
     explore.view = view;
     renderExplore();
     if (!view.board.outcome) {
-      const withAi = await api("POST", "/api/explore", { moves, ai });
+      const withAi = await api("POST", "/api/explore", { game, moves, ai });
       if (explore.moves === moves) {
         explore.view = withAi;
         renderExplore();
@@ -462,9 +478,9 @@ function valueBadge(value) {
 
 function renderExplore() {
   const v = explore.view;
-  const info = gameInfo("ttt");
+  const info = explore.info;
   const status = $("#explore-status");
-  status.replaceChildren(...(v.board.outcome ? ["Game over: " + v.board.outcome.text] : [pieceIcon(v.board.to_move), `${v.board.to_move} to move`]));
+  status.replaceChildren(...(v.board.outcome ? ["Game over: " + v.board.outcome.text] : [pieceIcon(v.board.to_move, info), `${v.board.to_move} to move`]));
   const badge = $("#explore-value");
   badge.className = `badge v${v.value.value}`;
   badge.textContent = (v.board.outcome ? "" : "with best play: ") + v.value.text;
@@ -486,7 +502,7 @@ function renderExplore() {
   if (v.parent) {
     const last = v.board.last ? v.board.last.square : null;
     parent.replaceChildren(el("button", { class: "child", id: "explore-up", title: "Go up to the parent", onclick: () => exploreAt(v.parent) },
-      el("span", { class: "mv", text: "↑ Parent" }), miniBoard(v.parent_cells), el("span", { class: "muted small", text: last !== null ? `then ${v.moves[v.moves.length - 1]}` : "" })));
+      el("span", { class: "mv", text: "↑ Parent" }), miniBoard(v.parent_cells, info), el("span", { class: "muted small", text: last !== null ? `then ${v.moves[v.moves.length - 1]}` : "" })));
   } else {
     parent.replaceChildren(el("span", { class: "none", text: "The start has no parent." }));
   }
@@ -498,7 +514,7 @@ function renderExplore() {
     children.replaceChildren(...v.children.map((c) =>
       el("button", { class: "child" + (c.best ? " best" : ""), "data-move": c.text, onclick: () => exploreAt(c.moves) },
         el("span", { class: "mv", text: (c.best ? "★ " : "") + c.text }),
-        miniBoard(c.cells, c.square),
+        miniBoard(c.cells, info, c.square),
         valueBadge(c.value))));
   }
 
@@ -526,8 +542,14 @@ function renderExplore() {
 }
 
 function initExplore() {
-  explore.picker = makePicker($("#explore-ai"), gameInfo("ttt"), {
-    title: "AI", icon: null, human: false, initial: "ai14s", onChange: () => exploreAt(explore.moves),
+  // The first game small enough to solve whole; without one there is no tree to explore.
+  explore.info = catalogue.games.find((g) => g.explorable);
+  if (!explore.info) {
+    $("#tab-explore").hidden = true;
+    return;
+  }
+  explore.picker = makePicker($("#explore-ai"), explore.info, {
+    title: "AI", icon: null, human: false, initial: explore.info.default_match[0], onChange: () => exploreAt(explore.moves),
   });
   $("#explore-start").addEventListener("click", () => exploreAt([]));
   exploreAt([]);

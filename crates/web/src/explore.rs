@@ -1,17 +1,19 @@
-//! The tic-tac-toe game-tree viewer: a position, its parent, its children with their
-//! minimax values, and what a chosen AI would play there and why.
+//! The game-tree viewer, for games small enough to solve whole (tic-tac-toe): a position,
+//! its parent, its children with their minimax values, and what a chosen AI would play
+//! there and why.
 
-use gamelab_core::{Agent, Game, Side, game_rng};
-use gamelab_ttt::Ttt;
-use gamelab_ttt::solve::SolvedTable;
+use gamelab_core::proof::GameValues;
+use gamelab_core::{Agent, Described, Game, GameVisitor, Side, game_rng};
 use serde::{Deserialize, Serialize};
 
 use crate::error::ApiError;
-use crate::games::{BoardView, MoveView, WebGame, board_view, move_view, position_after};
+use crate::games::{BoardView, MoveView, board_view, move_view, position_after};
 
 #[derive(Deserialize, Debug)]
 #[serde(deny_unknown_fields)]
 pub struct ExploreRequest {
+    /// The game (the catalogue's first if absent); its tree must fit in memory.
+    pub game: Option<String>,
     /// The moves from the start to the position, e.g. `["1,1", "0,0"]`.
     #[serde(default)]
     pub moves: Vec<String>,
@@ -26,10 +28,10 @@ pub struct ValueView {
     pub text: String,
 }
 
-fn value_view(value: i8) -> ValueView {
+fn value_view<G: Game>(value: i8) -> ValueView {
     let text = match value {
-        1 => format!("{} wins", Ttt::side_name(Side::First)),
-        -1 => format!("{} wins", Ttt::side_name(Side::Second)),
+        1 => format!("{} wins", G::side_name(Side::First)),
+        -1 => format!("{} wins", G::side_name(Side::Second)),
         _ => "draw".to_string(),
     };
     ValueView { value, text }
@@ -79,38 +81,72 @@ pub struct ExploreView {
     pub ai: Option<AiView>,
 }
 
-fn moves_of(game: &Ttt) -> Vec<String> {
+fn moves_of<G: Game>(game: &G) -> Vec<String> {
     game.history().iter().map(ToString::to_string).collect()
 }
 
-fn scored(entries: Vec<(gamelab_ttt::Square, f64)>) -> Vec<MoveScore> {
+fn scored<G: Described>(entries: Vec<(G::Move, f64)>) -> Vec<MoveScore> {
     entries
         .into_iter()
         .map(|(mv, score)| MoveScore {
-            mv: move_view::<Ttt>(mv),
+            mv: move_view::<G>(mv),
             score,
         })
         .collect()
 }
 
-pub fn explore(request: &ExploreRequest) -> Result<ExploreView, ApiError> {
-    let game = position_after::<Ttt>(&request.moves)?;
-    let table = SolvedTable::shared();
-    let value_of = |g: &Ttt| table.get(g).expect("every reachable position is solved");
-    let solved = value_of(&game);
-    let children = game
+/// Explores `request` in the game it names.
+pub fn explore(request: ExploreRequest) -> Result<ExploreView, ApiError> {
+    let name = request
+        .game
+        .clone()
+        .unwrap_or_else(|| gamelab_games::DEFAULT.to_string());
+    crate::games::visit(&name, Explore(request))?
+}
+
+struct Explore(ExploreRequest);
+
+impl GameVisitor for Explore {
+    type Output = Result<ExploreView, ApiError>;
+    fn visit<G: Described>(self) -> Self::Output {
+        explore_game::<G>(&self.0)
+    }
+}
+
+fn explore_game<G: Described>(request: &ExploreRequest) -> Result<ExploreView, ApiError> {
+    if !G::TREE_FITS_IN_MEMORY {
+        return Err(ApiError::bad_request(format!(
+            "{} is too large to explore: its game tree does not fit in memory",
+            G::TITLE
+        )));
+    }
+    let game = position_after::<G>(&request.moves)?;
+    let mut values = GameValues::new();
+    let value = values.value(&game);
+    let mover = if game.to_move() == Side::First { 1 } else { -1 };
+    let child_values: Vec<i8> = game
         .legal_moves()
         .iter()
         .map(|&mv| {
             let mut child = game.clone();
             child.play(mv);
+            values.value(&child)
+        })
+        .collect();
+    let children = game
+        .legal_moves()
+        .iter()
+        .zip(&child_values)
+        .map(|(&mv, &child_value)| {
+            let mut child = game.clone();
+            child.play(mv);
             let board = board_view(&child);
             ChildView {
-                mv: move_view::<Ttt>(mv),
+                mv: move_view::<G>(mv),
                 moves: moves_of(&child),
                 cells: board.cells,
-                value: value_view(value_of(&child).value),
-                best: solved.best_gt & mv.bit() != 0,
+                value: value_view::<G>(child_value),
+                best: child_value * mover == value * mover,
             }
         })
         .collect();
@@ -127,7 +163,7 @@ pub fn explore(request: &ExploreRequest) -> Result<ExploreView, ApiError> {
             )));
         }
         Some(spec) => {
-            let mut agent = Ttt::registry()
+            let mut agent = G::registry()
                 .build(spec)
                 .map_err(|e| ApiError::bad_request(format!("ai: {e}")))?;
             // The same stream as move `ply` of a game with seed 0 in the Play view.
@@ -135,9 +171,11 @@ pub fn explore(request: &ExploreRequest) -> Result<ExploreView, ApiError> {
             let choice = agent.choose(&game, &mut rng);
             Some(AiView {
                 spec: spec.clone(),
-                choice: move_view::<Ttt>(choice),
-                policy: agent.policy(&game).map(|p| scored(p.entries().to_vec())),
-                scores: agent.move_scores(&game).map(scored),
+                choice: move_view::<G>(choice),
+                policy: agent
+                    .policy(&game)
+                    .map(|p| scored::<G>(p.entries().to_vec())),
+                scores: agent.move_scores(&game).map(scored::<G>),
                 explain: agent.explain(&game),
             })
         }
@@ -145,7 +183,7 @@ pub fn explore(request: &ExploreRequest) -> Result<ExploreView, ApiError> {
     Ok(ExploreView {
         moves: moves_of(&game),
         board: board_view(&game),
-        value: value_view(solved.value),
+        value: value_view::<G>(value),
         parent_cells: parent.as_ref().map(|p| board_view(p).cells),
         parent: parent.as_ref().map(moves_of),
         children,

@@ -1,160 +1,15 @@
-//! What the web page needs to know about each game beyond the `Game` trait: how to draw
-//! its board, and its AI catalogue.
-
-use std::sync::OnceLock;
+//! The views of a game the page draws, for any game of the catalogue: its board, moves,
+//! outcome, and its AIs with their parameters.
 
 use gamelab_core::registry::{ParamKind, Value};
-use gamelab_core::{Game, Outcome, Registry, Side};
-use gamelab_othello::{Move as OthelloMove, Othello};
-use gamelab_ttt::{Mark, Square, Ttt};
+use gamelab_core::{Described, Game, GameVisitor, Outcome, Side};
 use serde::Serialize;
 
-/// A game the web app can show: a rectangular board of squares, each empty or holding a
-/// side's piece, and moves that are squares (or, in Othello, a pass).
-pub trait WebGame: Game {
-    /// The name shown to people, e.g. `Tic-tac-toe`.
-    const TITLE: &'static str;
-    /// Rows and columns of the board.
-    const SIZE: (usize, usize);
-
-    /// The game's AI catalogue, built once per process.
-    fn registry() -> &'static Registry<Self>;
-    /// Labels of the columns (left to right) and rows (top to bottom).
-    fn labels() -> (Vec<String>, Vec<String>);
-    /// The side whose piece is on square `index` (row by row), if any.
-    fn piece(&self, index: usize) -> Option<Side>;
-    /// The square a move puts a piece on; `None` for a pass.
-    fn square_of(mv: Self::Move) -> Option<usize>;
-    /// Pieces of each side, for games scored by counting them.
-    fn score(&self) -> Option<[u32; 2]> {
-        None
-    }
-    /// Squares to highlight, such as a winning line.
-    fn highlight(&self) -> Vec<usize> {
-        Vec::new()
-    }
+/// Runs a visitor on the game of the catalogue called `name` (over its default board).
+pub fn visit<V: GameVisitor>(name: &str, visitor: V) -> Result<V::Output, crate::ApiError> {
+    gamelab_games::visit(name, None, visitor)
+        .map_err(|e| crate::ApiError::bad_request(e.to_string()))
 }
-
-impl WebGame for Ttt {
-    const TITLE: &'static str = "Tic-tac-toe";
-    const SIZE: (usize, usize) = (3, 3);
-
-    fn registry() -> &'static Registry<Ttt> {
-        static REGISTRY: OnceLock<Registry<Ttt>> = OnceLock::new();
-        REGISTRY.get_or_init(gamelab_learn::catalogue::<gamelab_ttt::board::Bitboard>)
-    }
-
-    fn labels() -> (Vec<String>, Vec<String>) {
-        let l = || (0..3).map(|i| i.to_string()).collect();
-        (l(), l())
-    }
-
-    fn piece(&self, index: usize) -> Option<Side> {
-        match self.mark(Square::from_index(index)?) {
-            Mark::Empty => None,
-            Mark::O => Some(Side::First),
-            Mark::X => Some(Side::Second),
-        }
-    }
-
-    fn square_of(mv: Square) -> Option<usize> {
-        Some(mv.index())
-    }
-
-    fn highlight(&self) -> Vec<usize> {
-        let lines = self.masks().map(|marks| {
-            gamelab_ttt::LINE_MASKS
-                .iter()
-                .filter(|&&line| marks & line == line)
-                .fold(0u16, |acc, line| acc | line)
-        });
-        let won = lines[0] | lines[1];
-        (0..9).filter(|i| won & (1 << i) != 0).collect()
-    }
-}
-
-impl WebGame for Othello {
-    const TITLE: &'static str = "Othello";
-    const SIZE: (usize, usize) = (8, 8);
-
-    fn registry() -> &'static Registry<Othello> {
-        static REGISTRY: OnceLock<Registry<Othello>> = OnceLock::new();
-        REGISTRY.get_or_init(gamelab_othello::ai::registry)
-    }
-
-    fn labels() -> (Vec<String>, Vec<String>) {
-        (
-            ('a'..='h').map(String::from).collect(),
-            (1..=8).map(|r: u32| r.to_string()).collect(),
-        )
-    }
-
-    fn piece(&self, index: usize) -> Option<Side> {
-        let bit = 1u64 << index;
-        if self.black() & bit != 0 {
-            Some(Side::First)
-        } else if self.white() & bit != 0 {
-            Some(Side::Second)
-        } else {
-            None
-        }
-    }
-
-    fn square_of(mv: OthelloMove) -> Option<usize> {
-        match mv {
-            OthelloMove::Place(sq) => Some(sq.index()),
-            OthelloMove::Pass => None,
-        }
-    }
-
-    fn score(&self) -> Option<[u32; 2]> {
-        let (black, white) = self.counts();
-        Some([black, white])
-    }
-}
-
-/// The games the app serves, by their `Game::NAME`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum GameKind {
-    Ttt,
-    Othello,
-}
-
-impl GameKind {
-    pub const ALL: [GameKind; 2] = [GameKind::Ttt, GameKind::Othello];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            GameKind::Ttt => Ttt::NAME,
-            GameKind::Othello => Othello::NAME,
-        }
-    }
-
-    pub fn parse(name: &str) -> Option<GameKind> {
-        GameKind::ALL.into_iter().find(|g| g.name() == name)
-    }
-
-    pub fn known() -> String {
-        GameKind::ALL.map(GameKind::name).join(", ")
-    }
-}
-
-/// Runs `$body` with `$G` the game type of a [`GameKind`].
-macro_rules! with_web_game {
-    ($kind:expr, $G:ident => $body:expr) => {
-        match $kind {
-            $crate::games::GameKind::Ttt => {
-                type $G = gamelab_ttt::Ttt;
-                $body
-            }
-            $crate::games::GameKind::Othello => {
-                type $G = gamelab_othello::Othello;
-                $body
-            }
-        }
-    };
-}
-pub(crate) use with_web_game;
 
 /// The position after `moves` (in the game's notation) from the start; a move that cannot
 /// be played is reported with its place in the list.
@@ -191,7 +46,7 @@ pub struct MoveView {
     pub square: Option<usize>,
 }
 
-pub fn move_view<G: WebGame>(mv: G::Move) -> MoveView {
+pub fn move_view<G: Described>(mv: G::Move) -> MoveView {
     MoveView {
         text: mv.to_string(),
         square: G::square_of(mv),
@@ -215,8 +70,8 @@ pub struct BoardView {
     pub highlight: Vec<usize>,
 }
 
-pub fn board_view<G: WebGame>(game: &G) -> BoardView {
-    let (rows, cols) = G::SIZE;
+pub fn board_view<G: Described>(game: &G) -> BoardView {
+    let (rows, cols) = G::GRID;
     BoardView {
         rows,
         cols,
@@ -270,20 +125,41 @@ pub struct GameInfo {
     pub col_labels: Vec<String>,
     pub row_labels: Vec<String>,
     pub move_syntax: &'static str,
+    /// Each square's name, row by row.
+    pub square_names: Vec<String>,
+    /// How pieces are drawn: `marks` (letters) or `discs`.
+    pub pieces: &'static str,
+    /// CSS colours of the sides' pieces, first side first.
+    pub piece_colours: [&'static str; 2],
+    /// CSS colour of the board's squares.
+    pub board_colour: &'static str,
+    /// The players a new game starts with, first side first.
+    pub default_players: [&'static str; 2],
+    /// A and B of a new match.
+    pub default_match: [&'static str; 2],
+    /// Whether the whole game tree can be explored with exact values (small games only).
+    pub explorable: bool,
     pub ais: Vec<AiView>,
 }
 
-pub fn game_info<G: WebGame>() -> GameInfo {
+pub fn game_info<G: Described>() -> GameInfo {
     let (col_labels, row_labels) = G::labels();
     GameInfo {
         name: G::NAME,
         title: G::TITLE,
         sides: Side::BOTH.map(G::side_name),
-        rows: G::SIZE.0,
-        cols: G::SIZE.1,
+        rows: G::GRID.0,
+        cols: G::GRID.1,
         col_labels,
         row_labels,
         move_syntax: G::move_syntax(),
+        square_names: (0..G::GRID.0 * G::GRID.1).map(G::square_name).collect(),
+        pieces: G::PIECES.name(),
+        piece_colours: G::PIECE_COLOURS,
+        board_colour: G::BOARD_COLOUR,
+        default_players: G::DEFAULT_PLAYERS,
+        default_match: G::DEFAULT_MATCH,
+        explorable: G::TREE_FITS_IN_MEMORY,
         ais: G::registry()
             .entries()
             .iter()
@@ -315,5 +191,15 @@ pub fn game_info<G: WebGame>() -> GameInfo {
                     .collect(),
             })
             .collect(),
+    }
+}
+
+/// The catalogue entry of one game, as `GET /api/catalogue` lists it.
+pub struct Info;
+
+impl GameVisitor for Info {
+    type Output = GameInfo;
+    fn visit<G: Described>(self) -> GameInfo {
+        game_info::<G>()
     }
 }

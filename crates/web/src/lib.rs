@@ -31,8 +31,8 @@ use tokio_stream::StreamExt;
 use tokio_stream::wrappers::ReceiverStream;
 
 pub use error::ApiError;
-use games::{GameKind, game_info, with_web_game};
-use play::{GameState, NewGame, PlaySession, Session};
+use gamelab_core::{Described, GameVisitor};
+use play::{GameState, NewGame, Session, WebSession};
 use runs::{GamesQuery, NewRun, Run, RunState};
 
 /// Games kept at once; the oldest is dropped beyond this.
@@ -175,21 +175,31 @@ async fn not_found() -> ApiError {
 }
 
 async fn catalogue() -> Json<serde_json::Value> {
-    let games: Vec<_> = GameKind::ALL
-        .into_iter()
-        .map(|kind| with_web_game!(kind, G => serde_json::to_value(game_info::<G>())))
-        .collect::<Result<_, _>>()
-        .expect("the catalogue serialises");
+    let games: Vec<_> = gamelab_games::NAMES
+        .iter()
+        .map(|name| games::visit(name, games::Info).expect("the catalogue's own names"))
+        .collect();
     Json(serde_json::json!({ "games": games }))
 }
 
-fn game_kind(name: &str) -> Result<GameKind, ApiError> {
-    GameKind::parse(name).ok_or_else(|| {
-        ApiError::bad_request(format!(
-            "unknown game `{name}`; known games: {}",
-            GameKind::known()
-        ))
-    })
+/// Builds the session of a new game, in the game the request names.
+struct StartGame(NewGame);
+
+impl GameVisitor for StartGame {
+    type Output = Result<Box<dyn Session>, ApiError>;
+    fn visit<G: Described>(self) -> Self::Output {
+        Ok(Box::new(WebSession::<G>::new(&self.0)?))
+    }
+}
+
+/// Checks and starts a run, in the game the request names.
+struct StartRun(String, NewRun);
+
+impl GameVisitor for StartRun {
+    type Output = Result<Arc<Run>, ApiError>;
+    fn visit<G: Described>(self) -> Self::Output {
+        runs::start::<G>(self.0, &self.1)
+    }
 }
 
 /// Runs blocking work (AI moves, builds of solved tables) off the async threads.
@@ -206,10 +216,8 @@ async fn new_game(
     body: Result<Json<NewGame>, JsonRejection>,
 ) -> Result<(StatusCode, Json<GameState>), ApiError> {
     let Json(request) = body?;
-    let kind = game_kind(&request.game)?;
-    let session: Box<dyn Session> =
-        blocking(move || with_web_game!(kind, G => Ok(Box::new(PlaySession::<G>::new(&request)?) as Box<dyn Session>)))
-            .await?;
+    let game = request.game.clone();
+    let session = blocking(move || games::visit(&game, StartGame(request))?).await?;
     let id = app.ids.next();
     let state = session.state(&id);
     app.sessions.lock().expect("sessions lock").insert(
@@ -311,11 +319,10 @@ async fn new_run(
     body: Result<Json<NewRun>, JsonRejection>,
 ) -> Result<(StatusCode, Json<RunState>), ApiError> {
     let Json(request) = body?;
-    let kind = game_kind(&request.game)?;
     let id = app.ids.next();
     let run_id = id.clone();
-    let run =
-        blocking(move || with_web_game!(kind, G => runs::start::<G>(run_id, &request))).await?;
+    let game = request.game.clone();
+    let run = blocking(move || games::visit(&game, StartRun(run_id, request))?).await?;
     let state = run.state.borrow().clone();
     app.runs
         .lock()
@@ -388,5 +395,5 @@ async fn explore(
     body: Result<Json<explore::ExploreRequest>, JsonRejection>,
 ) -> AppResult<explore::ExploreView> {
     let Json(request) = body?;
-    blocking(move || explore::explore(&request).map(Json)).await
+    blocking(move || explore::explore(request).map(Json)).await
 }

@@ -6,14 +6,16 @@ use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use gamelab_core::arena::{
-    self, ChunkResult, ExactResult, LiveOptions, MatchConfig, PlayedGame, Probabilities, Tally,
+    self, ChunkResult, LiveOptions, MatchConfig, MatchReport, PlayedGame, Tally,
 };
 use gamelab_core::{Agent, Game};
 use serde::{Deserialize, Serialize};
 use tokio::sync::watch;
 
 use crate::error::ApiError;
-use crate::games::{OutcomeView, WebGame, outcome_view};
+use gamelab_core::Described;
+
+use crate::games::{OutcomeView, outcome_view};
 
 /// At most this many games per side in one run.
 pub const MAX_GAMES_PER_SIDE: u64 = 1_000_000;
@@ -31,48 +33,18 @@ pub struct NewRun {
     pub seed: u64,
 }
 
-#[derive(Serialize, Debug, Clone, PartialEq)]
-pub struct ExactView {
-    pub first: Probabilities,
-    pub second: Probabilities,
-    pub total: Probabilities,
-}
-
-impl From<ExactResult> for ExactView {
-    fn from(e: ExactResult) -> Self {
-        ExactView {
-            first: e.first,
-            second: e.second,
-            total: e.total(),
-        }
-    }
-}
-
-/// A run as the page sees it; sent again each time games finish.
+/// A run as the page sees it; sent again each time games finish. Its tables, exact table
+/// and digest are the match report `gamelab match --json` prints.
 #[derive(Serialize, Debug, Clone, PartialEq)]
 pub struct RunState {
     pub id: String,
-    pub game: &'static str,
     pub sides: [&'static str; 2],
-    pub a: String,
-    pub b: String,
-    pub games_per_side: u64,
-    pub seed: u64,
-    pub played: u64,
-    /// A's results with A moving first, moving second, and both.
-    pub first: Tally,
-    pub second: Tally,
-    pub total: Tally,
-    /// The exact probabilities (tic-tac-toe AIs with a fixed distribution), or why not.
-    pub exact: Option<ExactView>,
-    pub exact_note: Option<String>,
+    #[serde(flatten)]
+    pub report: MatchReport,
     /// Every game is kept and can be listed.
     pub games_kept: bool,
     pub done: bool,
     pub stopped: bool,
-    pub elapsed_ms: u64,
-    /// The match digest (as `gamelab match --json` prints it) once the run is complete.
-    pub digest: Option<String>,
 }
 
 /// A finished game of a run.
@@ -158,19 +130,8 @@ fn run_game<G: Game>(game: &PlayedGame<G::Move>) -> RunGame {
     }
 }
 
-/// The exact result of A against B, for games small enough, or why there is none.
-fn exact_of<G: WebGame>(
-    a: &mut dyn Agent<G>,
-    b: &mut dyn Agent<G>,
-    names: [&str; 2],
-) -> Result<ExactView, String> {
-    arena::exact_match(a, b, names)
-        .map(Into::into)
-        .map_err(|e| e.to_string())
-}
-
 /// Checks the request, then starts the run on its own thread.
-pub fn start<G: WebGame>(id: String, request: &NewRun) -> Result<Arc<Run>, ApiError> {
+pub fn start<G: Described>(id: String, request: &NewRun) -> Result<Arc<Run>, ApiError> {
     let registry = G::registry();
     let build = |who: &str, spec: &str| {
         registry
@@ -185,31 +146,21 @@ pub fn start<G: WebGame>(id: String, request: &NewRun) -> Result<Arc<Run>, ApiEr
             request.games_per_side
         )));
     }
-    let (exact, exact_note) =
-        match exact_of::<G>(&mut *agent_a, &mut *agent_b, [&request.a, &request.b]) {
-            Ok(e) => (Some(e), None),
-            Err(note) => (None, Some(note)),
-        };
+    let mut report =
+        MatchReport::new::<G>(&request.a, &request.b, request.games_per_side, request.seed);
+    report.set_exact(arena::exact_match(
+        &mut *agent_a,
+        &mut *agent_b,
+        [&request.a, &request.b],
+    ));
     let games_kept = request.games_per_side <= KEPT_GAMES_PER_SIDE;
     let initial = RunState {
         id,
-        game: G::NAME,
         sides: gamelab_core::Side::BOTH.map(G::side_name),
-        a: request.a.clone(),
-        b: request.b.clone(),
-        games_per_side: request.games_per_side,
-        seed: request.seed,
-        played: 0,
-        first: Tally::default(),
-        second: Tally::default(),
-        total: Tally::default(),
-        exact,
-        exact_note,
+        report,
         games_kept,
         done: false,
         stopped: false,
-        elapsed_ms: 0,
-        digest: None,
     };
     let run = Arc::new(Run {
         state: watch::Sender::new(initial),
@@ -230,7 +181,7 @@ pub fn start<G: WebGame>(id: String, request: &NewRun) -> Result<Arc<Run>, ApiEr
     Ok(run)
 }
 
-fn play<G: WebGame>(run: &Run, a: &str, b: &str, cfg: &MatchConfig, keep_games: bool) {
+fn play<G: Described>(run: &Run, a: &str, b: &str, cfg: &MatchConfig, keep_games: bool) {
     let registry = G::registry();
     // Both specs were built once when the run was checked; they cannot fail now.
     let make = |spec: &str| registry.build(spec).expect("checked spec");
@@ -250,24 +201,16 @@ fn play<G: WebGame>(run: &Run, a: &str, b: &str, cfg: &MatchConfig, keep_games: 
             games.extend(chunk.games.iter().map(run_game::<G>));
         }
         run.state.send_modify(|s| {
-            s.first.add(&chunk.first);
-            s.second.add(&chunk.second);
-            s.total.add(&chunk.first);
-            s.total.add(&chunk.second);
-            s.played += chunk.range.end - chunk.range.start;
-            s.elapsed_ms = started.elapsed().as_millis() as u64;
+            s.report.add(&chunk.first, &chunk.second);
+            s.report.elapsed_ms = started.elapsed().as_millis() as u64;
         });
     };
     let (result, _, stopped) =
         arena::run_match_live::<G, Box<dyn Agent<G>>>(&make_a, &make_b, cfg, &live, &on_chunk);
     run.state.send_modify(|s| {
-        s.first = result.first;
-        s.second = result.second;
-        s.total = result.total();
-        s.played = result.total().games();
+        s.report.finish(&result, !stopped);
+        s.report.elapsed_ms = started.elapsed().as_millis() as u64;
         s.done = true;
         s.stopped = stopped;
-        s.elapsed_ms = started.elapsed().as_millis() as u64;
-        s.digest = (!stopped).then(|| format!("{:016x}", result.digest));
     });
 }

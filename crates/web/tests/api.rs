@@ -178,7 +178,7 @@ async fn bad_requests_for_new_games() {
     assert_error(
         post(json!({"game": "chess", "players": ["human", "human"]})).await,
         StatusCode::BAD_REQUEST,
-        "known games: ttt, othello",
+        "gamelab plays ttt, othello",
     );
     assert_error(
         post(json!({"game": "ttt", "players": ["human", "ai99"]})).await,
@@ -639,4 +639,43 @@ async fn the_tree_viewer() {
         StatusCode::CONFLICT,
         "the game is over",
     );
+}
+
+/// The same moves `gamelab play --seed 3 --x ai2` plays for the input `1,1`, `undo`, `1,1`,
+/// `0,0` (the CLI's test `the_same_seed_plays_the_same_moves_as_the_web_app`): both drive
+/// gamelab-core's play session.
+#[tokio::test]
+async fn the_play_view_plays_what_gamelab_play_plays() {
+    let app = App::new();
+    let (status, state) = app
+        .post(
+            "/api/games",
+            json!({"game": "ttt", "players": ["human", "ai2"], "seed": 3}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{state}");
+    let game = id(&state);
+    let mut replies = Vec::new();
+    for (human, undo_after) in [("1,1", true), ("1,1", false), ("0,0", false)] {
+        let ply = app
+            .post(&format!("/api/games/{game}/move"), json!({"move": human}))
+            .await
+            .1["cursor"]
+            .clone();
+        let (_, state) = app
+            .post(&format!("/api/games/{game}/ai-move"), json!({"ply": ply}))
+            .await;
+        let cursor = state["cursor"].as_u64().unwrap() as usize;
+        replies.push(
+            state["moves"][cursor - 1]["text"]
+                .as_str()
+                .unwrap()
+                .to_string(),
+        );
+        if undo_after {
+            app.post(&format!("/api/games/{game}/undo"), json!({}))
+                .await;
+        }
+    }
+    assert_eq!(replies, ["(0, 1)", "(0, 1)", "(1, 0)"]);
 }

@@ -428,6 +428,7 @@ pub fn registry<B: Board>() -> Registry<Position<B>> {
         register_ranked(&mut r, ranked);
     }
     register_solved_and_search(&mut r);
+    r.register(crate::learned::regression::entry());
     r
 }
 

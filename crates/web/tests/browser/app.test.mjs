@@ -66,7 +66,7 @@ async function open() {
 const shot = (page, name) => page.screenshot({ path: join(shots, `${name}.png`) });
 const square = (board, i) => `#${board} .cell[data-square="${i}"]`;
 const cellsOf = (page, board) =>
-  page.$$eval(`#${board} .cell`, (cells) => cells.map((c) => c.querySelector(".mark-o") ? "o" : c.querySelector(".mark-x") ? "x" : ""));
+  page.$$eval(`#${board} .cell`, (cells) => cells.map((c) => c.querySelector(".mark-0") ? "o" : c.querySelector(".mark-1") ? "x" : ""));
 const status = (page) => page.textContent("#play-status");
 const moveCount = (page) => page.$$eval("#move-list li", (items) => items.length);
 

@@ -3,8 +3,7 @@
 use std::path::PathBuf;
 
 use clap::Args;
-use gamelab_learn::dataset::{Scores, Targets, read_games};
-use gamelab_learn::features::FeatureSet;
+use gamelab_ttt::learned::{FeatureSet, Scores, Targets, read_games};
 
 #[derive(Args, Debug)]
 pub struct DatasetArgs {

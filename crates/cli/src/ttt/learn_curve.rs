@@ -6,16 +6,25 @@ use std::fmt::Write;
 use std::sync::Arc;
 
 use clap::Args;
-use gamelab_core::Uniform;
-use gamelab_core::arena::exact_match;
-use gamelab_learn::dataset::{Scores, Targets};
-use gamelab_learn::features::FeatureSet;
-use gamelab_learn::fit::{DEFAULT_RIDGE, fit};
-use gamelab_learn::model::Model;
-use gamelab_learn::regression_ai::Regression;
-use gamelab_ttt::Ttt;
+use gamelab_core::arena::{PlayedGame, exact_match};
+use gamelab_core::{Described, Side, Uniform};
+use gamelab_learn::{DEFAULT_RIDGE, Model, fit};
+use gamelab_ttt::learned::{FeatureSet, Game as LearnGame, Regression, Scores, Targets};
+use gamelab_ttt::{Square, Ttt};
 
-use crate::records::{play, to_learn};
+use crate::records::play;
+
+/// A played game as seed 002's pipeline reads it.
+fn to_learn(g: &PlayedGame<Square>) -> LearnGame {
+    LearnGame {
+        moves: g.moves.clone(),
+        winner: match g.outcome.winner() {
+            Some(Side::First) => 1,
+            Some(Side::Second) => 2,
+            None => 0,
+        },
+    }
+}
 
 #[derive(Args, Debug)]
 pub struct LearnCurveArgs {
@@ -44,10 +53,12 @@ pub struct CurvePoint {
 }
 
 pub fn curve(args: &LearnCurveArgs) -> anyhow::Result<Vec<CurvePoint>> {
-    let registry = gamelab_learn::catalogue();
+    let registry = Ttt::registry();
     let mut points = Vec::new();
     for &games in &args.sizes {
-        let played = play("ai2", "ai2", games, args.seed)?;
+        // The seed's sizes count games in all: half with each AI first.
+        let mut played = play::<Ttt>("ai2", "ai2", games.div_ceil(2), args.seed)?;
+        played.truncate(games as usize);
         for symmetries in [false, true] {
             let mut scores = Scores::default();
             for g in &played {
@@ -60,8 +71,8 @@ pub fn curve(args: &LearnCurveArgs) -> anyhow::Result<Vec<CurvePoint>> {
             };
             let features = FeatureSet::from_name(&args.features).expect("checked by clap");
             let data = scores.dataset_for(targets, features);
-            let fitted = fit(&data, features.count(), args.ridge)?;
-            let model = Model::new(&fitted, features, args.ridge, data.rows.len());
+            let fitted = fit(&data.rows, features.count(), args.ridge)?;
+            let model = Model::new(&fitted, &features.set(), args.ridge, data.rows.len());
             let mut ai = Uniform(Regression {
                 model: Arc::new(model),
             });

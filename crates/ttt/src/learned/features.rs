@@ -1,7 +1,10 @@
 //! Seed 002's features: for each of the 8 lines a one-hot of its 27 patterns, the pattern
 //! index being Σ cellᵢ·3^(2−i) over the line's three squares (empty 0, o 1, x 2).
 
-use gamelab_ttt::{LINE_NAMES, LINES, Mark};
+use crate::{LINE_NAMES, LINES, Mark};
+
+/// The name of the target column in seed 002's CSV: the average outcome score.
+pub const TARGET: &str = "ave";
 
 /// Patterns per line.
 pub const PATTERNS: usize = 27;
@@ -83,9 +86,20 @@ impl FeatureSet {
     }
 
     pub fn header(self) -> Vec<String> {
-        std::iter::once("ave".to_string())
-            .chain(self.names())
-            .collect()
+        self.set().header(TARGET)
+    }
+
+    /// The feature set as gamelab-learn's datasets and model files name it.
+    pub fn set(self) -> gamelab_learn::FeatureSet {
+        gamelab_learn::FeatureSet {
+            name: self.name().to_string(),
+            names: self.names(),
+        }
+    }
+
+    /// Every feature set, as the dataset and model readers check files against.
+    pub fn known() -> Vec<gamelab_learn::FeatureSet> {
+        FeatureSet::ALL.map(FeatureSet::set).to_vec()
     }
 
     /// The indices of the features that are 1 for a board.

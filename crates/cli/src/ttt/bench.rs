@@ -108,7 +108,7 @@ pub fn run(args: BenchArgs) -> anyhow::Result<()> {
 }
 
 fn measure<B: Board>(args: &BenchArgs, board: BoardKind, line_counts: bool) -> Row {
-    let registry = gamelab_learn::catalogue::<B>();
+    let registry = gamelab_ttt::ai::registry::<B>();
     let cfg = MatchConfig {
         games_per_side: args.games,
         seed: 0,

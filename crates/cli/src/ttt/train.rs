@@ -3,9 +3,8 @@
 use std::path::PathBuf;
 
 use clap::Args;
-use gamelab_learn::dataset::Dataset;
-use gamelab_learn::fit::{DEFAULT_RIDGE, fit};
-use gamelab_learn::model::Model;
+use gamelab_learn::{DEFAULT_RIDGE, Model, fit};
+use gamelab_ttt::learned::read_dataset;
 
 #[derive(Args, Debug)]
 pub struct TrainArgs {
@@ -20,9 +19,9 @@ pub struct TrainArgs {
 }
 
 pub fn run(args: TrainArgs) -> anyhow::Result<()> {
-    let data = Dataset::read_csv(&args.dataset)?;
-    let fitted = fit(&data, data.features.count(), args.ridge)?;
-    let model = Model::new(&fitted, data.features, args.ridge, data.rows.len());
+    let (data, features) = read_dataset(&args.dataset)?;
+    let fitted = fit(&data.rows, features.count(), args.ridge)?;
+    let model = Model::new(&fitted, &features.set(), args.ridge, data.rows.len());
     model.save(&args.out)?;
     println!(
         "{} rows, RMSE {:.4}, intercept {:.4}; model written to {}",

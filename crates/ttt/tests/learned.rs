@@ -4,12 +4,11 @@ use std::path::Path;
 use std::sync::Arc;
 
 use gamelab_core::{Agent, Uniform};
-use gamelab_learn::FileError;
-use gamelab_learn::dataset::{Dataset, Game, Scores, Targets, csv_line, read_games};
-use gamelab_learn::features::{FEATURES, FeatureSet, active_features, feature_names};
-use gamelab_learn::fit::fit;
-use gamelab_learn::model::Model;
-use gamelab_learn::regression_ai::Regression;
+use gamelab_learn::{FileError, Model, fit};
+use gamelab_ttt::learned::features::{FEATURES, active_features, feature_names};
+use gamelab_ttt::learned::{
+    FeatureSet, Game, Regression, Scores, Targets, csv_line, load_model, read_dataset, read_games,
+};
 use gamelab_ttt::{Square, Ttt};
 
 fn squares(list: &[usize]) -> Vec<Square> {
@@ -91,7 +90,7 @@ fn dataset_csv_round_trips() {
     let text = std::fs::read_to_string(&path).unwrap();
     assert!(text.starts_with("ave,h1-0,h1-1,"));
     assert_eq!(text.lines().count(), 1 + s.boards.len());
-    let back = Dataset::read_csv(&path).unwrap();
+    let (back, _) = read_dataset(&path).unwrap();
     assert_eq!(back, s.dataset());
     assert!(back.rows.iter().all(|r| r.active.len() == 8));
 }
@@ -105,15 +104,15 @@ fn write(dir: &Path, name: &str, text: &str) -> std::path::PathBuf {
 #[test]
 fn bad_datasets_name_the_file_and_line() {
     let dir = tempfile::tempdir().unwrap();
-    let header = gamelab_learn::features::header().join(",");
+    let header = gamelab_ttt::learned::features::header().join(",");
     let zeros = vec!["0"; FEATURES].join(",");
-    let err = Dataset::read_csv(&write(dir.path(), "h.csv", "ave,x1\n1,0\n")).unwrap_err();
+    let err = read_dataset(&write(dir.path(), "h.csv", "ave,x1\n1,0\n")).unwrap_err();
     assert!(
         err.to_string()
             .contains("h.csv, line 1: the header must be `ave,h1-0,…,d2-26`"),
         "{err}"
     );
-    let err = Dataset::read_csv(&write(
+    let err = read_dataset(&write(
         dir.path(),
         "v.csv",
         &format!("{header}\n1.5,{zeros}\n2,{}\n", zeros.replacen('0', "7", 1)),
@@ -124,7 +123,7 @@ fn bad_datasets_name_the_file_and_line() {
             .contains("v.csv, line 3: `7` in column h1-0 is not 0 or 1"),
         "{err}"
     );
-    let err = Dataset::read_csv(&write(
+    let err = read_dataset(&write(
         dir.path(),
         "n.csv",
         &format!("{header}\nabc,{zeros}\n"),
@@ -134,15 +133,14 @@ fn bad_datasets_name_the_file_and_line() {
         err.to_string().contains("line 2: `abc` is not a number"),
         "{err}"
     );
-    let err =
-        Dataset::read_csv(&write(dir.path(), "s.csv", &format!("{header}\n1,0,1\n"))).unwrap_err();
+    let err = read_dataset(&write(dir.path(), "s.csv", &format!("{header}\n1,0,1\n"))).unwrap_err();
     assert!(
         err.to_string()
             .contains("line 2: 3 values; the header has 217"),
         "{err}"
     );
     assert!(matches!(
-        Dataset::read_csv(&dir.path().join("none.csv")),
+        read_dataset(&dir.path().join("none.csv")),
         Err(FileError::Io { .. })
     ));
 }
@@ -180,7 +178,7 @@ fn records_are_read_and_checked() {
 #[test]
 fn a_model_learns_to_win_and_round_trips() {
     // 2,000 random games are plenty for o to beat random play most of the time.
-    let registry = gamelab_learn::catalogue::<gamelab_ttt::board::Bitboard>();
+    let registry = gamelab_ttt::ai::registry::<gamelab_ttt::board::Bitboard>();
     let cfg = gamelab_core::arena::MatchConfig {
         games_per_side: 1000,
         seed: 1,
@@ -209,12 +207,12 @@ fn a_model_learns_to_win_and_round_trips() {
         );
     }
     let data = scores.dataset();
-    let fitted = fit(&data, FEATURES, 1e-3).unwrap();
-    let model = Model::new(&fitted, FeatureSet::Lines, 1e-3, data.rows.len());
+    let fitted = fit(&data.rows, FEATURES, 1e-3).unwrap();
+    let model = Model::new(&fitted, &FeatureSet::Lines.set(), 1e-3, data.rows.len());
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("m.json");
     model.save(&path).unwrap();
-    let loaded = Model::load(&path).unwrap();
+    let loaded = load_model(&path).unwrap();
     assert_eq!(loaded, model);
     assert_eq!(loaded.feature_names, feature_names());
 
@@ -249,12 +247,12 @@ fn the_ai_maximises_as_o_and_minimises_as_x() {
         weights[f] = 0.0;
     }
     let model = Model::new(
-        &gamelab_learn::fit::Fitted {
+        &gamelab_learn::Fitted {
             intercept: 0.0,
             weights,
             rmse: 0.0,
         },
-        FeatureSet::Lines,
+        &FeatureSet::Lines.set(),
         1e-3,
         0,
     );
@@ -274,30 +272,30 @@ fn the_ai_maximises_as_o_and_minimises_as_x() {
 #[test]
 fn bad_models_are_refused() {
     let dir = tempfile::tempdir().unwrap();
-    let err = Model::load(&write(dir.path(), "m.json", "{\n  \"format\": 3\n"))
+    let err = load_model(&write(dir.path(), "m.json", "{\n  \"format\": 3\n"))
         .unwrap_err()
         .to_string();
     assert!(err.contains("m.json, line 2: not a gamelab model"), "{err}");
     let model = Model::new(
-        &gamelab_learn::fit::Fitted {
+        &gamelab_learn::Fitted {
             intercept: 0.0,
             weights: vec![0.0; FEATURES],
             rmse: 0.0,
         },
-        FeatureSet::Lines,
+        &FeatureSet::Lines.set(),
         1e-3,
         0,
     );
     let mut value = serde_json::to_value(&model).unwrap();
     value["weights"] = serde_json::json!([1.0, 2.0]);
-    let err = Model::load(&write(dir.path(), "short.json", &value.to_string()))
+    let err = load_model(&write(dir.path(), "short.json", &value.to_string()))
         .unwrap_err()
         .to_string();
     assert!(
         err.contains("short.json, line 1: the model has 2 weights"),
         "{err}"
     );
-    let registry = gamelab_learn::catalogue::<gamelab_ttt::board::Bitboard>();
+    let registry = gamelab_ttt::ai::registry::<gamelab_ttt::board::Bitboard>();
     let err = registry.build("regression").err().unwrap().to_string();
     assert!(
         err.contains("regression needs the parameter model"),
@@ -373,18 +371,18 @@ fn turn_split_features_and_their_files() {
     let path = dir.path().join("split.csv");
     s.write_csv_with(&path, Targets::BackedUp, FeatureSet::LinesByTurn)
         .unwrap();
-    let data = Dataset::read_csv(&path).unwrap();
-    assert_eq!(data.features, FeatureSet::LinesByTurn);
+    let (data, set) = read_dataset(&path).unwrap();
+    assert_eq!(set, FeatureSet::LinesByTurn);
     assert_eq!(
         data,
         s.dataset_for(Targets::BackedUp, FeatureSet::LinesByTurn)
     );
-    let fitted = fit(&data, data.features.count(), 1e-3).unwrap();
-    let model = Model::new(&fitted, data.features, 1e-3, data.rows.len());
+    let fitted = fit(&data.rows, set.count(), 1e-3).unwrap();
+    let model = Model::new(&fitted, &set.set(), 1e-3, data.rows.len());
     let m = dir.path().join("split.json");
     model.save(&m).unwrap();
     assert_eq!(
-        Model::load(&m).unwrap().feature_set(),
-        FeatureSet::LinesByTurn
+        load_model(&m).unwrap().features,
+        FeatureSet::LinesByTurn.name()
     );
 }

@@ -4,17 +4,28 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use gamelab_core::{AgentEntry, BestMoves, ParamSpec, Registry, SpecError, Uniform};
-use gamelab_ttt::board::{Board, Moves};
-use gamelab_ttt::{Player, Position, Square};
+use gamelab_core::{AgentEntry, BestMoves, ParamSpec, SpecError, Uniform};
+use gamelab_learn::{FileError, Model};
 
-use crate::features::{Cells, cell};
-use crate::model::Model;
+use super::features::{Cells, FeatureSet, cell};
+use crate::board::{Board, Moves};
+use crate::{Player, Position, Square};
 
 /// Plays by a model's predictions.
 #[derive(Clone, Debug)]
 pub struct Regression {
     pub model: Arc<Model>,
+}
+
+/// Reads a model file of one of tic-tac-toe's feature sets.
+pub fn load_model(path: &Path) -> Result<Model, FileError> {
+    Model::load(path, &FeatureSet::known())
+}
+
+/// The model's prediction for a board.
+pub fn predict_board(model: &Model, cells: &Cells) -> f64 {
+    let set = FeatureSet::from_name(&model.features).expect("a loaded model's set is known");
+    model.predict(&set.active(cells))
 }
 
 fn cells_of<B: Board>(pos: &Position<B>) -> Cells {
@@ -30,7 +41,7 @@ impl Regression {
             .into_iter()
             .map(|sq| {
                 cells[sq.index()] = mark;
-                let value = self.model.predict_board(&cells);
+                let value = predict_board(&self.model, &cells);
                 cells[sq.index()] = 0;
                 (sq, value)
             })
@@ -58,11 +69,9 @@ impl<B: Board> BestMoves<Position<B>> for Regression {
     }
 }
 
-/// Every tic-tac-toe AI: the catalogue of gamelab-ttt plus `regression:model=FILE`. The
-/// CLI and the web app build agents from this one registry.
-pub fn catalogue<B: Board>() -> Registry<Position<B>> {
-    let mut registry = gamelab_ttt::ai::registry::<B>();
-    registry.register(AgentEntry::new(
+/// `regression:model=FILE`, for the tic-tac-toe registry.
+pub fn entry<B: Board>() -> AgentEntry<Position<B>> {
+    AgentEntry::new(
         "regression",
         "a learned evaluation (seed 002): o maximises, x minimises the model's prediction",
         vec![ParamSpec::text(
@@ -72,7 +81,7 @@ pub fn catalogue<B: Board>() -> Registry<Position<B>> {
         )],
         |params| {
             let path = params.text("model");
-            let model = Model::load(Path::new(path)).map_err(|e| SpecError::Invalid {
+            let model = load_model(Path::new(path)).map_err(|e| SpecError::Invalid {
                 agent: "regression".into(),
                 reason: e.to_string(),
             })?;
@@ -80,6 +89,5 @@ pub fn catalogue<B: Board>() -> Registry<Position<B>> {
                 model: Arc::new(model),
             })))
         },
-    ));
-    registry
+    )
 }

@@ -1,0 +1,10 @@
+//! Tic-tac-toe's own subcommands: the solved tree, alpha-beta analysis, the seed's
+//! benchmark of board structures, and seed 002's learning pipeline.
+
+pub mod bench;
+pub mod dataset;
+pub mod learn_curve;
+pub mod search;
+pub mod solve;
+pub mod train;
+pub mod tree;

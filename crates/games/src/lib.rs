@@ -1,0 +1,109 @@
+//! The catalogue of games: the one place that lists them. The CLI, the web app and the
+//! tests iterate over it and run their generic code through [`visit`]; adding a game is
+//! adding its crate and one line to the `catalogue!` call below.
+
+use gamelab_core::{BoardError, CatalogueEntry, GameVisitor};
+
+/// A game name or board the catalogue does not have.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum CatalogueError {
+    #[error("unknown game `{name}`; gamelab plays {}", NAMES.join(", "))]
+    UnknownGame { name: String },
+    #[error(transparent)]
+    Board(#[from] BoardError),
+}
+
+/// A game of the catalogue, as a front end lists it before choosing one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Entry {
+    pub name: &'static str,
+    pub title: &'static str,
+    /// Board data structures, the default first.
+    pub boards: &'static [&'static str],
+}
+
+macro_rules! catalogue {
+    ($($entry:ty),+ $(,)?) => {
+        /// Every game, in the order the front ends show them (the first is the default).
+        pub const GAMES: &[Entry] = &[$(Entry {
+            name: <$entry as CatalogueEntry>::NAME,
+            title: <$entry as CatalogueEntry>::TITLE,
+            boards: <$entry as CatalogueEntry>::BOARDS,
+        }),+];
+
+        /// The games' names, as `--game` and the API take them.
+        pub const NAMES: &[&str] = &[$(<$entry as CatalogueEntry>::NAME),+];
+
+        /// Runs `visitor` on the game called `game` over the board structure `board` (its
+        /// default when `None`).
+        pub fn visit<V: GameVisitor>(
+            game: &str,
+            board: Option<&str>,
+            visitor: V,
+        ) -> Result<V::Output, CatalogueError> {
+            $(
+                if game == <$entry as CatalogueEntry>::NAME {
+                    return <$entry as CatalogueEntry>::visit(board, visitor).map_err(CatalogueError::from);
+                }
+            )+
+            Err(CatalogueError::UnknownGame { name: game.to_string() })
+        }
+    };
+}
+
+catalogue!(gamelab_ttt::Catalogue, gamelab_othello::Catalogue);
+
+/// The default game: the catalogue's first.
+pub const DEFAULT: &str = NAMES[0];
+
+/// The catalogue entry called `name`.
+pub fn find(name: &str) -> Result<&'static Entry, CatalogueError> {
+    GAMES
+        .iter()
+        .find(|e| e.name == name)
+        .ok_or_else(|| CatalogueError::UnknownGame {
+            name: name.to_string(),
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use gamelab_core::Described;
+
+    use super::*;
+
+    struct NameAndAis;
+    impl GameVisitor for NameAndAis {
+        type Output = (&'static str, usize);
+        fn visit<G: Described>(self) -> Self::Output {
+            (G::NAME, G::registry().entries().len())
+        }
+    }
+
+    #[test]
+    fn every_entry_visits_its_own_game() {
+        for entry in GAMES {
+            for board in entry.boards {
+                let (name, ais) = visit(entry.name, Some(board), NameAndAis).unwrap();
+                assert_eq!(name, entry.name);
+                assert!(ais > 0, "{name} has no AI");
+            }
+        }
+    }
+
+    #[test]
+    fn unknown_games_and_boards_are_errors() {
+        let err = visit("chess", None, NameAndAis).unwrap_err().to_string();
+        assert!(
+            err.starts_with("unknown game `chess`; gamelab plays ttt, othello"),
+            "{err}"
+        );
+        let err = visit("ttt", Some("3d"), NameAndAis)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("ttt has no board `3d`; its boards: bitboard, 2d"),
+            "{err}"
+        );
+    }
+}

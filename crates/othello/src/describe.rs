@@ -1,0 +1,52 @@
+//! Othello in the catalogue: how the front ends draw it and its AIs.
+
+use gamelab_core::{Described, PieceStyle, Registry, Side, Single};
+
+use crate::{Move, Othello};
+
+impl Described for Othello {
+    const TITLE: &'static str = "Othello";
+    const GRID: (usize, usize) = (8, 8);
+    const PIECES: PieceStyle = PieceStyle::Discs;
+    const PIECE_COLOURS: [&'static str; 2] = ["#111111", "#f4f4f4"];
+    const BOARD_COLOUR: &'static str = "#1f7a4d";
+    const DEFAULT_PLAYERS: [&'static str; 2] = ["human", "alphabeta"];
+    const DEFAULT_MATCH: [&'static str; 2] = ["greedy", "random"];
+
+    fn registry() -> Registry<Self> {
+        crate::ai::registry()
+    }
+
+    fn labels() -> (Vec<String>, Vec<String>) {
+        (
+            ('a'..='h').map(String::from).collect(),
+            (1..=8).map(|r: u32| r.to_string()).collect(),
+        )
+    }
+
+    fn piece(&self, index: usize) -> Option<Side> {
+        let bit = 1u64 << index;
+        if self.black() & bit != 0 {
+            Some(Side::First)
+        } else if self.white() & bit != 0 {
+            Some(Side::Second)
+        } else {
+            None
+        }
+    }
+
+    fn square_of(mv: Move) -> Option<usize> {
+        match mv {
+            Move::Place(sq) => Some(sq.index()),
+            Move::Pass => None,
+        }
+    }
+
+    fn score(&self) -> Option<[u32; 2]> {
+        let (black, white) = self.counts();
+        Some([black, white])
+    }
+}
+
+/// Othello's catalogue entry.
+pub type Catalogue = Single<Othello>;
