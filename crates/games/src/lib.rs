@@ -51,7 +51,11 @@ macro_rules! catalogue {
     };
 }
 
-catalogue!(gamelab_ttt::Catalogue, gamelab_othello::Catalogue);
+catalogue!(
+    gamelab_ttt::Catalogue,
+    gamelab_othello::Catalogue,
+    gamelab_connect4::Catalogue,
+);
 
 /// The default game: the catalogue's first.
 pub const DEFAULT: &str = NAMES[0];

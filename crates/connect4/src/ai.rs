@@ -1,0 +1,207 @@
+//! Connect Four's AIs: uniformly random, greedy about threats, and alpha-beta through
+//! gamelab-core's generic search with an evaluation of open fours, handing over to the
+//! exact solver near the end.
+
+use std::sync::OnceLock;
+use std::time::Duration;
+
+use gamelab_core::search::{LeafEval, SearchOptions, analyze};
+use gamelab_core::{
+    Agent, AgentEntry, BestMoves, Game, GameRng, Outcome, ParamSpec, Policy, Registry, Side,
+    SpecError, Uniform,
+};
+
+use crate::position::{BOARD, bit, winning_squares};
+use crate::solve::Solver;
+use crate::{ConnectFour, HEIGHT, Move, Moves, WIDTH};
+
+/// Every four-in-a-row window of the board (69 of them).
+fn windows() -> &'static [u64] {
+    static WINDOWS: OnceLock<Vec<u64>> = OnceLock::new();
+    WINDOWS.get_or_init(|| {
+        let mut windows = Vec::new();
+        for col in 0..WIDTH as i64 {
+            for row in 0..HEIGHT as i64 {
+                for (dc, dr) in [(1, 0), (0, 1), (1, 1), (1, -1)] {
+                    let cells: Vec<(i64, i64)> =
+                        (0..4).map(|k| (col + k * dc, row + k * dr)).collect();
+                    if cells.iter().all(|&(c, r)| {
+                        (0..WIDTH as i64).contains(&c) && (0..HEIGHT as i64).contains(&r)
+                    }) {
+                        windows.push(
+                            cells
+                                .iter()
+                                .fold(0, |w, &(c, r)| w | bit(c as usize, r as usize)),
+                        );
+                    }
+                }
+            }
+        }
+        windows
+    })
+}
+
+/// The static evaluation, red's (the first side's) point of view: a win is worth more
+/// than any position and sooner is better; otherwise each window that only one side has
+/// discs in counts 1, 4 or 16 for that side's 1, 2 or 3 discs.
+pub fn evaluate(game: &ConnectFour) -> f64 {
+    match game.outcome() {
+        Some(Outcome::Win(side)) => {
+            let v = 1000.0 + game.empties() as f64;
+            return if side == Side::First { v } else { -v };
+        }
+        Some(Outcome::Draw) => return 0.0,
+        None => {}
+    }
+    const WORTH: [f64; 4] = [0.0, 1.0, 4.0, 16.0];
+    let (red, yellow) = (game.stones(Side::First), game.stones(Side::Second));
+    windows()
+        .iter()
+        .map(|&w| {
+            let (r, y) = ((w & red).count_ones(), (w & yellow).count_ones());
+            match (r, y) {
+                (0, 0) => 0.0,
+                (r, 0) => WORTH[r as usize],
+                (0, y) => -WORTH[y as usize],
+                _ => 0.0,
+            }
+        })
+        .sum()
+}
+
+/// A uniformly random column.
+pub struct Random;
+
+impl BestMoves<ConnectFour> for Random {
+    fn best_moves(&mut self, game: &ConnectFour) -> Moves {
+        game.legal_moves()
+    }
+
+    fn is_all_legal_moves(&self) -> bool {
+        true
+    }
+}
+
+/// Wins at once when it can, else blocks the opponent's immediate win, else avoids giving
+/// the opponent a win on top of its own disc; random among what is left.
+pub struct Greedy;
+
+impl BestMoves<ConnectFour> for Greedy {
+    fn best_moves(&mut self, game: &ConnectFour) -> Moves {
+        let moves = game.legal_moves();
+        let me = game.stones(game.to_move());
+        let them = game.occupied() ^ me;
+        let empty = BOARD & !game.occupied();
+        let mine = winning_squares(me, empty);
+        let theirs = winning_squares(them, empty);
+        let pick = |keep: &dyn Fn(&Move) -> bool| -> Moves {
+            moves.iter().copied().filter(|m| keep(m)).collect()
+        };
+        let wins = pick(&|m| mine & m.bit() != 0);
+        if !wins.is_empty() {
+            return wins;
+        }
+        let blocks = pick(&|m| theirs & m.bit() != 0);
+        if !blocks.is_empty() {
+            return blocks;
+        }
+        // The square above a move becomes playable for the opponent.
+        let safe = pick(&|m| theirs & (m.bit() << 1) & BOARD == 0);
+        if safe.is_empty() { moves } else { safe }
+    }
+}
+
+struct Eval;
+
+impl LeafEval<ConnectFour> for Eval {
+    fn evaluate(&mut self, game: &ConnectFour) -> f64 {
+        evaluate(game)
+    }
+}
+
+/// Alpha-beta to a depth (or iterative deepening under a time limit) with [`evaluate`] at
+/// the leaves; from `exact` empty squares on, the exact solver.
+pub struct AlphaBeta {
+    pub depth: u32,
+    pub time: Option<Duration>,
+    pub exact: usize,
+}
+
+impl AlphaBeta {
+    fn decide(&self, game: &ConnectFour) -> Move {
+        let moves = game.legal_moves();
+        if moves.len() == 1 {
+            return moves[0];
+        }
+        if game.empties() <= self.exact {
+            return Solver::default().solve(game).1.expect("the game goes on");
+        }
+        let options = SearchOptions {
+            max_depth: self.depth,
+            use_tt: true,
+            symmetric: false,
+            time_limit: self.time,
+        };
+        analyze(game, &mut Eval, options)
+            .last()
+            .and_then(|d| d.best)
+            .unwrap_or(moves[0])
+    }
+}
+
+impl Agent<ConnectFour> for AlphaBeta {
+    fn choose(&mut self, game: &ConnectFour, _rng: &mut GameRng) -> Move {
+        self.decide(game)
+    }
+
+    fn policy(&mut self, game: &ConnectFour) -> Option<Policy<Move>> {
+        self.time
+            .is_none()
+            .then(|| Policy::uniform(&[self.decide(game)]))
+    }
+}
+
+/// Every Connect Four AI.
+pub fn registry() -> Registry<ConnectFour> {
+    let mut r = Registry::new();
+    r.register(AgentEntry::new(
+        "random",
+        "a uniformly random column",
+        vec![],
+        |_| Ok(Box::new(Uniform(Random))),
+    ));
+    r.register(AgentEntry::new(
+        "greedy",
+        "win now if possible, else block the opponent's win, else a column that gives the opponent no win on top",
+        vec![],
+        |_| Ok(Box::new(Uniform(Greedy))),
+    ));
+    r.register(AgentEntry::new(
+        "alphabeta",
+        "alpha-beta (gamelab-core's search) over open fours, exact near the end",
+        vec![
+            ParamSpec::int("depth", 7, 1, 20, "plies searched"),
+            ParamSpec::float(
+                "time",
+                0.0,
+                "seconds per move, 0 for none (iterative deepening; results then depend on the machine)",
+            ),
+            ParamSpec::int("exact", 14, 0, 20, "solve exactly from this many empty squares"),
+        ],
+        |p| {
+            let seconds = p.float("time");
+            if !(0.0..=3600.0).contains(&seconds) {
+                return Err(SpecError::Invalid {
+                    agent: "alphabeta".into(),
+                    reason: format!("time {seconds} is not a number of seconds from 0 (none) to 3600"),
+                });
+            }
+            Ok(Box::new(AlphaBeta {
+                depth: p.int("depth") as u32,
+                time: (seconds > 0.0).then(|| Duration::from_secs_f64(seconds)),
+                exact: p.int("exact") as usize,
+            }))
+        },
+    ));
+    r
+}
