@@ -8,11 +8,12 @@ use gamelab_core::{Described, Game, GameVisitor, Registry, game_rng};
 pub struct MoveArgs {
     /// The AI, e.g. `ai14s` or `ai12s:ver=1` (see `gamelab ais`).
     ai: String,
-    /// The position in the game's notation: for tic-tac-toe a 9-character board string
-    /// (`.ox` row by row, e.g. `o...x....`), the text form, or a move list (`1,1 0,0`); for
-    /// Othello, 64 squares and the side to move.
+    /// The position in the game's notation (the start if left out): for tic-tac-toe a
+    /// 9-character board string (`.ox` row by row, e.g. `o...x....`), the text form, or a
+    /// move list (`1,1 0,0`); for Othello, 64 squares and the side to move; for Connect
+    /// Four, the columns played (`dcd`).
     #[arg(allow_hyphen_values = true)]
-    position: String,
+    position: Option<String>,
     /// Print the AI's trace: each move, the position after it, its score (the seed's
     /// `debug=True`).
     #[arg(long)]
@@ -41,8 +42,12 @@ impl GameVisitor for &MoveArgs {
 /// The position, the trace when asked, and the best moves with their probabilities — or,
 /// for an AI without a fixed distribution (a time-limited search), the move it plays.
 pub fn report<G: Game>(args: &MoveArgs, registry: &Registry<G>) -> anyhow::Result<String> {
-    let game = G::parse_position(&args.position)
-        .with_context(|| format!("cannot read the position `{}`", args.position))?;
+    let game = match &args.position {
+        Some(text) => {
+            G::parse_position(text).with_context(|| format!("cannot read the position `{text}`"))?
+        }
+        None => G::start(),
+    };
     let mut agent = registry.build(&args.ai)?;
     if let Some(outcome) = game.outcome() {
         bail!(

@@ -276,7 +276,7 @@ test("the tree viewer goes down to children and back up to parents", async () =>
 test("an Othello game between two people, with a pass", async () => {
   const page = await open();
   await page.selectOption("#play-game", "othello");
-  await page.waitForSelector('#play-board.othello .cell[data-square="19"].legal');
+  await page.waitForSelector('#play-board.discs .cell[data-square="19"].legal');
   await page.selectOption("#play-seat-1 select", "human");
   await page.click("#new-game");
   await page.waitForFunction(() => document.querySelectorAll("#move-list li").length === 0);
@@ -302,7 +302,7 @@ test("an Othello game between two people, with a pass", async () => {
 test("an Othello move against alpha-beta", async () => {
   const page = await open();
   await page.selectOption("#play-game", "othello");
-  await page.waitForSelector('#play-board.othello .cell[data-square="19"].legal');
+  await page.waitForSelector('#play-board.discs .cell[data-square="19"].legal');
   await page.click('#play-seat-1 details summary');
   await page.fill('#play-seat-1 input[data-param="time"]', "0.05");
   await page.click("#new-game");
@@ -312,6 +312,22 @@ test("an Othello move against alpha-beta", async () => {
   await humanTurn(page);
   assert.match(await page.textContent("#move-list li:first-child"), /d3/);
   await shot(page, "othello-vs-alphabeta");
+  assert.deepEqual(page.errors, []);
+});
+
+test("a Connect Four game against alpha-beta: the page draws what the catalogue says", async () => {
+  const page = await open();
+  await page.selectOption("#play-game", "connect4");
+  // Seven legal squares, one at the bottom of each column (row by row from the top).
+  await page.waitForSelector('#play-board.discs .cell[data-square="38"].legal');
+  assert.equal((await page.$$("#play-board .cell.legal")).length, 7);
+  await page.click(square("play-board", 38)); // column d
+  await page.waitForFunction(() => document.querySelectorAll("#move-list li").length === 2);
+  await humanTurn(page);
+  assert.match(await page.textContent("#move-list li:first-child"), /d/);
+  assert.ok(await page.$('#play-board .cell[data-square="38"] .disc.side-0'), "red's disc in d1");
+  assert.equal(await page.getAttribute(square("play-board", 38), "aria-label"), "d1 red");
+  await shot(page, "connect4-vs-alphabeta");
   assert.deepEqual(page.errors, []);
 });
 
