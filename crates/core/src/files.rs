@@ -41,6 +41,14 @@ fn directory_of(path: &Path) -> &Path {
     }
 }
 
+/// tempfile's errors name the temporary file, which means nothing to a user: say which
+/// directory could not take a new file instead.
+fn in_directory(dir: &Path, e: io::Error) -> io::Error {
+    let message = e.to_string();
+    let reason = message.split(" at path ").next().unwrap_or(&message);
+    io::Error::new(e.kind(), format!("{}: {reason}", dir.display()))
+}
+
 /// Whether `path` can be written: its directory exists and takes new files, it is not a
 /// directory, and a special file there opens for writing. Meant to be called before long
 /// work whose result goes to `path`; nothing is created or changed.
@@ -71,6 +79,7 @@ pub fn check_writable(path: &Path) -> io::Result<()> {
         .prefix(".gamelab-check")
         .tempfile_in(dir)
         .map(drop)
+        .map_err(|e| in_directory(dir, e))
 }
 
 /// Writes `path` through `write`, as the module says: atomically for a regular file, in
@@ -97,10 +106,12 @@ pub fn write_atomically(
     let mode = existing
         .as_ref()
         .map_or(0o666, |m| m.permissions().mode() & 0o7777);
+    let dir = directory_of(&target);
     let mut tmp = tempfile::Builder::new()
         .prefix(".gamelab-")
         .permissions(fs::Permissions::from_mode(mode))
-        .tempfile_in(directory_of(&target))?;
+        .tempfile_in(dir)
+        .map_err(|e| in_directory(dir, e))?;
     {
         let mut w = BufWriter::new(tmp.as_file_mut());
         write(&mut w)?;
@@ -112,7 +123,8 @@ pub fn write_atomically(
             .set_permissions(fs::Permissions::from_mode(mode))?;
     }
     tmp.as_file().sync_all()?;
-    tmp.persist(&target).map_err(|e| e.error)?;
+    tmp.persist(&target)
+        .map_err(|e| in_directory(dir, e.error))?;
     Ok(())
 }
 
@@ -180,7 +192,16 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         assert!(check_writable(&dir.path().join("ok.txt")).is_ok());
         assert!(check_writable(dir.path()).is_err(), "a directory");
-        assert!(check_writable(&dir.path().join("no/such/dir/f.txt")).is_err());
+        let err = check_writable(&dir.path().join("no/such/dir/f.txt")).unwrap_err();
+        assert!(
+            !err.to_string().contains(".gamelab"),
+            "no temporary name: {err}"
+        );
+        let err = write_atomically(&dir.path().join("no/f.txt"), |_| Ok(())).unwrap_err();
+        assert!(
+            !err.to_string().contains(".gamelab"),
+            "no temporary name: {err}"
+        );
         assert!(check_writable(Path::new("/dev/null")).is_ok());
         assert_eq!(
             std::fs::read_dir(dir.path()).unwrap().count(),

@@ -14,7 +14,7 @@ use crate::{Agent, Game};
 /// The type of a parameter's value.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ParamKind {
-    Float,
+    Float { min: f64, max: f64 },
     Int { min: i64, max: i64 },
     Bool,
     Choice(&'static [&'static str]),
@@ -24,7 +24,7 @@ pub enum ParamKind {
 impl ParamKind {
     fn expected(&self) -> String {
         match self {
-            ParamKind::Float => "a number, e.g. 0.5 or -100".into(),
+            ParamKind::Float { min, max } => format!("a number from {min} to {max}"),
             ParamKind::Int { min, max } => format!("a whole number from {min} to {max}"),
             ParamKind::Bool => "true or false".into(),
             ParamKind::Choice(options) => format!("one of {}", options.join(", ")),
@@ -34,10 +34,10 @@ impl ParamKind {
 
     fn parse(&self, text: &str) -> Option<Value> {
         match self {
-            ParamKind::Float => text
+            ParamKind::Float { min, max } => text
                 .parse::<f64>()
                 .ok()
-                .filter(|x| x.is_finite())
+                .filter(|x| (min..=max).contains(&x))
                 .map(Value::Float),
             ParamKind::Int { min, max } => text
                 .parse::<i64>()
@@ -88,10 +88,16 @@ pub struct ParamSpec {
 }
 
 impl ParamSpec {
-    pub fn float(name: &'static str, default: f64, help: &'static str) -> Self {
+    /// A number from `min` to `max` (NaN is never in range); the range is checked when a
+    /// spec is read, so the AI can rely on it.
+    pub fn float(name: &'static str, default: f64, min: f64, max: f64, help: &'static str) -> Self {
+        debug_assert!(
+            (min..=max).contains(&default),
+            "{name}'s default is out of range"
+        );
         ParamSpec {
             name,
-            kind: ParamKind::Float,
+            kind: ParamKind::Float { min, max },
             default: Some(Value::Float(default)),
             help,
         }
@@ -514,9 +520,16 @@ mod tests {
 
     #[test]
     fn kinds_parse_and_explain() {
-        assert_eq!(ParamKind::Float.parse("-1.5"), Some(Value::Float(-1.5)));
-        assert_eq!(ParamKind::Float.parse("inf"), None);
-        assert_eq!(ParamKind::Float.parse("abc"), None);
+        let float = ParamKind::Float {
+            min: -10.0,
+            max: 10.0,
+        };
+        assert_eq!(float.parse("-1.5"), Some(Value::Float(-1.5)));
+        assert_eq!(float.parse("inf"), None);
+        assert_eq!(float.parse("NaN"), None);
+        assert_eq!(float.parse("1e308"), None);
+        assert_eq!(float.parse("abc"), None);
+        assert_eq!(float.expected(), "a number from -10 to 10");
         let int = ParamKind::Int { min: 1, max: 9 };
         assert_eq!(int.parse("9"), Some(Value::Int(9)));
         assert_eq!(int.parse("10"), None);

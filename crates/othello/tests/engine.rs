@@ -292,7 +292,7 @@ fn greedy_takes_the_most_flips() {
         .err()
         .unwrap()
         .to_string();
-    assert!(err.contains("not a number of seconds"), "{err}");
+    assert!(err.contains("expected a number from 0 to 3600"), "{err}");
 }
 
 #[test]

@@ -100,9 +100,9 @@ pub struct ParamView {
     pub default: Option<String>,
     pub help: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub min: Option<i64>,
+    pub min: Option<f64>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub max: Option<i64>,
+    pub max: Option<f64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub choices: Option<&'static [&'static str]>,
 }
@@ -172,8 +172,12 @@ pub fn game_info<G: Described>() -> GameInfo {
                     .iter()
                     .map(|p| {
                         let (kind, min, max, choices) = match &p.kind {
-                            ParamKind::Float => ("float", None, None, None),
-                            ParamKind::Int { min, max } => ("int", Some(*min), Some(*max), None),
+                            ParamKind::Float { min, max } => {
+                                ("float", Some(*min), Some(*max), None)
+                            }
+                            ParamKind::Int { min, max } => {
+                                ("int", Some(*min as f64), Some(*max as f64), None)
+                            }
                             ParamKind::Bool => ("bool", None, None, None),
                             ParamKind::Choice(c) => ("choice", None, None, Some(*c)),
                             ParamKind::Text => ("text", None, None, None),

@@ -28,6 +28,7 @@ pub fn perft_cmd(args: PerftArgs) -> anyhow::Result<()> {
     }
     let start = Othello::new();
     let started = Instant::now();
+    let spinner = crate::progress::spinner(&format!("perft({})", args.depth));
     let n = match args.threads {
         Some(1) => perft(&start, args.depth),
         Some(t) => rayon::ThreadPoolBuilder::new()
@@ -36,6 +37,7 @@ pub fn perft_cmd(args: PerftArgs) -> anyhow::Result<()> {
             .install(|| perft_parallel(&start, args.depth)),
         None => perft_parallel(&start, args.depth),
     };
+    crate::progress::finish(spinner);
     let s = started.elapsed().as_secs_f64();
     println!(
         "perft({}) = {n} in {s:.3} s ({:.1} M leaves/s)",
@@ -76,12 +78,18 @@ fn parse_ids(text: &str) -> anyhow::Result<Vec<u32>> {
     Ok(ids)
 }
 
-pub fn ffo_cmd(args: FfoArgs) -> anyhow::Result<()> {
+/// One position of an FFO file.
+struct FfoPosition {
+    id: u32,
+    position: Othello,
+    expected: i32,
+    best: String,
+}
+
+fn read_ffo(args: &FfoArgs) -> anyhow::Result<Vec<FfoPosition>> {
     let text = std::fs::read_to_string(&args.file)
         .with_context(|| format!("cannot read {}", args.file.display()))?;
-    let wanted = args.ids.as_deref().map(parse_ids).transpose()?;
-    println!(" id empties  score best  expected       nodes     time      nodes/s");
-    let (mut wrong, mut total_nodes, mut total_time, mut solved) = (0, 0u64, 0.0, 0);
+    let mut positions = Vec::new();
     for (number, line) in text.lines().enumerate() {
         if line.starts_with('#') || line.trim().is_empty() {
             continue;
@@ -98,35 +106,75 @@ pub fn ffo_cmd(args: FfoArgs) -> anyhow::Result<()> {
             return Err(malformed());
         }
         let id: u32 = f[0].parse().map_err(|_| malformed())?;
-        if wanted.as_ref().is_some_and(|w| !w.contains(&id)) {
-            continue;
-        }
-        let pos = Othello::from_board_string(&format!("{} {}", f[1], f[2]))
+        let position = Othello::from_board_string(&format!("{} {}", f[1], f[2]))
             .with_context(|| format!("{}, line {}", args.file.display(), number + 1))?;
         let expected: i32 = f[3].parse().map_err(|_| malformed())?;
+        positions.push(FfoPosition {
+            id,
+            position,
+            expected,
+            best: f[4].to_string(),
+        });
+    }
+    Ok(positions)
+}
+
+pub fn ffo_cmd(args: FfoArgs) -> anyhow::Result<()> {
+    let mut positions = read_ffo(&args)?;
+    if let Some(ids) = &args.ids {
+        let wanted = parse_ids(ids)?;
+        let missing: Vec<String> = wanted
+            .iter()
+            .filter(|id| !positions.iter().any(|p| p.id == **id))
+            .map(u32::to_string)
+            .collect();
+        if !missing.is_empty() {
+            let held = match (positions.first(), positions.last()) {
+                (Some(a), Some(b)) => format!("it holds ids {} to {}", a.id, b.id),
+                _ => "it holds no positions".to_string(),
+            };
+            bail!(
+                "{} has no position {}; {held}",
+                args.file.display(),
+                missing.join(", ")
+            );
+        }
+        positions.retain(|p| wanted.contains(&p.id));
+    }
+    println!(" id empties  score best  expected       nodes     time      nodes/s");
+    let bar = crate::progress::bar(positions.len() as u64, "positions");
+    let (mut wrong, mut total_nodes, mut total_time) = (0, 0u64, 0.0);
+    for p in &positions {
         let started = Instant::now();
         let mut solver = Solver::default();
-        let (score, best) = solver.solve(&pos);
+        let (score, best) = solver.solve(&p.position);
         let s = started.elapsed().as_secs_f64();
-        let ok = score == expected;
+        let ok = score == p.expected;
         if !ok {
             wrong += 1;
         }
         let best = best.map_or("-".to_string(), |m| m.to_string());
-        println!(
-            "{id:3} {:7} {score:+6} {best:4}  {expected:+4} {:4} {:11} {s:8.3} s {:10.0}{}",
-            pos.empties(),
-            f[4],
-            solver.nodes,
-            solver.nodes as f64 / s.max(1e-9),
-            if ok { "" } else { "  WRONG" }
+        crate::progress::println(
+            &bar,
+            &format!(
+                "{:3} {:7} {score:+6} {best:4}  {:+4} {:4} {:11} {s:8.3} s {:10.0}{}",
+                p.id,
+                p.position.empties(),
+                p.expected,
+                p.best,
+                solver.nodes,
+                solver.nodes as f64 / s.max(1e-9),
+                if ok { "" } else { "  WRONG" }
+            ),
         );
+        crate::progress::advance(&bar, 1);
         total_nodes += solver.nodes;
         total_time += s;
-        solved += 1;
     }
+    crate::progress::finish(bar);
     println!(
-        "{solved} positions, {total_nodes} nodes in {total_time:.3} s ({:.0} nodes/s)",
+        "{} positions, {total_nodes} nodes in {total_time:.3} s ({:.0} nodes/s)",
+        positions.len(),
         total_nodes as f64 / total_time.max(1e-9)
     );
     if wrong > 0 {

@@ -46,8 +46,8 @@ pub fn run(args: SearchArgs) -> anyhow::Result<()> {
         );
     }
     let time_limit = match args.time_limit {
-        Some(s) if s > 0.0 && s.is_finite() => Some(Duration::from_secs_f64(s)),
-        Some(s) => anyhow::bail!("--time-limit {s} is not a positive number of seconds"),
+        Some(s) if s > 0.0 && s <= 3600.0 => Some(Duration::from_secs_f64(s)),
+        Some(s) => anyhow::bail!("--time-limit {s} is out of range: expected 0 to 3600 seconds"),
         None => None,
     };
     let evaluation = ranked_evaluation(&args.eval)?;

@@ -37,8 +37,8 @@ pub fn run(args: SolveArgs) -> anyhow::Result<()> {
         table_time.as_secs_f64() * 1e3
     );
     if let Some(path) = &args.out {
-        solve_file::save(&table, path)
-            .with_context(|| format!("cannot write the solved table to {}", path.display()))?;
+        // The error names the file already.
+        solve_file::save(&table, path).context("cannot write the solved table")?;
         println!("wrote {}", path.display());
     }
     if let Some(path) = &args.input {
