@@ -373,7 +373,7 @@ fn spec_errors_say_what_is_valid() {
     let e = err("ai12s:score_victory=lots");
     assert_eq!(
         e.to_string(),
-        "`lots` is not a valid score_victory for ai12s: expected a number, e.g. 0.5 or -100"
+        "`lots` is not a valid score_victory for ai12s: expected a number from -1000000000000 to 1000000000000"
     );
 
     let e = err("ai11s:ver=4");
