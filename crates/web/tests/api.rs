@@ -68,12 +68,13 @@ fn id(state: &Value) -> String {
 }
 
 #[tokio::test]
-async fn the_catalogue_lists_both_games_and_their_ais() {
+async fn the_catalogue_lists_every_game_and_its_ais() {
     let app = App::new();
     let (status, body) = app.get("/api/catalogue").await;
     assert_eq!(status, StatusCode::OK);
     let games = body["games"].as_array().unwrap();
-    assert_eq!(games.len(), 2);
+    let names: Vec<&str> = games.iter().map(|g| g["name"].as_str().unwrap()).collect();
+    assert_eq!(names, gamelab_games::NAMES);
     assert_eq!(games[0]["name"], "ttt");
     assert_eq!(games[0]["sides"], json!(["o", "x"]));
     assert_eq!(games[1]["name"], "othello");
@@ -96,6 +97,7 @@ async fn the_catalogue_lists_both_games_and_their_ais() {
         (time["name"].as_str(), time["kind"].as_str()),
         (Some("time"), Some("float"))
     );
+    assert_eq!((time["min"].as_f64(), time["max"].as_f64()), (Some(0.0), Some(3600.0)));
 }
 
 #[tokio::test]
