@@ -97,7 +97,10 @@ async fn the_catalogue_lists_every_game_and_its_ais() {
         (time["name"].as_str(), time["kind"].as_str()),
         (Some("time"), Some("float"))
     );
-    assert_eq!((time["min"].as_f64(), time["max"].as_f64()), (Some(0.0), Some(3600.0)));
+    assert_eq!(
+        (time["min"].as_f64(), time["max"].as_f64()),
+        (Some(0.0), Some(3600.0))
+    );
 }
 
 #[tokio::test]
