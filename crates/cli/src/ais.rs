@@ -3,7 +3,7 @@
 use std::fmt::Write;
 
 use clap::Args;
-use gamelab_core::{Described, Game, GameVisitor, Registry};
+use gamelab_core::{Described, GameVisitor, Registry};
 
 #[derive(Args, Debug)]
 pub struct AisArgs {
@@ -24,7 +24,7 @@ pub fn run(args: AisArgs) -> anyhow::Result<()> {
 }
 
 /// The registry as text: one line per AI, then one per parameter with its default.
-pub fn listing<G: Game>(registry: &Registry<G>) -> String {
+pub fn listing<G: Described>(registry: &Registry<G>) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,

@@ -6,7 +6,7 @@ use std::fmt::Write;
 use anyhow::bail;
 use clap::Args;
 use gamelab_core::arena::play_game;
-use gamelab_core::{Agent, Described, Game, GameVisitor, Outcome, Registry, Side, StreamKey};
+use gamelab_core::{Agent, Described, GameVisitor, Outcome, Registry, Side, StreamKey};
 
 use crate::game_args::GameArgs;
 
@@ -45,7 +45,7 @@ impl GameVisitor for &DivergeArgs {
 }
 
 /// One game of `ai` against `b` with seed `seed` (game 0), `ai` on `side`.
-fn game<G: Game>(
+fn game<G: Described>(
     ai: &mut dyn Agent<G>,
     b: &mut dyn Agent<G>,
     side: Side,
@@ -62,7 +62,7 @@ fn game<G: Game>(
     (moves, outcome)
 }
 
-pub fn search<G: Game>(args: &DivergeArgs, registry: &Registry<G>) -> anyhow::Result<String> {
+pub fn search<G: Described>(args: &DivergeArgs, registry: &Registry<G>) -> anyhow::Result<String> {
     let side = match args.side.as_deref().unwrap_or(G::side_name(Side::First)) {
         s if s == G::side_name(Side::First) => Side::First,
         s if s == G::side_name(Side::Second) => Side::Second,
@@ -101,7 +101,7 @@ pub fn search<G: Game>(args: &DivergeArgs, registry: &Registry<G>) -> anyhow::Re
     )
 }
 
-fn side_by_side<G: Game>(
+fn side_by_side<G: Described>(
     args: &DivergeArgs,
     seed: u64,
     (m1, o1): (&[G::Move], Outcome),
@@ -126,7 +126,7 @@ fn side_by_side<G: Game>(
         let cell = |game: &mut G, m: Option<&G::Move>| match m {
             Some(&mv) => {
                 let text = format!("{} {mv}", G::side_name(game.to_move()));
-                game.play(mv);
+                game.play_unchecked(mv);
                 text
             }
             None => String::new(),

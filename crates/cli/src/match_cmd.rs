@@ -7,7 +7,7 @@ use anyhow::Context;
 use clap::Args;
 use gamelab_core::arena::{self, MatchConfig, MatchReport};
 use gamelab_core::record::{GameRecord, write_records};
-use gamelab_core::{Agent, Described, Game, GameVisitor, Registry, Side};
+use gamelab_core::{Agent, Described, GameVisitor, Registry, Side};
 
 use crate::game_args::GameArgs;
 use crate::tables::{count_table, ratio_table};
@@ -53,7 +53,7 @@ impl GameVisitor for &MatchArgs {
     }
 }
 
-fn run_game<G: Game>(args: &MatchArgs, registry: &Registry<G>) -> anyhow::Result<String> {
+fn run_game<G: Described>(args: &MatchArgs, registry: &Registry<G>) -> anyhow::Result<String> {
     // Build each AI once up front, and check where the records go, so that a bad spec or
     // path is reported before any game.
     let mut a = registry.build(&args.a)?;
@@ -69,7 +69,7 @@ fn run_game<G: Game>(args: &MatchArgs, registry: &Registry<G>) -> anyhow::Result
     }
 }
 
-fn exact<G: Game>(
+fn exact<G: Described>(
     args: &MatchArgs,
     a: &mut dyn Agent<G>,
     b: &mut dyn Agent<G>,
@@ -101,7 +101,7 @@ fn exact<G: Game>(
     ))
 }
 
-fn sampled<G: Game>(args: &MatchArgs, registry: &Registry<G>) -> anyhow::Result<String> {
+fn sampled<G: Described>(args: &MatchArgs, registry: &Registry<G>) -> anyhow::Result<String> {
     let cfg = MatchConfig {
         games_per_side: args.games,
         seed: args.seed,

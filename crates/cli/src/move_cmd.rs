@@ -2,7 +2,7 @@
 
 use anyhow::{Context, bail};
 use clap::Args;
-use gamelab_core::{Described, Game, GameVisitor, Registry, game_rng};
+use gamelab_core::{Described, GameVisitor, Registry, game_rng};
 
 #[derive(Args, Debug)]
 pub struct MoveArgs {
@@ -41,7 +41,7 @@ impl GameVisitor for &MoveArgs {
 
 /// The position, the trace when asked, and the best moves with their probabilities — or,
 /// for an AI without a fixed distribution (a time-limited search), the move it plays.
-pub fn report<G: Game>(args: &MoveArgs, registry: &Registry<G>) -> anyhow::Result<String> {
+pub fn report<G: Described>(args: &MoveArgs, registry: &Registry<G>) -> anyhow::Result<String> {
     let game = match &args.position {
         Some(text) => {
             G::parse_position(text).with_context(|| format!("cannot read the position `{text}`"))?

@@ -6,7 +6,7 @@ use std::io::{self, BufRead, Write};
 use anyhow::{Context, bail};
 use clap::Args;
 use gamelab_core::session::{PlaySession, Seat};
-use gamelab_core::{Described, Game, GameVisitor, Side};
+use gamelab_core::{Described, GameVisitor, Side};
 
 #[derive(Args, Debug)]
 pub struct PlayArgs {
@@ -69,7 +69,7 @@ impl GameVisitor for &PlayArgs {
 
 /// The players of the two sides from the side options given; a side of another game is an
 /// error that names this game's sides.
-fn players<G: Game>(given: &[(String, String)]) -> anyhow::Result<[String; 2]> {
+fn players<G: Described>(given: &[(String, String)]) -> anyhow::Result<[String; 2]> {
     let names = Side::BOTH.map(G::side_name);
     let mut players = [String::from("human"), String::from("human")];
     for (side, player) in given {
@@ -131,7 +131,7 @@ pub enum SessionEnd {
 
 /// Plays the session to its end: asks humans for moves on `input`, lets agents choose, and
 /// writes every position to `out`.
-pub fn play_session<G: Game>(
+pub fn play_session<G: Described>(
     mut session: PlaySession<G>,
     input: &mut impl BufRead,
     out: &mut impl Write,
@@ -198,6 +198,7 @@ fn capitalise(text: &str) -> String {
 
 #[cfg(test)]
 mod tests {
+    use gamelab_core::Game;
     use gamelab_core::{BestMoves, Uniform};
     use gamelab_ttt::Ttt;
     use gamelab_ttt::board::Moves;

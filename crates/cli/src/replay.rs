@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use anyhow::{Context, bail};
 use clap::Args;
 use gamelab_core::record::{GameRecord, read_records, record_from_csv, replay};
-use gamelab_core::{Described, Game, GameVisitor, Side};
+use gamelab_core::{Described, GameVisitor, Side};
 
 #[derive(Args, Debug)]
 pub struct ReplayArgs {
@@ -89,7 +89,7 @@ impl GameVisitor for Show<'_> {
     }
 }
 
-fn show<G: Game>(record: &GameRecord, title: Option<String>) -> anyhow::Result<String> {
+fn show<G: Described>(record: &GameRecord, title: Option<String>) -> anyhow::Result<String> {
     let positions = replay::<G>(record).map_err(anyhow::Error::msg)?;
     let mut out = String::new();
     let title = title.unwrap_or_else(|| {

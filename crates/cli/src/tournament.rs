@@ -7,7 +7,7 @@ use anyhow::bail;
 use clap::Args;
 use gamelab_core::arena::{MatchConfig, run_match};
 use gamelab_core::elo::{Crosstable, fit};
-use gamelab_core::{Described, Game, GameVisitor, Registry};
+use gamelab_core::{Described, GameVisitor, Registry};
 use serde_json::json;
 
 use crate::game_args::GameArgs;
@@ -45,7 +45,10 @@ impl GameVisitor for &TournamentArgs {
     }
 }
 
-fn tournament<G: Game>(args: &TournamentArgs, registry: &Registry<G>) -> anyhow::Result<String> {
+fn tournament<G: Described>(
+    args: &TournamentArgs,
+    registry: &Registry<G>,
+) -> anyhow::Result<String> {
     for spec in &args.ais {
         registry.build(spec)?;
     }

@@ -7,12 +7,12 @@
 //! its AIs and [`solve`] an exact solver.
 //!
 //! ```
-//! use gamelab_core::Game;
+//! use gamelab_core::{Game, Notation};
 //! use gamelab_connect4::ConnectFour;
 //!
 //! let mut game = ConnectFour::parse_position("dcdcdc").unwrap();
 //! let win = game.parse_move("d").unwrap();
-//! game.play(win);
+//! game.play(win).unwrap();
 //! assert_eq!(ConnectFour::describe_outcome(game.outcome().unwrap()), "red wins");
 //! ```
 

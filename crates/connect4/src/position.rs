@@ -1,7 +1,7 @@
 use std::fmt;
 
 use arrayvec::ArrayVec;
-use gamelab_core::{Game, Outcome, Side};
+use gamelab_core::{EngineHooks, Game, Notation, Outcome, Side};
 
 /// Columns.
 pub const WIDTH: usize = 7;
@@ -230,33 +230,11 @@ impl Game for ConnectFour {
     type Move = Move;
     type Moves = Moves;
     type MoveError = MoveError;
-    type PositionError = PositionError;
 
     const NAME: &'static str = "connect4";
 
     fn start() -> Self {
         Self::default()
-    }
-
-    /// A list of columns from the start (`dcd`, `4 3 4`, `d,c,d`); empty for the start.
-    fn parse_position(text: &str) -> Result<Self, PositionError> {
-        let mut game = Self::start();
-        let tokens = text
-            .split(|c: char| c.is_whitespace() || c == ',')
-            .flat_map(|word| {
-                // `dcd` is three moves; so is `434`.
-                word.char_indices()
-                    .map(move |(i, c)| &word[i..i + c.len_utf8()])
-            });
-        for (i, token) in tokens.enumerate() {
-            let mv = game.parse_move(token).map_err(|error| PositionError {
-                number: i + 1,
-                text: token.to_string(),
-                error,
-            })?;
-            game.play(mv);
-        }
-        Ok(game)
     }
 
     #[inline]
@@ -287,7 +265,7 @@ impl Game for ConnectFour {
     }
 
     #[inline]
-    fn play(&mut self, mv: Move) {
+    fn play_unchecked(&mut self, mv: Move) {
         debug_assert!(self.check_move(mv).is_ok(), "{mv:?} in\n{self}");
         let side = self.to_move();
         let stones = &mut self.stones[side.index()];
@@ -328,6 +306,75 @@ impl Game for ConnectFour {
         self.stones[self.to_move().index()] + self.occupied()
     }
 
+    fn check_move(&self, mv: Move) -> Result<(), MoveError> {
+        if self.is_over() {
+            return Err(MoveError::Over);
+        }
+        let letter = (b'a' + mv.col.min(6)) as char;
+        match self.drop_in(mv.col()) {
+            None if mv.col() >= WIDTH => Err(MoveError::NotAColumn(mv.col.to_string())),
+            None => Err(MoveError::Full(letter)),
+            Some(m) if m != mv => Err(MoveError::WrongRow(letter, m.row(), mv.row())),
+            Some(_) => Ok(()),
+        }
+    }
+
+    fn move_code(mv: Move) -> u32 {
+        mv.col.into()
+    }
+}
+
+impl Notation for ConnectFour {
+    type PositionError = PositionError;
+
+    /// A list of columns from the start (`dcd`, `4 3 4`, `d,c,d`); empty for the start.
+    fn parse_position(text: &str) -> Result<Self, PositionError> {
+        let mut game = Self::start();
+        let tokens = text
+            .split(|c: char| c.is_whitespace() || c == ',')
+            .flat_map(|word| {
+                // `dcd` is three moves; so is `434`.
+                word.char_indices()
+                    .map(move |(i, c)| &word[i..i + c.len_utf8()])
+            });
+        for (i, token) in tokens.enumerate() {
+            let mv = game.parse_move(token).map_err(|error| PositionError {
+                number: i + 1,
+                text: token.to_string(),
+                error,
+            })?;
+            game.play_unchecked(mv);
+        }
+        Ok(game)
+    }
+
+    fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
+        let text = text.trim();
+        let col = Self::column_of(text).ok_or_else(|| MoveError::NotAColumn(text.to_string()))?;
+        if self.is_over() {
+            return Err(MoveError::Over);
+        }
+        self.drop_in(col)
+            .ok_or(MoveError::Full((b'a' + col as u8) as char))
+    }
+
+    fn side_name(side: Side) -> &'static str {
+        match side {
+            Side::First => "red",
+            Side::Second => "yellow",
+        }
+    }
+
+    fn move_syntax() -> &'static str {
+        "a column: a letter a-g from the left (or a number 1-7)"
+    }
+
+    fn move_hint() -> &'static str {
+        "a-g"
+    }
+}
+
+impl EngineHooks for ConnectFour {
     /// Symmetry 1 is the mirror image (columns reversed).
     fn canonical(&self) -> (u64, u8) {
         let mirrored = mirror(self.stones[self.to_move().index()]) + mirror(self.occupied());
@@ -348,48 +395,6 @@ impl Game for ConnectFour {
         } else {
             mv
         }
-    }
-
-    fn check_move(&self, mv: Move) -> Result<(), MoveError> {
-        if self.is_over() {
-            return Err(MoveError::Over);
-        }
-        let letter = (b'a' + mv.col.min(6)) as char;
-        match self.drop_in(mv.col()) {
-            None if mv.col() >= WIDTH => Err(MoveError::NotAColumn(mv.col.to_string())),
-            None => Err(MoveError::Full(letter)),
-            Some(m) if m != mv => Err(MoveError::WrongRow(letter, m.row(), mv.row())),
-            Some(_) => Ok(()),
-        }
-    }
-
-    fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
-        let text = text.trim();
-        let col = Self::column_of(text).ok_or_else(|| MoveError::NotAColumn(text.to_string()))?;
-        if self.is_over() {
-            return Err(MoveError::Over);
-        }
-        self.drop_in(col)
-            .ok_or(MoveError::Full((b'a' + col as u8) as char))
-    }
-
-    fn move_code(mv: Move) -> u32 {
-        mv.col.into()
-    }
-
-    fn side_name(side: Side) -> &'static str {
-        match side {
-            Side::First => "red",
-            Side::Second => "yellow",
-        }
-    }
-
-    fn move_syntax() -> &'static str {
-        "a column: a letter a-g from the left (or a number 1-7)"
-    }
-
-    fn move_hint() -> &'static str {
-        "a-g"
     }
 }
 
@@ -437,10 +442,10 @@ mod tests {
         );
         assert_eq!(game.parse_move("8"), Err(MoveError::NotAColumn("8".into())));
         for _ in 0..4 {
-            game.play(game.parse_move("a").unwrap());
+            game.play_unchecked(game.parse_move("a").unwrap());
         }
-        game.play(game.parse_move("a").unwrap());
-        game.play(game.parse_move("a").unwrap());
+        game.play_unchecked(game.parse_move("a").unwrap());
+        game.play_unchecked(game.parse_move("a").unwrap());
         assert_eq!(game.parse_move("a"), Err(MoveError::Full('a')));
         let err = ConnectFour::parse_position("dx").unwrap_err().to_string();
         assert!(err.starts_with("move 2 `x`: `x` is not a column"), "{err}");

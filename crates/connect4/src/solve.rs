@@ -31,7 +31,7 @@ impl Solver {
         let (mut best, mut best_move) = (-2, None);
         for col in ORDER {
             let Some(mv) = pos.drop_in(col) else { continue };
-            pos.play(mv);
+            pos.play_unchecked(mv);
             let v = -self.negamax(&mut pos, -1, 1);
             pos.undo();
             if v > best {
@@ -50,7 +50,7 @@ impl Solver {
         game.legal_moves()
             .into_iter()
             .map(|mv| {
-                pos.play(mv);
+                pos.play_unchecked(mv);
                 let v = -self.negamax(&mut pos, -1, 1);
                 pos.undo();
                 (mv, v)
@@ -93,7 +93,7 @@ impl Solver {
             if threats != 0 && mv.bit() != threats {
                 continue;
             }
-            pos.play(mv);
+            pos.play_unchecked(mv);
             let v = -self.negamax(pos, -beta, -alpha);
             pos.undo();
             best = best.max(v);
@@ -122,7 +122,7 @@ pub fn plain_negamax(game: &mut ConnectFour) -> i8 {
     }
     let mut best = -1;
     for mv in game.legal_moves() {
-        game.play(mv);
+        game.play_unchecked(mv);
         best = best.max(-plain_negamax(game));
         game.undo();
     }

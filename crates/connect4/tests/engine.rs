@@ -1,6 +1,7 @@
 //! Connect Four's rules, counted and solved: perft, distinct positions, the solver against
 //! plain negamax, and the AIs.
 
+use gamelab_core::Notation;
 use std::collections::HashSet;
 
 use gamelab_connect4::solve::{Solver, plain_negamax};
@@ -15,7 +16,7 @@ fn perft(game: &mut ConnectFour, depth: u32) -> u64 {
     }
     let mut n = 0;
     for mv in game.legal_moves() {
-        game.play(mv);
+        game.play_unchecked(mv);
         n += perft(game, depth - 1);
         game.undo();
     }
@@ -41,7 +42,7 @@ fn distinct_positions_after_each_ply() {
         for game in &level {
             for mv in game.legal_moves() {
                 let mut child = game.clone();
-                child.play(mv);
+                child.play_unchecked(mv);
                 if seen.insert(child.key()) {
                     next.push(child);
                 }
@@ -62,14 +63,14 @@ fn late_position(rng: &mut GameRng, empties: usize) -> Option<ConnectFour> {
             .into_iter()
             .filter(|&mv| {
                 let mut after = game.clone();
-                after.play(mv);
+                after.play_unchecked(mv);
                 !after.is_over()
             })
             .collect();
         if quiet.is_empty() {
             return None;
         }
-        game.play(quiet[rng.below(quiet.len())]);
+        game.play_unchecked(quiet[rng.below(quiet.len())]);
     }
     Some(game)
 }
@@ -90,7 +91,7 @@ fn the_solver_agrees_with_plain_negamax() {
         assert_eq!(value, exact, "seed {seed}\n{game}");
         values.insert(value);
         let best = best.expect("the game goes on");
-        game.play(best);
+        game.play_unchecked(best);
         assert_eq!(
             -plain_negamax(&mut game),
             exact,

@@ -11,7 +11,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use rayon::prelude::*;
 use thiserror::Error;
 
-use crate::{Agent, Game, GameRng, Outcome, Side, SideStream, StreamKey, mix64};
+use crate::{Agent, EngineHooks, Game, GameRng, Outcome, Side, SideStream, StreamKey, mix64};
 
 /// Builds a fresh agent: a match makes one per side per chunk of games, so that threads
 /// never share agent state. `A` is usually `Box<dyn Agent<G>>`; a concrete agent type (or
@@ -139,7 +139,7 @@ pub struct MatchReport {
 
 impl MatchReport {
     /// A report with nothing played yet.
-    pub fn new<G: Game>(a: &str, b: &str, games_per_side: u64, seed: u64) -> Self {
+    pub fn new<G: EngineHooks>(a: &str, b: &str, games_per_side: u64, seed: u64) -> Self {
         MatchReport {
             game: G::NAME.to_string(),
             a: a.to_string(),
@@ -227,14 +227,14 @@ pub fn hash_move(hash: u64, move_code: u32) -> u64 {
 
 /// [`Game::uniform_playout`]'s default: the plain game loop, each side picking uniformly
 /// among the legal moves as [`crate::Uniform`] does.
-pub fn plain_uniform_playout<G: Game>(start: &G, rngs: &mut [GameRng; 2]) -> (Outcome, u64) {
+pub fn plain_uniform_playout<G: EngineHooks>(start: &G, rngs: &mut [GameRng; 2]) -> (Outcome, u64) {
     play_game(start, [&mut AnyLegalMove, &mut AnyLegalMove], rngs, None)
 }
 
 /// Any legal move, uniformly, for any game.
 struct AnyLegalMove;
 
-impl<G: Game> Agent<G> for AnyLegalMove {
+impl<G: EngineHooks> Agent<G> for AnyLegalMove {
     fn choose(&mut self, game: &G, rng: &mut GameRng) -> G::Move {
         let moves = game.legal_moves();
         if moves.len() == 1 {
@@ -248,7 +248,11 @@ impl<G: Game> Agent<G> for AnyLegalMove {
 /// Checks a game's own [`Game::uniform_playout`] against the plain loop on `games` games
 /// from `start` with the streams of `seed`: the same outcomes and move hashes, and the
 /// same random words used. Returns the first game that differs, described.
-pub fn check_uniform_playout<G: Game>(start: &G, seed: u64, games: u64) -> Result<(), String> {
+pub fn check_uniform_playout<G: EngineHooks>(
+    start: &G,
+    seed: u64,
+    games: u64,
+) -> Result<(), String> {
     let key = StreamKey::new(seed);
     let streams = |index: u64| Side::BOTH.map(|side| key.game_rng(index, side));
     // The words each stream has left must agree too: a playout that drew a word fewer or
@@ -302,7 +306,7 @@ pub fn play_game<G: Game, A: Agent<G> + ?Sized>(
         if let Some(list) = moves.as_deref_mut() {
             list.push(mv);
         }
-        game.play(mv);
+        game.play_unchecked(mv);
     }
 }
 
@@ -334,7 +338,7 @@ fn chunk_for(total: u64, threads: usize) -> u64 {
     (total / (threads as u64 * 8)).clamp(1, CHUNK)
 }
 
-fn play_chunk<G: Game, A: Agent<G>>(
+fn play_chunk<G: EngineHooks, A: Agent<G>>(
     a: &AgentFactory<A>,
     b: &AgentFactory<A>,
     cfg: &MatchConfig,
@@ -416,7 +420,7 @@ pub const PLAYOUT_BATCH: usize = 4;
 /// The games of `range` between two uniformly random agents, played by the game's own
 /// playout loop [`PLAYOUT_BATCH`] at a time. Counts results into `counts` (per side of A:
 /// first player won, second won, drawn) and returns the digest.
-fn play_by_playouts<G: Game>(
+fn play_by_playouts<G: EngineHooks>(
     start: &G,
     cfg: &MatchConfig,
     streams: &mut [SideStream; 2],
@@ -452,7 +456,7 @@ fn play_by_playouts<G: Game>(
 
 /// Plays the match. `progress` is called with the number of games after each chunk;
 /// with `keep_games` the games come back in index order (the caller's records).
-pub fn run_match<G: Game, A: Agent<G>>(
+pub fn run_match<G: EngineHooks, A: Agent<G>>(
     a: &AgentFactory<A>,
     b: &AgentFactory<A>,
     cfg: &MatchConfig,
@@ -484,7 +488,7 @@ pub struct LiveOptions<'a> {
 /// Plays the match, handing each finished chunk to `on_chunk` (from worker threads, in
 /// no particular order). Returns the result over the games played, those games in index
 /// order if kept, and whether the match was stopped before its end.
-pub fn run_match_live<G: Game, A: Agent<G>>(
+pub fn run_match_live<G: EngineHooks, A: Agent<G>>(
     a: &AgentFactory<A>,
     b: &AgentFactory<A>,
     cfg: &MatchConfig,
@@ -586,7 +590,7 @@ pub enum ExactError {
 /// Outcome probabilities [first wins, second wins, draw] under `agents`, memoised by
 /// position key. Exact as long as each agent's distribution depends only on the position,
 /// as it does for every tic-tac-toe AI of the catalogue.
-fn outcome_distribution<G: Game>(
+fn outcome_distribution<G: EngineHooks>(
     game: &mut G,
     agents: &mut [&mut dyn Agent<G>; 2],
     names: [&str; 2],
@@ -608,7 +612,7 @@ fn outcome_distribution<G: Game>(
         .ok_or_else(|| ExactError::NoPolicy(names[side].to_string()))?;
     let mut total = [0.0; 3];
     for &(mv, p) in policy.entries() {
-        game.play(mv);
+        game.play_unchecked(mv);
         let child = outcome_distribution(game, agents, names, memo)?;
         game.undo();
         for (t, c) in total.iter_mut().zip(child) {
@@ -620,7 +624,7 @@ fn outcome_distribution<G: Game>(
 }
 
 /// The exact result of A against B from the start position, both ways round.
-pub fn exact_match<G: Game>(
+pub fn exact_match<G: EngineHooks>(
     a: &mut dyn Agent<G>,
     b: &mut dyn Agent<G>,
     names: [&str; 2],

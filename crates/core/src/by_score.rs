@@ -52,7 +52,7 @@ impl<E> ByScore<E> {
         game.legal_moves()
             .iter()
             .map(|&mv| {
-                child.play(mv);
+                child.play_unchecked(mv);
                 let s = self.eval.score(&child);
                 child.undo();
                 (mv, s)
@@ -81,7 +81,7 @@ impl<E> ByScore<E> {
         let mut best_moves: Vec<G::Move> = Vec::new();
         let mut child = game.clone();
         for &mv in moves.iter() {
-            child.play(mv);
+            child.play_unchecked(mv);
             let score = self.eval.score(&child);
             let _ = writeln!(out, "====================\nmove {mv}\n{child}\n");
             if let Some(detail) = self.eval.detail(&child) {
@@ -131,7 +131,7 @@ impl<G: Game, E: Evaluate<G>> BestMoves<G> for ByScore<E> {
         let mut best_moves = G::Moves::default();
         let mut child = game.clone();
         for &mv in game.legal_moves().iter() {
-            child.play(mv);
+            child.play_unchecked(mv);
             let score = self.eval.score(&child);
             child.undo();
             if score > best {

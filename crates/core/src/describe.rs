@@ -2,7 +2,7 @@
 //! its board is drawn — and the visitor through which a front end runs generic code on a
 //! game chosen at run time from the catalogue (the `gamelab-games` crate).
 
-use crate::{Game, Registry, Side};
+use crate::{EngineHooks, Notation, Registry, Side};
 
 /// How the page draws a side's pieces.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -24,7 +24,7 @@ impl PieceStyle {
 
 /// A game as the front ends show it: a rectangular board of squares, each empty or holding
 /// one side's piece, an AI registry, and the players a person is offered first.
-pub trait Described: Game {
+pub trait Described: Notation + EngineHooks {
     /// The name shown to people, e.g. `Tic-tac-toe`.
     const TITLE: &'static str;
     /// Rows and columns of the board.

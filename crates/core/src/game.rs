@@ -29,34 +29,26 @@ impl<M: Clone + Debug + Send + Sync, const N: usize> MoveList<M> for ArrayVec<M,
     }
 }
 
-/// The rules of a two-player, turn-based game with perfect information.
+/// The rules of a two-player, turn-based game with perfect information: positions, legal
+/// moves, playing and taking back, the result. A game knows nothing about AIs.
 ///
-/// A game knows nothing about AIs. Its `Display` is the game's text form of the position.
+/// Reading and writing the game's notation is [`Notation`]; the optional hooks engines use
+/// to go faster (symmetries, whole-game playouts, exhaustive modes) are [`EngineHooks`].
+/// `Display` is the game's text form of the position.
 ///
-/// `play` takes a move that is legal in the position (one of `legal_moves`); anything that
-/// comes from a user goes through [`Game::parse_move`] or [`Game::check_move`] first, which
-/// explain what is wrong instead of failing later.
+/// [`Game::play`] checks the move and refuses an illegal one; [`Game::play_unchecked`],
+/// for moves taken from `legal_moves` in search loops, does not (debug builds check).
 pub trait Game: Clone + Debug + Display + Send + Sync + 'static {
     type Move: Copy + Eq + Hash + Debug + Display + Send + Sync + 'static;
     type Moves: MoveList<Self::Move>;
     /// Why a move (typed by a user or read from a file) cannot be played here.
     type MoveError: Error + Send + Sync + 'static;
-    /// Why a text does not describe a position of this game.
-    type PositionError: Error + Send + Sync + 'static;
 
     /// Short lower-case name used on the command line and in files, e.g. `ttt`.
     const NAME: &'static str;
 
-    /// Whether every position reachable from the start can be visited in memory, as the
-    /// exact match mode does: tic-tac-toe's 5,478 can, Othello's cannot.
-    const TREE_FITS_IN_MEMORY: bool = false;
-
     /// The start position.
     fn start() -> Self;
-
-    /// Reads a position in the game's own notation (for tic-tac-toe a board string, the
-    /// text form or a move list).
-    fn parse_position(text: &str) -> Result<Self, Self::PositionError>;
 
     /// The side to move. After the game has ended this is the side that would move next.
     fn to_move(&self) -> Side;
@@ -68,8 +60,20 @@ pub trait Game: Clone + Debug + Display + Send + Sync + 'static {
     /// Empty once the game is over.
     fn legal_moves(&self) -> Self::Moves;
 
-    /// Plays a legal move. Must be one of `legal_moves()`; checked in debug builds only.
-    fn play(&mut self, mv: Self::Move);
+    /// Plays a legal move without checking it: it must be one of `legal_moves()` (debug
+    /// builds check). For search and playout loops; anything from outside goes through
+    /// [`Game::play`].
+    fn play_unchecked(&mut self, mv: Self::Move);
+
+    /// Why `mv` cannot be played in this position, if it cannot.
+    fn check_move(&self, mv: Self::Move) -> Result<(), Self::MoveError>;
+
+    /// Plays a move after checking it; the position is unchanged on error.
+    fn play(&mut self, mv: Self::Move) -> Result<(), Self::MoveError> {
+        self.check_move(mv)?;
+        self.play_unchecked(mv);
+        Ok(())
+    }
 
     /// Takes back the last move and returns it; `None` at the start position.
     fn undo(&mut self) -> Option<Self::Move>;
@@ -80,30 +84,6 @@ pub trait Game: Clone + Debug + Display + Send + Sync + 'static {
     /// The result once the game is over, `None` while it goes on.
     fn outcome(&self) -> Option<Outcome>;
 
-    /// Plays on from here to the end with each side choosing uniformly among the legal
-    /// moves, as [`Agent::is_uniform_random`](crate::Agent::is_uniform_random) agents do,
-    /// drawing from `rngs[side]`. Returns the outcome and the arena's hash of the moves
-    /// ([`hash_move`](crate::arena::hash_move)).
-    ///
-    /// The default is the arena's plain loop. A game may override it with a loop that skips
-    /// what a playout does not need (history, undo information, move lists), as long as it
-    /// draws and plays exactly the same moves:
-    /// [`check_uniform_playout`](crate::arena::check_uniform_playout) tests that.
-    fn uniform_playout(&self, rngs: &mut [GameRng; 2]) -> (Outcome, u64) {
-        crate::arena::plain_uniform_playout(self, rngs)
-    }
-
-    /// [`Game::uniform_playout`] for several games from here at once (at most
-    /// [`PLAYOUT_BATCH`](crate::arena::PLAYOUT_BATCH)): game `i` draws from `rngs[i]` and
-    /// its result goes to `results[i]`. A game whose moves form one long chain of
-    /// dependent steps (Othello) can interleave the games, so that the processor works on
-    /// several chains at once; the default plays them one after another.
-    fn uniform_playouts(&self, rngs: &mut [[GameRng; 2]], results: &mut [(Outcome, u64)]) {
-        for (streams, result) in rngs.iter_mut().zip(results) {
-            *result = self.uniform_playout(streams);
-        }
-    }
-
     #[inline]
     fn is_over(&self) -> bool {
         self.outcome().is_some()
@@ -112,41 +92,23 @@ pub trait Game: Clone + Debug + Display + Send + Sync + 'static {
     /// A 64-bit key that identifies the position (equal keys ⇔ equal positions).
     fn key(&self) -> u64;
 
-    /// A key shared by all symmetric images of the position: the key of
-    /// [`Game::canonical`].
-    fn canonical_key(&self) -> u64 {
-        self.canonical().0
-    }
-
-    /// The key of this position's symmetry class and the symmetry (an index the game
-    /// defines, 0 the identity) that maps this position onto the class's canonical image.
-    /// Games without symmetries keep the default: the plain key, the identity.
-    fn canonical(&self) -> (u64, u8) {
-        (self.key(), 0)
-    }
-
-    /// The image of `mv` under symmetry `sym` of [`Game::canonical`], or under its inverse.
-    fn map_move(mv: Self::Move, sym: u8, inverse: bool) -> Self::Move {
-        let _ = (sym, inverse);
-        mv
-    }
-
-    /// Why `mv` cannot be played in this position, if it cannot.
-    fn check_move(&self, mv: Self::Move) -> Result<(), Self::MoveError>;
-
-    /// Reads a move in the game's notation and checks that it can be played here.
-    fn parse_move(&self, text: &str) -> Result<Self::Move, Self::MoveError>;
-
-    /// Plays a move after checking it; the position is unchanged on error.
-    fn try_play(&mut self, mv: Self::Move) -> Result<(), Self::MoveError> {
-        self.check_move(mv)?;
-        self.play(mv);
-        Ok(())
-    }
-
     /// A small number that identifies a move, stable across versions: used in digests and
     /// compact files.
     fn move_code(mv: Self::Move) -> u32;
+}
+
+/// A game's notation: reading positions and moves as people and files write them, and the
+/// words for its sides and results.
+pub trait Notation: Game {
+    /// Why a text does not describe a position of this game.
+    type PositionError: Error + Send + Sync + 'static;
+
+    /// Reads a position in the game's own notation (for tic-tac-toe a board string, the
+    /// text form or a move list).
+    fn parse_position(text: &str) -> Result<Self, Self::PositionError>;
+
+    /// Reads a move in the game's notation and checks that it can be played here.
+    fn parse_move(&self, text: &str) -> Result<Self::Move, Self::MoveError>;
 
     /// The game's word for a side, e.g. `o`/`x` or `black`/`white`.
     fn side_name(side: Side) -> &'static str;
@@ -164,4 +126,57 @@ pub trait Game: Clone + Debug + Display + Send + Sync + 'static {
 
     /// A few characters that remind a player how to type a move, e.g. `x,y` or `d3`.
     fn move_hint() -> &'static str;
+}
+
+/// What engines may ask of a game beyond its rules, each with a default that is always
+/// right: symmetries for transposition tables, whole-game playouts for fast random
+/// matches, and whether the whole tree can be walked.
+pub trait EngineHooks: Game {
+    /// Whether every position reachable from the start can be visited in memory, as the
+    /// exact match mode does: tic-tac-toe's 5,478 can, Othello's cannot.
+    const TREE_FITS_IN_MEMORY: bool = false;
+
+    /// A key shared by all symmetric images of the position: the key of
+    /// [`EngineHooks::canonical`].
+    fn canonical_key(&self) -> u64 {
+        self.canonical().0
+    }
+
+    /// The key of this position's symmetry class and the symmetry (an index the game
+    /// defines, 0 the identity) that maps this position onto the class's canonical image.
+    /// Games without symmetries keep the default: the plain key, the identity.
+    fn canonical(&self) -> (u64, u8) {
+        (self.key(), 0)
+    }
+
+    /// The image of `mv` under symmetry `sym` of [`EngineHooks::canonical`], or under its
+    /// inverse.
+    fn map_move(mv: Self::Move, sym: u8, inverse: bool) -> Self::Move {
+        let _ = (sym, inverse);
+        mv
+    }
+
+    /// Plays on from here to the end with each side choosing uniformly among the legal
+    /// moves, as [`Agent::is_uniform_random`](crate::Agent::is_uniform_random) agents do,
+    /// drawing from `rngs[side]`. Returns the outcome and the arena's hash of the moves
+    /// ([`hash_move`](crate::arena::hash_move)).
+    ///
+    /// The default is the arena's plain loop. A game may override it with a loop that skips
+    /// what a playout does not need (history, undo information, move lists), as long as it
+    /// draws and plays exactly the same moves:
+    /// [`check_uniform_playout`](crate::arena::check_uniform_playout) tests that.
+    fn uniform_playout(&self, rngs: &mut [GameRng; 2]) -> (Outcome, u64) {
+        crate::arena::plain_uniform_playout(self, rngs)
+    }
+
+    /// [`EngineHooks::uniform_playout`] for several games from here at once (at most
+    /// [`PLAYOUT_BATCH`](crate::arena::PLAYOUT_BATCH)): game `i` draws from `rngs[i]` and
+    /// its result goes to `results[i]`. A game whose moves form one long chain of
+    /// dependent steps (Othello) can interleave the games, so that the processor works on
+    /// several chains at once; the default plays them one after another.
+    fn uniform_playouts(&self, rngs: &mut [[GameRng; 2]], results: &mut [(Outcome, u64)]) {
+        for (streams, result) in rngs.iter_mut().zip(results) {
+            *result = self.uniform_playout(streams);
+        }
+    }
 }

@@ -23,7 +23,7 @@ mod side;
 pub use agent::{Agent, BestMoves, Policy, Uniform};
 pub use by_score::{ByScore, Evaluate};
 pub use describe::{BoardError, CatalogueEntry, Described, GameVisitor, PieceStyle, Single};
-pub use game::{Game, MoveList};
+pub use game::{EngineHooks, Game, MoveList, Notation};
 pub use random::{GameRng, SideStream, StreamKey, WORDS_PER_GAME, game_rng};
 pub use registry::{AgentEntry, AgentSpec, ParamSpec, Params, Registry, SpecError};
 pub use side::{Outcome, Side};

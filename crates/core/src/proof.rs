@@ -4,7 +4,7 @@
 use std::collections::HashSet;
 
 use crate::arena::ExactError;
-use crate::{Agent, Game, Side};
+use crate::{Agent, EngineHooks, Game, Side};
 
 /// The outcome of [`never_loses`].
 #[derive(Clone, Debug, PartialEq)]
@@ -17,7 +17,7 @@ pub struct Proof<M> {
 
 /// Walks every line of play from the start with `agent` on `side`: all of the agent's
 /// moves that its distribution allows, all of the opponent's legal moves.
-pub fn never_loses<G: Game>(
+pub fn never_loses<G: EngineHooks>(
     agent: &mut dyn Agent<G>,
     name: &str,
     side: Side,
@@ -47,7 +47,7 @@ pub fn never_loses<G: Game>(
         };
         for mv in moves {
             line.push(mv);
-            game.play(mv);
+            game.play_unchecked(mv);
             let ok = walk(game, agent, name, side, safe, line);
             game.undo();
             if !ok? {
@@ -99,7 +99,7 @@ impl GameValues {
         let first_to_move = game.to_move() == Side::First;
         let mut best = if first_to_move { i8::MIN } else { i8::MAX };
         for &mv in game.legal_moves().iter() {
-            game.play(mv);
+            game.play_unchecked(mv);
             let v = self.solve(game);
             game.undo();
             best = if first_to_move {
@@ -116,6 +116,7 @@ impl GameValues {
 #[cfg(test)]
 mod value_tests {
     use super::*;
+    use crate::Notation;
 
     /// Nim with one heap: take 1 or 2; who takes the last stone wins. Multiples of 3 are
     /// lost for the side to move.
@@ -136,13 +137,9 @@ mod value_tests {
         type Move = u8;
         type Moves = arrayvec::ArrayVec<u8, 2>;
         type MoveError = Bad;
-        type PositionError = Bad;
         const NAME: &'static str = "nim";
         fn start() -> Self {
             Nim(7, Vec::new())
-        }
-        fn parse_position(_: &str) -> Result<Self, Bad> {
-            Err(Bad)
         }
         fn to_move(&self) -> Side {
             if self.1.len() % 2 == 0 {
@@ -157,7 +154,7 @@ mod value_tests {
         fn legal_moves(&self) -> Self::Moves {
             (1..=self.0.min(2)).collect()
         }
-        fn play(&mut self, mv: u8) {
+        fn play_unchecked(&mut self, mv: u8) {
             self.0 -= mv;
             self.1.push(mv);
         }
@@ -179,11 +176,18 @@ mod value_tests {
         fn check_move(&self, _: u8) -> Result<(), Bad> {
             Ok(())
         }
-        fn parse_move(&self, _: &str) -> Result<u8, Bad> {
-            Err(Bad)
-        }
         fn move_code(mv: u8) -> u32 {
             mv.into()
+        }
+    }
+
+    impl Notation for Nim {
+        type PositionError = Bad;
+        fn parse_position(_: &str) -> Result<Self, Bad> {
+            Err(Bad)
+        }
+        fn parse_move(&self, _: &str) -> Result<u8, Bad> {
+            Err(Bad)
         }
         fn side_name(side: Side) -> &'static str {
             if side == Side::First { "a" } else { "b" }
@@ -195,6 +199,8 @@ mod value_tests {
             ""
         }
     }
+
+    impl EngineHooks for Nim {}
 
     #[test]
     fn values_follow_the_theory() {

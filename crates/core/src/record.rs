@@ -6,7 +6,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-use crate::Game;
+use crate::Notation;
 
 /// One game: which game of which run, who played, the moves in the game's notation, and
 /// the result (`o`, `x`, … the winner's side name, or `draw`).
@@ -24,7 +24,7 @@ pub struct GameRecord {
 
 impl GameRecord {
     /// The record of game `played` of a match of `a` against `b` with `seed`.
-    pub fn of<G: Game>(
+    pub fn of<G: Notation>(
         played: &crate::arena::PlayedGame<G::Move>,
         a: &str,
         b: &str,
@@ -107,7 +107,7 @@ pub fn read_records(path: &Path) -> Result<Vec<GameRecord>, RecordError> {
 
 /// Replays a record's moves from the start position, checking each one; returns every
 /// position from the start to the end.
-pub fn replay<G: Game>(record: &GameRecord) -> Result<Vec<G>, String> {
+pub fn replay<G: Notation>(record: &GameRecord) -> Result<Vec<G>, String> {
     if record.game != G::NAME {
         return Err(format!(
             "the record is a {} game, not {}",
@@ -121,7 +121,7 @@ pub fn replay<G: Game>(record: &GameRecord) -> Result<Vec<G>, String> {
         let mv = game
             .parse_move(text)
             .map_err(|e| format!("move {} `{text}`: {e}", i + 1))?;
-        game.play(mv);
+        game.play_unchecked(mv);
         positions.push(game.clone());
     }
     let result = match game.outcome() {
@@ -139,7 +139,7 @@ pub fn replay<G: Game>(record: &GameRecord) -> Result<Vec<G>, String> {
 
 /// A game as one line of the seed's CSV: the winner (0 a draw, 1 the first side, 2 the
 /// second), then each move's [`Game::move_code`].
-pub fn csv_line<G: Game>(moves: &[G::Move], outcome: crate::Outcome) -> String {
+pub fn csv_line<G: Notation>(moves: &[G::Move], outcome: crate::Outcome) -> String {
     let winner = match outcome.winner() {
         None => 0,
         Some(crate::Side::First) => 1,
@@ -154,7 +154,7 @@ pub fn csv_line<G: Game>(moves: &[G::Move], outcome: crate::Outcome) -> String {
 /// Reads a [`csv_line`] back into a record (game `index`; the players and seed are not in
 /// the CSV), replaying it: each code must be a legal move's, and the winner must be the
 /// game's.
-pub fn record_from_csv<G: Game>(line: &str, index: u64) -> Result<GameRecord, String> {
+pub fn record_from_csv<G: Notation>(line: &str, index: u64) -> Result<GameRecord, String> {
     let values: Vec<&str> = line.split(',').map(str::trim).collect();
     let winner = match values[0] {
         "0" => None,
@@ -177,7 +177,7 @@ pub fn record_from_csv<G: Game>(line: &str, index: u64) -> Result<GameRecord, St
             .ok()
             .and_then(|code| legal.iter().copied().find(|&m| G::move_code(m) == code))
             .ok_or_else(|| format!("move {}: `{text}` is not the code of a legal move", i + 1))?;
-        game.play(mv);
+        game.play_unchecked(mv);
         moves.push(mv.to_string());
     }
     Ok(GameRecord {

@@ -7,7 +7,7 @@
 use rustc_hash::FxHashMap;
 use std::time::{Duration, Instant};
 
-use crate::{Game, Side};
+use crate::{EngineHooks, Game, Side};
 
 /// A static evaluation from the first player's point of view (higher is better for the
 /// first player), used at the leaves of a search.
@@ -69,7 +69,7 @@ pub struct AlphaBeta<'a, G: Game, E> {
     deadline: Option<Instant>,
 }
 
-impl<'a, G: Game, E: LeafEval<G>> AlphaBeta<'a, G, E> {
+impl<'a, G: EngineHooks, E: LeafEval<G>> AlphaBeta<'a, G, E> {
     pub fn new(
         eval: &'a mut E,
         options: SearchOptions,
@@ -145,7 +145,7 @@ impl<'a, G: Game, E: LeafEval<G>> AlphaBeta<'a, G, E> {
             f64::INFINITY
         };
         for &mv in moves.iter() {
-            game.play(mv);
+            game.play_unchecked(mv);
             let value = self.node(game, depth + 1, alpha, beta);
             game.undo();
             let value = value?;
@@ -215,7 +215,7 @@ impl<M> Analysis<M> {
 /// Searches `game` to `options.max_depth`. With a time limit the depths are searched one
 /// after another (iterative deepening), each ordered by the previous depth's table, and the
 /// last completed depth answers; without one, only the full depth is searched.
-pub fn analyze<G: Game, E: LeafEval<G>>(
+pub fn analyze<G: EngineHooks, E: LeafEval<G>>(
     game: &G,
     eval: &mut E,
     options: SearchOptions,
@@ -262,7 +262,7 @@ pub fn analyze<G: Game, E: LeafEval<G>>(
 }
 
 /// Follows the table's best moves from `game`, at most `depth` plies.
-fn principal_variation<G: Game>(
+fn principal_variation<G: EngineHooks>(
     game: &G,
     table: &Table<G::Move>,
     depth: u32,
@@ -284,7 +284,7 @@ fn principal_variation<G: Game>(
             break;
         }
         pv.push(best);
-        pos.play(best);
+        pos.play_unchecked(best);
     }
     pv
 }
@@ -302,7 +302,7 @@ pub fn minimax<G: Game, E: LeafEval<G>>(game: &mut G, eval: &mut E, depth: u32) 
         f64::INFINITY
     };
     for &mv in game.legal_moves().iter() {
-        game.play(mv);
+        game.play_unchecked(mv);
         let v = minimax(game, eval, depth - 1);
         game.undo();
         best = if maximising { best.max(v) } else { best.min(v) };

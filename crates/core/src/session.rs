@@ -7,7 +7,7 @@
 //! next move cuts the line there. The AI to move draws from the stream `(seed, ply, side)`,
 //! so it replays the same move after undo and redo.
 
-use crate::{Agent, Game, Registry, Side, SpecError, game_rng};
+use crate::{Agent, Game, Notation, Registry, Side, SpecError, game_rng};
 
 /// Who plays a side.
 pub enum Seat<G: Game> {
@@ -74,7 +74,7 @@ pub struct PlaySession<G: Game> {
     seed: u64,
 }
 
-impl<G: Game> PlaySession<G> {
+impl<G: Notation> PlaySession<G> {
     /// A session from `start` (whose own history, if any, is not part of the line).
     pub fn new(start: G, seats: [Seat<G>; 2], seed: u64) -> Self {
         PlaySession {
@@ -141,7 +141,7 @@ impl<G: Game> PlaySession<G> {
             self.line.truncate(self.cursor);
             self.line.push(mv);
         }
-        self.game.play(mv);
+        self.game.play_unchecked(mv);
         self.cursor += 1;
     }
 
@@ -236,7 +236,7 @@ impl<G: Game> PlaySession<G> {
     }
 
     fn step_forward(&mut self) {
-        self.game.play(self.line[self.cursor]);
+        self.game.play_unchecked(self.line[self.cursor]);
         self.cursor += 1;
     }
 
@@ -247,7 +247,7 @@ impl<G: Game> PlaySession<G> {
             .iter()
             .map(|&mv| {
                 let side = replay.to_move();
-                replay.play(mv);
+                replay.play_unchecked(mv);
                 side
             })
             .collect()

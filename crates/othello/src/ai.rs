@@ -74,7 +74,7 @@ impl Minimax {
         }
         let mut best = i32::MIN;
         for mv in Game::legal_moves(pos) {
-            pos.play(mv);
+            pos.play_unchecked(mv);
             best = best.max(-self.value(pos, depth - 1));
             pos.undo();
         }
@@ -87,7 +87,7 @@ impl Minimax {
         Game::legal_moves(pos)
             .into_iter()
             .map(|mv| {
-                p.play(mv);
+                p.play_unchecked(mv);
                 let v = -self.value(&mut p, self.depth - 1);
                 p.undo();
                 (mv, v)

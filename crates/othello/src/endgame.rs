@@ -823,7 +823,7 @@ mod tests {
             let mut pos = Othello::new();
             while pos.empties() > 14 && !pos.is_over() {
                 let moves = gamelab_core::Game::legal_moves(&pos);
-                pos.play(moves[rng.below(moves.len())]);
+                pos.play_unchecked(moves[rng.below(moves.len())]);
             }
             let portable = Solver::default().solve_with(PortableBuild, &pos);
             let (mut a, mut b) = (Solver::default(), Solver::default());
@@ -866,7 +866,7 @@ mod tests {
             let stop = 1 + (game % 10) as u32;
             while pos.empties() > stop && !pos.is_over() {
                 let moves = gamelab_core::Game::legal_moves(&pos);
-                pos.play(moves[rng.below(moves.len())]);
+                pos.play_unchecked(moves[rng.below(moves.len())]);
             }
             let (p, o) = pos.discs();
             let expected = plain_score(p, o);
@@ -908,7 +908,7 @@ mod tests {
             while !pos.is_over() {
                 history.push((pos.black(), pos.white()));
                 let moves = gamelab_core::Game::legal_moves(&pos);
-                pos.play(moves[rng.below(moves.len())]);
+                pos.play_unchecked(moves[rng.below(moves.len())]);
             }
             history.push((pos.black(), pos.white()));
             for (i, &(black, white)) in history.iter().enumerate() {

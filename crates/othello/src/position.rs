@@ -2,7 +2,7 @@ use std::fmt;
 
 use arrayvec::ArrayVec;
 use gamelab_core::arena::hash_move;
-use gamelab_core::{Game, GameRng, Outcome, Side, mix64};
+use gamelab_core::{EngineHooks, Game, GameRng, Notation, Outcome, Side, mix64};
 use thiserror::Error;
 
 use crate::bits;
@@ -184,7 +184,7 @@ impl Othello {
 
     /// Plays a legal move.
     #[inline]
-    pub fn play(&mut self, mv: Move) {
+    pub fn play_unchecked(&mut self, mv: Move) {
         let flipped = match mv {
             Move::Place(sq) => {
                 debug_assert!(self.legal & sq.bit() != 0, "illegal {mv}\n{self}");
@@ -470,16 +470,11 @@ impl Game for Othello {
     type Move = Move;
     type Moves = Moves;
     type MoveError = OthelloError;
-    type PositionError = OthelloError;
 
     const NAME: &'static str = "othello";
 
     fn start() -> Self {
         Othello::new()
-    }
-
-    fn parse_position(text: &str) -> Result<Self, OthelloError> {
-        Othello::from_board_string(text)
     }
 
     fn to_move(&self) -> Side {
@@ -508,8 +503,8 @@ impl Game for Othello {
         moves
     }
 
-    fn play(&mut self, mv: Move) {
-        Othello::play(self, mv)
+    fn play_unchecked(&mut self, mv: Move) {
+        Othello::play_unchecked(self, mv)
     }
 
     fn undo(&mut self) -> Option<Move> {
@@ -524,6 +519,72 @@ impl Game for Othello {
         self.over.then(|| outcome_of(self.black(), self.white()))
     }
 
+    fn key(&self) -> u64 {
+        key_of(self.black(), self.white(), self.black_to_move)
+    }
+
+    fn check_move(&self, mv: Move) -> Result<(), OthelloError> {
+        if self.over {
+            return Err(OthelloError::GameOver(self.result_text()));
+        }
+        match mv {
+            Move::Place(sq) if self.legal & sq.bit() != 0 => Ok(()),
+            Move::Place(sq) if self.legal == 0 => Err(OthelloError::Illegal {
+                square: sq,
+                legal: "none: you must pass".into(),
+            }),
+            Move::Place(sq) => Err(OthelloError::Illegal {
+                square: sq,
+                legal: self.legal_list(),
+            }),
+            Move::Pass if self.legal == 0 => Ok(()),
+            Move::Pass => Err(OthelloError::CannotPass(self.legal_list())),
+        }
+    }
+
+    fn move_code(mv: Move) -> u32 {
+        match mv {
+            Move::Place(sq) => sq.index() as u32,
+            Move::Pass => 64,
+        }
+    }
+}
+
+impl Notation for Othello {
+    type PositionError = OthelloError;
+
+    fn parse_position(text: &str) -> Result<Self, OthelloError> {
+        Othello::from_board_string(text)
+    }
+
+    fn parse_move(&self, text: &str) -> Result<Move, OthelloError> {
+        let t = text.trim();
+        let mv = if t.eq_ignore_ascii_case("pass") || t.eq_ignore_ascii_case("ps") {
+            Move::Pass
+        } else {
+            Move::Place(Square::parse(t).ok_or_else(|| OthelloError::Syntax(t.to_string()))?)
+        };
+        self.check_move(mv)?;
+        Ok(mv)
+    }
+
+    fn side_name(side: Side) -> &'static str {
+        match side {
+            Side::First => "black",
+            Side::Second => "white",
+        }
+    }
+
+    fn move_hint() -> &'static str {
+        "d3 | pass"
+    }
+
+    fn move_syntax() -> &'static str {
+        "a square like d3 (file a–h, rank 1–8), or `pass` when you have no move"
+    }
+}
+
+impl EngineHooks for Othello {
     /// Two bitboards in registers: no history, no flip record, no move list.
     fn uniform_playout(&self, rngs: &mut [GameRng; 2]) -> (Outcome, u64) {
         let mut result = [(Outcome::Draw, 0)];
@@ -542,10 +603,6 @@ impl Game for Othello {
             }
             playouts(kernel::Portable, self, rngs, results);
         }
-    }
-
-    fn key(&self) -> u64 {
-        key_of(self.black(), self.white(), self.black_to_move)
     }
 
     fn canonical(&self) -> (u64, u8) {
@@ -569,58 +626,6 @@ impl Game for Othello {
                 Move::Place(Square(image.trailing_zeros() as u8))
             }
         }
-    }
-
-    fn check_move(&self, mv: Move) -> Result<(), OthelloError> {
-        if self.over {
-            return Err(OthelloError::GameOver(self.result_text()));
-        }
-        match mv {
-            Move::Place(sq) if self.legal & sq.bit() != 0 => Ok(()),
-            Move::Place(sq) if self.legal == 0 => Err(OthelloError::Illegal {
-                square: sq,
-                legal: "none: you must pass".into(),
-            }),
-            Move::Place(sq) => Err(OthelloError::Illegal {
-                square: sq,
-                legal: self.legal_list(),
-            }),
-            Move::Pass if self.legal == 0 => Ok(()),
-            Move::Pass => Err(OthelloError::CannotPass(self.legal_list())),
-        }
-    }
-
-    fn parse_move(&self, text: &str) -> Result<Move, OthelloError> {
-        let t = text.trim();
-        let mv = if t.eq_ignore_ascii_case("pass") || t.eq_ignore_ascii_case("ps") {
-            Move::Pass
-        } else {
-            Move::Place(Square::parse(t).ok_or_else(|| OthelloError::Syntax(t.to_string()))?)
-        };
-        self.check_move(mv)?;
-        Ok(mv)
-    }
-
-    fn move_code(mv: Move) -> u32 {
-        match mv {
-            Move::Place(sq) => sq.index() as u32,
-            Move::Pass => 64,
-        }
-    }
-
-    fn side_name(side: Side) -> &'static str {
-        match side {
-            Side::First => "black",
-            Side::Second => "white",
-        }
-    }
-
-    fn move_hint() -> &'static str {
-        "d3 | pass"
-    }
-
-    fn move_syntax() -> &'static str {
-        "a square like d3 (file a–h, rank 1–8), or `pass` when you have no move"
     }
 }
 

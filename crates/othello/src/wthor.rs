@@ -118,11 +118,11 @@ impl WthorGame {
         let mut pos = Othello::new();
         for (i, &sq) in self.moves.iter().enumerate() {
             if pos.legal_mask() == 0 && !pos.is_over() {
-                pos.play(Move::Pass);
+                pos.play_unchecked(Move::Pass);
             }
             pos.check_move(Move::Place(sq))
                 .map_err(|e| format!("move {} ({sq}): {e}", i + 1))?;
-            pos.play(Move::Place(sq));
+            pos.play_unchecked(Move::Place(sq));
         }
         let finished = pos.is_over();
         if finished {

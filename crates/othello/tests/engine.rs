@@ -1,5 +1,7 @@
 //! The Othello engine: perft against the reference table, notation, rules.
 
+use gamelab_core::EngineHooks;
+use gamelab_core::Notation;
 use gamelab_core::{Game, Outcome, Side};
 use gamelab_othello::perft::{perft, perft_parallel};
 use gamelab_othello::{Move, Othello, OthelloError, Square};
@@ -46,7 +48,7 @@ fn perft_by_game(pos: &mut Othello, depth: u32) -> u64 {
     let mut n = 0;
     for mv in Game::legal_moves(pos) {
         let before = pos.board_string();
-        pos.play(mv);
+        pos.play_unchecked(mv);
         n += perft_by_game(pos, depth - 1);
         assert_eq!(pos.undo(), Some(mv));
         assert_eq!(pos.board_string(), before, "undo restores the position");
@@ -143,7 +145,7 @@ fn a_pass_and_the_end_of_a_game() {
         Game::legal_moves(&pos).to_vec(),
         vec![Move::Place(Square::parse("d1").unwrap())]
     );
-    pos.play(Move::Place(Square::parse("d1").unwrap()));
+    pos.play_unchecked(Move::Place(Square::parse("d1").unwrap()));
     // all white now: black has no disc, the game is over
     assert!(pos.is_over());
     assert_eq!(pos.outcome(), Some(Outcome::Win(Side::Second)));
@@ -163,7 +165,7 @@ fn a_pass_and_the_end_of_a_game() {
     ));
     assert_eq!(pos.parse_move("pass"), Ok(Move::Pass));
     let mut after = pos.clone();
-    after.play(Move::Pass);
+    after.play_unchecked(Move::Pass);
     assert!(after.black_to_move());
     assert!(!after.is_over());
 }
@@ -171,9 +173,9 @@ fn a_pass_and_the_end_of_a_game() {
 #[test]
 fn symmetric_positions_share_a_canonical_key() {
     let mut a = Othello::new();
-    a.play(Move::Place(Square::parse("d3").unwrap()));
+    a.play_unchecked(Move::Place(Square::parse("d3").unwrap()));
     let mut b = Othello::new();
-    b.play(Move::Place(Square::parse("f5").unwrap()));
+    b.play_unchecked(Move::Place(Square::parse("f5").unwrap()));
     assert_ne!(a.key(), b.key());
     assert_eq!(a.canonical_key(), b.canonical_key());
     // the canonical key is the class's; moves map there and back
@@ -233,7 +235,7 @@ fn ffo_1_to_20_are_solved_exactly() {
         let mv = mv.expect("a move");
         // the move found scores the optimum too
         let mut after = pos.clone();
-        after.play(mv);
+        after.play_unchecked(mv);
         let (reply, _) = Solver::default().solve(&after);
         assert_eq!(-reply, expected, "FFO #{id}: {mv} is not a best move");
     }
@@ -255,7 +257,7 @@ fn every_ai_plays_legal_moves_to_the_end() {
         while !pos.is_over() {
             let mv = agent.choose(&pos, &mut rng);
             pos.check_move(mv).unwrap_or_else(|e| panic!("{spec}: {e}"));
-            pos.play(mv);
+            pos.play_unchecked(mv);
         }
     }
 }
@@ -266,8 +268,8 @@ fn greedy_takes_the_most_flips() {
     let registry = gamelab_othello::ai::registry();
     // After d3 c3 (black, white) black's moves flip 1 disc except those flipping 2.
     let mut pos = Othello::new();
-    pos.play(Move::Place(Square::parse("d3").unwrap()));
-    pos.play(Move::Place(Square::parse("c3").unwrap()));
+    pos.play_unchecked(Move::Place(Square::parse("d3").unwrap()));
+    pos.play_unchecked(Move::Place(Square::parse("c3").unwrap()));
     let best: Vec<Move> = registry
         .build("greedy")
         .unwrap()
@@ -347,7 +349,7 @@ fn random_picks_what_uniform_over_the_legal_moves_picks() {
         while !pos.is_over() {
             let mv = fast.choose(&pos, &mut a);
             assert_eq!(mv, plain.choose(&pos, &mut b), "game {game}\n{pos}");
-            pos.play(mv);
+            pos.play_unchecked(mv);
         }
     }
     let start = Othello::start();
@@ -366,7 +368,7 @@ fn the_playout_loop_plays_the_plain_loops_games() {
             check_uniform_playout(&pos, ply, 300).unwrap();
         }
         let moves = Game::legal_moves(&pos);
-        pos.play(moves[rng.below(moves.len())]);
+        pos.play_unchecked(moves[rng.below(moves.len())]);
         ply += 1;
     }
     check_uniform_playout(&pos, 0, 1).unwrap();

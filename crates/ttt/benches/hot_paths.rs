@@ -31,7 +31,7 @@ fn per_structure<B: Board>(c: &mut Criterion) {
         let mut pos = Position::<B>::new();
         b.iter(|| {
             for &sq in &line {
-                pos.play(black_box(sq));
+                pos.play_unchecked(black_box(sq));
             }
             for _ in 0..line.len() {
                 pos.undo();

@@ -10,7 +10,7 @@
 //!
 //! let mut pos: Position = "xo.xo....".parse().unwrap();
 //! assert_eq!(pos.turn(), Player::O);
-//! pos.play(Square::from_xy(1, 2).unwrap());
+//! pos.play_unchecked(Square::from_xy(1, 2).unwrap());
 //! assert_eq!(pos.status(), Status::Won(Player::O));
 //! assert_eq!(pos.to_string(), "winner o\nxo.\nxo.\n.O.");
 //! ```

@@ -110,7 +110,7 @@ impl<B: Board> Position<B> {
         let order = move_order(masks, upper)?;
         let mut pos = Position::new();
         for sq in order {
-            pos.play(sq);
+            pos.play_unchecked(sq);
         }
         Ok(pos)
     }
@@ -144,7 +144,7 @@ impl<B: Board> Position<B> {
             };
             for sq in squares {
                 pos.check(sq).map_err(err)?;
-                pos.play(sq);
+                pos.play_unchecked(sq);
             }
         }
         Ok(pos)

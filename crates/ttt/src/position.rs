@@ -2,7 +2,7 @@ use std::fmt;
 
 use arrayvec::ArrayVec;
 use gamelab_core::arena::plain_uniform_playout;
-use gamelab_core::{Game, GameRng, Outcome, Side};
+use gamelab_core::{EngineHooks, Game, GameRng, Notation, Outcome, Side};
 use thiserror::Error;
 
 use crate::board::{Bitboard, Board, Moves};
@@ -127,7 +127,7 @@ impl<B: Board> Position<B> {
 
     /// Marks `sq` for the player to move. `sq` must be a legal move.
     #[inline]
-    pub fn play(&mut self, sq: Square) {
+    pub fn play_unchecked(&mut self, sq: Square) {
         debug_assert!(
             self.check(sq).is_ok(),
             "illegal move {sq} in\n{self}: {:?}",
@@ -198,7 +198,7 @@ impl<B: Board> Position<B> {
     pub fn convert<C: Board>(&self) -> Position<C> {
         let mut other = Position::<C>::new();
         for &sq in &self.history {
-            other.play(sq);
+            other.play_unchecked(sq);
         }
         other
     }
@@ -245,17 +245,11 @@ impl<B: Board> Game for Position<B> {
     type Move = Square;
     type Moves = Moves;
     type MoveError = MoveError;
-    type PositionError = crate::ParsePositionError;
 
     const NAME: &'static str = "ttt";
-    const TREE_FITS_IN_MEMORY: bool = true;
 
     fn start() -> Self {
         Position::new()
-    }
-
-    fn parse_position(text: &str) -> Result<Self, crate::ParsePositionError> {
-        text.parse()
     }
 
     #[inline]
@@ -274,8 +268,8 @@ impl<B: Board> Game for Position<B> {
     }
 
     #[inline]
-    fn play(&mut self, mv: Square) {
-        Position::play(self, mv)
+    fn play_unchecked(&mut self, mv: Square) {
+        Position::play_unchecked(self, mv)
     }
 
     #[inline]
@@ -292,41 +286,32 @@ impl<B: Board> Game for Position<B> {
         self.status.outcome()
     }
 
-    fn uniform_playout(&self, rngs: &mut [GameRng; 2]) -> (Outcome, u64) {
-        if let Some(outcome) = self.status.outcome() {
-            return (outcome, 0);
-        }
-        self.board
-            .uniform_playout(self.turn, rngs)
-            .unwrap_or_else(|| plain_uniform_playout(self, rngs))
-    }
-
     #[inline]
     fn key(&self) -> u64 {
         Position::key(self)
-    }
-
-    fn canonical(&self) -> (u64, u8) {
-        crate::symmetry::canonical_with_symmetry(self.masks())
-    }
-
-    fn map_move(mv: Square, sym: u8, inverse: bool) -> Square {
-        crate::Symmetry::from_index(sym).map_square(mv, inverse)
     }
 
     fn check_move(&self, mv: Square) -> Result<(), MoveError> {
         self.check(mv)
     }
 
+    /// The square number, 0–8 row by row.
+    fn move_code(mv: Square) -> u32 {
+        mv.index() as u32
+    }
+}
+
+impl<B: Board> Notation for Position<B> {
+    type PositionError = crate::ParsePositionError;
+
+    fn parse_position(text: &str) -> Result<Self, crate::ParsePositionError> {
+        text.parse()
+    }
+
     fn parse_move(&self, text: &str) -> Result<Square, MoveError> {
         let sq = crate::parse::parse_square(text)?;
         self.check(sq)?;
         Ok(sq)
-    }
-
-    /// The square number, 0–8 row by row.
-    fn move_code(mv: Square) -> u32 {
-        mv.index() as u32
     }
 
     fn side_name(side: Side) -> &'static str {
@@ -342,5 +327,26 @@ impl<B: Board> Game for Position<B> {
 
     fn move_syntax() -> &'static str {
         "x,y — x the column and y the row, each 0, 1 or 2 (1,1 is the centre)"
+    }
+}
+
+impl<B: Board> EngineHooks for Position<B> {
+    const TREE_FITS_IN_MEMORY: bool = true;
+
+    fn uniform_playout(&self, rngs: &mut [GameRng; 2]) -> (Outcome, u64) {
+        if let Some(outcome) = self.status.outcome() {
+            return (outcome, 0);
+        }
+        self.board
+            .uniform_playout(self.turn, rngs)
+            .unwrap_or_else(|| plain_uniform_playout(self, rngs))
+    }
+
+    fn canonical(&self) -> (u64, u8) {
+        crate::symmetry::canonical_with_symmetry(self.masks())
+    }
+
+    fn map_move(mv: Square, sym: u8, inverse: bool) -> Square {
+        crate::Symmetry::from_index(sym).map_square(mv, inverse)
     }
 }

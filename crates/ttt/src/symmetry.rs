@@ -186,7 +186,7 @@ impl<B: Board> Position<B> {
     pub fn transformed(&self, sym: Symmetry) -> Position<B> {
         let mut image = Position::new();
         for &sq in self.history() {
-            image.play(sym.apply(sq));
+            image.play_unchecked(sym.apply(sq));
         }
         image
     }

@@ -273,7 +273,7 @@ fn open_positions() -> Vec<Ttt> {
         }
         out.push(p.clone());
         for mv in p.legal_moves() {
-            p.play(mv);
+            p.play_unchecked(mv);
             walk(p, seen, out);
             p.undo();
         }

@@ -1,6 +1,7 @@
 //! The arena on tic-tac-toe: reproducibility, exact mode against sampling, the spec's
 //! reference table, records.
 
+use gamelab_core::Notation;
 use gamelab_core::arena::{self, ExactResult, MatchConfig, MatchResult};
 use gamelab_core::record::{GameRecord, read_records, replay, write_records};
 use gamelab_core::{Agent, BestMoves, GameRng, Policy, Side, Uniform};
@@ -385,7 +386,6 @@ fn a_stopped_live_match_plays_no_new_chunk() {
 
 #[test]
 fn the_bitboards_own_playout_plays_the_plain_loops_games() {
-    use gamelab_core::Game;
     // The start, a few positions on, one a move from the end, and finished ones.
     for board in [
         ".........",

@@ -17,7 +17,7 @@ struct Snapshot {
 
 trait AnyPosition {
     fn name(&self) -> &'static str;
-    fn play(&mut self, sq: Square);
+    fn play_unchecked(&mut self, sq: Square);
     fn undo(&mut self) -> Option<Square>;
     fn snapshot(&self) -> Snapshot;
 }
@@ -26,8 +26,8 @@ impl<B: Board> AnyPosition for Position<B> {
     fn name(&self) -> &'static str {
         B::NAME
     }
-    fn play(&mut self, sq: Square) {
-        Position::play(self, sq)
+    fn play_unchecked(&mut self, sq: Square) {
+        Position::play_unchecked(self, sq)
     }
     fn undo(&mut self) -> Option<Square> {
         Position::undo(self)
@@ -60,7 +60,7 @@ fn walk(positions: &mut [Box<dyn AnyPosition>], visited: &mut u64) {
     }
     for sq in reference.legal {
         for p in positions.iter_mut() {
-            p.play(sq);
+            p.play_unchecked(sq);
         }
         walk(positions, visited);
         for p in positions.iter_mut() {

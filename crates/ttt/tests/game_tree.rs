@@ -34,7 +34,7 @@ fn walk(pos: &mut Ttt, tally: &mut Tally) {
             let moves = pos.legal_moves();
             assert!(!moves.is_empty());
             for &mv in moves.iter() {
-                pos.play(mv);
+                pos.play_unchecked(mv);
                 walk(pos, tally);
                 assert_eq!(pos.undo(), Some(mv));
             }

@@ -1,5 +1,6 @@
 //! The rules, the text form and the parsers of the tic-tac-toe position.
 
+use gamelab_core::Notation;
 use gamelab_core::{Game, Outcome, Side};
 use gamelab_ttt::board::{Array1d, Array2d, Board, LineCounts};
 use gamelab_ttt::{
@@ -66,7 +67,7 @@ fn state_after_moves() {
     assert_eq!(pos.status(), Status::Playing);
     assert_eq!(pos.legal_moves().to_vec(), Square::ALL.to_vec());
 
-    pos.play(sq(1, 1));
+    pos.play_unchecked(sq(1, 1));
     assert_eq!(pos.turn(), Player::X);
     assert_eq!(pos.last_turn(), Player::O);
     assert_eq!(pos.last_move(), Some(sq(1, 1)));
@@ -146,7 +147,7 @@ fn board_strings_round_trip_on_every_reachable_position() {
         assert_eq!(reread.to_string(), pos.to_string());
         *checked += 1;
         for mv in pos.legal_moves() {
-            pos.play(mv);
+            pos.play_unchecked(mv);
             walk(pos, checked);
             pos.undo();
         }
@@ -275,7 +276,7 @@ fn parse_move_checks_syntax_board_and_occupancy() {
         done.parse_move("2,2"),
         Err(MoveError::GameOver { .. })
     ));
-    assert!(done.try_play(sq(2, 2)).is_err());
+    assert!(done.play(sq(2, 2)).is_err());
     assert_eq!(
         done.ply(),
         5,

@@ -177,7 +177,7 @@ fn losing_lines_are_real() {
                 let allowed: Vec<_> = agent.policy(&game).unwrap().moves().collect();
                 assert!(allowed.contains(&mv), "{ai} would not play {mv}");
             }
-            game.play(mv);
+            game.play_unchecked(mv);
         }
         assert_eq!(game.outcome(), Some(Outcome::Win(side.opponent())));
     }
@@ -311,7 +311,7 @@ fn iterative_deepening_stops_at_the_time_limit() {
     // the principal variation is a legal game to the end, a draw
     let mut game = Ttt::start();
     for &mv in &last.pv {
-        game.try_play(mv).unwrap();
+        game.play(mv).unwrap();
     }
     assert_eq!(game.outcome(), Some(Outcome::Draw));
 

@@ -2,6 +2,7 @@
 //! its parent, its children with their minimax values, and what a chosen AI would play
 //! there and why.
 
+use gamelab_core::Notation;
 use gamelab_core::proof::GameValues;
 use gamelab_core::{Agent, Described, Game, GameVisitor, Side, game_rng};
 use serde::{Deserialize, Serialize};
@@ -28,7 +29,7 @@ pub struct ValueView {
     pub text: String,
 }
 
-fn value_view<G: Game>(value: i8) -> ValueView {
+fn value_view<G: Game + Notation>(value: i8) -> ValueView {
     let text = match value {
         1 => format!("{} wins", G::side_name(Side::First)),
         -1 => format!("{} wins", G::side_name(Side::Second)),
@@ -129,7 +130,7 @@ fn explore_game<G: Described>(request: &ExploreRequest) -> Result<ExploreView, A
         .iter()
         .map(|&mv| {
             let mut child = game.clone();
-            child.play(mv);
+            child.play_unchecked(mv);
             values.value(&child)
         })
         .collect();
@@ -139,7 +140,7 @@ fn explore_game<G: Described>(request: &ExploreRequest) -> Result<ExploreView, A
         .zip(&child_values)
         .map(|(&mv, &child_value)| {
             let mut child = game.clone();
-            child.play(mv);
+            child.play_unchecked(mv);
             let board = board_view(&child);
             ChildView {
                 mv: move_view::<G>(mv),

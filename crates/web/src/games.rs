@@ -1,6 +1,7 @@
 //! The views of a game the page draws, for any game of the catalogue: its board, moves,
 //! outcome, and its AIs with their parameters.
 
+use gamelab_core::Notation;
 use gamelab_core::registry::{ParamKind, Value};
 use gamelab_core::{Described, Game, GameVisitor, Outcome, Side};
 use serde::Serialize;
@@ -13,13 +14,13 @@ pub fn visit<V: GameVisitor>(name: &str, visitor: V) -> Result<V::Output, crate:
 
 /// The position after `moves` (in the game's notation) from the start; a move that cannot
 /// be played is reported with its place in the list.
-pub fn position_after<G: Game>(moves: &[String]) -> Result<G, crate::ApiError> {
+pub fn position_after<G: Game + Notation>(moves: &[String]) -> Result<G, crate::ApiError> {
     let mut game = G::start();
     for (i, text) in moves.iter().enumerate() {
         let mv = game.parse_move(text).map_err(|e| {
             crate::ApiError::bad_request(format!("move {} (`{text}`) of `moves`: {e}", i + 1))
         })?;
-        game.play(mv);
+        game.play_unchecked(mv);
     }
     Ok(game)
 }
@@ -32,7 +33,7 @@ pub struct OutcomeView {
     pub text: String,
 }
 
-pub fn outcome_view<G: Game>(outcome: Outcome) -> OutcomeView {
+pub fn outcome_view<G: Game + Notation>(outcome: Outcome) -> OutcomeView {
     OutcomeView {
         winner: outcome.winner().map(G::side_name),
         text: G::describe_outcome(outcome),

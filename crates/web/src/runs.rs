@@ -1,6 +1,7 @@
 //! Watch runs: N games of A against B each way, played by the arena on worker threads
 //! while the page watches the table fill up.
 
+use gamelab_core::Notation;
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
@@ -118,7 +119,7 @@ fn result_of(tally: &Tally) -> &'static str {
     }
 }
 
-fn run_game<G: Game>(game: &PlayedGame<G::Move>) -> RunGame {
+fn run_game<G: Game + Notation>(game: &PlayedGame<G::Move>) -> RunGame {
     let mut tally = Tally::default();
     tally.record(game.outcome, game.a_side);
     RunGame {

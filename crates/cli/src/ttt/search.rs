@@ -1,5 +1,6 @@
 //! `gamelab search POSITION`: alpha-beta analysis of a tic-tac-toe position (`ai_abs_dls`).
 
+use gamelab_core::Notation;
 use std::fmt::Write;
 use std::time::Duration;
 

@@ -1,5 +1,6 @@
 //! `gamelab tree stats` and `gamelab tree show BOARD`: the full tic-tac-toe game tree.
 
+use gamelab_core::Notation;
 use std::fmt::Write;
 use std::time::Instant;
 
@@ -143,7 +144,7 @@ fn show(text: &str) -> anyhow::Result<String> {
     let _ = writeln!(out, "\nchildren ({}), * marks a best move:", moves.len());
     for sq in moves {
         let mut child = pos.clone();
-        child.play(sq);
+        child.play_unchecked(sq);
         let _ = writeln!(out, "  {}", line(table, &child, Some((sq, &pos))));
     }
     Ok(out)

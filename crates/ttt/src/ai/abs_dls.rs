@@ -83,7 +83,7 @@ impl AbsDls {
             gamelab_core::search::Table::with_capacity_and_hasher(4_096, Default::default());
         for sq in pos.legal_moves() {
             let mut child = pos.clone();
-            child.play(sq);
+            child.play_unchecked(sq);
             let mut ab = AlphaBeta::new(&mut eval, self.options(), self.max_depth, None, None);
             ab.table = std::mem::take(&mut table);
             let value = ab

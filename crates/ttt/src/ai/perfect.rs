@@ -43,7 +43,7 @@ impl<B: Board> BestMoves<Position<B>> for Perfect {
         let mut lines = Vec::new();
         for sq in pos.legal_moves() {
             let mut child = pos.clone();
-            child.play(sq);
+            child.play_unchecked(sq);
             let s = table.get(&child)?;
             lines.push(format!(
                 "{sq}: value {}, sv {}, svrd {}",
@@ -61,7 +61,7 @@ impl<B: Board> BestMoves<Position<B>> for Perfect {
             .into_iter()
             .map(|sq| {
                 let mut child = pos.clone();
-                child.play(sq);
+                child.play_unchecked(sq);
                 let s = table.get(&child)?;
                 let score = match self.0 {
                     Perfection::Value => f64::from(s.value),

@@ -263,7 +263,7 @@ pub fn read_games(path: &Path) -> Result<Vec<Game>, FileError> {
                     .ok_or_else(|| malformed(number, format!("square {n} is not 0–8")))?;
                 pos.check(sq)
                     .map_err(|e| malformed(number, format!("move {}: {e}", moves.len() + 1)))?;
-                pos.play(sq);
+                pos.play_unchecked(sq);
                 moves.push(sq);
             }
             let actual = match pos.status() {
