@@ -10,9 +10,8 @@ pub struct GameArgs {
     /// The game.
     #[arg(long, default_value = gamelab_games::DEFAULT, value_parser = PossibleValuesParser::new(gamelab_games::NAMES))]
     pub game: String,
-    /// The game's board data structure, for games that have several (tic-tac-toe: 2d, 1d,
-    /// bitboard, each also with `+counts` for incremental line counts); all give identical
-    /// games.
+    /// The game's board data structure, for games that have several; all give identical
+    /// games (each game's list: `gamelab games`).
     #[arg(long)]
     pub board: Option<String>,
 }

@@ -8,6 +8,7 @@ use clap::{Arg, CommandFactory, FromArgMatches, Parser, Subcommand};
 mod ais;
 mod diverge;
 mod game_args;
+mod games;
 mod match_cmd;
 mod move_cmd;
 mod play;
@@ -38,6 +39,8 @@ struct Cli {
 enum Command {
     /// Open the web app: play, watch matches and explore the game tree in a browser.
     Serve(serve::ServeArgs),
+    /// List the games: their sides, notation, board structures and AIs.
+    Games(games::GamesArgs),
     /// Play a game in the terminal, each side a human or an AI.
     Play(play::PlayArgs),
     /// List every AI with its parameters and their defaults.
@@ -107,6 +110,7 @@ fn main() -> ExitCode {
     }
     let result = match cli.command {
         Command::Serve(args) => serve::run(args),
+        Command::Games(args) => games::run(args),
         Command::Play(args) => play::run(args),
         Command::Ais(args) => ais::run(args),
         Command::Move(args) => move_cmd::run(args),

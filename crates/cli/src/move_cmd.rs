@@ -8,10 +8,8 @@ use gamelab_core::{Described, GameVisitor, Registry, game_rng};
 pub struct MoveArgs {
     /// The AI, e.g. `ai14s` or `ai12s:ver=1` (see `gamelab ais`).
     ai: String,
-    /// The position in the game's notation (the start if left out): for tic-tac-toe a
-    /// 9-character board string (`.ox` row by row, e.g. `o...x....`), the text form, or a
-    /// move list (`1,1 0,0`); for Othello, 64 squares and the side to move; for Connect
-    /// Four, the columns played (`dcd`).
+    /// The position in the game's notation (the start if left out; each game's notation:
+    /// `gamelab games`).
     #[arg(allow_hyphen_values = true)]
     position: Option<String>,
     /// Print the AI's trace: each move, the position after it, its score (the seed's

@@ -1,5 +1,5 @@
 //! `gamelab records A B`: play games and save them — gamelab's JSON Lines, or the seed's
-//! CSV (winner, then the moves' codes; for tic-tac-toe the square numbers 0–8).
+//! CSV (winner, then each move's `Game::move_code`).
 
 use std::path::PathBuf;
 

@@ -31,6 +31,7 @@ impl GameVisitor for &VerifyArgs {
 fn verify<G: Described>(args: &VerifyArgs) -> anyhow::Result<String> {
     let mut agent = G::registry().build(&args.ai)?;
     let mut out = String::new();
+    let spinner = crate::progress::spinner(&format!("proving {}", args.ai));
     for side in Side::BOTH {
         let proof = never_loses::<G>(&mut *agent, &args.ai, side)?;
         let name = G::side_name(side);
@@ -58,5 +59,6 @@ fn verify<G: Described>(args: &VerifyArgs) -> anyhow::Result<String> {
             }
         }
     }
+    crate::progress::finish(spinner);
     Ok(out)
 }

@@ -21,6 +21,25 @@ fn ais_lists_the_catalogue_with_parameters() {
 }
 
 #[test]
+fn ais_lists_every_ai_of_the_articles_with_defaults() {
+    let out = gamelab().arg("ais").output().unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    for name in [
+        "ai1", "ai1s", "ai2", "ai2s", "ai3", "ai3s", "ai4", "ai4s", "ai5", "ai5s", "ai6", "ai6s",
+        "ai7", "ai7s", "ai8s", "ai9s", "ai10s", "ai11s", "ai12s", "ai13s", "ai14s",
+    ] {
+        assert!(
+            text.lines()
+                .any(|l| l.trim_start().starts_with(&format!("{name} "))),
+            "{name} missing:\n{text}"
+        );
+    }
+    assert!(text.contains("score_victory=300"), "{text}");
+    assert!(text.contains("score_102=0.5"), "{text}");
+    assert!(text.contains("ver=2"), "{text}");
+}
+
+#[test]
 fn move_prints_the_best_move_set() {
     gamelab()
         .args(["move", "ai12s", "o........"])

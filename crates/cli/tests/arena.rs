@@ -118,6 +118,56 @@ fn match_errors() {
 }
 
 #[test]
+fn output_paths_are_checked_before_the_work() {
+    // A match of two billion games would take minutes: the bad path must stop it first.
+    for args in [
+        &[
+            "match",
+            "ai14s",
+            "ai2",
+            "-n",
+            "1000000000",
+            "--records",
+            "/no/such/dir/x.jsonl",
+        ][..],
+        &[
+            "records",
+            "ai14s",
+            "ai2",
+            "-n",
+            "1000000000",
+            "--out",
+            "/no/such/dir/x.csv",
+        ][..],
+    ] {
+        gamelab()
+            .args(args)
+            .timeout(std::time::Duration::from_secs(30))
+            .assert()
+            .failure()
+            .stderr(predicate::str::contains(
+                "/no/such/dir: No such file or directory",
+            ));
+    }
+}
+
+#[test]
+fn errors_say_each_thing_once() {
+    let out = gamelab()
+        .args(["replay", "/no/such/file.jsonl", "0"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(err.matches("No such file or directory").count(), 1, "{err}");
+    let out = gamelab()
+        .args(["play", "--from", "1,1 1,1"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(err.matches("is already taken by o").count(), 1, "{err}");
+}
+
+#[test]
 fn records_and_replay() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("games.jsonl");

@@ -372,6 +372,10 @@ impl Notation for ConnectFour {
     fn move_hint() -> &'static str {
         "a-g"
     }
+
+    fn position_syntax() -> &'static str {
+        "the columns played from the start (`dcd`, `4 3 4`); empty for the start"
+    }
 }
 
 impl EngineHooks for ConnectFour {

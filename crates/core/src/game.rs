@@ -126,6 +126,9 @@ pub trait Notation: Game {
 
     /// A few characters that remind a player how to type a move, e.g. `x,y` or `d3`.
     fn move_hint() -> &'static str;
+
+    /// One-line description of the texts `parse_position` reads, for help and errors.
+    fn position_syntax() -> &'static str;
 }
 
 /// What engines may ask of a game beyond its rules, each with a default that is always

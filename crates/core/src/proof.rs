@@ -198,6 +198,9 @@ mod value_tests {
         fn move_hint() -> &'static str {
             ""
         }
+        fn position_syntax() -> &'static str {
+            ""
+        }
     }
 
     impl EngineHooks for Nim {}

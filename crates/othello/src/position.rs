@@ -579,6 +579,10 @@ impl Notation for Othello {
         "d3 | pass"
     }
 
+    fn position_syntax() -> &'static str {
+        "64 squares (`X` black, `O` white, `-` empty, a1…h1, a2…h8) then the side to move `X` or `O`"
+    }
+
     fn move_syntax() -> &'static str {
         "a square like d3 (file a–h, rank 1–8), or `pass` when you have no move"
     }

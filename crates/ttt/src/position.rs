@@ -325,6 +325,10 @@ impl<B: Board> Notation for Position<B> {
         "x,y"
     }
 
+    fn position_syntax() -> &'static str {
+        "a 9-character board string (`.ox` row by row, e.g. `xo.xo....`; an upper-case mark is the last move), the text form `Turn o` + 3 rows, or a move list (`1,1 0,0`)"
+    }
+
     fn move_syntax() -> &'static str {
         "x,y — x the column and y the row, each 0, 1 or 2 (1,1 is the centre)"
     }

@@ -1,4 +1,4 @@
-//! The game-tree viewer, for games small enough to solve whole (tic-tac-toe): a position,
+//! The game-tree viewer, for games small enough to solve whole: a position,
 //! its parent, its children with their minimax values, and what a chosen AI would play
 //! there and why.
 

@@ -65,9 +65,9 @@ pub struct BoardView {
     pub legal: Vec<MoveView>,
     pub last: Option<MoveView>,
     pub outcome: Option<OutcomeView>,
-    /// Pieces per side (Othello's disc counts), first side first.
+    /// Pieces per side, for games scored by counting them, first side first.
     pub score: Option<[u32; 2]>,
-    /// Squares to highlight: tic-tac-toe's winning line.
+    /// Squares to highlight, such as a winning line.
     pub highlight: Vec<usize>,
 }
 

@@ -4,6 +4,8 @@
 pub mod bench;
 pub mod dataset;
 pub mod learn_curve;
+#[cfg(test)]
+mod play_tests;
 pub mod search;
 pub mod solve;
 pub mod train;
