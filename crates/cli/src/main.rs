@@ -83,6 +83,8 @@ enum Command {
     Ffo(othello::FfoArgs),
     /// Othello: read WTHOR game files, replay every game and check it.
     Wthor(othello::WthorArgs),
+    /// Othello: fit the pattern evaluation to the WTHOR games and write the model.
+    TrainPatterns(othello::train::TrainPatternsArgs),
 }
 
 fn main() -> ExitCode {
@@ -130,6 +132,7 @@ fn main() -> ExitCode {
         Command::Perft(args) => othello::perft_cmd(args),
         Command::Ffo(args) => othello::ffo_cmd(args),
         Command::Wthor(args) => othello::wthor_cmd(args),
+        Command::TrainPatterns(args) => othello::train::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

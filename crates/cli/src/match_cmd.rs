@@ -30,6 +30,10 @@ pub struct MatchArgs {
     /// Compute the exact probabilities from the AIs' move distributions instead of playing.
     #[arg(long)]
     exact: bool,
+    /// Start each game from one of N distinct openings of this many random plies (N the
+    /// games per side), each played once with each AI first; 0: every game from the start.
+    #[arg(long, default_value_t = 0, value_name = "PLIES", value_parser = clap::value_parser!(u32).range(0..=30))]
+    openings: u32,
     /// Print the match report as one JSON object instead of the tables.
     #[arg(long)]
     json: bool,
@@ -58,6 +62,12 @@ fn run_game<G: Described>(args: &MatchArgs, registry: &Registry<G>) -> anyhow::R
     // path is reported before any game.
     let mut a = registry.build(&args.a)?;
     let mut b = registry.build(&args.b)?;
+    if args.openings > 0 {
+        if args.exact {
+            anyhow::bail!("--exact walks every game from the start; it takes no --openings");
+        }
+        arena::openings::<G>(args.games, args.openings, args.seed)?;
+    }
     if let Some(path) = &args.records {
         gamelab_core::files::check_writable(path)
             .with_context(|| format!("cannot write the records to {}", path.display()))?;
@@ -106,6 +116,7 @@ fn sampled<G: Described>(args: &MatchArgs, registry: &Registry<G>) -> anyhow::Re
         games_per_side: args.games,
         seed: args.seed,
         threads: args.threads.unwrap_or(0),
+        opening_plies: args.openings,
     };
     // The specs built once already; building them again per chunk cannot fail.
     let make = |spec: &str| {
@@ -136,13 +147,24 @@ fn sampled<G: Described>(args: &MatchArgs, registry: &Registry<G>) -> anyhow::Re
     if args.json {
         let mut report = MatchReport::new::<G>(&args.a, &args.b, args.games, args.seed);
         report.finish(&result, true);
+        report.opening_plies = args.openings;
         report.elapsed_ms = (elapsed * 1e3) as u64;
         return Ok(format!("{}\n", serde_json::to_string(&report)?));
     }
     let names = [G::side_name(Side::First), G::side_name(Side::Second)];
     let row = |t: arena::Tally| [t.win, t.lose, t.draw];
+    let note = if result.repeats_one_game() {
+        "note: every game each way round was the same game (both AIs are deterministic); --openings PLIES starts them from different positions\n"
+    } else {
+        ""
+    };
+    let openings = if args.openings > 0 {
+        format!(", openings of {} plies", args.openings)
+    } else {
+        String::new()
+    };
     Ok(format!(
-        "{} VS {}\n{}\n{}\n{} games in {:.3} s ({}/s), seed {}, digest {digest}\n",
+        "{} VS {}\n{}\n{}\n{} games in {:.3} s ({}/s), seed {}{openings}, digest {digest}\n{note}",
         args.a,
         args.b,
         count_table([

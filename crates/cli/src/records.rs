@@ -42,6 +42,7 @@ pub fn play<G: Described>(
         games_per_side,
         seed,
         threads: 0,
+        opening_plies: 0,
     };
     let make_a = || registry.build(a).expect("checked");
     let make_b = || registry.build(b).expect("checked");

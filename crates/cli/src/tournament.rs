@@ -25,6 +25,10 @@ pub struct TournamentArgs {
     /// Worker threads (default: all cores). Results do not depend on it.
     #[arg(long)]
     threads: Option<usize>,
+    /// Start each game from one of N distinct openings of this many random plies (N the
+    /// games per side), each played once with each AI first; 0: every game from the start.
+    #[arg(long, default_value_t = 0, value_name = "PLIES", value_parser = clap::value_parser!(u32).range(0..=30))]
+    openings: u32,
     /// Print one JSON object instead of the tables.
     #[arg(long)]
     json: bool,
@@ -52,6 +56,9 @@ fn tournament<G: Described>(
     for spec in &args.ais {
         registry.build(spec)?;
     }
+    if args.openings > 0 {
+        gamelab_core::arena::openings::<G>(args.games, args.openings, args.seed)?;
+    }
     let n = args.ais.len();
     if (1..n).any(|i| args.ais[..i].contains(&args.ais[i])) {
         bail!("each AI may enter once; give a second copy different parameters to compare it");
@@ -60,6 +67,7 @@ fn tournament<G: Described>(
         games_per_side: args.games,
         seed: args.seed,
         threads: args.threads.unwrap_or(0),
+        opening_plies: args.openings,
     };
     let started = Instant::now();
     // wins[i][j] and draws[i][j]: i's results against j over both colours.
@@ -117,7 +125,7 @@ fn tournament<G: Described>(
             })
             .collect();
         let value = json!({
-            "game": G::NAME, "games_per_side": args.games, "seed": args.seed, "players": players,
+            "game": G::NAME, "games_per_side": args.games, "seed": args.seed, "opening_plies": args.openings, "players": players,
         });
         return Ok(format!("{value}\n"));
     }

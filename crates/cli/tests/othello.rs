@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::gamelab;
+use common::{gamelab, json};
 use predicates::prelude::*;
 
 fn shared(path: &str) -> String {
@@ -62,7 +62,7 @@ fn othello_against_an_ai_and_matches() {
         .assert()
         .failure()
         .stderr(predicate::str::contains(
-            "unknown AI `ai14s`; known AIs: random, greedy, minimax, alphabeta",
+            "unknown AI `ai14s`; known AIs: engine, random, greedy, minimax, alphabeta",
         ));
     gamelab()
         .args(["ais", "--game", "othello"])
@@ -196,4 +196,105 @@ fn othello_positions_on_the_command_line() {
         .assert()
         .success()
         .stdout(predicate::str::contains("the games part at move"));
+}
+
+#[test]
+fn train_patterns_smoke_and_the_engine_uses_the_model() {
+    // A quick fit on every 500th game: the held-out table prints, the model loads.
+    let dir = tempfile::tempdir().unwrap();
+    let model = dir.path().join("m.glopat");
+    let out = gamelab()
+        .args([
+            "train-patterns",
+            "--wthor",
+            concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/../../../shared/data/othello/wthor"
+            ),
+            "--every",
+            "500",
+            "--iterations",
+            "5",
+            "--out",
+            model.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(text.contains("held-out MAE"), "{text}");
+    assert!(text.contains("weighted+mobility refit"), "{text}");
+    let spec = format!("engine:level=2,model={}", model.display());
+    gamelab()
+        .args(["move", "--game", "othello", &spec, "--debug"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("depth 2, score"));
+    gamelab()
+        .args(["move", "--game", "othello", "engine:model=/no/such/model"])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("/no/such/model"));
+}
+
+#[test]
+fn openings_vary_deterministic_games() {
+    let alike = gamelab()
+        .args([
+            "match",
+            "--game",
+            "othello",
+            "engine:level=1",
+            "alphabeta:time=0,depth=1",
+            "-n",
+            "3",
+        ])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&alike.stdout);
+    assert!(
+        text.contains("note: every game each way round was the same game"),
+        "{text}"
+    );
+    let v = json(&[
+        "match",
+        "--game",
+        "othello",
+        "engine:level=1",
+        "alphabeta:time=0,depth=1",
+        "-n",
+        "3",
+        "--openings",
+        "6",
+        "--json",
+    ]);
+    assert_eq!(v["opening_plies"], 6);
+    assert_eq!(v["repeated_one_game"], false);
+    // Openings are a function of the seed alone: the same on one thread.
+    let again = json(&[
+        "match",
+        "--game",
+        "othello",
+        "engine:level=1",
+        "alphabeta:time=0,depth=1",
+        "-n",
+        "3",
+        "--openings",
+        "6",
+        "--json",
+        "--threads",
+        "1",
+    ]);
+    assert_eq!(v["digest"], again["digest"]);
+    gamelab()
+        .args(["match", "ai2", "ai2", "-n", "1000", "--openings", "1"])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains(
+            "has only 9 distinct positions 1 random plies",
+        ));
 }

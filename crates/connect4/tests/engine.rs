@@ -144,6 +144,7 @@ fn alphabeta_beats_random_and_greedy() {
             games_per_side: 10,
             seed: 1,
             threads: 0,
+            opening_plies: 0,
         };
         let make_a = || registry.build("alphabeta:depth=4,exact=10").unwrap();
         let make_b = || registry.build(opponent).unwrap();

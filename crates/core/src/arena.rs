@@ -56,14 +56,102 @@ impl Tally {
     }
 }
 
-/// What a match is: how many games, which seed, how many threads.
-#[derive(Clone, Copy, Debug)]
+/// What a match is: how many games, which seed, how many threads, which openings.
+#[derive(Clone, Copy, Debug, Default)]
 pub struct MatchConfig {
     /// Games with A first; as many again with A second.
     pub games_per_side: u64,
     pub seed: u64,
     /// Worker threads; 0 means all cores.
     pub threads: usize,
+    /// When not 0, game `i` starts from opening `i mod games_per_side` of [`openings`]:
+    /// that many random plies, a different position for each, each played once with A
+    /// first and once with A second.
+    pub opening_plies: u32,
+}
+
+/// Why a match's openings cannot be made.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[error(
+    "{game} has only {found} distinct positions {plies} random plies from the start (in {tries} tries) for {wanted} openings; ask for fewer games per side or more plies"
+)]
+pub struct OpeningError {
+    pub game: &'static str,
+    pub wanted: u64,
+    pub plies: u32,
+    pub found: u64,
+    pub tries: u64,
+}
+
+/// `count` distinct openings of `plies` uniformly random moves from the start, from the
+/// seed alone (their own streams, apart from the games'): candidates are drawn in order
+/// and kept when they reach a position no earlier one reached and the game goes on.
+pub fn openings<G: Game>(
+    count: u64,
+    plies: u32,
+    seed: u64,
+) -> Result<Vec<Vec<G::Move>>, OpeningError> {
+    const SALT: u64 = 0x6f70_656e_696e_6773; // "openings"
+    let key = StreamKey::new(mix64(seed ^ SALT));
+    let mut seen = std::collections::HashSet::new();
+    let mut out = Vec::new();
+    let budget = count.saturating_mul(20).saturating_add(10_000);
+    let mut tries = 0;
+    while (out.len() as u64) < count {
+        if tries == budget {
+            return Err(OpeningError {
+                game: G::NAME,
+                wanted: count,
+                plies,
+                found: out.len() as u64,
+                tries,
+            });
+        }
+        let mut rng = key.game_rng(tries, Side::First);
+        tries += 1;
+        let mut game = G::start();
+        let mut moves = Vec::with_capacity(plies as usize);
+        for _ in 0..plies {
+            let legal = game.legal_moves();
+            if legal.is_empty() {
+                break;
+            }
+            let mv = legal[rng.below(legal.len())];
+            game.play_unchecked(mv);
+            moves.push(mv);
+        }
+        if moves.len() == plies as usize && !game.is_over() && seen.insert(game.key()) {
+            out.push(moves);
+        }
+    }
+    Ok(out)
+}
+
+/// Whether a set of games were all the same game.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Sameness {
+    /// No games.
+    #[default]
+    Empty,
+    /// Every game had these moves (their hash).
+    All(u64),
+    /// At least two games differed.
+    Varied,
+}
+
+impl Sameness {
+    #[inline]
+    fn add(&mut self, hash: u64) {
+        *self = self.merge(Sameness::All(hash));
+    }
+
+    fn merge(self, other: Sameness) -> Sameness {
+        match (self, other) {
+            (Sameness::Empty, x) | (x, Sameness::Empty) => x,
+            (Sameness::All(a), Sameness::All(b)) if a == b => Sameness::All(a),
+            _ => Sameness::Varied,
+        }
+    }
 }
 
 /// The result of a sampled match.
@@ -75,9 +163,20 @@ pub struct MatchResult {
     pub second: Tally,
     /// Hash of every game's moves and result, in game order.
     pub digest: u64,
+    /// Per side of A: whether every game was the same (two deterministic AIs from one
+    /// start play one game over and over; openings vary them).
+    pub sameness: [Sameness; 2],
 }
 
 impl MatchResult {
+    /// Every game with A first was one game, and every game with A second another, with
+    /// at least two games each way.
+    pub fn repeats_one_game(&self) -> bool {
+        self.first.games() > 1
+            && self.second.games() > 1
+            && matches!(self.sameness, [Sameness::All(_), Sameness::All(_)])
+    }
+
     pub fn total(&self) -> Tally {
         let mut t = self.first;
         t.add(&self.second);
@@ -133,6 +232,11 @@ pub struct MatchReport {
     pub exact_note: Option<String>,
     /// The digest of every game's moves and result, once all games are played.
     pub digest: Option<String>,
+    /// Plies of random opening before each game (0: every game from the start).
+    pub opening_plies: u32,
+    /// Every game each way round was the same game: both AIs are deterministic and there
+    /// were no openings to vary them.
+    pub repeated_one_game: bool,
     /// Wall-clock time (depends on the machine, unlike everything else here).
     pub elapsed_ms: u64,
 }
@@ -153,6 +257,8 @@ impl MatchReport {
             exact: None,
             exact_note: None,
             digest: None,
+            opening_plies: 0,
+            repeated_one_game: false,
             elapsed_ms: 0,
         }
     }
@@ -173,6 +279,7 @@ impl MatchReport {
         self.total = result.total();
         self.played = self.total.games();
         self.digest = complete.then(|| digest_hex(result.digest));
+        self.repeated_one_game = result.repeats_one_game();
     }
 
     /// The exact table, or the note saying why there is none.
@@ -292,10 +399,21 @@ pub fn play_game<G: Game, A: Agent<G> + ?Sized>(
     start: &G,
     agents: [&mut A; 2],
     rngs: &mut [GameRng; 2],
+    moves: Option<&mut Vec<G::Move>>,
+) -> (Outcome, u64) {
+    play_game_from(start, 0, agents, rngs, moves)
+}
+
+/// [`play_game`] from a position reached by moves already hashed into `hash`.
+#[inline]
+fn play_game_from<G: Game, A: Agent<G> + ?Sized>(
+    start: &G,
+    mut hash: u64,
+    agents: [&mut A; 2],
+    rngs: &mut [GameRng; 2],
     mut moves: Option<&mut Vec<G::Move>>,
 ) -> (Outcome, u64) {
     let mut game = start.clone();
-    let mut hash = 0u64;
     loop {
         if let Some(outcome) = game.outcome() {
             return (outcome, hash);
@@ -321,6 +439,8 @@ pub struct ChunkResult<M> {
     pub digest: u64,
     /// The chunk's games in index order, when the caller keeps them.
     pub games: Vec<PlayedGame<M>>,
+    /// Per side of A: whether the chunk's games were all one game.
+    pub sameness: [Sameness; 2],
 }
 
 /// Most games per unit of work: enough that making agents and seeking streams is noise.
@@ -345,6 +465,7 @@ fn play_chunk<G: EngineHooks, A: Agent<G>>(
     key: &StreamKey,
     range: std::ops::Range<u64>,
     keep_games: bool,
+    openings: &[Vec<G::Move>],
 ) -> ChunkResult<G::Move> {
     let start = G::start();
     let (mut agent_a, mut agent_b) = (a(), b());
@@ -355,12 +476,24 @@ fn play_chunk<G: EngineHooks, A: Agent<G>>(
         second: Tally::default(),
         digest: 0,
         games: Vec::new(),
+        sameness: [Sameness::Empty; 2],
     };
     // Per side of A: games won by the first player, by the second, drawn.
     let mut counts = [[0u64; 3]; 2];
     // Records need the moves, which the game's own playout loop does not keep.
-    if !keep_games && agent_a.is_uniform_random() && agent_b.is_uniform_random() {
-        result.digest = play_by_playouts(&start, cfg, &mut streams, range, &mut counts);
+    if !keep_games
+        && openings.is_empty()
+        && agent_a.is_uniform_random()
+        && agent_b.is_uniform_random()
+    {
+        result.digest = play_by_playouts(
+            &start,
+            cfg,
+            &mut streams,
+            range,
+            &mut counts,
+            &mut result.sameness,
+        );
         result.first = tally_of(counts[0], Side::First);
         result.second = tally_of(counts[1], Side::Second);
         return result;
@@ -380,8 +513,24 @@ fn play_chunk<G: EngineHooks, A: Agent<G>>(
             Side::Second => [&mut agent_b, &mut agent_a],
         };
         let mut moves = keep_games.then(Vec::new);
-        let (outcome, hash) = play_game(&start, agents, &mut rngs, moves.as_mut());
+        let (outcome, hash) = if openings.is_empty() {
+            play_game(&start, agents, &mut rngs, moves.as_mut())
+        } else {
+            // The opening's moves are part of the game: its hash, its record.
+            let opening = &openings[(index % cfg.games_per_side) as usize];
+            let mut from = start.clone();
+            let mut hash = 0;
+            for &mv in opening {
+                from.play_unchecked(mv);
+                hash = hash_move(hash, G::move_code(mv));
+            }
+            if let Some(list) = moves.as_mut() {
+                list.extend_from_slice(opening);
+            }
+            play_game_from(&from, hash, agents, &mut rngs, moves.as_mut())
+        };
         counts[side.index()][outcome_code(outcome) as usize - 1] += 1;
+        result.sameness[side.index()].add(hash);
         result.digest = result
             .digest
             .wrapping_add(game_digest(index, hash, outcome));
@@ -426,6 +575,7 @@ fn play_by_playouts<G: EngineHooks>(
     streams: &mut [SideStream; 2],
     range: std::ops::Range<u64>,
     counts: &mut [[u64; 3]; 2],
+    sameness: &mut [Sameness; 2],
 ) -> u64 {
     let mut rngs: [[GameRng; 2]; PLAYOUT_BATCH] =
         std::array::from_fn(|_| [streams[0].next_game(), streams[1].next_game()]);
@@ -447,6 +597,7 @@ fn play_by_playouts<G: EngineHooks>(
             let side = a_side(index, cfg.games_per_side);
             // Indexed rather than matched: outcomes of random games are unpredictable.
             counts[side.index()][outcome_code(outcome) as usize - 1] += 1;
+            sameness[side.index()].add(hash);
             digest = digest.wrapping_add(game_digest(index, hash, outcome));
         }
         first += n as u64;
@@ -497,6 +648,13 @@ pub fn run_match_live<G: EngineHooks, A: Agent<G>>(
 ) -> (MatchResult, Vec<PlayedGame<G::Move>>, bool) {
     let key = StreamKey::new(cfg.seed);
     let total = cfg.games_per_side * 2;
+    // Made once, before any game; callers check them first with [`openings`].
+    let openings = if cfg.opening_plies > 0 {
+        openings::<G>(cfg.games_per_side, cfg.opening_plies, cfg.seed)
+            .expect("openings are checked before the match")
+    } else {
+        Vec::new()
+    };
     let size = live.chunk.max(1);
     let chunks: Vec<_> = (0..total.div_ceil(size))
         .map(|c| c * size..((c + 1) * size).min(total))
@@ -506,7 +664,7 @@ pub fn run_match_live<G: EngineHooks, A: Agent<G>>(
         if stopped() {
             return None;
         }
-        let r = play_chunk::<G, A>(a, b, cfg, &key, range, live.keep_games);
+        let r = play_chunk::<G, A>(a, b, cfg, &key, range, live.keep_games, &openings);
         on_chunk(&r);
         Some(r)
     };
@@ -527,6 +685,7 @@ pub fn run_match_live<G: EngineHooks, A: Agent<G>>(
         first: Tally::default(),
         second: Tally::default(),
         digest: 0,
+        sameness: [Sameness::Empty; 2],
     };
     let mut games = Vec::new();
     let mut complete = true;
@@ -538,6 +697,9 @@ pub fn run_match_live<G: EngineHooks, A: Agent<G>>(
         out.first.add(&r.first);
         out.second.add(&r.second);
         out.digest = out.digest.wrapping_add(r.digest);
+        for (s, chunk) in out.sameness.iter_mut().zip(r.sameness) {
+            *s = s.merge(chunk);
+        }
         games.extend(r.games);
     }
     (out, games, !complete)

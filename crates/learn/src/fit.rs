@@ -100,6 +100,40 @@ pub fn fit(rows: &[Row], features: usize, ridge: f64) -> Result<Fitted, FitError
     Ok(Fitted { rmse, ..fitted })
 }
 
+/// Least squares with intercept on a few dense features: `x[i]` are row i's `k` values.
+/// Returns the intercept and the `k` weights. For baselines and small models; rows of
+/// sparse one-hot features go to [`crate::fit_sparse`].
+pub fn fit_dense(x: &[&[f64]], y: &[f64], ridge: f64) -> Result<(f64, Vec<f64>), FitError> {
+    if x.is_empty() {
+        return Err(FitError::Empty);
+    }
+    let k = x[0].len();
+    let n = k + 1;
+    let mut a = Mat::<f64>::zeros(n, n);
+    let mut b = Mat::<f64>::zeros(n, 1);
+    for (row, &t) in x.iter().zip(y) {
+        let v: Vec<f64> = std::iter::once(1.0).chain(row.iter().copied()).collect();
+        for i in 0..n {
+            b[(i, 0)] += v[i] * t;
+            for j in 0..n {
+                a[(i, j)] += v[i] * v[j];
+            }
+        }
+    }
+    for i in 1..n {
+        a[(i, i)] += ridge;
+    }
+    let llt = a
+        .llt(Side::Lower)
+        .map_err(|_| FitError::NotPositiveDefinite)?;
+    let w = llt.solve(&b);
+    let out = (w[(0, 0)], (1..n).map(|i| w[(i, 0)]).collect::<Vec<_>>());
+    if !out.0.is_finite() || out.1.iter().any(|w| !w.is_finite()) {
+        return Err(FitError::NotFinite);
+    }
+    Ok(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -155,6 +189,11 @@ mod tests {
         let d = data(vec![row(1.0, &[5])]);
         assert_eq!(fit(&d, 3, 1e-3), Err(FitError::FeatureOutOfRange(5, 3)));
         assert_eq!(fit(&d, 6, 0.0), Err(FitError::Ridge(0.0)));
+        let (b, w) = fit_dense(&[&[1.0], &[2.0], &[3.0]], &[3.0, 5.0, 7.0], 1e-9).unwrap();
+        assert!(
+            (b - 1.0).abs() < 1e-6 && (w[0] - 2.0).abs() < 1e-6,
+            "{b} {w:?}"
+        );
         let huge = data(vec![row(1e308, &[0]), row(-1e308, &[1])]);
         assert_eq!(fit(&huge, 2, 1e-3), Err(FitError::NotFinite));
     }

@@ -184,8 +184,121 @@ fn eval_param(name: &'static str, default: &'static str) -> ParamSpec {
 }
 
 /// Every Othello AI.
+/// The learned AI: the pattern evaluation inside a principal-variation search, exact from
+/// a few empty squares before the end.
+pub struct Engine {
+    pub searcher: crate::search::Searcher,
+    pub limits: crate::search::Limits,
+    /// The last position searched and what was found: `choose`, `policy` and `explain` on
+    /// one position search once (for a depth-limited search; a timed one always searches).
+    last: Option<((u64, u64), crate::search::SearchResult)>,
+}
+
+impl Engine {
+    /// Level `level`: a search `level` plies deep, exact from `level + 6` empties (at most
+    /// 18); with `time`, deepening stops after that long.
+    pub fn new(
+        model: std::sync::Arc<crate::learned::PatternModel>,
+        level: u32,
+        time: Option<Duration>,
+    ) -> Engine {
+        Engine {
+            searcher: crate::search::Searcher::new(model),
+            limits: crate::search::Limits {
+                depth: level,
+                exact: (level + 6).min(18),
+                time,
+            },
+            last: None,
+        }
+    }
+
+    pub fn analyse(&mut self, pos: &Othello) -> crate::search::SearchResult {
+        let discs = pos.discs();
+        if self.limits.time.is_none()
+            && let Some((d, r)) = &self.last
+            && *d == discs
+        {
+            return r.clone();
+        }
+        let r = self.searcher.search(pos, self.limits);
+        self.last = Some((discs, r.clone()));
+        r
+    }
+}
+
+impl Agent<Othello> for Engine {
+    fn choose(&mut self, pos: &Othello, _rng: &mut GameRng) -> Move {
+        self.analyse(pos).best
+    }
+
+    fn policy(&mut self, pos: &Othello) -> Option<Policy<Move>> {
+        self.limits
+            .time
+            .is_none()
+            .then(|| Policy::uniform(&[self.analyse(pos).best]))
+    }
+
+    fn explain(&mut self, pos: &Othello) -> Option<String> {
+        let r = self.analyse(pos);
+        let pv: Vec<String> = r.pv.iter().map(ToString::to_string).collect();
+        Some(format!(
+            "{} {}, score {:+.2} discs, {} nodes in {:.3} s ({:.0} nodes/s), pv {}",
+            if r.exact {
+                "exact to the end:"
+            } else {
+                "depth"
+            },
+            r.depth,
+            r.score,
+            r.nodes,
+            r.elapsed.as_secs_f64(),
+            r.nodes as f64 / r.elapsed.as_secs_f64().max(1e-9),
+            pv.join(" ")
+        ))
+    }
+}
+
 pub fn registry() -> Registry<Othello> {
     let mut r = Registry::new();
+    r.register(AgentEntry::new(
+        "engine",
+        "the learned pattern evaluation (fitted to the WTHOR games) in a PVS midgame search, exact near the end",
+        vec![
+            ParamSpec::int("level", 8, 1, 30, "plies of midgame search; exact from level+6 empties (at most 18)"),
+            ParamSpec::float(
+                "time",
+                0.0,
+                0.0,
+                3600.0,
+                "seconds per move, 0 for none (deepening up to `level`; results then depend on the machine)",
+            ),
+            ParamSpec::text(
+                "model",
+                Some("shipped"),
+                "`shipped`, or a model file written by `gamelab train-patterns`",
+            ),
+        ],
+        |p| {
+            let model = match p.text("model") {
+                "shipped" => crate::learned::shipped(),
+                path => std::sync::Arc::new(
+                    crate::learned::PatternModel::load(std::path::Path::new(path)).map_err(|e| {
+                        SpecError::Invalid {
+                            agent: "engine".into(),
+                            reason: e.to_string(),
+                        }
+                    })?,
+                ),
+            };
+            let seconds = p.float("time");
+            Ok(Box::new(Engine::new(
+                model,
+                p.int("level") as u32,
+                (seconds > 0.0).then(|| Duration::from_secs_f64(seconds)),
+            )))
+        },
+    ));
     r.register(AgentEntry::new(
         "random",
         "a uniformly random legal move",

@@ -10,7 +10,7 @@ impl Described for Othello {
     const PIECES: PieceStyle = PieceStyle::Discs;
     const PIECE_COLOURS: [&'static str; 2] = ["#111111", "#f4f4f4"];
     const BOARD_COLOUR: &'static str = "#1f7a4d";
-    const DEFAULT_PLAYERS: [&'static str; 2] = ["human", "alphabeta"];
+    const DEFAULT_PLAYERS: [&'static str; 2] = ["human", "engine"];
     const DEFAULT_MATCH: [&'static str; 2] = ["greedy", "random"];
 
     fn registry() -> Registry<Self> {

@@ -9,8 +9,12 @@ pub mod endgame;
 pub mod eval;
 #[allow(unsafe_code)] // SIMD intrinsics behind a run-time CPU check; see the module.
 pub mod kernel;
+pub mod learned;
+pub mod patterns;
 pub mod perft;
 mod position;
+pub mod search;
+pub mod training;
 pub mod wthor;
 
 pub use describe::Catalogue;

@@ -17,6 +17,7 @@ fn sampled(a: &str, b: &str, games: u64, seed: u64, threads: usize) -> MatchResu
         games_per_side: games,
         seed,
         threads,
+        opening_plies: 0,
     };
     arena::run_match::<Ttt, _>(&|| build(a), &|| build(b), &cfg, &|_| {}, false).0
 }
@@ -78,6 +79,7 @@ fn changing_a_never_changes_bs_randomness() {
             games_per_side: 50,
             seed: 3,
             threads: 1,
+            opening_plies: 0,
         };
         arena::run_match::<Ttt, _>(
             &|| build(a),
@@ -232,6 +234,7 @@ fn records_round_trip_and_replay() {
         games_per_side: 20,
         seed: 5,
         threads: 2,
+        opening_plies: 0,
     };
     let (result, games) =
         arena::run_match::<Ttt, _>(&|| build("ai14s"), &|| build("ai2"), &cfg, &|_| {}, true);
@@ -329,6 +332,7 @@ fn live_reports_add_up_to_the_match_whatever_the_chunk_size() {
         games_per_side: 500,
         seed: 11,
         threads: 2,
+        opening_plies: 0,
     };
     let whole = sampled("ai14s", "ai2", 500, 11, 2);
     let reported = std::sync::Mutex::new((arena::Tally::default(), 0u64, 0usize));
@@ -365,6 +369,7 @@ fn a_stopped_live_match_plays_no_new_chunk() {
         games_per_side: 1000,
         seed: 0,
         threads: 1,
+        opening_plies: 0,
     };
     let stop = std::sync::atomic::AtomicBool::new(false);
     let live = arena::LiveOptions {

@@ -183,6 +183,7 @@ fn a_model_learns_to_win_and_round_trips() {
         games_per_side: 1000,
         seed: 1,
         threads: 1,
+        opening_plies: 0,
     };
     let (_, played) = gamelab_core::arena::run_match::<Ttt, _>(
         &|| registry.build("ai2").unwrap(),

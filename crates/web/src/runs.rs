@@ -174,6 +174,7 @@ pub fn start<G: Described>(id: String, request: &NewRun) -> Result<Arc<Run>, Api
         games_per_side: request.games_per_side,
         seed: request.seed,
         threads: 0,
+        opening_plies: 0,
     };
     std::thread::Builder::new()
         .name("gamelab-run".into())

@@ -203,7 +203,7 @@ async fn bad_requests_for_new_games() {
     assert_error(
         post(json!({"game": "othello", "players": ["human", "ai14s"]})).await,
         StatusCode::BAD_REQUEST,
-        "known AIs: random",
+        "known AIs: engine, random",
     );
     assert_error(
         post(json!({"game": "ttt", "players": ["human"]})).await,
@@ -424,6 +424,7 @@ async fn a_run_is_the_cli_match() {
         games_per_side: 300,
         seed: 5,
         threads: 1,
+        opening_plies: 0,
     };
     let (expected, _) = run_match::<Ttt, _>(
         &|| registry.build("ai14s").unwrap(),

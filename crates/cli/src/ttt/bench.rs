@@ -113,6 +113,7 @@ fn measure<B: Board>(args: &BenchArgs, board: BoardKind, line_counts: bool) -> R
         games_per_side: args.games,
         seed: 0,
         threads: args.threads,
+        opening_plies: 0,
     };
     let timed_match = |a: &str| {
         let mut samples = Vec::new();

@@ -299,7 +299,7 @@ test("an Othello game between two people, with a pass", async () => {
   assert.deepEqual(page.errors, []);
 });
 
-test("an Othello move against alpha-beta", async () => {
+test("an Othello move against the default engine", async () => {
   const page = await open();
   await page.selectOption("#play-game", "othello");
   await page.waitForSelector('#play-board.discs .cell[data-square="19"].legal');
@@ -311,7 +311,7 @@ test("an Othello move against alpha-beta", async () => {
   await page.waitForFunction(() => document.querySelectorAll("#move-list li").length === 2);
   await humanTurn(page);
   assert.match(await page.textContent("#move-list li:first-child"), /d3/);
-  await shot(page, "othello-vs-alphabeta");
+  await shot(page, "othello-vs-engine");
   assert.deepEqual(page.errors, []);
 });
 

@@ -1,0 +1,230 @@
+//! `perft`, `ffo` and `wthor`.
+
+use std::fmt::Write;
+use std::path::PathBuf;
+use std::time::Instant;
+
+use anyhow::{Context, bail};
+use clap::Args;
+use gamelab_othello::endgame::Solver;
+use gamelab_othello::perft::{perft, perft_parallel};
+use gamelab_othello::{Othello, wthor};
+
+#[derive(Args, Debug)]
+pub struct PerftArgs {
+    /// Plies from the start position.
+    depth: u32,
+    /// Threads (default: all cores; 1 counts on this thread alone).
+    #[arg(long)]
+    threads: Option<usize>,
+}
+
+pub fn perft_cmd(args: PerftArgs) -> anyhow::Result<()> {
+    if args.depth > 20 {
+        bail!(
+            "depth {} is beyond what can be counted here (at most 20)",
+            args.depth
+        );
+    }
+    let start = Othello::new();
+    let started = Instant::now();
+    let spinner = crate::progress::spinner(&format!("perft({})", args.depth));
+    let n = match args.threads {
+        Some(1) => perft(&start, args.depth),
+        Some(t) => rayon::ThreadPoolBuilder::new()
+            .num_threads(t)
+            .build()?
+            .install(|| perft_parallel(&start, args.depth)),
+        None => perft_parallel(&start, args.depth),
+    };
+    crate::progress::finish(spinner);
+    let s = started.elapsed().as_secs_f64();
+    println!(
+        "perft({}) = {n} in {s:.3} s ({:.1} M leaves/s)",
+        args.depth,
+        n as f64 / s / 1e6
+    );
+    Ok(())
+}
+
+#[derive(Args, Debug)]
+pub struct FfoArgs {
+    /// An FFO file (`<id> <64 squares> <side> <score> <best move>` a line).
+    file: PathBuf,
+    /// Which positions, e.g. `40-49` or `1,3,20`.
+    #[arg(long)]
+    ids: Option<String>,
+}
+
+fn parse_ids(text: &str) -> anyhow::Result<Vec<u32>> {
+    let mut ids = Vec::new();
+    for part in text.split(',') {
+        let part = part.trim();
+        let bad = || anyhow::anyhow!("`{part}` is not an id or a range like 40-49");
+        match part.split_once('-') {
+            Some((a, b)) => {
+                let (a, b): (u32, u32) = (
+                    a.trim().parse().map_err(|_| bad())?,
+                    b.trim().parse().map_err(|_| bad())?,
+                );
+                if a > b {
+                    return Err(bad());
+                }
+                ids.extend(a..=b);
+            }
+            None => ids.push(part.parse().map_err(|_| bad())?),
+        }
+    }
+    Ok(ids)
+}
+
+/// One position of an FFO file.
+struct FfoPosition {
+    id: u32,
+    position: Othello,
+    expected: i32,
+    best: String,
+}
+
+fn read_ffo(args: &FfoArgs) -> anyhow::Result<Vec<FfoPosition>> {
+    let text = std::fs::read_to_string(&args.file)
+        .with_context(|| format!("cannot read {}", args.file.display()))?;
+    let mut positions = Vec::new();
+    for (number, line) in text.lines().enumerate() {
+        if line.starts_with('#') || line.trim().is_empty() {
+            continue;
+        }
+        let f: Vec<&str> = line.split_whitespace().collect();
+        let malformed = || {
+            anyhow::anyhow!(
+                "{}, line {}: not `<id> <board> <side> <score> <move>`",
+                args.file.display(),
+                number + 1
+            )
+        };
+        if f.len() < 5 {
+            return Err(malformed());
+        }
+        let id: u32 = f[0].parse().map_err(|_| malformed())?;
+        let position = Othello::from_board_string(&format!("{} {}", f[1], f[2]))
+            .with_context(|| format!("{}, line {}", args.file.display(), number + 1))?;
+        let expected: i32 = f[3].parse().map_err(|_| malformed())?;
+        positions.push(FfoPosition {
+            id,
+            position,
+            expected,
+            best: f[4].to_string(),
+        });
+    }
+    Ok(positions)
+}
+
+pub fn ffo_cmd(args: FfoArgs) -> anyhow::Result<()> {
+    let mut positions = read_ffo(&args)?;
+    if let Some(ids) = &args.ids {
+        let wanted = parse_ids(ids)?;
+        let missing: Vec<String> = wanted
+            .iter()
+            .filter(|id| !positions.iter().any(|p| p.id == **id))
+            .map(u32::to_string)
+            .collect();
+        if !missing.is_empty() {
+            let held = match (positions.first(), positions.last()) {
+                (Some(a), Some(b)) => format!("it holds ids {} to {}", a.id, b.id),
+                _ => "it holds no positions".to_string(),
+            };
+            bail!(
+                "{} has no position {}; {held}",
+                args.file.display(),
+                missing.join(", ")
+            );
+        }
+        positions.retain(|p| wanted.contains(&p.id));
+    }
+    println!(" id empties  score best  expected       nodes     time      nodes/s");
+    let bar = crate::progress::bar(positions.len() as u64, "positions");
+    let (mut wrong, mut total_nodes, mut total_time) = (0, 0u64, 0.0);
+    for p in &positions {
+        let started = Instant::now();
+        let mut solver = Solver::default();
+        let (score, best) = solver.solve(&p.position);
+        let s = started.elapsed().as_secs_f64();
+        let ok = score == p.expected;
+        if !ok {
+            wrong += 1;
+        }
+        let best = best.map_or("-".to_string(), |m| m.to_string());
+        crate::progress::println(
+            &bar,
+            &format!(
+                "{:3} {:7} {score:+6} {best:4}  {:+4} {:4} {:11} {s:8.3} s {:10.0}{}",
+                p.id,
+                p.position.empties(),
+                p.expected,
+                p.best,
+                solver.nodes,
+                solver.nodes as f64 / s.max(1e-9),
+                if ok { "" } else { "  WRONG" }
+            ),
+        );
+        crate::progress::advance(&bar, 1);
+        total_nodes += solver.nodes;
+        total_time += s;
+    }
+    crate::progress::finish(bar);
+    println!(
+        "{} positions, {total_nodes} nodes in {total_time:.3} s ({:.0} nodes/s)",
+        positions.len(),
+        total_nodes as f64 / total_time.max(1e-9)
+    );
+    if wrong > 0 {
+        bail!("{wrong} score(s) differ from the file");
+    }
+    Ok(())
+}
+
+#[derive(Args, Debug)]
+pub struct WthorArgs {
+    /// `.wtb` files.
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+}
+
+pub fn wthor_cmd(args: WthorArgs) -> anyhow::Result<()> {
+    let mut out = String::new();
+    let (mut games, mut finished, mut bad) = (0usize, 0usize, 0usize);
+    let (mut black, mut white, mut draws, mut moves) = (0usize, 0usize, 0usize, 0usize);
+    for path in &args.files {
+        let list = wthor::read(path)?;
+        for (i, g) in list.iter().enumerate() {
+            games += 1;
+            moves += g.moves.len();
+            match g.black_discs.cmp(&32) {
+                std::cmp::Ordering::Greater => black += 1,
+                std::cmp::Ordering::Less => white += 1,
+                std::cmp::Ordering::Equal => draws += 1,
+            }
+            match g.replay() {
+                Ok(r) => finished += usize::from(r.finished),
+                Err(e) => {
+                    bad += 1;
+                    let _ = writeln!(out, "{}, game {i}: {e}", path.display());
+                }
+            }
+        }
+    }
+    let _ = writeln!(
+        out,
+        "{games} games in {} file(s): {} legal to the last move ({finished} played to the end, {} stopped early), {bad} wrong\n\
+         results as recorded: black {black}, white {white}, draws {draws}; {:.1} moves a game",
+        args.files.len(),
+        games - bad,
+        games - bad - finished,
+        moves as f64 / games.max(1) as f64
+    );
+    print!("{out}");
+    if bad > 0 {
+        bail!("{bad} game(s) do not replay");
+    }
+    Ok(())
+}

@@ -1,0 +1,179 @@
+//! `gamelab train-patterns`: fits Othello's pattern evaluation to the WTHOR games, stage by
+//! stage, and prints the held-out error against a refit of the old hand-made evaluation.
+
+use std::fmt::Write;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use anyhow::{Context, bail};
+use clap::Args;
+use gamelab_learn::{CgOptions, fit_dense, fit_sparse};
+use gamelab_othello::learned::{PatternModel, STAGES};
+use gamelab_othello::patterns::offsets;
+use gamelab_othello::training::{Labels, TrainingSet};
+use gamelab_othello::wthor;
+
+#[derive(Args, Debug)]
+pub struct TrainPatternsArgs {
+    /// The folder of WTHOR `.wtb` files.
+    #[arg(long, default_value = "../shared/data/othello/wthor")]
+    wthor: PathBuf,
+    /// Hold out this year's file (`WTH_<year>.wtb`) to measure the error on.
+    #[arg(long, default_value_t = 2021)]
+    holdout: u32,
+    /// The model file to write.
+    #[arg(long, value_name = "FILE")]
+    out: PathBuf,
+    /// Ridge penalty on the squared pattern weights (per position, in discs²).
+    #[arg(long, default_value_t = 2.0)]
+    ridge: f64,
+    /// Conjugate-gradient iterations per stage, at most.
+    #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    iterations: u32,
+    /// Label positions with at most this many empty squares by the exact solver (0: none).
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=20))]
+    exact: u32,
+    /// Use only every k-th training game (k = 1: all), for quick trials.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    every: u32,
+}
+
+fn files(dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .with_context(|| format!("cannot read the folder {}", dir.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e.eq_ignore_ascii_case("wtb")))
+        .collect();
+    files.sort();
+    if files.is_empty() {
+        bail!("{} holds no .wtb files", dir.display());
+    }
+    Ok(files)
+}
+
+pub fn run(args: TrainPatternsArgs) -> anyhow::Result<()> {
+    gamelab_core::files::check_writable(&args.out)
+        .with_context(|| format!("cannot write the model to {}", args.out.display()))?;
+    let started = Instant::now();
+    let holdout_name = format!("WTH_{}.wtb", args.holdout);
+    let (mut train_games, mut test_games) = (Vec::new(), Vec::new());
+    for file in files(&args.wthor)? {
+        let games = wthor::read(&file)?;
+        if file.file_name().is_some_and(|n| n == holdout_name.as_str()) {
+            test_games.extend(games);
+        } else {
+            train_games.extend(games);
+        }
+    }
+    if test_games.is_empty() {
+        bail!("no {holdout_name} in {} to hold out", args.wthor.display());
+    }
+    let train_games: Vec<_> = train_games
+        .into_iter()
+        .step_by(args.every as usize)
+        .collect();
+    let labels = Labels {
+        theoretical_depth: 24,
+        exact_empties: args.exact,
+    };
+    let bar = crate::progress::bar((train_games.len() + test_games.len()) as u64, "games");
+    let progress = |n| crate::progress::advance(&bar, n);
+    let (train, skipped_train) = TrainingSet::from_games(&train_games, labels, &progress);
+    let (test, skipped_test) = TrainingSet::from_games(&test_games, labels, &progress);
+    crate::progress::finish(bar);
+    println!(
+        "{} training games ({} positions), {} held-out games of {} ({} positions); {} games that do not replay skipped; features in {:.1} s",
+        train_games.len() - skipped_train,
+        train.rows.len(),
+        test_games.len() - skipped_test,
+        args.holdout,
+        test.rows.len(),
+        skipped_train + skipped_test,
+        started.elapsed().as_secs_f64()
+    );
+    let n = offsets().1;
+    let options = CgOptions {
+        ridge: args.ridge,
+        iterations: args.iterations as usize,
+        tolerance: 1e-6,
+    };
+    let mut biases = Vec::with_capacity(STAGES);
+    let mut weights = Vec::with_capacity(STAGES);
+    let mut table = String::from(
+        "stage  empties  train rows  iterations  held-out MAE (discs): patterns  weighted+mobility refit\n",
+    );
+    let mut models = Vec::new();
+    for s in 0..STAGES {
+        let chosen = train.rows_of(s, 1);
+        let fit = fit_sparse(&train.rows, Some(&chosen), n, options, &|_| {})
+            .with_context(|| format!("stage {s}"))?;
+        let baseline_rows: Vec<Vec<f64>> = chosen
+            .iter()
+            .map(|&i| train.baseline[i as usize].map(f64::from).to_vec())
+            .collect();
+        let x: Vec<&[f64]> = baseline_rows.iter().map(Vec::as_slice).collect();
+        let y: Vec<f64> = chosen
+            .iter()
+            .map(|&i| f64::from(train.rows.target(i as usize)))
+            .collect();
+        let baseline = fit_dense(&x, &y, 1e-6).with_context(|| format!("stage {s} baseline"))?;
+        biases.push(fit.intercept);
+        weights.push(fit.weights.clone());
+        models.push((fit, baseline, chosen.len()));
+    }
+    let model = PatternModel::from_discs(&biases, &weights);
+    let mut total = (0.0, 0.0, 0usize);
+    for (s, (fit, (b0, bw), rows)) in models.iter().enumerate() {
+        let held: Vec<u32> = test.rows_of(s, 0);
+        let (mut pattern_err, mut base_err) = (0.0, 0.0);
+        for &i in &held {
+            let i = i as usize;
+            let target = f64::from(test.rows.target(i));
+            // What ships: the quantised model.
+            let predicted = f64::from(model_value(&model, s, test.rows.row(i))) / 256.0;
+            pattern_err += (predicted - target).abs();
+            let base = b0
+                + bw[0] * f64::from(test.baseline[i][0])
+                + bw[1] * f64::from(test.baseline[i][1]);
+            base_err += (base - target).abs();
+        }
+        let m = held.len().max(1) as f64;
+        let empties = 60 - 4 * s;
+        let _ = writeln!(
+            table,
+            "{s:5}  {:>7}  {rows:10}  {:10}  {:30.2}  {:23.2}",
+            format!("{}-{}", empties.saturating_sub(3).max(1), empties),
+            fit.iterations,
+            pattern_err / m,
+            base_err / m
+        );
+        total.0 += pattern_err;
+        total.1 += base_err;
+        total.2 += held.len();
+    }
+    let m = total.2.max(1) as f64;
+    let _ = writeln!(
+        table,
+        "{:>51}  {:30.2}  {:23.2}",
+        "all",
+        total.0 / m,
+        total.1 / m
+    );
+    print!("{table}");
+    model.save(&args.out)?;
+    println!(
+        "model written to {} ({} bytes) in {:.1} s; ridge {}, at most {} iterations, exact labels from {} empties",
+        args.out.display(),
+        std::fs::metadata(&args.out).map(|m| m.len()).unwrap_or(0),
+        started.elapsed().as_secs_f64(),
+        args.ridge,
+        args.iterations,
+        args.exact
+    );
+    Ok(())
+}
+
+/// The quantised model's value of a row of features of stage `s`.
+fn model_value(model: &PatternModel, s: usize, features: &[u32]) -> i32 {
+    model.value_of_features(s, features)
+}

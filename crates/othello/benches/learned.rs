@@ -1,0 +1,57 @@
+//! The learned evaluation and its search: `cargo bench -p gamelab-othello --bench learned`.
+
+use std::hint::black_box;
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use gamelab_core::{Game, Side, game_rng};
+use gamelab_othello::Othello;
+use gamelab_othello::learned::shipped;
+use gamelab_othello::search::{Limits, Searcher};
+
+/// Midgame positions from random games, 20 to 40 plies in.
+fn positions() -> Vec<Othello> {
+    (0..64)
+        .filter_map(|seed| {
+            let mut rng = game_rng(seed, 0, Side::First);
+            let mut pos = Othello::new();
+            for _ in 0..20 + seed % 21 {
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    return None;
+                }
+                pos.play_unchecked(moves[rng.below(moves.len())]);
+            }
+            (!pos.is_over()).then_some(pos)
+        })
+        .collect()
+}
+
+fn bench(c: &mut Criterion) {
+    let model = shipped();
+    let discs: Vec<(u64, u64)> = positions().iter().map(Othello::discs).collect();
+    c.bench_function("pattern evaluation (one position)", |b| {
+        let mut i = 0;
+        b.iter(|| {
+            i = (i + 1) % discs.len();
+            let (p, o) = discs[i];
+            black_box(model.evaluate(black_box(p), black_box(o)))
+        })
+    });
+    let midgame = positions()[5].clone();
+    c.bench_function("engine search to depth 8 (one midgame position)", |b| {
+        b.iter(|| {
+            let mut searcher = Searcher::new(model.clone());
+            black_box(searcher.search(
+                &midgame,
+                Limits {
+                    depth: 8,
+                    exact: 0,
+                    time: None,
+                },
+            ))
+        })
+    });
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

@@ -1,0 +1,209 @@
+//! The learned evaluation: pattern weights per game stage, fitted to game records by least
+//! squares (seed 002's method, scaled up as Buro's Logistello did), stored quantised and
+//! compressed, and evaluated from the bitboards.
+//!
+//! Values are in 1/256 of a disc, from the side to move's point of view: the model predicts
+//! the final disc difference under good play.
+
+use std::path::Path;
+use std::sync::{Arc, OnceLock};
+
+use crate::patterns::{MAX_INSTANCES, PATTERNS, features_into, offsets};
+
+/// Units of an evaluation per disc.
+pub const SCALE: i32 = 256;
+/// Game stages: 4 plies each, by the number of empty squares.
+pub const STAGES: usize = 15;
+const MAGIC: &[u8; 8] = b"GLOPAT01";
+
+/// The stage of a position with `empties` empty squares (60 at the start).
+#[inline]
+pub fn stage(empties: u32) -> usize {
+    ((60u32.saturating_sub(empties)) / 4).min(STAGES as u32 - 1) as usize
+}
+
+/// A fingerprint of the pattern set, so a model is never read against other patterns.
+fn patterns_id() -> u32 {
+    let mut h = crc32fast::Hasher::new();
+    for p in PATTERNS {
+        h.update(p.name.as_bytes());
+        h.update(p.squares);
+    }
+    h.finalize()
+}
+
+/// Why a model file cannot be used.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum ModelError {
+    #[error("{path}: {reason}")]
+    Io { path: String, reason: String },
+    #[error("{0}")]
+    Format(String),
+}
+
+/// Pattern weights for every stage, quantised to 1/256 disc.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PatternModel {
+    /// Per stage: the intercept, then every pattern table at its offset.
+    biases: Vec<i32>,
+    weights: Vec<Vec<i16>>,
+}
+
+impl PatternModel {
+    /// A model from fitted weights in discs (`weights[stage]` has every table's entries at
+    /// their offsets); values beyond ±127 discs are clamped.
+    pub fn from_discs(biases: &[f64], weights: &[Vec<f64>]) -> PatternModel {
+        let quantise = |x: f64| (x * f64::from(SCALE)).round().clamp(-32767.0, 32767.0) as i16;
+        PatternModel {
+            biases: biases
+                .iter()
+                .map(|b| (b * f64::from(SCALE)).round() as i32)
+                .collect(),
+            weights: weights
+                .iter()
+                .map(|w| w.iter().map(|&x| quantise(x)).collect())
+                .collect(),
+        }
+    }
+
+    /// The value of a position (the mover's discs `p`, the opponent's `o`) in 1/256 disc.
+    #[inline]
+    pub fn evaluate(&self, p: u64, o: u64) -> i32 {
+        let empties = 64 - (p | o).count_ones();
+        let s = stage(empties);
+        let weights = &self.weights[s];
+        let mut f = [0u32; MAX_INSTANCES];
+        let n = features_into(p, o, &mut f);
+        self.biases[s]
+            + f[..n]
+                .iter()
+                .map(|&i| i32::from(weights[i as usize]))
+                .sum::<i32>()
+    }
+
+    /// The value, in 1/256 disc, of a position of stage `s` given its features.
+    pub fn value_of_features(&self, s: usize, features: &[u32]) -> i32 {
+        let weights = &self.weights[s];
+        self.biases[s]
+            + features
+                .iter()
+                .map(|&i| i32::from(weights[i as usize]))
+                .sum::<i32>()
+    }
+
+    /// The file form: magic, pattern-set id, stage count, table length, then per stage the
+    /// intercept (i32) and the weights (i16), little-endian, compressed with zstd.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut raw = Vec::new();
+        raw.extend_from_slice(MAGIC);
+        raw.extend_from_slice(&patterns_id().to_le_bytes());
+        raw.extend_from_slice(&(STAGES as u32).to_le_bytes());
+        raw.extend_from_slice(&(offsets().1 as u32).to_le_bytes());
+        for (bias, weights) in self.biases.iter().zip(&self.weights) {
+            raw.extend_from_slice(&bias.to_le_bytes());
+            for w in weights {
+                raw.extend_from_slice(&w.to_le_bytes());
+            }
+        }
+        zstd::encode_all(&raw[..], 19).expect("compressing into memory cannot fail")
+    }
+
+    /// Reads the file form back, checking everything.
+    pub fn from_bytes(bytes: &[u8]) -> Result<PatternModel, ModelError> {
+        let bad = |reason: &str| {
+            ModelError::Format(format!("not a gamelab Othello pattern model: {reason}"))
+        };
+        let table = offsets().1;
+        let expected = 20 + STAGES * (4 + 2 * table);
+        let mut raw = Vec::with_capacity(expected);
+        let mut decoder =
+            zstd::stream::read::Decoder::new(bytes).map_err(|_| bad("not zstd data"))?;
+        // Read one byte past the expected size, to tell a longer file from a right one
+        // without ever holding more than that in memory.
+        std::io::Read::read_to_end(
+            &mut std::io::Read::take(&mut decoder, expected as u64 + 1),
+            &mut raw,
+        )
+        .map_err(|_| bad("the compressed data is damaged"))?;
+        if raw.len() < 20 || &raw[..8] != MAGIC {
+            return Err(bad("it does not start with GLOPAT01"));
+        }
+        let word = |at: usize| u32::from_le_bytes(raw[at..at + 4].try_into().expect("4 bytes"));
+        if word(8) != patterns_id() {
+            return Err(bad("it was fitted to a different pattern set"));
+        }
+        if word(12) as usize != STAGES || word(16) as usize != table {
+            return Err(bad(&format!(
+                "{} stages of {} weights; this gamelab has {STAGES} of {table}",
+                word(12),
+                word(16)
+            )));
+        }
+        if raw.len() != expected {
+            return Err(bad(&format!(
+                "{} bytes once unpacked; expected {expected}",
+                raw.len()
+            )));
+        }
+        let mut biases = Vec::with_capacity(STAGES);
+        let mut weights = Vec::with_capacity(STAGES);
+        let mut at = 20;
+        for _ in 0..STAGES {
+            biases.push(word(at) as i32);
+            at += 4;
+            weights.push(
+                raw[at..at + 2 * table]
+                    .chunks_exact(2)
+                    .map(|c| i16::from_le_bytes([c[0], c[1]]))
+                    .collect(),
+            );
+            at += 2 * table;
+        }
+        Ok(PatternModel { biases, weights })
+    }
+
+    pub fn save(&self, path: &Path) -> Result<(), ModelError> {
+        gamelab_core::files::write_atomically(path, |w| w.write_all(&self.to_bytes())).map_err(
+            |e| ModelError::Io {
+                path: path.display().to_string(),
+                reason: e.to_string(),
+            },
+        )
+    }
+
+    pub fn load(path: &Path) -> Result<PatternModel, ModelError> {
+        let p = path.display().to_string();
+        let meta = std::fs::metadata(path).map_err(|e| ModelError::Io {
+            path: p.clone(),
+            reason: e.to_string(),
+        })?;
+        if !meta.is_file() || meta.len() > 64 << 20 {
+            return Err(ModelError::Io {
+                path: p,
+                reason: "not a regular file of at most 64 MB".into(),
+            });
+        }
+        let bytes = std::fs::read(path).map_err(|e| ModelError::Io {
+            path: p.clone(),
+            reason: e.to_string(),
+        })?;
+        PatternModel::from_bytes(&bytes).map_err(|e| ModelError::Io {
+            path: p,
+            reason: e.to_string(),
+        })
+    }
+}
+
+/// The model that ships with gamelab, fitted by `gamelab train-patterns` (see
+/// `crates/othello/MODEL.md`), unpacked once.
+pub fn shipped() -> Arc<PatternModel> {
+    static MODEL: OnceLock<Arc<PatternModel>> = OnceLock::new();
+    MODEL
+        .get_or_init(|| {
+            Arc::new(
+                PatternModel::from_bytes(include_bytes!("../model/patterns.glopat"))
+                    .expect("the shipped model matches the pattern set"),
+            )
+        })
+        .clone()
+}

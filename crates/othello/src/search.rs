@@ -1,0 +1,381 @@
+//! The midgame search of the learned AI: principal-variation search (negascout) with
+//! iterative deepening and aspiration windows, a transposition table whose entries carry
+//! depth and bounds and survive across iterations and moves, and move ordering by the
+//! table's move, then by a one-ply evaluation near the root and by the opponent's
+//! mobility deeper down. Leaves are scored by the learned pattern evaluation; from a
+//! chosen number of empty squares the exact endgame solver takes over.
+//!
+//! Values are in 1/256 of a disc (the evaluation's unit), from the side to move's view. A
+//! depth-limited search is deterministic: the same position and level give the same move
+//! and score on any machine and any load.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use crate::bits::{flips, legal_moves};
+use crate::endgame::Solver;
+use crate::learned::{PatternModel, SCALE};
+use crate::{Move, Othello, Square};
+
+/// Beyond any evaluation: a finished game scores its disc difference times this.
+const WIN: i32 = 64 * SCALE;
+const INFINITY: i32 = 1 << 24;
+
+#[derive(Clone, Copy, Default)]
+struct Entry {
+    key: u64,
+    value: i32,
+    /// 0 none, 1 lower bound, 2 upper bound, 3 exact.
+    bound: u8,
+    depth: u8,
+    /// The best move's square + 1 (0 none).
+    best: u8,
+}
+
+const LOWER: u8 = 1;
+const UPPER: u8 = 2;
+const EXACT: u8 = 3;
+
+/// The transposition table: one entry per slot, replaced when the new result is at least
+/// as deep.
+struct Table {
+    slots: Vec<Entry>,
+    mask: usize,
+}
+
+impl Table {
+    fn new(bits: u32) -> Table {
+        Table {
+            slots: vec![Entry::default(); 1 << bits],
+            mask: (1 << bits) - 1,
+        }
+    }
+
+    #[inline]
+    fn key(p: u64, o: u64) -> u64 {
+        gamelab_core::mix64(p ^ gamelab_core::mix64(o.rotate_left(17)))
+    }
+
+    #[inline]
+    fn get(&self, key: u64) -> Option<Entry> {
+        let e = self.slots[key as usize & self.mask];
+        (e.key == key && e.bound != 0).then_some(e)
+    }
+
+    #[inline]
+    fn put(&mut self, key: u64, entry: Entry) {
+        let slot = &mut self.slots[key as usize & self.mask];
+        if slot.key != key || entry.depth >= slot.depth {
+            *slot = entry;
+        }
+    }
+}
+
+/// What a search found.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchResult {
+    /// The move to play (`Pass` when there is none).
+    pub best: Move,
+    /// Its value in discs for the side to move (exact when `exact`).
+    pub score: f64,
+    /// Plies searched (the empty squares when exact).
+    pub depth: u32,
+    pub exact: bool,
+    pub nodes: u64,
+    /// The principal variation, from the table.
+    pub pv: Vec<Move>,
+    pub elapsed: Duration,
+}
+
+/// How deep to search.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Limits {
+    /// Plies of the midgame search.
+    pub depth: u32,
+    /// Solve exactly from this many empty squares.
+    pub exact: u32,
+    /// Stop deepening after this long (the last finished depth answers); `None` to search
+    /// to `depth`, the same on every machine.
+    pub time: Option<Duration>,
+}
+
+/// A searcher: the evaluation and a table kept between moves.
+pub struct Searcher {
+    model: Arc<PatternModel>,
+    table: Table,
+    nodes: u64,
+    deadline: Option<Instant>,
+    stopped: bool,
+}
+
+impl Searcher {
+    pub fn new(model: Arc<PatternModel>) -> Searcher {
+        Searcher {
+            model,
+            table: Table::new(20),
+            nodes: 0,
+            deadline: None,
+            stopped: false,
+        }
+    }
+
+    /// The learned evaluation of a position (side to move's view, 1/256 disc).
+    #[inline]
+    pub fn evaluate(&self, p: u64, o: u64) -> i32 {
+        self.model.evaluate(p, o)
+    }
+
+    /// Searches `pos` within `limits`.
+    pub fn search(&mut self, pos: &Othello, limits: Limits) -> SearchResult {
+        let started = Instant::now();
+        self.nodes = 0;
+        self.stopped = false;
+        let (p, o) = pos.discs();
+        let legal = legal_moves(p, o);
+        if legal == 0 {
+            return SearchResult {
+                best: Move::Pass,
+                score: to_discs(self.evaluate(p, o)),
+                depth: 0,
+                exact: false,
+                nodes: 0,
+                pv: Vec::new(),
+                elapsed: started.elapsed(),
+            };
+        }
+        if pos.empties() <= limits.exact {
+            let mut solver = Solver::default();
+            let (score, best) = solver.solve(pos);
+            let best = best.unwrap_or(Move::Pass);
+            return SearchResult {
+                best,
+                score: f64::from(score),
+                depth: pos.empties(),
+                exact: true,
+                nodes: solver.nodes,
+                pv: vec![best],
+                elapsed: started.elapsed(),
+            };
+        }
+        self.deadline = limits.time.map(|t| started + t);
+        let max_depth = limits.depth.clamp(1, pos.empties());
+        let mut result = None;
+        let mut guess = self.evaluate(p, o);
+        for depth in 1..=max_depth {
+            // Aspiration: a window around the last iteration's value, widened on failure.
+            let mut delta = 2 * SCALE;
+            let (mut alpha, mut beta) = (guess - delta, guess + delta);
+            let value = loop {
+                let v = self.pvs(p, o, depth, alpha, beta, 0);
+                if self.stopped {
+                    break None;
+                }
+                if v <= alpha {
+                    alpha = (alpha - delta).max(-INFINITY);
+                } else if v >= beta {
+                    beta = (beta + delta).min(INFINITY);
+                } else {
+                    break Some(v);
+                }
+                delta *= 2;
+            };
+            let Some(value) = value else { break };
+            guess = value;
+            let pv = self.principal_variation(p, o, depth);
+            result = Some(SearchResult {
+                best: pv.first().copied().unwrap_or(Move::Pass),
+                score: to_discs(value),
+                depth,
+                exact: false,
+                nodes: self.nodes,
+                pv,
+                elapsed: started.elapsed(),
+            });
+            if self.deadline.is_some_and(|d| Instant::now() >= d) {
+                break;
+            }
+        }
+        // Even a time limit too short for depth 1 answers: with the first legal move.
+        result.unwrap_or_else(|| {
+            let sq = Square::from_index(legal.trailing_zeros() as usize).expect("a square");
+            SearchResult {
+                best: Move::Place(sq),
+                score: 0.0,
+                depth: 0,
+                exact: false,
+                nodes: self.nodes,
+                pv: vec![Move::Place(sq)],
+                elapsed: started.elapsed(),
+            }
+        })
+    }
+
+    fn principal_variation(&self, mut p: u64, mut o: u64, depth: u32) -> Vec<Move> {
+        let mut pv = Vec::new();
+        while pv.len() < depth as usize {
+            let Some(e) = self.table.get(Table::key(p, o)) else {
+                break;
+            };
+            if e.best == 0 {
+                break;
+            }
+            let sq = u32::from(e.best - 1);
+            let f = flips(p, o, sq);
+            if f == 0 {
+                break;
+            }
+            pv.push(Move::Place(
+                Square::from_index(sq as usize).expect("a square"),
+            ));
+            (p, o) = (o ^ f, p | f | (1 << sq));
+            if legal_moves(p, o) == 0 {
+                if legal_moves(o, p) == 0 {
+                    break;
+                }
+                pv.push(Move::Pass);
+                (p, o) = (o, p);
+            }
+        }
+        pv
+    }
+
+    /// Principal-variation search of (p, o) to `depth`, fail-soft.
+    fn pvs(&mut self, p: u64, o: u64, depth: u32, mut alpha: i32, beta: i32, ply: u32) -> i32 {
+        self.nodes += 1;
+        if self.nodes & 4095 == 0 && self.deadline.is_some_and(|d| Instant::now() >= d) {
+            self.stopped = true;
+        }
+        if self.stopped {
+            return 0;
+        }
+        let legal = legal_moves(p, o);
+        if legal == 0 {
+            if legal_moves(o, p) == 0 {
+                return final_value(p, o);
+            }
+            return -self.pvs(o, p, depth, -beta, -alpha, ply + 1);
+        }
+        if depth == 0 {
+            return self.evaluate(p, o);
+        }
+        let key = Table::key(p, o);
+        let mut table_move = 0u8;
+        if let Some(e) = self.table.get(key) {
+            table_move = e.best;
+            if u32::from(e.depth) >= depth && ply > 0 {
+                match e.bound {
+                    EXACT => return e.value,
+                    LOWER if e.value >= beta => return e.value,
+                    UPPER if e.value <= alpha => return e.value,
+                    _ => {}
+                }
+            }
+        }
+        let moves = self.ordered_moves(p, o, legal, table_move, depth);
+        let alpha0 = alpha;
+        let mut best = -INFINITY;
+        let mut best_sq = 0u8;
+        for (i, &sq) in moves.iter().enumerate() {
+            let f = flips(p, o, u32::from(sq));
+            let (np, no) = (o ^ f, p | f | (1u64 << sq));
+            let v = if i == 0 {
+                -self.pvs(np, no, depth - 1, -beta, -alpha, ply + 1)
+            } else {
+                let v = -self.pvs(np, no, depth - 1, -alpha - 1, -alpha, ply + 1);
+                if v > alpha && v < beta {
+                    -self.pvs(np, no, depth - 1, -beta, -v, ply + 1)
+                } else {
+                    v
+                }
+            };
+            if self.stopped {
+                return 0;
+            }
+            if v > best {
+                best = v;
+                best_sq = sq + 1;
+                if v > alpha {
+                    alpha = v;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        let bound = if best <= alpha0 {
+            UPPER
+        } else if best >= beta {
+            LOWER
+        } else {
+            EXACT
+        };
+        self.table.put(
+            key,
+            Entry {
+                key,
+                value: best,
+                bound,
+                depth: depth as u8,
+                best: best_sq,
+            },
+        );
+        best
+    }
+
+    /// The legal squares, best first: the table's move, then (at depth ≥ 3) by a one-ply
+    /// evaluation, else by the opponent's mobility after the move (fewest first) with
+    /// corners ahead.
+    fn ordered_moves(&self, p: u64, o: u64, legal: u64, table_move: u8, depth: u32) -> Vec<u8> {
+        let mut scored: Vec<(i32, u8)> = Vec::with_capacity(legal.count_ones() as usize);
+        let mut bits = legal;
+        while bits != 0 {
+            let sq = bits.trailing_zeros() as u8;
+            bits &= bits - 1;
+            let score = if sq + 1 == table_move {
+                i32::MAX
+            } else {
+                let f = flips(p, o, u32::from(sq));
+                let (np, no) = (o ^ f, p | f | (1u64 << sq));
+                if depth >= 3 {
+                    -self.evaluate(np, no)
+                } else {
+                    const CORNERS: u64 = 0x8100_0000_0000_0081;
+                    let corner = if CORNERS & (1u64 << sq) != 0 {
+                        1 << 10
+                    } else {
+                        0
+                    };
+                    corner - 16 * legal_moves(np, no).count_ones() as i32
+                }
+            };
+            scored.push((score, sq));
+        }
+        // Stable sort by score, square order breaking ties: deterministic.
+        scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+        scored.into_iter().map(|(_, sq)| sq).collect()
+    }
+}
+
+/// A value in discs: evaluations are scaled by [`SCALE`], finished games also carry
+/// [`WIN`].
+pub fn to_discs(value: i32) -> f64 {
+    let v = if value.abs() >= WIN {
+        value - value.signum() * WIN
+    } else {
+        value
+    };
+    f64::from(v) / f64::from(SCALE)
+}
+
+/// A finished game's value: the disc difference (empties to the winner), scaled beyond any
+/// evaluation.
+fn final_value(p: u64, o: u64) -> i32 {
+    let (np, no) = (p.count_ones() as i32, o.count_ones() as i32);
+    let empties = 64 - np - no;
+    let diff = match np.cmp(&no) {
+        std::cmp::Ordering::Greater => np - no + empties,
+        std::cmp::Ordering::Less => np - no - empties,
+        std::cmp::Ordering::Equal => 0,
+    };
+    diff * SCALE + diff.signum() * WIN
+}
