@@ -3,8 +3,9 @@
 //! feature indices whose value is 1 (an index listed twice counts 2), as pattern
 //! evaluations have them; the intercept `b` is not penalised.
 //!
-//! One iteration reads every row twice (A·v, then Aᵀ·r), on all cores with rayon; nothing
-//! the size of AᵀA is ever formed, so a few hundred thousand weights fit in memory.
+//! One iteration reads every row twice (A·v, then Aᵀ·r), on all cores with rayon, summing
+//! in a fixed order so the fit is the same on any number of threads; nothing the size of
+//! AᵀA is ever formed, so a few hundred thousand weights fit in memory.
 
 use rayon::prelude::*;
 
@@ -127,27 +128,29 @@ pub fn fit_sparse(
             })
             .collect()
     };
+    // Fixed blocks of rows, each summed on its own and the blocks added in order: the
+    // result is the same bits whatever the number of threads.
+    const BLOCK: usize = 1 << 16;
     let backward = |r: &[f64]| -> Vec<f64> {
-        chosen
-            .par_iter()
-            .zip(r.par_iter())
-            .fold(
-                || vec![0.0; dim],
-                |mut acc, (&i, &ri)| {
+        let partial: Vec<Vec<f64>> = chosen
+            .par_chunks(BLOCK)
+            .zip(r.par_chunks(BLOCK))
+            .map(|(rows_block, r_block)| {
+                let mut acc = vec![0.0; dim];
+                for (&i, &ri) in rows_block.iter().zip(r_block) {
                     for &f in rows.row(i as usize) {
                         acc[f as usize] += ri;
                     }
                     acc[n] += ri;
-                    acc
-                },
-            )
-            .reduce(
-                || vec![0.0; dim],
-                |mut a, b| {
-                    a.iter_mut().zip(&b).for_each(|(x, y)| *x += y);
-                    a
-                },
-            )
+                }
+                acc
+            })
+            .collect();
+        let mut sum = vec![0.0; dim];
+        for block in &partial {
+            sum.iter_mut().zip(block).for_each(|(x, y)| *x += y);
+        }
+        sum
     };
     // (AᵀA + Λ)·v, with Λ = λ on the weights and a token amount on the intercept.
     let normal = |v: &[f64]| -> Vec<f64> {
@@ -237,6 +240,38 @@ mod tests {
             assert!((w - t - shift).abs() < 1e-3, "{w} vs {t}");
         }
         assert!((fit.intercept + 3.0 * shift - 2.0).abs() < 1e-2, "{fit:?}");
+    }
+
+    #[test]
+    fn the_fit_is_the_same_on_any_number_of_threads() {
+        let mut rows = SparseRows::new();
+        let mut state = 99u64;
+        for _ in 0..150_000 {
+            state = state.wrapping_mul(6364136223846793005).wrapping_add(1);
+            let row = [(state >> 40) as u32 % 500, (state >> 20) as u32 % 500];
+            rows.push(&row, ((state >> 50) % 17) as f32 - 8.0);
+        }
+        let fit_on = |threads| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap()
+                .install(|| {
+                    fit_sparse(
+                        &rows,
+                        None,
+                        500,
+                        CgOptions {
+                            ridge: 1.0,
+                            iterations: 20,
+                            tolerance: 0.0,
+                        },
+                        &|_| {},
+                    )
+                    .unwrap()
+                })
+        };
+        assert_eq!(fit_on(1), fit_on(3));
     }
 
     #[test]
