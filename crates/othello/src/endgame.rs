@@ -14,7 +14,7 @@ use crate::{Move, Othello, squares_of};
 /// The final score for the side to move: disc difference, the empty squares going to the
 /// winner (the FFO convention).
 #[inline]
-fn final_score(p: u64, o: u64) -> i32 {
+pub(crate) fn final_score(p: u64, o: u64) -> i32 {
     let (np, no) = (p.count_ones() as i32, o.count_ones() as i32);
     let empties = 64 - np - no;
     match np.cmp(&no) {

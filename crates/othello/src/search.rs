@@ -370,12 +370,6 @@ pub fn to_discs(value: i32) -> f64 {
 /// A finished game's value: the disc difference (empties to the winner), scaled beyond any
 /// evaluation.
 fn final_value(p: u64, o: u64) -> i32 {
-    let (np, no) = (p.count_ones() as i32, o.count_ones() as i32);
-    let empties = 64 - np - no;
-    let diff = match np.cmp(&no) {
-        std::cmp::Ordering::Greater => np - no + empties,
-        std::cmp::Ordering::Less => np - no - empties,
-        std::cmp::Ordering::Equal => 0,
-    };
+    let diff = crate::endgame::final_score(p, o);
     diff * SCALE + diff.signum() * WIN
 }
