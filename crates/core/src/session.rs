@@ -155,12 +155,7 @@ impl<G: Notation> PlaySession<G> {
                 spec: spec.to_string(),
             });
         }
-        let mv = self
-            .game
-            .parse_move(text)
-            .map_err(|e| SessionError::IllegalMove(e.to_string()))?;
-        self.advance(mv);
-        Ok(mv)
+        self.play_any(text)
     }
 
     /// Plays any legal move at the cursor, whoever is to move (to replay a given line).

@@ -71,14 +71,9 @@ impl PatternModel {
     pub fn evaluate(&self, p: u64, o: u64) -> i32 {
         let empties = 64 - (p | o).count_ones();
         let s = stage(empties);
-        let weights = &self.weights[s];
         let mut f = [0u32; MAX_INSTANCES];
         let n = features_into(p, o, &mut f);
-        self.biases[s]
-            + f[..n]
-                .iter()
-                .map(|&i| i32::from(weights[i as usize]))
-                .sum::<i32>()
+        self.value_of_features(s, &f[..n])
     }
 
     /// The value, in 1/256 disc, of a position of stage `s` given its features.

@@ -10,6 +10,8 @@
 //! and score on any machine and any load.
 
 use std::sync::Arc;
+
+use arrayvec::ArrayVec;
 use std::time::{Duration, Instant};
 
 use crate::bits::{flips, legal_moves};
@@ -275,8 +277,7 @@ impl Searcher {
         let alpha0 = alpha;
         let mut best = -INFINITY;
         let mut best_sq = 0u8;
-        for (i, &sq) in moves.iter().enumerate() {
-            let f = flips(p, o, u32::from(sq));
+        for (i, &(sq, f)) in moves.iter().enumerate() {
             let (np, no) = (o ^ f, p | f | (1u64 << sq));
             let v = if i == 0 {
                 -self.pvs(np, no, depth - 1, -beta, -alpha, ply + 1)
@@ -322,19 +323,26 @@ impl Searcher {
         best
     }
 
-    /// The legal squares, best first: the table's move, then (at depth ≥ 3) by a one-ply
-    /// evaluation, else by the opponent's mobility after the move (fewest first) with
-    /// corners ahead.
-    fn ordered_moves(&self, p: u64, o: u64, legal: u64, table_move: u8, depth: u32) -> Vec<u8> {
-        let mut scored: Vec<(i32, u8)> = Vec::with_capacity(legal.count_ones() as usize);
+    /// The legal squares with the discs each flips, best first: the table's move, then (at
+    /// depth ≥ 3) by a one-ply evaluation, else by the opponent's mobility after the move
+    /// (fewest first) with corners ahead. On the stack: this runs at every interior node.
+    fn ordered_moves(
+        &self,
+        p: u64,
+        o: u64,
+        legal: u64,
+        table_move: u8,
+        depth: u32,
+    ) -> ArrayVec<(u8, u64), 64> {
+        let mut scored: ArrayVec<(i32, u8, u64), 64> = ArrayVec::new();
         let mut bits = legal;
         while bits != 0 {
             let sq = bits.trailing_zeros() as u8;
             bits &= bits - 1;
+            let f = flips(p, o, u32::from(sq));
             let score = if sq + 1 == table_move {
                 i32::MAX
             } else {
-                let f = flips(p, o, u32::from(sq));
                 let (np, no) = (o ^ f, p | f | (1u64 << sq));
                 if depth >= 3 {
                     -self.evaluate(np, no)
@@ -348,11 +356,11 @@ impl Searcher {
                     corner - 16 * legal_moves(np, no).count_ones() as i32
                 }
             };
-            scored.push((score, sq));
+            scored.push((score, sq, f));
         }
-        // Stable sort by score, square order breaking ties: deterministic.
-        scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
-        scored.into_iter().map(|(_, sq)| sq).collect()
+        // By score, square order breaking ties: deterministic.
+        scored.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+        scored.into_iter().map(|(_, sq, f)| (sq, f)).collect()
     }
 }
 

@@ -130,7 +130,7 @@ pub fn run(args: TrainPatternsArgs) -> anyhow::Result<()> {
             let i = i as usize;
             let target = f64::from(test.rows.target(i));
             // What ships: the quantised model.
-            let predicted = f64::from(model_value(&model, s, test.rows.row(i))) / 256.0;
+            let predicted = f64::from(model.value_of_features(s, test.rows.row(i))) / 256.0;
             pattern_err += (predicted - target).abs();
             let base = b0
                 + bw[0] * f64::from(test.baseline[i][0])
@@ -171,9 +171,4 @@ pub fn run(args: TrainPatternsArgs) -> anyhow::Result<()> {
         args.exact
     );
     Ok(())
-}
-
-/// The quantised model's value of a row of features of stage `s`.
-fn model_value(model: &PatternModel, s: usize, features: &[u32]) -> i32 {
-    model.value_of_features(s, features)
 }
