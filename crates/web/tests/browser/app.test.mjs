@@ -305,8 +305,14 @@ test("an Othello move against the default engine", async () => {
   await page.waitForSelector('#play-board.discs .cell[data-square="19"].legal');
   await page.click('#play-seat-1 details summary');
   await page.fill('#play-seat-1 input[data-param="time"]', "0.05");
-  await page.click("#new-game");
+  // Wait for the new game itself: the list is empty in the old one too, and a click on the
+  // old board would be answered by the old game's AI.
+  await Promise.all([
+    page.waitForResponse((r) => r.url().endsWith("/api/games") && r.request().method() === "POST"),
+    page.click("#new-game"),
+  ]);
   await page.waitForFunction(() => document.querySelectorAll("#move-list li").length === 0);
+  await page.waitForSelector('#play-board .cell[data-square="19"].legal');
   await page.click(square("play-board", 19)); // d3
   await page.waitForFunction(() => document.querySelectorAll("#move-list li").length === 2);
   await humanTurn(page);
