@@ -95,7 +95,7 @@ fn run_game<G: Described>(args: &PlayArgs) -> anyhow::Result<()> {
     let registry = G::registry();
     let [first, second] = players::<G>(&args.players)?;
     let seat = |spec: &str| {
-        Seat::from_spec(spec, &registry)
+        Seat::from_spec(spec, &registry, &gamelab_core::FileAccess::Any)
             .with_context(|| format!("`{spec}` is neither `human` nor a usable AI"))
     };
     let seats = [seat(&first)?, seat(&second)?];

@@ -5,7 +5,7 @@
 use std::sync::OnceLock;
 use std::time::Duration;
 
-use gamelab_core::search::{LeafEval, SearchOptions, analyze};
+use gamelab_core::search::{LeafEval, SearchOptions, analyze_until};
 use gamelab_core::{
     Agent, AgentEntry, BestMoves, Game, GameRng, Outcome, ParamSpec, Policy, Registry, Side,
     Uniform,
@@ -125,6 +125,8 @@ pub struct AlphaBeta {
     pub depth: u32,
     pub time: Option<Duration>,
     pub exact: usize,
+    /// Set from outside to end a search at once.
+    pub stop: Option<gamelab_core::StopFlag>,
 }
 
 impl AlphaBeta {
@@ -142,7 +144,7 @@ impl AlphaBeta {
             symmetric: false,
             time_limit: self.time,
         };
-        analyze(game, &mut Eval, options)
+        analyze_until(game, &mut Eval, options, self.stop.as_ref())
             .last()
             .and_then(|d| d.best)
             .unwrap_or(moves[0])
@@ -150,6 +152,10 @@ impl AlphaBeta {
 }
 
 impl Agent<ConnectFour> for AlphaBeta {
+    fn set_stop(&mut self, stop: &gamelab_core::StopFlag) {
+        self.stop = Some(stop.clone());
+    }
+
     fn choose(&mut self, game: &ConnectFour, _rng: &mut GameRng) -> Move {
         self.decide(game)
     }
@@ -196,6 +202,7 @@ pub fn registry() -> Registry<ConnectFour> {
                 depth: p.int("depth") as u32,
                 time: (seconds > 0.0).then(|| Duration::from_secs_f64(seconds)),
                 exact: p.int("exact") as usize,
+                stop: None,
             }))
         },
     ));

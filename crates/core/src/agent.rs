@@ -1,4 +1,34 @@
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
 use crate::{Game, GameRng};
+
+/// A request from outside to stop: a stopped run, a page that went away. Searches that
+/// see it return what they have at once; the caller throws that move away.
+pub type StopFlag = Arc<AtomicBool>;
+
+/// When a search must end before its depth: a time limit, or a [`StopFlag`].
+#[derive(Clone, Debug, Default)]
+pub struct Cutoff {
+    deadline: Option<Instant>,
+    stop: Option<StopFlag>,
+}
+
+impl Cutoff {
+    pub fn new(deadline: Option<Instant>, stop: Option<StopFlag>) -> Cutoff {
+        Cutoff { deadline, stop }
+    }
+
+    /// Whether the search must end now. Costs a clock read with a deadline: call it every
+    /// thousand nodes or so.
+    pub fn reached(&self) -> bool {
+        self.stop
+            .as_ref()
+            .is_some_and(|s| s.load(Ordering::Relaxed))
+            || self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+}
 
 /// The probability distribution an agent draws its move from in one position.
 #[derive(Clone, Debug, PartialEq)]
@@ -72,6 +102,12 @@ pub trait Agent<G: Game>: Send {
     fn is_uniform_random(&self) -> bool {
         false
     }
+
+    /// Hands the agent a flag that, once set, asks its search to end at once (any move
+    /// it then returns is thrown away). Agents whose moves take long should watch it.
+    fn set_stop(&mut self, stop: &StopFlag) {
+        let _ = stop;
+    }
 }
 
 impl<G: Game, A: Agent<G> + ?Sized> Agent<G> for Box<A> {
@@ -93,6 +129,10 @@ impl<G: Game, A: Agent<G> + ?Sized> Agent<G> for Box<A> {
 
     fn is_uniform_random(&self) -> bool {
         (**self).is_uniform_random()
+    }
+
+    fn set_stop(&mut self, stop: &StopFlag) {
+        (**self).set_stop(stop)
     }
 }
 

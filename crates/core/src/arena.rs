@@ -6,12 +6,14 @@
 //! any number of threads.
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::Ordering;
 
 use rayon::prelude::*;
 use thiserror::Error;
 
-use crate::{Agent, EngineHooks, Game, GameRng, Outcome, Side, SideStream, StreamKey, mix64};
+use crate::{
+    Agent, EngineHooks, Game, GameRng, Outcome, Side, SideStream, StopFlag, StreamKey, mix64,
+};
 
 /// Builds a fresh agent: a match makes one per side per chunk of games, so that threads
 /// never share agent state. `A` is usually `Box<dyn Agent<G>>`; a concrete agent type (or
@@ -441,6 +443,9 @@ pub struct ChunkResult<M> {
     pub games: Vec<PlayedGame<M>>,
     /// Per side of A: whether the chunk's games were all one game.
     pub sameness: [Sameness; 2],
+    /// Every game of the chunk was played (a stopped match ends chunks early; `range`
+    /// then holds the games played).
+    pub complete: bool,
 }
 
 /// Most games per unit of work: enough that making agents and seeking streams is noise.
@@ -464,11 +469,17 @@ fn play_chunk<G: EngineHooks, A: Agent<G>>(
     cfg: &MatchConfig,
     key: &StreamKey,
     range: std::ops::Range<u64>,
-    keep_games: bool,
+    live: &LiveOptions,
     openings: &[Vec<G::Move>],
 ) -> ChunkResult<G::Move> {
+    let (keep_games, stop) = (live.keep_games, live.stop);
     let start = G::start();
     let (mut agent_a, mut agent_b) = (a(), b());
+    if let Some(stop) = stop {
+        // A long search sees the stop too, not only the loop between games.
+        agent_a.set_stop(stop);
+        agent_b.set_stop(stop);
+    }
     let mut streams = Side::BOTH.map(|side| key.side_stream(side, range.start));
     let mut result = ChunkResult {
         range: range.clone(),
@@ -477,7 +488,13 @@ fn play_chunk<G: EngineHooks, A: Agent<G>>(
         digest: 0,
         games: Vec::new(),
         sameness: [Sameness::Empty; 2],
+        complete: true,
     };
+    if stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+        result.range.end = result.range.start;
+        result.complete = false;
+        return result;
+    }
     // Per side of A: games won by the first player, by the second, drawn.
     let mut counts = [[0u64; 3]; 2];
     // Records need the moves, which the game's own playout loop does not keep.
@@ -501,6 +518,12 @@ fn play_chunk<G: EngineHooks, A: Agent<G>>(
     let mut rngs = [streams[0].next_game(), streams[1].next_game()];
     let mut fresh = true;
     for index in range {
+        // Between games, so that a stop is seen within one game.
+        if stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+            result.range.end = index;
+            result.complete = false;
+            break;
+        }
         let side = a_side(index, cfg.games_per_side);
         // The first game's streams came with the readers; later ones are refilled in place.
         if !fresh {
@@ -529,6 +552,12 @@ fn play_chunk<G: EngineHooks, A: Agent<G>>(
             }
             play_game_from(&from, hash, agents, &mut rngs, moves.as_mut())
         };
+        // A game during which the stop came may have been cut short: it does not count.
+        if stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+            result.range.end = index;
+            result.complete = false;
+            break;
+        }
         counts[side.index()][outcome_code(outcome) as usize - 1] += 1;
         result.sameness[side.index()].add(hash);
         result.digest = result
@@ -615,12 +644,16 @@ pub fn run_match<G: EngineHooks, A: Agent<G>>(
     keep_games: bool,
 ) -> (MatchResult, Vec<PlayedGame<G::Move>>) {
     let live = LiveOptions {
-        chunk: chunk_for(cfg.games_per_side * 2, cfg.threads),
+        chunk: chunk_for(cfg.games_per_side.saturating_mul(2), cfg.threads),
         stop: None,
         keep_games,
     };
     let report = |chunk: &ChunkResult<G::Move>| progress(chunk.range.end - chunk.range.start);
-    let (result, games, _) = run_match_live::<G, A>(a, b, cfg, &live, &report);
+    let mut games = Vec::new();
+    let (result, _) = run_match_live::<G, A>(a, b, cfg, &live, &report, &mut |chunk| {
+        games.extend(chunk);
+        true
+    });
     (result, games)
 }
 
@@ -630,24 +663,36 @@ pub struct LiveOptions<'a> {
     /// Games per report (at least 1). Smaller chunks report more often; results and
     /// digest do not depend on it.
     pub chunk: u64,
-    /// When set, no new chunk starts; the match returns what finished.
-    pub stop: Option<&'a AtomicBool>,
-    /// Keep every game's moves (in the reports and the returned list).
+    /// When set, every game under way is the last of its chunk; the match returns the
+    /// games played before the first one that was not.
+    pub stop: Option<&'a StopFlag>,
+    /// Keep every game's moves (in the reports and the ones handed to `on_games`).
     pub keep_games: bool,
 }
 
+/// Chunks in flight per worker thread: enough to keep threads busy while one chunk runs
+/// long, few enough that the games waiting to be handed on in order stay few.
+const CHUNKS_PER_THREAD_IN_FLIGHT: u64 = 4;
+
 /// Plays the match, handing each finished chunk to `on_chunk` (from worker threads, in
-/// no particular order). Returns the result over the games played, those games in index
-/// order if kept, and whether the match was stopped before its end.
+/// no particular order, to watch it) and the games in index order to `on_games` (on the
+/// calling thread, a window of chunks at a time, to record them as they finish; only
+/// kept games, so none without `keep_games`). Memory stays bounded by the window however
+/// long the match. When `on_games` returns false (it could not record them), the match
+/// stops there.
+///
+/// Returns the result over the games played — all of them, or after a stop those before
+/// the first game that was not — and whether it was cut short.
 pub fn run_match_live<G: EngineHooks, A: Agent<G>>(
     a: &AgentFactory<A>,
     b: &AgentFactory<A>,
     cfg: &MatchConfig,
     live: &LiveOptions,
     on_chunk: &(dyn Fn(&ChunkResult<G::Move>) + Sync),
-) -> (MatchResult, Vec<PlayedGame<G::Move>>, bool) {
+    on_games: &mut dyn FnMut(Vec<PlayedGame<G::Move>>) -> bool,
+) -> (MatchResult, bool) {
     let key = StreamKey::new(cfg.seed);
-    let total = cfg.games_per_side * 2;
+    let total = cfg.games_per_side.saturating_mul(2);
     // Made once, before any game; callers check them first with [`openings`].
     let openings = if cfg.opening_plies > 0 {
         openings::<G>(cfg.games_per_side, cfg.opening_plies, cfg.seed)
@@ -656,30 +701,12 @@ pub fn run_match_live<G: EngineHooks, A: Agent<G>>(
         Vec::new()
     };
     let size = live.chunk.max(1);
-    let chunks: Vec<_> = (0..total.div_ceil(size))
-        .map(|c| c * size..((c + 1) * size).min(total))
-        .collect();
-    let stopped = || live.stop.is_some_and(|s| s.load(Ordering::Relaxed));
-    let run = |range: std::ops::Range<u64>| {
-        if stopped() {
-            return None;
-        }
-        let r = play_chunk::<G, A>(a, b, cfg, &key, range, live.keep_games, &openings);
+    let chunks = total.div_ceil(size);
+    let chunk_range = |c: u64| c * size..((c + 1) * size).min(total);
+    let run = |c: u64| {
+        let r = play_chunk::<G, A>(a, b, cfg, &key, chunk_range(c), live, &openings);
         on_chunk(&r);
-        Some(r)
-    };
-    let results: Vec<Option<ChunkResult<G::Move>>> = if cfg.threads == 1 {
-        chunks.into_iter().map(run).collect()
-    } else {
-        let mut pool = rayon::ThreadPoolBuilder::new();
-        if cfg.threads > 0 {
-            pool = pool.num_threads(cfg.threads);
-        }
-        match pool.build() {
-            Ok(pool) => pool.install(|| chunks.into_par_iter().map(run).collect()),
-            // Without a pool of our own, rayon's global one gives the same results.
-            Err(_) => chunks.into_par_iter().map(run).collect(),
-        }
+        r
     };
     let mut out = MatchResult {
         first: Tally::default(),
@@ -687,22 +714,52 @@ pub fn run_match_live<G: EngineHooks, A: Agent<G>>(
         digest: 0,
         sameness: [Sameness::Empty; 2],
     };
-    let mut games = Vec::new();
-    let mut complete = true;
-    for r in results {
-        let Some(r) = r else {
-            complete = false;
-            continue;
+    // Runs on the caller's pool (rayon's global one unless it installed another), or on
+    // a pool of `cfg.threads` threads.
+    let own_pool = (cfg.threads > 1)
+        .then(|| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(cfg.threads)
+                .build()
+                .ok()
+        })
+        .flatten();
+    let threads = match (&own_pool, cfg.threads) {
+        (_, 1) => 1,
+        (Some(pool), _) => pool.current_num_threads(),
+        (None, _) => rayon::current_num_threads(),
+    } as u64;
+    let window = (threads * CHUNKS_PER_THREAD_IN_FLIGHT).max(1);
+    let mut next = 0;
+    while next < chunks {
+        let ids = next..(next + window).min(chunks);
+        next = ids.end;
+        let results: Vec<ChunkResult<G::Move>> = if threads == 1 {
+            ids.map(run).collect()
+        } else if let Some(pool) = &own_pool {
+            pool.install(|| ids.into_par_iter().map(run).collect())
+        } else {
+            ids.into_par_iter().map(run).collect()
         };
-        out.first.add(&r.first);
-        out.second.add(&r.second);
-        out.digest = out.digest.wrapping_add(r.digest);
-        for (s, chunk) in out.sameness.iter_mut().zip(r.sameness) {
-            *s = s.merge(chunk);
+        let mut games = Vec::new();
+        for r in results {
+            out.first.add(&r.first);
+            out.second.add(&r.second);
+            out.digest = out.digest.wrapping_add(r.digest);
+            for (s, chunk) in out.sameness.iter_mut().zip(r.sameness) {
+                *s = s.merge(chunk);
+            }
+            games.extend(r.games);
+            if !r.complete {
+                on_games(games);
+                return (out, true);
+            }
         }
-        games.extend(r.games);
+        if !on_games(games) {
+            return (out, true);
+        }
     }
-    (out, games, !complete)
+    (out, false)
 }
 
 /// Probabilities of A's results.

@@ -20,12 +20,12 @@ pub mod search;
 pub mod session;
 mod side;
 
-pub use agent::{Agent, BestMoves, Policy, Uniform};
+pub use agent::{Agent, BestMoves, Cutoff, Policy, StopFlag, Uniform};
 pub use by_score::{ByScore, Evaluate};
 pub use describe::{BoardError, CatalogueEntry, Described, GameVisitor, PieceStyle, Single};
 pub use game::{EngineHooks, Game, MoveList, Notation};
 pub use random::{GameRng, SideStream, StreamKey, WORDS_PER_GAME, game_rng};
-pub use registry::{AgentEntry, AgentSpec, ParamSpec, Params, Registry, SpecError};
+pub use registry::{AgentEntry, AgentSpec, FileAccess, ParamSpec, Params, Registry, SpecError};
 pub use side::{Outcome, Side};
 
 /// splitmix64's finaliser: a fixed, well-mixing 64-bit function for keys and digests

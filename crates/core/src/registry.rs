@@ -14,11 +14,22 @@ use crate::{Agent, Game};
 /// The type of a parameter's value.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ParamKind {
-    Float { min: f64, max: f64 },
-    Int { min: i64, max: i64 },
+    Float {
+        min: f64,
+        max: f64,
+    },
+    Int {
+        min: i64,
+        max: i64,
+    },
     Bool,
     Choice(&'static [&'static str]),
     Text,
+    /// A file to read (a model): a path, or one of `keywords` (such as `shipped`). Where
+    /// the path may point is the builder's [`FileAccess`].
+    File {
+        keywords: &'static [&'static str],
+    },
 }
 
 impl ParamKind {
@@ -29,6 +40,8 @@ impl ParamKind {
             ParamKind::Bool => "true or false".into(),
             ParamKind::Choice(options) => format!("one of {}", options.join(", ")),
             ParamKind::Text => "a non-empty text".into(),
+            ParamKind::File { keywords: [] } => "a file name".into(),
+            ParamKind::File { keywords } => format!("{} or a file name", keywords.join(", ")),
         }
     }
 
@@ -52,7 +65,9 @@ impl ParamKind {
             ParamKind::Choice(options) => options
                 .contains(&text)
                 .then(|| Value::Text(text.to_string())),
-            ParamKind::Text => (!text.is_empty()).then(|| Value::Text(text.to_string())),
+            ParamKind::Text | ParamKind::File { .. } => {
+                (!text.is_empty()).then(|| Value::Text(text.to_string()))
+            }
         }
     }
 }
@@ -131,6 +146,22 @@ impl ParamSpec {
             name,
             kind: ParamKind::Choice(options),
             default: Some(Value::Text(default.to_string())),
+            help,
+        }
+    }
+
+    /// A file to read, or one of `keywords`; `default: None` makes it required. The value
+    /// the AI reads is the path [`FileAccess`] allowed (or the keyword).
+    pub fn file(
+        name: &'static str,
+        default: Option<&'static str>,
+        keywords: &'static [&'static str],
+        help: &'static str,
+    ) -> Self {
+        ParamSpec {
+            name,
+            kind: ParamKind::File { keywords },
+            default: default.map(|d| Value::Text(d.to_string())),
             help,
         }
     }
@@ -470,10 +501,83 @@ impl<G: Game> Registry<G> {
         Ok((entry, entry.params_from(&spec)?))
     }
 
-    /// Builds the agent a spec names, e.g. `ai12s:score_victory=200`.
+    /// Builds the agent a spec names, e.g. `ai12s:score_victory=200`, reading any file
+    /// it names wherever the path points (for the command line, run by the file's owner).
     pub fn build(&self, spec: &str) -> Result<Box<dyn Agent<G>>, SpecError> {
-        let (entry, params) = self.resolve(spec)?;
+        self.build_with(spec, &FileAccess::Any)
+    }
+
+    /// Builds the agent a spec names, with its file parameters resolved under `files`.
+    pub fn build_with(
+        &self,
+        spec: &str,
+        files: &FileAccess,
+    ) -> Result<Box<dyn Agent<G>>, SpecError> {
+        let (entry, mut params) = self.resolve(spec)?;
+        for decl in &entry.params {
+            let ParamKind::File { keywords } = decl.kind else {
+                continue;
+            };
+            let Value::Text(given) = params.value(decl.name).clone() else {
+                unreachable!("file parameters hold text")
+            };
+            if keywords.contains(&given.as_str()) {
+                continue;
+            }
+            let path = files.resolve(&given).map_err(|reason| SpecError::Invalid {
+                agent: entry.name.to_string(),
+                reason: format!("{} `{given}`: {reason}", decl.name),
+            })?;
+            params
+                .values
+                .insert(decl.name, Value::Text(path.to_string_lossy().into_owned()));
+        }
         entry.build(&params)
+    }
+}
+
+/// Where an AI's file parameters may read. The command line reads what its user names;
+/// a server must not let a request open paths on its machine.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum FileAccess {
+    /// Any path, as given.
+    #[default]
+    Any,
+    /// Only files directly in this folder, named by their plain name (`None`: no files).
+    Folder(Option<std::path::PathBuf>),
+}
+
+/// The longest file name a [`FileAccess::Folder`] accepts.
+const MAX_FILE_NAME: usize = 128;
+
+impl FileAccess {
+    /// The path `given` names under this access, or why it names none.
+    pub fn resolve(&self, given: &str) -> Result<std::path::PathBuf, String> {
+        let folder = match self {
+            FileAccess::Any => return Ok(given.into()),
+            FileAccess::Folder(None) => {
+                return Err("this server reads no files; start it with `gamelab serve --models FOLDER` to offer the model files in FOLDER by name".into());
+            }
+            FileAccess::Folder(Some(folder)) => folder,
+        };
+        let plain = !given.is_empty()
+            && given.len() <= MAX_FILE_NAME
+            && !given.starts_with('.')
+            && given
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b"._-".contains(&b));
+        if !plain {
+            return Err(format!(
+                "expected the plain name of a file in the models folder (letters, digits, `.`, `_`, `-`, at most {MAX_FILE_NAME}, not starting with `.`)"
+            ));
+        }
+        let path = folder.join(given);
+        // Follows a link the folder's owner put there, but reads only regular files: a
+        // device or a FIFO would hang or exhaust the server.
+        match std::fs::metadata(&path) {
+            Ok(m) if m.is_file() => Ok(path),
+            _ => Err("the models folder has no regular file of that name".into()),
+        }
     }
 }
 

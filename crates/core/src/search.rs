@@ -7,7 +7,7 @@
 use rustc_hash::FxHashMap;
 use std::time::{Duration, Instant};
 
-use crate::{EngineHooks, Game, Side};
+use crate::{Cutoff, EngineHooks, Game, Side, StopFlag};
 
 /// A static evaluation from the first player's point of view (higher is better for the
 /// first player), used at the leaves of a search.
@@ -66,7 +66,7 @@ pub struct AlphaBeta<'a, G: Game, E> {
     ordering: Option<&'a Table<G::Move>>,
     /// Nodes visited, leaves included (the seed's `count`).
     pub nodes: u64,
-    deadline: Option<Instant>,
+    cutoff: Cutoff,
 }
 
 impl<'a, G: EngineHooks, E: LeafEval<G>> AlphaBeta<'a, G, E> {
@@ -75,7 +75,7 @@ impl<'a, G: EngineHooks, E: LeafEval<G>> AlphaBeta<'a, G, E> {
         options: SearchOptions,
         max_depth: u32,
         ordering: Option<&'a Table<G::Move>>,
-        deadline: Option<Instant>,
+        cutoff: Cutoff,
     ) -> Self {
         AlphaBeta {
             eval,
@@ -84,7 +84,7 @@ impl<'a, G: EngineHooks, E: LeafEval<G>> AlphaBeta<'a, G, E> {
             table: Table::default(),
             ordering,
             nodes: 0,
-            deadline,
+            cutoff,
         }
     }
 
@@ -101,7 +101,7 @@ impl<'a, G: EngineHooks, E: LeafEval<G>> AlphaBeta<'a, G, E> {
         mut beta: f64,
     ) -> Result<f64, TimeUp> {
         self.nodes += 1;
-        if self.nodes % 1024 == 0 && self.deadline.is_some_and(|d| Instant::now() >= d) {
+        if self.nodes % 1024 == 0 && self.cutoff.reached() {
             return Err(TimeUp);
         }
         if game.is_over() || depth == self.max_depth {
@@ -220,8 +220,18 @@ pub fn analyze<G: EngineHooks, E: LeafEval<G>>(
     eval: &mut E,
     options: SearchOptions,
 ) -> Analysis<G::Move> {
+    analyze_until(game, eval, options, None)
+}
+
+/// [`analyze`], ending early (as with a time limit) once `stop` is set.
+pub fn analyze_until<G: EngineHooks, E: LeafEval<G>>(
+    game: &G,
+    eval: &mut E,
+    options: SearchOptions,
+    stop: Option<&StopFlag>,
+) -> Analysis<G::Move> {
     let started = Instant::now();
-    let deadline = options.time_limit.map(|t| started + t);
+    let cutoff = Cutoff::new(options.time_limit.map(|t| started + t), stop.cloned());
     let first_depth = if options.time_limit.is_some() {
         1
     } else {
@@ -233,7 +243,7 @@ pub fn analyze<G: EngineHooks, E: LeafEval<G>>(
     for depth in first_depth..=options.max_depth.max(1) {
         let depth_start = Instant::now();
         let mut root = game.clone();
-        let mut ab = AlphaBeta::new(eval, options, depth, previous.as_ref(), deadline);
+        let mut ab = AlphaBeta::new(eval, options, depth, previous.as_ref(), cutoff.clone());
         match ab.search(&mut root, f64::NEG_INFINITY, f64::INFINITY) {
             Ok(score) => {
                 let (nodes, table) = (ab.nodes, ab.table);

@@ -7,7 +7,7 @@
 //! next move cuts the line there. The AI to move draws from the stream `(seed, ply, side)`,
 //! so it replays the same move after undo and redo.
 
-use crate::{Agent, Game, Notation, Registry, Side, SpecError, game_rng};
+use crate::{Agent, FileAccess, Game, Notation, Registry, Side, SpecError, StopFlag, game_rng};
 
 /// Who plays a side.
 pub enum Seat<G: Game> {
@@ -19,15 +19,19 @@ pub enum Seat<G: Game> {
 }
 
 impl<G: Game> Seat<G> {
-    /// `human`, or an AI spec built by `registry`.
-    pub fn from_spec(text: &str, registry: &Registry<G>) -> Result<Seat<G>, SpecError> {
+    /// `human`, or an AI spec built by `registry`, reading files under `files`.
+    pub fn from_spec(
+        text: &str,
+        registry: &Registry<G>,
+        files: &FileAccess,
+    ) -> Result<Seat<G>, SpecError> {
         let text = text.trim();
         if text == "human" {
             return Ok(Seat::Human);
         }
         Ok(Seat::Ai {
             spec: text.to_string(),
-            agent: registry.build(text)?,
+            agent: registry.build_with(text, files)?,
         })
     }
 
@@ -61,6 +65,8 @@ pub enum SessionError {
     PastEnd { ply: usize, len: usize },
     #[error("{0}")]
     IllegalMove(String),
+    #[error("the AI's move was stopped before it was found; the game is as it was")]
+    Stopped,
 }
 
 /// One game in play.
@@ -172,13 +178,25 @@ impl<G: Notation> PlaySession<G> {
     /// Lets the AI to move choose and play; returns its move. It draws from the stream
     /// `(seed, ply, side)`.
     pub fn ai_move(&mut self) -> Result<G::Move, SessionError> {
+        self.ai_move_until(None)
+    }
+
+    /// [`Self::ai_move`], which `stop` can cut short: the AI's search ends when it is
+    /// set, and its move, found in a hurry, is not played.
+    pub fn ai_move_until(&mut self, stop: Option<&StopFlag>) -> Result<G::Move, SessionError> {
         self.check_not_over()?;
         let side = self.game.to_move();
         let mut rng = game_rng(self.seed, self.game.ply() as u64, side);
         let Seat::Ai { agent, .. } = &mut self.seats[side.index()] else {
             return Err(SessionError::HumanToMove(G::side_name(side)));
         };
+        if let Some(stop) = stop {
+            agent.set_stop(stop);
+        }
         let mv = agent.choose(&self.game, &mut rng);
+        if stop.is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed)) {
+            return Err(SessionError::Stopped);
+        }
         self.advance(mv);
         Ok(mv)
     }

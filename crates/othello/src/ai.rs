@@ -2,7 +2,7 @@
 
 use std::time::Duration;
 
-use gamelab_core::search::{LeafEval, SearchOptions, analyze};
+use gamelab_core::search::{LeafEval, SearchOptions, analyze_until};
 use gamelab_core::{
     Agent, AgentEntry, BestMoves, Game, GameRng, ParamSpec, Policy, Registry, SpecError, Uniform,
 };
@@ -134,6 +134,8 @@ pub struct AlphaBeta {
     pub depth: u32,
     pub eval: Eval,
     pub endgame: u32,
+    /// Set from outside to end a search at once.
+    pub stop: Option<gamelab_core::StopFlag>,
 }
 
 impl AlphaBeta {
@@ -154,7 +156,7 @@ impl AlphaBeta {
             symmetric: false,
             time_limit: self.time,
         };
-        analyze(pos, &mut FromBlack(self.eval), options)
+        analyze_until(pos, &mut FromBlack(self.eval), options, self.stop.as_ref())
             .last()
             .and_then(|d| d.best)
             .unwrap_or(moves[0])
@@ -162,6 +164,10 @@ impl AlphaBeta {
 }
 
 impl Agent<Othello> for AlphaBeta {
+    fn set_stop(&mut self, stop: &gamelab_core::StopFlag) {
+        self.stop = Some(stop.clone());
+    }
+
     fn choose(&mut self, pos: &Othello, _rng: &mut GameRng) -> Move {
         self.decide(pos)
     }
@@ -228,6 +234,10 @@ impl Engine {
 }
 
 impl Agent<Othello> for Engine {
+    fn set_stop(&mut self, stop: &gamelab_core::StopFlag) {
+        self.searcher.set_stop(stop.clone());
+    }
+
     fn choose(&mut self, pos: &Othello, _rng: &mut GameRng) -> Move {
         self.analyse(pos).best
     }
@@ -273,9 +283,10 @@ pub fn registry() -> Registry<Othello> {
                 3600.0,
                 "seconds per move, 0 for none (deepening up to `level`; results then depend on the machine)",
             ),
-            ParamSpec::text(
+            ParamSpec::file(
                 "model",
                 Some("shipped"),
+                &["shipped"],
                 "`shipped`, or a model file written by `gamelab train-patterns`",
             ),
         ],
@@ -359,6 +370,7 @@ pub fn registry() -> Registry<Othello> {
                 depth: p.int("depth") as u32,
                 eval: Eval::from_name(p.text("eval")).expect("a declared choice"),
                 endgame: p.int("endgame") as u32,
+                stop: None,
             }))
         },
     ));

@@ -14,6 +14,8 @@ use std::sync::Arc;
 use arrayvec::ArrayVec;
 use std::time::{Duration, Instant};
 
+use gamelab_core::{Cutoff, StopFlag};
+
 use crate::bits::{flips, legal_moves};
 use crate::endgame::Solver;
 use crate::learned::{PatternModel, SCALE};
@@ -106,7 +108,9 @@ pub struct Searcher {
     model: Arc<PatternModel>,
     table: Table,
     nodes: u64,
-    deadline: Option<Instant>,
+    cutoff: Cutoff,
+    /// Asked from outside to end searches at once.
+    stop: Option<StopFlag>,
     stopped: bool,
 }
 
@@ -116,9 +120,15 @@ impl Searcher {
             model,
             table: Table::new(20),
             nodes: 0,
-            deadline: None,
+            cutoff: Cutoff::default(),
+            stop: None,
             stopped: false,
         }
+    }
+
+    /// Ends every later search at once when `stop` is set.
+    pub fn set_stop(&mut self, stop: StopFlag) {
+        self.stop = Some(stop);
     }
 
     /// The learned evaluation of a position (side to move's view, 1/256 disc).
@@ -159,7 +169,7 @@ impl Searcher {
                 elapsed: started.elapsed(),
             };
         }
-        self.deadline = limits.time.map(|t| started + t);
+        self.cutoff = Cutoff::new(limits.time.map(|t| started + t), self.stop.clone());
         let max_depth = limits.depth.clamp(1, pos.empties());
         let mut result = None;
         let mut guess = self.evaluate(p, o);
@@ -193,7 +203,7 @@ impl Searcher {
                 pv,
                 elapsed: started.elapsed(),
             });
-            if self.deadline.is_some_and(|d| Instant::now() >= d) {
+            if self.cutoff.reached() {
                 break;
             }
         }
@@ -244,7 +254,7 @@ impl Searcher {
     /// Principal-variation search of (p, o) to `depth`, fail-soft.
     fn pvs(&mut self, p: u64, o: u64, depth: u32, mut alpha: i32, beta: i32, ply: u32) -> i32 {
         self.nodes += 1;
-        if self.nodes & 4095 == 0 && self.deadline.is_some_and(|d| Instant::now() >= d) {
+        if self.nodes & 4095 == 0 && self.cutoff.reached() {
             self.stopped = true;
         }
         if self.stopped {

@@ -4,9 +4,12 @@
 use gamelab_core::Notation;
 use gamelab_core::arena::{self, ExactResult, MatchConfig, MatchResult};
 use gamelab_core::record::{GameRecord, read_records, replay, write_records};
-use gamelab_core::{Agent, BestMoves, GameRng, Policy, Side, Uniform};
+use gamelab_core::{Agent, BestMoves, Game, GameRng, Policy, Side, Uniform};
 use gamelab_ttt::Ttt;
 use gamelab_ttt::board::Moves;
+use std::sync::Arc;
+use std::sync::atomic::Ordering::SeqCst;
+use std::sync::atomic::{AtomicBool, AtomicU64};
 
 fn build(spec: &str) -> Box<dyn Agent<Ttt>> {
     gamelab_ttt::ai::registry().build(spec).unwrap()
@@ -341,7 +344,8 @@ fn live_reports_add_up_to_the_match_whatever_the_chunk_size() {
         stop: None,
         keep_games: true,
     };
-    let (result, games, stopped) = arena::run_match_live::<Ttt, _>(
+    let mut games = Vec::new();
+    let (result, stopped) = arena::run_match_live::<Ttt, _>(
         &|| build("ai14s"),
         &|| build("ai2"),
         &cfg,
@@ -353,6 +357,12 @@ fn live_reports_add_up_to_the_match_whatever_the_chunk_size() {
             r.1 = r.1.wrapping_add(chunk.digest);
             r.2 += chunk.games.len();
         },
+        &mut |window| {
+            // Handed on a window at a time: never the whole match at once.
+            assert!(window.len() <= 2 * 7 * 4);
+            games.extend(window);
+            true
+        },
     );
     assert!(!stopped);
     assert_eq!(result, whole);
@@ -360,7 +370,71 @@ fn live_reports_add_up_to_the_match_whatever_the_chunk_size() {
     assert_eq!(tally, whole.total());
     assert_eq!(digest, whole.digest);
     assert_eq!(kept, 1000);
-    assert!(games.windows(2).all(|w| w[0].index + 1 == w[1].index));
+    assert!(games.iter().enumerate().all(|(i, g)| g.index == i as u64));
+}
+
+/// An AI that asks its match to stop when the `at`-th game (counted across copies)
+/// begins, then plays on as `inner`.
+struct StopsAt {
+    inner: Box<dyn Agent<Ttt>>,
+    begun: Arc<AtomicU64>,
+    at: u64,
+    stop: Arc<AtomicBool>,
+}
+
+impl Agent<Ttt> for StopsAt {
+    fn choose(&mut self, game: &Ttt, rng: &mut GameRng) -> gamelab_ttt::Square {
+        if game.ply() == 0 && self.begun.fetch_add(1, SeqCst) + 1 == self.at {
+            self.stop.store(true, SeqCst);
+        }
+        self.inner.choose(game, rng)
+    }
+}
+
+#[test]
+fn a_stop_ends_the_match_after_the_game_under_way() {
+    // One chunk of 1000 games on one thread: the stop is seen between games.
+    let cfg = MatchConfig {
+        games_per_side: 500,
+        seed: 5,
+        threads: 1,
+        opening_plies: 0,
+    };
+    let stop = Arc::new(AtomicBool::new(false));
+    let begun = Arc::new(AtomicU64::new(0));
+    let live = arena::LiveOptions {
+        chunk: 1000,
+        stop: Some(&stop),
+        keep_games: true,
+    };
+    let a = || -> Box<dyn Agent<Ttt>> {
+        Box::new(StopsAt {
+            inner: build("ai14s"),
+            begun: begun.clone(),
+            at: 37,
+            stop: stop.clone(),
+        })
+    };
+    let mut games = Vec::new();
+    let (result, stopped) = arena::run_match_live::<Ttt, _>(
+        &a,
+        &|| build("ai2"),
+        &cfg,
+        &live,
+        &|_| {},
+        &mut |window| {
+            games.extend(window);
+            true
+        },
+    );
+    assert!(stopped);
+    // The stop came during game 37, which does not count: 36 games, the same as the
+    // first 36 of the match played to the end.
+    assert_eq!(result.total().games(), 36);
+    assert_eq!(games.len(), 36);
+    let (_, all) =
+        arena::run_match::<Ttt, _>(&|| build("ai14s"), &|| build("ai2"), &cfg, &|_| {}, true);
+    assert_eq!(games[..], all[..36]);
 }
 
 #[test]
@@ -371,20 +445,26 @@ fn a_stopped_live_match_plays_no_new_chunk() {
         threads: 1,
         opening_plies: 0,
     };
-    let stop = std::sync::atomic::AtomicBool::new(false);
+    let stop = Arc::new(AtomicBool::new(false));
     let live = arena::LiveOptions {
         chunk: 100,
         stop: Some(&stop),
         keep_games: false,
     };
     let chunks = std::sync::atomic::AtomicU64::new(0);
-    let (result, _, stopped) =
-        arena::run_match_live::<Ttt, _>(&|| build("ai2"), &|| build("ai2"), &cfg, &live, &|_| {
+    let (result, stopped) = arena::run_match_live::<Ttt, _>(
+        &|| build("ai2"),
+        &|| build("ai2"),
+        &cfg,
+        &live,
+        &|_| {
             // Ask to stop after the third chunk.
             if chunks.fetch_add(1, std::sync::atomic::Ordering::SeqCst) == 2 {
                 stop.store(true, std::sync::atomic::Ordering::SeqCst);
             }
-        });
+        },
+        &mut |_| true,
+    );
     assert!(stopped);
     assert_eq!(result.total().games(), 300);
 }

@@ -234,7 +234,7 @@ fn alpha_beta_agrees_with_minimax_everywhere() {
                     symmetric,
                     time_limit: None,
                 };
-                let mut ab = AlphaBeta::new(&mut eval, options, depth, None, None);
+                let mut ab = AlphaBeta::new(&mut eval, options, depth, None, Default::default());
                 let got = ab
                     .search(&mut pos.clone(), f64::NEG_INFINITY, f64::INFINITY)
                     .unwrap();

@@ -29,9 +29,10 @@ function toast(message, isError = true) {
 
 async function api(method, path, body) {
   const options = { method, headers: {} };
-  if (body !== undefined) {
+  // The server takes JSON only, so every POST says so (it refuses cross-site form posts).
+  if (method === "POST") {
     options.headers["content-type"] = "application/json";
-    options.body = JSON.stringify(body);
+    options.body = JSON.stringify(body ?? {});
   }
   const res = await fetch(path, options);
   const data = await res.json().catch(() => ({ error: `${res.status} ${res.statusText}` }));

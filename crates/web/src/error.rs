@@ -14,6 +14,13 @@ pub struct ApiError {
 }
 
 impl ApiError {
+    pub fn new(status: StatusCode, message: impl Into<String>) -> Self {
+        ApiError {
+            status,
+            message: message.into(),
+        }
+    }
+
     /// The request itself is malformed or names something invalid.
     pub fn bad_request(message: impl Into<String>) -> Self {
         ApiError {

@@ -2,6 +2,7 @@
 //! its parent, its children with their minimax values, and what a chosen AI would play
 //! there and why.
 
+use gamelab_core::FileAccess;
 use gamelab_core::Notation;
 use gamelab_core::proof::GameValues;
 use gamelab_core::{Agent, Described, Game, GameVisitor, Side, game_rng};
@@ -97,24 +98,27 @@ fn scored<G: Described>(entries: Vec<(G::Move, f64)>) -> Vec<MoveScore> {
 }
 
 /// Explores `request` in the game it names.
-pub fn explore(request: ExploreRequest) -> Result<ExploreView, ApiError> {
+pub fn explore(request: ExploreRequest, files: &FileAccess) -> Result<ExploreView, ApiError> {
     let name = request
         .game
         .clone()
         .unwrap_or_else(|| gamelab_games::DEFAULT.to_string());
-    crate::games::visit(&name, Explore(request))?
+    crate::games::visit(&name, Explore(request, files))?
 }
 
-struct Explore(ExploreRequest);
+struct Explore<'a>(ExploreRequest, &'a FileAccess);
 
-impl GameVisitor for Explore {
+impl GameVisitor for Explore<'_> {
     type Output = Result<ExploreView, ApiError>;
     fn visit<G: Described>(self) -> Self::Output {
-        explore_game::<G>(&self.0)
+        explore_game::<G>(&self.0, self.1)
     }
 }
 
-fn explore_game<G: Described>(request: &ExploreRequest) -> Result<ExploreView, ApiError> {
+fn explore_game<G: Described>(
+    request: &ExploreRequest,
+    files: &FileAccess,
+) -> Result<ExploreView, ApiError> {
     if !G::TREE_FITS_IN_MEMORY {
         return Err(ApiError::bad_request(format!(
             "{} is too large to explore: its game tree does not fit in memory",
@@ -165,7 +169,7 @@ fn explore_game<G: Described>(request: &ExploreRequest) -> Result<ExploreView, A
         }
         Some(spec) => {
             let mut agent = G::registry()
-                .build(spec)
+                .build_with(spec, files)
                 .map_err(|e| ApiError::bad_request(format!("ai: {e}")))?;
             // The same stream as move `ply` of a game with seed 0 in the Play view.
             let mut rng = game_rng(0, game.ply() as u64, game.to_move());

@@ -11,16 +11,18 @@ mod games;
 mod play;
 mod runs;
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::HashMap;
 use std::convert::Infallible;
 use std::hash::{BuildHasher, RandomState};
 use std::net::SocketAddr;
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use axum::extract::rejection::{JsonRejection, QueryRejection};
-use axum::extract::{Path, Query, State};
-use axum::http::{StatusCode, header};
+use axum::extract::{Path, Query, Request, State};
+use axum::http::{Method, StatusCode, header};
+use axum::middleware::{self, Next};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -31,61 +33,133 @@ use tokio_stream::StreamExt;
 use tokio_stream::wrappers::ReceiverStream;
 
 pub use error::ApiError;
-use gamelab_core::{Described, GameVisitor};
+use gamelab_core::{Described, FileAccess, GameVisitor, StopFlag};
 use play::{GameState, NewGame, Session, WebSession};
 use runs::{GamesQuery, NewRun, Run, RunState};
 
-/// Games kept at once; the oldest is dropped beyond this.
-const MAX_SESSIONS: usize = 1000;
-/// Runs kept at once; the oldest finished one is dropped beyond this.
-const MAX_RUNS: usize = 64;
+/// Games kept at once; the one used least recently is dropped beyond this.
+pub const MAX_SESSIONS: usize = 1000;
+/// Runs kept at once; the finished one used least recently is dropped beyond this.
+pub const MAX_RUNS: usize = 64;
+/// Runs playing at once; another is refused with 429 until one ends or is stopped.
+pub const MAX_ACTIVE_RUNS: usize = 4;
+/// The longest an AI may think over one move in the web app; its search is then
+/// stopped and the request answered 503 (AIs with a `time` parameter can play faster).
+pub const MAX_AI_MOVE_SECONDS: u64 = 30;
+/// Request bodies are refused beyond this many bytes.
+pub const MAX_BODY_BYTES: usize = 64 * 1024;
+
+/// How the server is set up.
+#[derive(Clone, Debug, Default)]
+pub struct Config {
+    /// The folder whose files AI specs may name as models (by plain name, e.g.
+    /// `engine:model=mine.glopat`); `None`: specs name no files.
+    pub models: Option<PathBuf>,
+    /// The port the server listens on: requests must name it in `Host`.
+    pub port: u16,
+}
 
 type SharedSession = Arc<Mutex<Box<dyn Session>>>;
 
+/// Locks a mutex even if a thread panicked while holding it: a game's state changes only
+/// after its AI has chosen (where a panic could come from), so it is never half-changed,
+/// and one failed request must not break that game, or every game, for good.
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
 /// Everything the server holds: the games of every tab and the runs.
-#[derive(Default)]
 pub struct AppState {
     sessions: Mutex<Keyed<SharedSession>>,
     runs: Mutex<Keyed<Arc<Run>>>,
     ids: IdSource,
+    /// Where AI specs may read model files.
+    files: FileAccess,
+    /// The `Host` values a request may carry.
+    hosts: [String; 2],
+    /// The worker threads every run shares.
+    pool: Arc<rayon::ThreadPool>,
 }
 
-/// Values by id, oldest first.
+impl AppState {
+    fn new(config: Config) -> std::io::Result<Self> {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .thread_name(|i| format!("gamelab-run-{i}"))
+            .build()
+            .map_err(std::io::Error::other)?;
+        Ok(AppState {
+            sessions: Mutex::default(),
+            runs: Mutex::default(),
+            ids: IdSource::default(),
+            files: FileAccess::Folder(config.models),
+            hosts: [
+                format!("127.0.0.1:{}", config.port),
+                format!("localhost:{}", config.port),
+            ],
+            pool: Arc::new(pool),
+        })
+    }
+}
+
+/// Values by id, each with the time it was last used.
 struct Keyed<T> {
-    map: HashMap<String, T>,
-    order: VecDeque<String>,
+    map: HashMap<String, (T, u64)>,
+    clock: u64,
 }
 
 impl<T> Default for Keyed<T> {
     fn default() -> Self {
         Keyed {
             map: HashMap::new(),
-            order: VecDeque::new(),
+            clock: 0,
         }
     }
 }
 
 impl<T: Clone> Keyed<T> {
+    fn tick(&mut self) -> u64 {
+        self.clock += 1;
+        self.clock
+    }
+
+    /// Adds a value; beyond `limit`, first drops the droppable value used least recently.
     fn insert(&mut self, id: String, value: T, limit: usize, can_drop: impl Fn(&T) -> bool) {
         if self.map.len() >= limit
-            && let Some(pos) = self
-                .order
+            && let Some(old) = self
+                .map
                 .iter()
-                .position(|k| self.map.get(k).is_some_and(&can_drop))
-            && let Some(old) = self.order.remove(pos)
+                .filter(|(_, (v, _))| can_drop(v))
+                .min_by_key(|(_, (_, used))| *used)
+                .map(|(k, _)| k.clone())
         {
             self.map.remove(&old);
         }
-        self.order.push_back(id.clone());
-        self.map.insert(id, value);
+        let now = self.tick();
+        self.map.insert(id, (value, now));
     }
 
-    fn get(&self, id: &str, what: &str) -> Result<T, ApiError> {
-        self.map.get(id).cloned().ok_or_else(|| {
-            ApiError::not_found(format!(
-                "no {what} has id `{id}` (it may have ended with a restart of the server)"
-            ))
-        })
+    fn get(&mut self, id: &str, what: &str) -> Result<T, ApiError> {
+        let now = self.tick();
+        match self.map.get_mut(id) {
+            Some((value, used)) => {
+                *used = now;
+                Ok(value.clone())
+            }
+            None => Err(ApiError::not_found(format!(
+                "no {what} has id `{id}` (it may have ended with a restart of the server, or been dropped after {} newer ones)",
+                if what == "game" {
+                    MAX_SESSIONS
+                } else {
+                    MAX_RUNS
+                }
+            ))),
+        }
+    }
+
+    fn values(&self) -> impl Iterator<Item = &T> {
+        self.map.values().map(|(v, _)| v)
     }
 }
 
@@ -114,8 +188,8 @@ impl IdSource {
 type AppResult<T> = Result<Json<T>, ApiError>;
 
 /// The app: the page at `/`, its files under `/assets/`, the API under `/api/`.
-pub fn router() -> Router {
-    router_with(Arc::new(AppState::default()))
+pub fn router(config: Config) -> std::io::Result<Router> {
+    Ok(router_with(Arc::new(AppState::new(config)?)))
 }
 
 fn router_with(state: Arc<AppState>) -> Router {
@@ -137,15 +211,58 @@ fn router_with(state: Arc<AppState>) -> Router {
         .route("/api/runs/{id}/games", get(run_games))
         .route("/api/explore", post(explore))
         .fallback(not_found)
+        .layer(axum::extract::DefaultBodyLimit::max(MAX_BODY_BYTES))
+        .layer(middleware::from_fn_with_state(state.clone(), guard))
         .with_state(state)
 }
 
-/// Serves the app on 127.0.0.1:`port` (0 picks a free port) until the process ends;
-/// `on_ready` gets the address once it listens.
-pub async fn serve(port: u16, on_ready: impl FnOnce(SocketAddr)) -> std::io::Result<()> {
-    let listener = tokio::net::TcpListener::bind(("127.0.0.1", port)).await?;
-    on_ready(listener.local_addr()?);
-    axum::serve(listener, router()).await
+/// Refuses requests not meant for this server: a `Host` other than the address it
+/// listens on (a page on another site reaching it through DNS rebinding), and a `POST`
+/// that is not JSON (a cross-site form or `text/plain` request, which browsers send
+/// without asking the server first).
+async fn guard(State(app): State<Arc<AppState>>, request: Request, next: Next) -> Response {
+    let host = request
+        .headers()
+        .get(header::HOST)
+        .and_then(|h| h.to_str().ok())
+        .unwrap_or("");
+    if !app.hosts.iter().any(|h| h == host) {
+        return ApiError::new(
+            StatusCode::MISDIRECTED_REQUEST,
+            format!(
+                "this server answers requests for http://{}/ only, not for host `{host}`",
+                app.hosts[0]
+            ),
+        )
+        .into_response();
+    }
+    if request.method() == Method::POST {
+        let json = request
+            .headers()
+            .get(header::CONTENT_TYPE)
+            .and_then(|c| c.to_str().ok())
+            .and_then(|c| c.split(';').next())
+            .is_some_and(|c| c.trim().eq_ignore_ascii_case("application/json"));
+        if !json {
+            return ApiError::new(
+                StatusCode::UNSUPPORTED_MEDIA_TYPE,
+                "every POST must have `Content-Type: application/json` (with a JSON body, `{}` if it has nothing to say)",
+            )
+            .into_response();
+        }
+    }
+    next.run(request).await
+}
+
+/// Serves the app on 127.0.0.1:`config.port` (0 picks a free port) until the process
+/// ends; `on_ready` gets the address once it listens.
+pub async fn serve(mut config: Config, on_ready: impl FnOnce(SocketAddr)) -> std::io::Result<()> {
+    let listener = tokio::net::TcpListener::bind(("127.0.0.1", config.port)).await?;
+    let addr = listener.local_addr()?;
+    config.port = addr.port();
+    let app = router(config)?;
+    on_ready(addr);
+    axum::serve(listener, app).await
 }
 
 #[derive(Embed)]
@@ -183,22 +300,27 @@ async fn catalogue() -> Json<serde_json::Value> {
 }
 
 /// Builds the session of a new game, in the game the request names.
-struct StartGame(NewGame);
+struct StartGame(NewGame, FileAccess);
 
 impl GameVisitor for StartGame {
     type Output = Result<Box<dyn Session>, ApiError>;
     fn visit<G: Described>(self) -> Self::Output {
-        Ok(Box::new(WebSession::<G>::new(&self.0)?))
+        Ok(Box::new(WebSession::<G>::new(&self.0, &self.1)?))
     }
 }
 
 /// Checks and starts a run, in the game the request names.
-struct StartRun(String, NewRun);
+struct StartRun {
+    id: String,
+    request: NewRun,
+    files: FileAccess,
+    pool: Arc<rayon::ThreadPool>,
+}
 
 impl GameVisitor for StartRun {
     type Output = Result<Arc<Run>, ApiError>;
     fn visit<G: Described>(self) -> Self::Output {
-        runs::start::<G>(self.0, &self.1)
+        runs::start::<G>(self.id, &self.request, self.files, self.pool)
     }
 }
 
@@ -217,20 +339,16 @@ async fn new_game(
 ) -> Result<(StatusCode, Json<GameState>), ApiError> {
     let Json(request) = body?;
     let game = request.game.clone();
-    let session = blocking(move || games::visit(&game, StartGame(request))?).await?;
+    let files = app.files.clone();
+    let session = blocking(move || games::visit(&game, StartGame(request, files))?).await?;
     let id = app.ids.next();
     let state = session.state(&id);
-    app.sessions.lock().expect("sessions lock").insert(
-        id,
-        Arc::new(Mutex::new(session)),
-        MAX_SESSIONS,
-        |_| true,
-    );
+    lock(&app.sessions).insert(id, Arc::new(Mutex::new(session)), MAX_SESSIONS, |_| true);
     Ok((StatusCode::CREATED, Json(state)))
 }
 
 fn session(app: &AppState, id: &str) -> Result<SharedSession, ApiError> {
-    app.sessions.lock().expect("sessions lock").get(id, "game")
+    lock(&app.sessions).get(id, "game")
 }
 
 /// Applies `change` to a game and returns its new state; on error the game is unchanged.
@@ -241,7 +359,7 @@ async fn change_game(
 ) -> AppResult<GameState> {
     let shared = session(&app, &id)?;
     blocking(move || {
-        let mut session = shared.lock().expect("session lock");
+        let mut session = lock(&shared);
         change(&mut **session)?;
         Ok(Json(session.state(&id)))
     })
@@ -253,7 +371,7 @@ async fn game_state(
     Path(id): Path<String>,
 ) -> AppResult<GameState> {
     let shared = session(&app, &id)?;
-    let state = shared.lock().expect("session lock").state(&id);
+    let state = lock(&shared).state(&id);
     Ok(Json(state))
 }
 
@@ -288,13 +406,34 @@ async fn play_move(
     change_game(app, id, move |s| s.play(&request.mv, request.ply)).await
 }
 
+/// Sets a stop flag when dropped: when the request's future is dropped because its
+/// client went away, or when it gave up waiting.
+struct StopOnDrop(StopFlag);
+
+impl Drop for StopOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+}
+
 async fn ai_move(
     State(app): State<Arc<AppState>>,
     Path(id): Path<String>,
     body: Result<Json<AiMoveRequest>, JsonRejection>,
 ) -> AppResult<GameState> {
     let Json(request) = body?;
-    change_game(app, id, move |s| s.ai_move(request.ply)).await
+    let stop = StopFlag::default();
+    let _stop_when_abandoned = StopOnDrop(stop.clone());
+    let limit = std::time::Duration::from_secs(MAX_AI_MOVE_SECONDS);
+    let change = change_game(app, id, move |s| s.ai_move(request.ply, &stop));
+    tokio::time::timeout(limit, change).await.unwrap_or_else(|_| {
+        Err(ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            format!(
+                "the AI had not chosen after {MAX_AI_MOVE_SECONDS} s, the most the web app allows a move; it was stopped and the game is as it was (give it a `time` or a lower level)"
+            ),
+        ))
+    })
 }
 
 async fn undo(State(app): State<Arc<AppState>>, Path(id): Path<String>) -> AppResult<GameState> {
@@ -319,20 +458,38 @@ async fn new_run(
     body: Result<Json<NewRun>, JsonRejection>,
 ) -> Result<(StatusCode, Json<RunState>), ApiError> {
     let Json(request) = body?;
+    let active = |runs: &Keyed<Arc<Run>>| runs.values().filter(|r| !r.state.borrow().done).count();
+    let busy = || {
+        ApiError::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            format!("{MAX_ACTIVE_RUNS} runs are already playing; stop one or wait for one to end"),
+        )
+    };
+    if active(&lock(&app.runs)) >= MAX_ACTIVE_RUNS {
+        return Err(busy());
+    }
     let id = app.ids.next();
-    let run_id = id.clone();
     let game = request.game.clone();
-    let run = blocking(move || games::visit(&game, StartRun(run_id, request))?).await?;
+    let start = StartRun {
+        id: id.clone(),
+        request,
+        files: app.files.clone(),
+        pool: app.pool.clone(),
+    };
+    let run = blocking(move || games::visit(&game, start)?).await?;
     let state = run.state.borrow().clone();
-    app.runs
-        .lock()
-        .expect("runs lock")
-        .insert(id, run, MAX_RUNS, |r| r.state.borrow().done);
+    let mut runs = lock(&app.runs);
+    // Checked again under the lock: requests that passed the first check together.
+    if active(&runs) >= MAX_ACTIVE_RUNS {
+        run.stop.store(true, Ordering::Relaxed);
+        return Err(busy());
+    }
+    runs.insert(id, run, MAX_RUNS, |r| r.state.borrow().done);
     Ok((StatusCode::CREATED, Json(state)))
 }
 
 fn run(app: &AppState, id: &str) -> Result<Arc<Run>, ApiError> {
-    app.runs.lock().expect("runs lock").get(id, "run")
+    lock(&app.runs).get(id, "run")
 }
 
 async fn run_state(
@@ -392,8 +549,10 @@ async fn run_games(
 }
 
 async fn explore(
+    State(app): State<Arc<AppState>>,
     body: Result<Json<explore::ExploreRequest>, JsonRejection>,
 ) -> AppResult<explore::ExploreView> {
     let Json(request) = body?;
-    blocking(move || explore::explore(request).map(Json)).await
+    let files = app.files.clone();
+    blocking(move || explore::explore(request, &files).map(Json)).await
 }

@@ -3,7 +3,7 @@
 //! the page decides the pace and a replayed position never plays on by itself.
 
 use gamelab_core::session::{PlaySession, Seat, SessionError};
-use gamelab_core::{Described, Side};
+use gamelab_core::{Described, FileAccess, Side, StopFlag};
 use serde::{Deserialize, Serialize};
 
 use crate::error::ApiError;
@@ -59,8 +59,8 @@ pub trait Session: Send {
     fn state(&self, id: &str) -> GameState;
     /// Plays a move typed in the game's notation for the human to move.
     fn play(&mut self, text: &str, ply: Option<usize>) -> Result<(), ApiError>;
-    /// Lets the AI to move play.
-    fn ai_move(&mut self, ply: Option<usize>) -> Result<(), ApiError>;
+    /// Lets the AI to move play, unless `stop` is set before it has chosen.
+    fn ai_move(&mut self, ply: Option<usize>, stop: &StopFlag) -> Result<(), ApiError>;
     fn undo(&mut self) -> Result<(), ApiError>;
     fn redo(&mut self) -> Result<(), ApiError>;
     /// Shows the position after `ply` moves of the line.
@@ -84,11 +84,11 @@ fn api_error<G: Described>(e: SessionError) -> ApiError {
 }
 
 impl<G: Described> WebSession<G> {
-    pub fn new(request: &NewGame) -> Result<Self, ApiError> {
+    pub fn new(request: &NewGame, files: &FileAccess) -> Result<Self, ApiError> {
         let registry = G::registry();
         let mut seats = Vec::with_capacity(2);
         for (side, text) in Side::BOTH.into_iter().zip(&request.players) {
-            seats.push(Seat::from_spec(text, &registry).map_err(|e| {
+            seats.push(Seat::from_spec(text, &registry, files).map_err(|e| {
                 ApiError::bad_request(format!(
                     "player for {}: {e} (or `human`)",
                     G::side_name(side)
@@ -154,9 +154,12 @@ impl<G: Described> Session for WebSession<G> {
         self.0.play_text(text).map(drop).map_err(api_error::<G>)
     }
 
-    fn ai_move(&mut self, ply: Option<usize>) -> Result<(), ApiError> {
+    fn ai_move(&mut self, ply: Option<usize>, stop: &StopFlag) -> Result<(), ApiError> {
         self.check_ply(ply)?;
-        self.0.ai_move().map(drop).map_err(api_error::<G>)
+        self.0
+            .ai_move_until(Some(stop))
+            .map(drop)
+            .map_err(api_error::<G>)
     }
 
     fn undo(&mut self) -> Result<(), ApiError> {

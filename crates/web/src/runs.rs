@@ -9,7 +9,7 @@ use std::time::Instant;
 use gamelab_core::arena::{
     self, ChunkResult, LiveOptions, MatchConfig, MatchReport, PlayedGame, Tally,
 };
-use gamelab_core::{Agent, Game};
+use gamelab_core::{Agent, FileAccess, Game};
 use serde::{Deserialize, Serialize};
 use tokio::sync::watch;
 
@@ -131,12 +131,18 @@ fn run_game<G: Game + Notation>(game: &PlayedGame<G::Move>) -> RunGame {
     }
 }
 
-/// Checks the request, then starts the run on its own thread.
-pub fn start<G: Described>(id: String, request: &NewRun) -> Result<Arc<Run>, ApiError> {
+/// Checks the request, then starts the run: a thread of its own waits on the games,
+/// which play on the server's shared `pool`.
+pub fn start<G: Described>(
+    id: String,
+    request: &NewRun,
+    files: FileAccess,
+    pool: Arc<rayon::ThreadPool>,
+) -> Result<Arc<Run>, ApiError> {
     let registry = G::registry();
     let build = |who: &str, spec: &str| {
         registry
-            .build(spec)
+            .build_with(spec, &files)
             .map_err(|e| ApiError::bad_request(format!("{who}: {e}")))
     };
     let mut agent_a = build("a", &request.a)?;
@@ -178,15 +184,50 @@ pub fn start<G: Described>(id: String, request: &NewRun) -> Result<Arc<Run>, Api
     };
     std::thread::Builder::new()
         .name("gamelab-run".into())
-        .spawn(move || play::<G>(&worker, &a, &b, &cfg, games_kept))
+        .spawn(move || {
+            let ends = EndsTheRun(&worker);
+            pool.install(|| play::<G>(&worker, &a, &b, &cfg, games_kept, &files));
+            drop(ends);
+        })
         .map_err(|e| ApiError::internal(format!("cannot start a worker thread: {e}")))?;
     Ok(run)
 }
 
-fn play<G: Described>(run: &Run, a: &str, b: &str, cfg: &MatchConfig, keep_games: bool) {
+/// Marks the run done however its thread ends, so that a run that failed (a model file
+/// removed from the folder while it played) neither hangs its watchers nor counts
+/// against the runs playing.
+struct EndsTheRun<'a>(&'a Run);
+
+impl Drop for EndsTheRun<'_> {
+    fn drop(&mut self) {
+        self.0.state.send_if_modified(|s| {
+            let changed = !s.done;
+            if changed {
+                s.done = true;
+                s.stopped = true;
+                s.report.digest = None;
+            }
+            changed
+        });
+    }
+}
+
+fn play<G: Described>(
+    run: &Run,
+    a: &str,
+    b: &str,
+    cfg: &MatchConfig,
+    keep_games: bool,
+    files: &FileAccess,
+) {
     let registry = G::registry();
-    // Both specs were built once when the run was checked; they cannot fail now.
-    let make = |spec: &str| registry.build(spec).expect("checked spec");
+    // Both specs were built once when the run was checked; only a model file changed
+    // since can fail now, which ends the run (see `EndsTheRun`).
+    let make = |spec: &str| {
+        registry
+            .build_with(spec, files)
+            .expect("the AI was built from this spec when the run began")
+    };
     let make_a = || make(a);
     let make_b = || make(b);
     let started = Instant::now();
@@ -207,8 +248,14 @@ fn play<G: Described>(run: &Run, a: &str, b: &str, cfg: &MatchConfig, keep_games
             s.report.elapsed_ms = started.elapsed().as_millis() as u64;
         });
     };
-    let (result, _, stopped) =
-        arena::run_match_live::<G, Box<dyn Agent<G>>>(&make_a, &make_b, cfg, &live, &on_chunk);
+    let (result, stopped) = arena::run_match_live::<G, Box<dyn Agent<G>>>(
+        &make_a,
+        &make_b,
+        cfg,
+        &live,
+        &on_chunk,
+        &mut |_| true,
+    );
     run.state.send_modify(|s| {
         s.report.finish(&result, !stopped);
         s.report.elapsed_ms = started.elapsed().as_millis() as u64;

@@ -12,16 +12,37 @@ use tower::ServiceExt;
 
 struct App(Router);
 
+/// The port the test server says it listens on (requests name it in `Host`).
+const PORT: u16 = 8080;
+
 impl App {
     fn new() -> App {
-        App(gamelab_web::router())
+        App::with(gamelab_web::Config {
+            models: None,
+            port: PORT,
+        })
+    }
+
+    fn with(config: gamelab_web::Config) -> App {
+        App(gamelab_web::router(config).unwrap())
     }
 
     async fn send(&self, method: &str, path: &str, body: Option<String>) -> (StatusCode, Value) {
-        let mut request = Request::builder().method(method).uri(path);
-        if body.is_some() {
+        let mut request = Request::builder()
+            .method(method)
+            .uri(path)
+            .header(header::HOST, format!("127.0.0.1:{PORT}"));
+        if method == "POST" {
             request = request.header(header::CONTENT_TYPE, "application/json");
         }
+        self.raw(request, body).await
+    }
+
+    async fn raw(
+        &self,
+        request: axum::http::request::Builder,
+        body: Option<String>,
+    ) -> (StatusCode, Value) {
         let request = request
             .body(body.map_or_else(Body::empty, Body::from))
             .unwrap();
@@ -48,6 +69,14 @@ impl App {
         assert_eq!(status, StatusCode::CREATED, "{state}");
         state
     }
+}
+
+/// A GET of `path` as the page sends it.
+fn get_request(path: &str) -> Request<Body> {
+    Request::get(path)
+        .header(header::HOST, format!("127.0.0.1:{PORT}"))
+        .body(Body::empty())
+        .unwrap()
 }
 
 /// Asserts a 4xx JSON error whose message contains `needle`.
@@ -107,12 +136,7 @@ async fn the_catalogue_lists_every_game_and_its_ais() {
 async fn the_page_and_its_files_are_served() {
     let app = App::new();
     for path in ["/", "/assets/app.js", "/assets/app.css", "/assets/icon.svg"] {
-        let response = app
-            .0
-            .clone()
-            .oneshot(Request::get(path).body(Body::empty()).unwrap())
-            .await
-            .unwrap();
+        let response = app.0.clone().oneshot(get_request(path)).await.unwrap();
         assert_eq!(response.status(), StatusCode::OK, "{path}");
     }
     assert_error(
@@ -481,11 +505,7 @@ async fn run_events_stream_until_the_end() {
     let response = app
         .0
         .clone()
-        .oneshot(
-            Request::get(format!("/api/runs/{}/events", id(&run)))
-                .body(Body::empty())
-                .unwrap(),
-        )
+        .oneshot(get_request(&format!("/api/runs/{}/events", id(&run))))
         .await
         .unwrap();
     assert_eq!(
@@ -733,4 +753,210 @@ async fn every_game_of_the_catalogue_plays_and_runs() {
         assert_eq!(run["game"], name);
         assert_eq!(run["digest"].as_str().unwrap().len(), 16);
     }
+}
+
+#[tokio::test]
+async fn requests_for_another_host_are_refused() {
+    let app = App::new();
+    for host in [Some("evil.example:8080"), Some("127.0.0.1:9999"), None] {
+        let mut request = Request::get("/api/catalogue");
+        if let Some(host) = host {
+            request = request.header(header::HOST, host);
+        }
+        assert_error(
+            app.raw(request, None).await,
+            StatusCode::MISDIRECTED_REQUEST,
+            "answers requests for http://127.0.0.1:8080/ only",
+        );
+    }
+    let localhost = Request::get("/api/catalogue").header(header::HOST, "localhost:8080");
+    assert_eq!(app.raw(localhost, None).await.0, StatusCode::OK);
+}
+
+#[tokio::test]
+async fn posts_that_are_not_json_are_refused() {
+    let app = App::new();
+    let game = id(&app.new_game("ttt", ["human", "human"]).await);
+    app.post(&format!("/api/games/{game}/move"), json!({"move": "1,1"}))
+        .await;
+    // What a page on another site can send without asking: text/plain, or no type.
+    for content_type in [
+        Some("text/plain"),
+        Some("application/x-www-form-urlencoded"),
+        None,
+    ] {
+        let mut request = Request::post(format!("/api/games/{game}/undo"))
+            .header(header::HOST, format!("127.0.0.1:{PORT}"));
+        if let Some(t) = content_type {
+            request = request.header(header::CONTENT_TYPE, t);
+        }
+        assert_error(
+            app.raw(request, Some("{}".into())).await,
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            "application/json",
+        );
+    }
+    let (_, state) = app.get(&format!("/api/games/{game}")).await;
+    assert_eq!(state["cursor"], 1, "the undo was refused");
+}
+
+#[tokio::test]
+async fn specs_from_the_page_name_no_files() {
+    let dir = std::env::temp_dir().join(format!("gamelab-web-models-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let secret = dir.join("secret.txt");
+    std::fs::write(&secret, "unknown_field_secret").unwrap();
+    let app = App::new();
+    for spec in [
+        format!("regression:model={}", secret.display()),
+        "regression:model=/dev/zero".to_string(),
+        "engine:model=/etc/passwd".to_string(),
+    ] {
+        let game = if spec.starts_with("engine") {
+            "othello"
+        } else {
+            "ttt"
+        };
+        let (status, body) = app
+            .post(
+                "/api/games",
+                json!({"game": game, "players": ["human", spec]}),
+            )
+            .await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{spec}: {body}");
+        let message = body["error"].as_str().unwrap();
+        assert!(message.contains("reads no files"), "{message}");
+        assert!(!message.contains("unknown_field"), "{message}");
+        let (status, _) = app
+            .post(
+                "/api/explore",
+                json!({"game": "ttt", "ai": spec, "moves": []}),
+            )
+            .await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{spec}");
+        let (status, _) = app
+            .post(
+                "/api/runs",
+                json!({"game": game, "a": spec, "b": "random", "games_per_side": 1}),
+            )
+            .await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{spec}");
+    }
+    // With a models folder, its files are named by their plain names, and nothing else.
+    let set = gamelab_ttt::learned::FeatureSet::known().remove(0);
+    let fitted = gamelab_learn::Fitted {
+        intercept: 0.0,
+        weights: vec![0.0; set.names.len()],
+        rmse: 0.0,
+    };
+    gamelab_learn::Model::new(&fitted, &set, 0.0, 0)
+        .save(&dir.join("mine.model"))
+        .unwrap();
+    let app = App::with(gamelab_web::Config {
+        models: Some(dir.clone()),
+        port: PORT,
+    });
+    let state = app
+        .new_game("ttt", ["human", "regression:model=mine.model"])
+        .await;
+    assert_eq!(state["players"][1]["spec"], "regression:model=mine.model");
+    for name in [
+        "../mine.model",
+        "/etc/passwd",
+        ".hidden",
+        "absent.model",
+        "sub/x",
+    ] {
+        let spec = format!("regression:model={name}");
+        let (status, body) = app
+            .post(
+                "/api/games",
+                json!({"game": "ttt", "players": ["human", spec]}),
+            )
+            .await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{name}: {body}");
+        assert!(
+            body["error"].as_str().unwrap().contains("models folder"),
+            "{body}"
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[tokio::test]
+async fn runs_playing_at_once_are_capped() {
+    let app = App::new();
+    let slow = json!({"game": "othello", "a": "random", "b": "random", "games_per_side": 1000000});
+    let mut ids = Vec::new();
+    for _ in 0..gamelab_web::MAX_ACTIVE_RUNS {
+        let (status, run) = app.post("/api/runs", slow.clone()).await;
+        assert_eq!(status, StatusCode::CREATED, "{run}");
+        ids.push(id(&run));
+    }
+    assert_error(
+        app.post("/api/runs", slow.clone()).await,
+        StatusCode::TOO_MANY_REQUESTS,
+        "stop one",
+    );
+    // Stopping one makes room.
+    let path = format!("/api/runs/{}", ids[0]);
+    app.post(&format!("{path}/stop"), json!({})).await;
+    wait_until_done(&app, &path).await;
+    let (status, run) = app.post("/api/runs", slow).await;
+    assert_eq!(status, StatusCode::CREATED, "{run}");
+    ids.push(id(&run));
+    for id in &ids[1..] {
+        let path = format!("/api/runs/{id}");
+        app.post(&format!("{path}/stop"), json!({})).await;
+        wait_until_done(&app, &path).await;
+    }
+}
+
+#[tokio::test]
+async fn games_are_dropped_by_last_use() {
+    let app = App::new();
+    let first = id(&app.new_game("ttt", ["human", "human"]).await);
+    let second = id(&app.new_game("ttt", ["human", "human"]).await);
+    for _ in 2..gamelab_web::MAX_SESSIONS {
+        app.new_game("ttt", ["human", "human"]).await;
+    }
+    // The first game is used again, so the second is now the one used least recently.
+    let (status, _) = app.get(&format!("/api/games/{first}")).await;
+    assert_eq!(status, StatusCode::OK);
+    app.new_game("ttt", ["human", "human"]).await;
+    assert_eq!(
+        app.get(&format!("/api/games/{first}")).await.0,
+        StatusCode::OK
+    );
+    assert_error(
+        app.get(&format!("/api/games/{second}")).await,
+        StatusCode::NOT_FOUND,
+        "newer ones",
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_abandoned_ai_move_is_stopped_and_not_played() {
+    let app = App::new();
+    // A search that would run for hours from the start.
+    let game = id(&app.new_game("othello", ["engine:level=30", "human"]).await);
+    let path = format!("/api/games/{game}");
+    let abandoned = tokio::time::timeout(
+        std::time::Duration::from_millis(300),
+        app.post(&format!("{path}/ai-move"), json!({})),
+    )
+    .await;
+    assert!(abandoned.is_err(), "the move should still be searching");
+    // The search sees the stop, gives the game back, and its hurried move is not played.
+    let (status, state) = app.get(&path).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(state["cursor"], 0, "{state}");
+    assert_eq!(state["ai_to_move"], true);
+    // Other games play on.
+    let game = id(&app.new_game("othello", ["engine:level=1", "human"]).await);
+    let (status, state) = app
+        .post(&format!("/api/games/{game}/ai-move"), json!({}))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{state}");
+    assert_eq!(state["cursor"], 1);
 }

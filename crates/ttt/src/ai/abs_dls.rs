@@ -84,7 +84,13 @@ impl AbsDls {
         for sq in pos.legal_moves() {
             let mut child = pos.clone();
             child.play_unchecked(sq);
-            let mut ab = AlphaBeta::new(&mut eval, self.options(), self.max_depth, None, None);
+            let mut ab = AlphaBeta::new(
+                &mut eval,
+                self.options(),
+                self.max_depth,
+                None,
+                Default::default(),
+            );
             ab.table = std::mem::take(&mut table);
             let value = ab
                 .search(&mut child, f64::NEG_INFINITY, f64::INFINITY)

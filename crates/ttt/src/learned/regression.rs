@@ -74,9 +74,10 @@ pub fn entry<B: Board>() -> AgentEntry<Position<B>> {
     AgentEntry::new(
         "regression",
         "a learned evaluation (seed 002): o maximises, x minimises the model's prediction",
-        vec![ParamSpec::text(
+        vec![ParamSpec::file(
             "model",
             None,
+            &[],
             "a model file written by `gamelab train`",
         )],
         |params| {
