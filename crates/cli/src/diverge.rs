@@ -21,8 +21,8 @@ pub struct DivergeArgs {
     /// First seed to try.
     #[arg(long, default_value_t = 0)]
     from: u64,
-    /// How many seeds to try before giving up.
-    #[arg(long, default_value_t = 1_000_000)]
+    /// How many seeds to try before giving up (1 to 10^12).
+    #[arg(long, default_value_t = 1_000_000, value_parser = crate::limits::seeds)]
     limit: u64,
     /// The side A and A2 play (o or x; black or white): by default the first to move.
     #[arg(long)]

@@ -9,10 +9,12 @@ mod ais;
 mod diverge;
 mod game_args;
 mod games;
+mod limits;
 mod match_cmd;
 mod move_cmd;
 mod play;
 mod progress;
+mod recording;
 mod records;
 mod replay;
 mod serve;
@@ -135,6 +137,8 @@ fn main() -> ExitCode {
         Command::TrainPatterns(args) => othello::train::run(args),
     };
     match result {
+        // A match cut short by Ctrl-C said so and kept its games; the exit status says so too.
+        Ok(()) if recording::interrupted() => ExitCode::from(130),
         Ok(()) => ExitCode::SUCCESS,
         Err(err) => {
             eprintln!("error: {err:#}");

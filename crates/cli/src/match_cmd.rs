@@ -6,10 +6,10 @@ use std::time::Instant;
 use anyhow::Context;
 use clap::Args;
 use gamelab_core::arena::{self, MatchConfig, MatchReport};
-use gamelab_core::record::{GameRecord, write_records};
 use gamelab_core::{Agent, Described, GameVisitor, Registry, Side};
 
 use crate::game_args::GameArgs;
+use crate::recording;
 use crate::tables::{count_table, ratio_table};
 
 #[derive(Args, Debug)]
@@ -18,14 +18,14 @@ pub struct MatchArgs {
     a: String,
     /// The opponent, e.g. `ai2`.
     b: String,
-    /// Games with A moving first, and as many with A moving second.
-    #[arg(short = 'n', long, default_value_t = 10_000)]
+    /// Games with A moving first, and as many with A moving second (1 to 10^12).
+    #[arg(short = 'n', long, default_value_t = 10_000, value_parser = crate::limits::games_per_side)]
     games: u64,
     /// Seed of the random streams: the same seed gives the same games.
     #[arg(long, default_value_t = 0)]
     seed: u64,
-    /// Worker threads (default: all cores). Results do not depend on it.
-    #[arg(long)]
+    /// Worker threads, 1 to 256 (default: all cores). Results do not depend on it.
+    #[arg(long, value_parser = crate::limits::threads)]
     threads: Option<usize>,
     /// Compute the exact probabilities from the AIs' move distributions instead of playing.
     #[arg(long)]
@@ -37,7 +37,8 @@ pub struct MatchArgs {
     /// Print the match report as one JSON object instead of the tables.
     #[arg(long)]
     json: bool,
-    /// Write every game to this JSON Lines file.
+    /// Write every game to this JSON Lines file, as they finish (Ctrl-C keeps the games
+    /// finished before it).
     #[arg(long, value_name = "FILE")]
     records: Option<PathBuf>,
     #[command(flatten)]
@@ -129,24 +130,36 @@ fn sampled<G: Described>(args: &MatchArgs, registry: &Registry<G>) -> anyhow::Re
     let bar = crate::progress::bar(args.games * 2, "games");
     let progress = |n: u64| crate::progress::advance(&bar, n);
     let started = Instant::now();
-    let (result, games) =
-        arena::run_match::<G, _>(&make_a, &make_b, &cfg, &progress, args.records.is_some());
+    let output = args.records.as_deref().map(|path| recording::Output {
+        path,
+        format: recording::Format::JsonLines,
+        specs: [&args.a, &args.b],
+    });
+    let played = recording::play::<G, _>(&make_a, &make_b, &cfg, output.as_ref(), &progress)?;
     let elapsed = started.elapsed().as_secs_f64();
     crate::progress::finish(bar);
-    if let Some(path) = &args.records {
-        let records: Vec<GameRecord> = games
-            .iter()
-            .map(|g| GameRecord::of::<G>(g, &args.a, &args.b, args.seed))
-            .collect();
-        write_records(path, &records)
-            .with_context(|| format!("cannot write the records to {}", path.display()))?;
-    }
+    let result = played.result;
     let total = result.total();
-    let digest = arena::digest_hex(result.digest);
-    let games_per_s = (args.games * 2) as f64 / elapsed.max(1e-9);
+    let games_played = total.games();
+    let digest = if played.interrupted {
+        "none (interrupted)".to_string()
+    } else {
+        arena::digest_hex(result.digest)
+    };
+    let games_per_s = games_played as f64 / elapsed.max(1e-9);
+    if played.interrupted {
+        eprintln!(
+            "interrupted: {games_played} of {} games played{}",
+            args.games * 2,
+            match &args.records {
+                Some(path) => format!(", every one written to {}", path.display()),
+                None => String::new(),
+            }
+        );
+    }
     if args.json {
         let mut report = MatchReport::new::<G>(&args.a, &args.b, args.games, args.seed);
-        report.finish(&result, true);
+        report.finish(&result, !played.interrupted);
         report.opening_plies = args.openings;
         report.elapsed_ms = (elapsed * 1e3) as u64;
         return Ok(format!("{}\n", serde_json::to_string(&report)?));
@@ -180,7 +193,7 @@ fn sampled<G: Described>(args: &MatchArgs, registry: &Registry<G>) -> anyhow::Re
             ],
             1
         ),
-        args.games * 2,
+        games_played,
         elapsed,
         human_rate(games_per_s),
         args.seed,

@@ -153,10 +153,24 @@ pub fn play_session<G: Described>(
             write!(out, "{name} to move [{} | undo | exit]: ", G::move_hint())?;
             out.flush()?;
             line.clear();
-            if input.read_line(&mut line)? == 0 {
+            let mut bytes = Vec::new();
+            if input.read_until(b'\n', &mut bytes)? == 0 {
                 writeln!(out)?;
                 writeln!(out, "End of input; leaving the game.")?;
                 return Ok(SessionEnd::EndOfInput);
+            }
+            // A line that is not UTF-8 text (a stray key, a binary paste) is a bad move,
+            // not the end of the game.
+            match String::from_utf8(bytes) {
+                Ok(text) => line = text,
+                Err(_) => {
+                    writeln!(
+                        out,
+                        "That line is not UTF-8 text; type a move ({}).",
+                        G::move_syntax()
+                    )?;
+                    continue;
+                }
             }
             match line.trim() {
                 "" => continue,

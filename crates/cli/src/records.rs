@@ -6,8 +6,9 @@ use std::path::PathBuf;
 use anyhow::Context;
 use clap::Args;
 use gamelab_core::arena::{MatchConfig, PlayedGame, run_match};
-use gamelab_core::record::{GameRecord, csv_line, write_records};
 use gamelab_core::{Described, GameVisitor};
+
+use crate::recording;
 
 #[derive(Args, Debug)]
 pub struct RecordsArgs {
@@ -15,12 +16,13 @@ pub struct RecordsArgs {
     a: String,
     /// Its opponent.
     b: String,
-    /// Games with A moving first, and as many with B first (as in `match`).
-    #[arg(short = 'n', long, default_value_t = 500)]
+    /// Games with A moving first, and as many with B first (as in `match`; 1 to 10^12).
+    #[arg(short = 'n', long, default_value_t = 500, value_parser = crate::limits::games_per_side)]
     games: u64,
     #[arg(long, default_value_t = 0)]
     seed: u64,
-    /// Output file: `.csv` for the seed's format, anything else for JSON Lines.
+    /// Output file: `.csv` for the seed's format, anything else for JSON Lines. Games are
+    /// written as they finish; Ctrl-C keeps those finished before it.
     #[arg(long, value_name = "FILE")]
     out: PathBuf,
     #[command(flatten)]
@@ -67,23 +69,29 @@ impl GameVisitor for &RecordsArgs {
 fn write<G: Described>(args: &RecordsArgs) -> anyhow::Result<()> {
     let context = || format!("cannot write the records to {}", args.out.display());
     gamelab_core::files::check_writable(&args.out).with_context(context)?;
-    let played = play::<G>(&args.a, &args.b, args.games, args.seed)?;
-    let csv = args.out.extension().is_some_and(|e| e == "csv");
-    if csv {
-        gamelab_core::files::write_atomically(&args.out, |w| {
-            for g in &played {
-                writeln!(w, "{}", csv_line::<G>(&g.moves, g.outcome))?;
-            }
-            Ok(())
-        })
-        .with_context(context)?;
-    } else {
-        let records: Vec<GameRecord> = played
-            .iter()
-            .map(|g| GameRecord::of::<G>(g, &args.a, &args.b, args.seed))
-            .collect();
-        write_records(&args.out, &records).with_context(context)?;
+    let registry = G::registry();
+    registry.build(&args.a)?;
+    registry.build(&args.b)?;
+    let cfg = MatchConfig {
+        games_per_side: args.games,
+        seed: args.seed,
+        threads: 0,
+        opening_plies: 0,
+    };
+    let make_a = || registry.build(&args.a).expect("checked");
+    let make_b = || registry.build(&args.b).expect("checked");
+    let bar = crate::progress::bar(2 * args.games, "games");
+    let progress = |n: u64| crate::progress::advance(&bar, n);
+    let output = recording::Output {
+        path: &args.out,
+        format: recording::Format::of(&args.out),
+        specs: [&args.a, &args.b],
+    };
+    let played = recording::play::<G, _>(&make_a, &make_b, &cfg, Some(&output), &progress)?;
+    crate::progress::finish(bar);
+    if played.interrupted {
+        eprintln!("interrupted: the games finished before it are kept");
     }
-    println!("{} games written to {}", played.len(), args.out.display());
+    println!("{} games written to {}", played.written, args.out.display());
     Ok(())
 }

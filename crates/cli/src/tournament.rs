@@ -17,13 +17,13 @@ pub struct TournamentArgs {
     /// The AIs, at least two.
     #[arg(required = true, num_args = 2..)]
     ais: Vec<String>,
-    /// Games per pair with each AI moving first.
-    #[arg(short = 'n', long, default_value_t = 10_000)]
+    /// Games per pair with each AI moving first (1 to 10^12).
+    #[arg(short = 'n', long, default_value_t = 10_000, value_parser = crate::limits::games_per_side)]
     games: u64,
     #[arg(long, default_value_t = 0)]
     seed: u64,
-    /// Worker threads (default: all cores). Results do not depend on it.
-    #[arg(long)]
+    /// Worker threads, 1 to 256 (default: all cores). Results do not depend on it.
+    #[arg(long, value_parser = crate::limits::threads)]
     threads: Option<usize>,
     /// Start each game from one of N distinct openings of this many random plies (N the
     /// games per side), each played once with each AI first; 0: every game from the start.

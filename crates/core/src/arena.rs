@@ -454,7 +454,7 @@ const CHUNK: u64 = 4096;
 /// Games per unit of work for a match of `total` games on `threads` threads (0: all
 /// cores): at most [`CHUNK`], and few enough that every thread gets several units, or a
 /// short match of slow agents (a few hundred Othello games) would run on one thread.
-fn chunk_for(total: u64, threads: usize) -> u64 {
+pub fn chunk_for(total: u64, threads: usize) -> u64 {
     let threads = if threads == 0 {
         rayon::current_num_threads()
     } else {

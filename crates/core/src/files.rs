@@ -1,7 +1,8 @@
 //! Writing files so that nothing a user saved is lost or half-written.
 //!
-//! A regular file (or one that does not exist yet) is written into a temporary file beside
-//! it, synced, and renamed over it, so a failure or a kill leaves the old file whole. A
+//! A regular file (or one that does not exist yet) is written into an unnamed temporary
+//! file beside it (the `atomic-write-file` crate), synced, and renamed over it, so a
+//! failure or a kill leaves the old file whole and no temporary file behind. A
 //! symbolic link is followed: its target is written, and the link stays a link. Anything
 //! that is not a regular file (`/dev/null`, `/dev/stdout`, a FIFO) is written directly and
 //! never replaced. A new file gets the mode the umask allows (as `touch` would); a
@@ -9,7 +10,6 @@
 
 use std::fs::{self, OpenOptions};
 use std::io::{self, BufWriter, Write};
-use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
 /// Where writing `path` really goes: the final target of any symbolic links.
@@ -102,35 +102,28 @@ pub fn write_atomically(
             return w.flush();
         }
     }
-    // A new file's mode is 0666 less the umask, applied by the kernel as for any open.
-    let mode = existing
-        .as_ref()
-        .map_or(0o666, |m| m.permissions().mode() & 0o7777);
+    // An unnamed temporary file (O_TMPFILE) in the target's folder, named only when it is
+    // committed: a crash or a kill while writing leaves nothing behind. A new file's mode
+    // is 0666 less the umask (the kernel applies it as for any open); a replaced file keeps
+    // its mode and owner.
     let dir = directory_of(&target);
-    let mut tmp = tempfile::Builder::new()
-        .prefix(".gamelab-")
-        .permissions(fs::Permissions::from_mode(mode))
-        .tempfile_in(dir)
+    let mut file = atomic_write_file::AtomicWriteFile::options()
+        .open(&target)
         .map_err(|e| in_directory(dir, e))?;
     {
-        let mut w = BufWriter::new(tmp.as_file_mut());
+        let mut w = BufWriter::new(&mut file);
         write(&mut w)?;
         w.flush()?;
     }
-    if existing.is_some() {
-        // The kernel masked the mode with the umask at creation; a replaced file keeps its own.
-        tmp.as_file()
-            .set_permissions(fs::Permissions::from_mode(mode))?;
-    }
-    tmp.as_file().sync_all()?;
-    tmp.persist(&target)
-        .map_err(|e| in_directory(dir, e.error))?;
-    Ok(())
+    // Commit syncs the data before the rename; dropping the file on an error above
+    // discards it.
+    file.commit().map_err(|e| in_directory(dir, e))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::os::unix::fs::PermissionsExt;
 
     #[test]
     fn writes_whole_files_or_nothing() {

@@ -268,6 +268,13 @@ impl Othello {
             Some(other) => return Err(err(format!("`{other}` is not a side"))),
             None => return Err(err("the side to move is missing".into())),
         };
+        // Every Othello position grows from the four centre discs, which never go away.
+        const CENTRE: u64 = (1 << 27) | (1 << 28) | (1 << 35) | (1 << 36);
+        if (black | white) & CENTRE != CENTRE {
+            return Err(err(
+                "the four centre squares d4, e4, d5 and e5 must hold discs (every Othello position has them)".into(),
+            ));
+        }
         Ok(Othello::from_discs(black, white, black_to_move))
     }
 

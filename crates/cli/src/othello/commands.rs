@@ -51,28 +51,42 @@ pub fn perft_cmd(args: PerftArgs) -> anyhow::Result<()> {
 pub struct FfoArgs {
     /// An FFO file (`<id> <64 squares> <side> <score> <best move>` a line).
     file: PathBuf,
-    /// Which positions, e.g. `40-49` or `1,3,20`.
+    /// Which positions, e.g. `40-49` or `1,3,20` (ids 0 to 99999).
     #[arg(long)]
     ids: Option<String>,
 }
+
+/// The largest FFO id `--ids` takes (the suites number theirs from 1 to 79).
+const MAX_FFO_ID: u32 = 99_999;
+/// The most empty squares a position may have: FFO's hardest have 34, and each more
+/// multiplies the solver's time several times.
+const MAX_FFO_EMPTIES: u32 = 36;
 
 fn parse_ids(text: &str) -> anyhow::Result<Vec<u32>> {
     let mut ids = Vec::new();
     for part in text.split(',') {
         let part = part.trim();
-        let bad = || anyhow::anyhow!("`{part}` is not an id or a range like 40-49");
+        let bad = || {
+            anyhow::anyhow!(
+                "`{part}` is not an id or a range like 40-49 (ids from 0 to {MAX_FFO_ID})"
+            )
+        };
+        let id = |t: &str| {
+            t.trim()
+                .parse::<u32>()
+                .ok()
+                .filter(|&n| n <= MAX_FFO_ID)
+                .ok_or_else(bad)
+        };
         match part.split_once('-') {
             Some((a, b)) => {
-                let (a, b): (u32, u32) = (
-                    a.trim().parse().map_err(|_| bad())?,
-                    b.trim().parse().map_err(|_| bad())?,
-                );
+                let (a, b) = (id(a)?, id(b)?);
                 if a > b {
                     return Err(bad());
                 }
                 ids.extend(a..=b);
             }
-            None => ids.push(part.parse().map_err(|_| bad())?),
+            None => ids.push(id(part)?),
         }
     }
     Ok(ids)
@@ -120,9 +134,9 @@ fn read_ffo(args: &FfoArgs) -> anyhow::Result<Vec<FfoPosition>> {
 }
 
 pub fn ffo_cmd(args: FfoArgs) -> anyhow::Result<()> {
+    let wanted = args.ids.as_deref().map(parse_ids).transpose()?;
     let mut positions = read_ffo(&args)?;
-    if let Some(ids) = &args.ids {
-        let wanted = parse_ids(ids)?;
+    if let Some(wanted) = wanted {
         let missing: Vec<String> = wanted
             .iter()
             .filter(|id| !positions.iter().any(|p| p.id == **id))
@@ -133,13 +147,28 @@ pub fn ffo_cmd(args: FfoArgs) -> anyhow::Result<()> {
                 (Some(a), Some(b)) => format!("it holds ids {} to {}", a.id, b.id),
                 _ => "it holds no positions".to_string(),
             };
+            let more = match missing.len() {
+                n if n > 10 => format!(" and {} more", n - 10),
+                _ => String::new(),
+            };
             bail!(
-                "{} has no position {}; {held}",
+                "{} has no position {}{more}; {held}",
                 args.file.display(),
-                missing.join(", ")
+                missing[..missing.len().min(10)].join(", ")
             );
         }
         positions.retain(|p| wanted.contains(&p.id));
+    }
+    if let Some(p) = positions
+        .iter()
+        .find(|p| p.position.empties() > MAX_FFO_EMPTIES)
+    {
+        bail!(
+            "{}: position {} has {} empty squares; the solver takes at most {MAX_FFO_EMPTIES}",
+            args.file.display(),
+            p.id,
+            p.position.empties()
+        );
     }
     println!(" id empties  score best  expected       nodes     time      nodes/s");
     let bar = crate::progress::bar(positions.len() as u64, "positions");

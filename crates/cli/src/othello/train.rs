@@ -25,7 +25,7 @@ pub struct TrainPatternsArgs {
     #[arg(long, value_name = "FILE")]
     out: PathBuf,
     /// Ridge penalty on the squared pattern weights (per position, in discs²).
-    #[arg(long, default_value_t = 2.0)]
+    #[arg(long, default_value_t = 2.0, value_parser = crate::limits::ridge)]
     ridge: f64,
     /// Conjugate-gradient iterations per stage, at most.
     #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u32).range(1..=10_000))]

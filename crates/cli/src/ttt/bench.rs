@@ -6,7 +6,6 @@
 use std::fmt::Write;
 use std::time::Instant;
 
-use anyhow::bail;
 use clap::Args;
 use gamelab_core::arena::{MatchConfig, MatchResult, run_match};
 use gamelab_ttt::ai::abs_dls::AbsDls;
@@ -20,14 +19,14 @@ use crate::tables::{count_table, ratio_table};
 #[derive(Args, Debug)]
 pub struct BenchArgs {
     /// Games per match with each AI first (the seed: 50,000).
-    #[arg(long, default_value_t = 50_000)]
+    #[arg(long, default_value_t = 50_000, value_parser = crate::limits::games_per_side)]
     games: u64,
-    /// Threads per match (the seed's Python ran on one).
-    #[arg(long, default_value_t = 1)]
+    /// Threads per match, 1 to 256 (the seed's Python ran on one).
+    #[arg(long, default_value_t = 1, value_parser = crate::limits::threads)]
     threads: usize,
-    /// Runs per figure; the median is reported.
-    #[arg(long, default_value_t = 5)]
-    repeat: usize,
+    /// Runs per figure (1 to 1000); the median is reported.
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u16).range(1..=1000))]
+    repeat: u16,
     /// Print one JSON object instead of the tables.
     #[arg(long)]
     json: bool,
@@ -74,9 +73,6 @@ struct Row {
 }
 
 pub fn run(args: BenchArgs) -> anyhow::Result<()> {
-    if args.repeat == 0 || args.games == 0 {
-        bail!("--repeat and --games must be at least 1");
-    }
     let mut rows = Vec::new();
     for board in BoardKind::ALL {
         for line_counts in [false, true] {

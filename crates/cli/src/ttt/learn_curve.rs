@@ -29,12 +29,12 @@ fn to_learn(g: &PlayedGame<Square>) -> LearnGame {
 #[derive(Args, Debug)]
 pub struct LearnCurveArgs {
     /// Training set sizes in games, comma-separated.
-    #[arg(long, value_delimiter = ',', default_values_t = [10u64, 100, 1_000, 10_000])]
+    #[arg(long, value_delimiter = ',', default_values_t = [10u64, 100, 1_000, 10_000], value_parser = crate::limits::training_games)]
     sizes: Vec<u64>,
     /// Seed of the random training games.
     #[arg(long, default_value_t = 0)]
     seed: u64,
-    #[arg(long, default_value_t = DEFAULT_RIDGE)]
+    #[arg(long, default_value_t = DEFAULT_RIDGE, value_parser = crate::limits::ridge)]
     ridge: f64,
     /// Targets: `average` (the seed's mean outcome) or `backed-up` (outcomes backed up
     /// through the observed game graph).

@@ -28,8 +28,8 @@ pub struct SearchArgs {
     /// Keep table entries for the position only, not its symmetric images.
     #[arg(long)]
     no_symmetry: bool,
-    /// Seconds to search: iterative deepening, the last completed depth answers.
-    #[arg(long)]
+    /// Seconds to search (up to 86400): iterative deepening, the last completed depth answers.
+    #[arg(long, value_parser = crate::limits::seconds)]
     time_limit: Option<f64>,
     /// Search each legal move `--depth` plies below the position it leads to, sharing one
     /// table, as `ai_abs_dls` does (the seed's way), and print every move's value.

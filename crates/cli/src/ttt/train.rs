@@ -14,7 +14,7 @@ pub struct TrainArgs {
     #[arg(long, value_name = "FILE")]
     out: PathBuf,
     /// Ridge term on the weights (the features are collinear; see gamelab-learn's fit).
-    #[arg(long, default_value_t = DEFAULT_RIDGE)]
+    #[arg(long, default_value_t = DEFAULT_RIDGE, value_parser = crate::limits::ridge)]
     ridge: f64,
 }
 

@@ -1,0 +1,203 @@
+//! Numbers at their edges, input that is not text, and interruptions: each of these once
+//! ran forever, aborted, allocated without bound or claimed success.
+
+mod common;
+
+use std::io::Write;
+use std::process::{Command as Process, Stdio};
+use std::time::Duration;
+
+use common::gamelab;
+use predicates::prelude::*;
+
+/// Runs `gamelab ARGS`, which must fail with a message containing `needle`.
+fn refused(args: &[&str], needle: &str) {
+    gamelab()
+        .args(args)
+        .timeout(Duration::from_secs(60))
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains(needle));
+}
+
+#[test]
+fn counts_out_of_range_are_refused() {
+    for n in [
+        "0",
+        "9223372036854775808",
+        "18446744073709551615",
+        "-1",
+        "1e3",
+    ] {
+        let n = format!("--games={n}");
+        refused(
+            &["match", "ai1", "ai2", &n],
+            "expected a number of games from 1 to",
+        );
+        refused(
+            &["records", "ai2", "ai2", &n, "--out", "/dev/null"],
+            "expected a number of games from 1 to",
+        );
+        refused(
+            &["tournament", "ai1", "ai2", &n],
+            "expected a number of games",
+        );
+    }
+    refused(
+        &["match", "ai1", "ai2", "--threads", "100000"],
+        "expected a number of threads from 1 to 256",
+    );
+    refused(
+        &["match", "ai1", "ai2", "--threads", "0"],
+        "expected a number of threads",
+    );
+    refused(
+        &["diverge", "ai12s", "ai12s", "ai2", "--limit", "0"],
+        "expected a number of seeds",
+    );
+    refused(&["bench", "--repeat", "0"], "--repeat");
+    refused(
+        &["learn-curve", "--sizes", "10,1000000000000"],
+        "expected a number of games from 2",
+    );
+}
+
+#[test]
+fn seconds_and_penalties_are_finite_and_in_range() {
+    for t in ["1e30", "NaN", "inf", "0", "-1"] {
+        let t = format!("--time-limit={t}");
+        refused(&["search", ".........", &t], "expected a number of seconds");
+    }
+    for r in ["NaN", "-1", "1e308"] {
+        let r = format!("--ridge={r}");
+        refused(
+            &["train", "x.csv", "--out", "m.json", &r],
+            "expected a ridge penalty",
+        );
+    }
+}
+
+#[test]
+fn ffo_ids_and_positions_have_bounds() {
+    let dir = tempfile::tempdir().unwrap();
+    let ffo = dir.path().join("start.obf");
+    let start = "---------------------------OX------XO--------------------------- X";
+    std::fs::write(&ffo, format!("1 {start} 0 d3\n")).unwrap();
+    let ffo = ffo.to_str().unwrap();
+    refused(&["ffo", "--ids=0-4294967295", ffo], "ids from 0 to 99999");
+    refused(
+        &["ffo", "--ids=1", ffo],
+        "position 1 has 60 empty squares; the solver takes at most 36",
+    );
+}
+
+#[test]
+fn othello_boards_need_their_centre_discs() {
+    let empty = format!("{} X", "-".repeat(64));
+    let corner = format!("X{} O", "-".repeat(63));
+    for board in [empty, corner] {
+        refused(
+            &["move", "--game", "othello", "random", &board],
+            "centre squares",
+        );
+    }
+}
+
+#[test]
+fn a_line_that_is_not_text_is_a_bad_move_not_the_end() {
+    let mut child = Process::new(env!("CARGO_BIN_EXE_gamelab"))
+        .args(["play", "--o", "human", "--x", "ai1"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(b"\xff\xfe\n1,1\nexit\n").unwrap();
+    drop(stdin);
+    let out = child.wait_with_output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    assert!(text.contains("not UTF-8 text"), "{text}");
+    assert!(text.contains("x (ai1) plays"), "the game went on: {text}");
+}
+
+/// Starts a long match writing its records, and signals it after `after`.
+fn interrupted_match(
+    path: &std::path::Path,
+    signal: &str,
+    after: Duration,
+) -> std::process::Output {
+    let child = Process::new(env!("CARGO_BIN_EXE_gamelab"))
+        .args([
+            "match",
+            "ai2",
+            "ai2",
+            "-n",
+            "1000000000",
+            "--threads",
+            "1",
+            "--records",
+        ])
+        .arg(path)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(after);
+    let status = Process::new("kill")
+        .args([signal, &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn ctrl_c_keeps_every_finished_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("games.jsonl");
+    let out = interrupted_match(&path, "-INT", Duration::from_millis(1500));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{stderr}");
+    let played: u64 = stderr
+        .split("interrupted: ")
+        .nth(1)
+        .and_then(|s| s.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no count in {stderr}"));
+    assert!(stderr.contains("every one written to"), "{stderr}");
+    assert!(played > 0, "{stderr}");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len() as u64, played);
+    for (i, line) in lines.iter().enumerate() {
+        let record: serde_json::Value = serde_json::from_str(line).unwrap();
+        assert_eq!(record["index"], i as u64, "games in order, none missing");
+    }
+    // The tables count the same games.
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains(&format!("{played} games in")), "{stdout}");
+    assert_eq!(
+        std::fs::read_dir(dir.path()).unwrap().count(),
+        1,
+        "no temporary file"
+    );
+}
+
+#[test]
+fn a_kill_while_writing_leaves_the_old_file_and_nothing_else() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("games.jsonl");
+    std::fs::write(&path, "the old records\n").unwrap();
+    for after in [200, 700] {
+        let out = interrupted_match(&path, "-KILL", Duration::from_millis(after));
+        assert!(!out.status.success());
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "the old records\n");
+        let names: Vec<_> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(names, ["games.jsonl"], "no temporary file left");
+    }
+}
