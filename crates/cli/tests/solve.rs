@@ -171,5 +171,5 @@ fn bench_measures_every_structure() {
         .args(["bench", "--repeat", "0"])
         .assert()
         .failure()
-        .stderr(predicate::str::contains("at least 1"));
+        .stderr(predicate::str::contains("not in 1..=1000"));
 }
