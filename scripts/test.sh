@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs every check and test of gamelab; installs what they need when it is missing
-# (rustfmt and clippy; Debian's Chromium and npm's playwright-core for the browser tests).
+# (rustfmt and clippy; cargo-fuzz; Debian's Chromium and npm's playwright-core for the
+# browser tests).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -14,6 +15,9 @@ echo "== cargo clippy"
 cargo clippy --workspace --all-targets --locked -- -D warnings
 echo "== cargo test"
 cargo test --workspace --locked
+
+echo "== fuzz smoke (every parser for a few seconds; see FUZZING.md)"
+scripts/fuzz.sh 5
 
 echo "== browser tests (gamelab serve in headless Chromium)"
 if [ ! -x /usr/bin/chromium ]; then

@@ -180,6 +180,19 @@ pub fn record_from_csv<G: Notation>(line: &str, index: u64) -> Result<GameRecord
         game.play_unchecked(mv);
         moves.push(mv.to_string());
     }
+    // Found by fuzzing: a line whose moves stop early, or whose winner is not the game's,
+    // was read as a record that `replay` then refused.
+    match game.outcome() {
+        None => return Err("the moves end before the game does".into()),
+        Some(outcome) if outcome.winner() != winner => {
+            return Err(format!(
+                "the moves end in `{}` but the line says `{}`",
+                outcome.winner().map_or("draw", G::side_name),
+                winner.map_or("draw", G::side_name)
+            ));
+        }
+        Some(_) => {}
+    }
     Ok(GameRecord {
         game: G::NAME.to_string(),
         index,

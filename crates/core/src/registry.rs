@@ -266,7 +266,10 @@ impl AgentSpec {
                 let value = value
                     .strip_prefix('(')
                     .and_then(|v| v.strip_suffix(')'))
-                    .unwrap_or(value);
+                    .map_or(value, str::trim);
+                if value.is_empty() {
+                    return Err(syntax(&format!("`{item}` has an empty value")));
+                }
                 if params.iter().any(|(k, _)| k == key) {
                     return Err(syntax(&format!("`{key}` is given twice")));
                 }
@@ -312,7 +315,8 @@ impl fmt::Display for AgentSpec {
         f.write_str(&self.name)?;
         for (i, (k, v)) in self.params.iter().enumerate() {
             let sep = if i == 0 { ':' } else { ',' };
-            if v.contains([',', ':', '=']) {
+            // In parentheses whatever would read differently bare (found by fuzzing).
+            if v.contains([',', ':', '=', '(', ')']) {
                 write!(f, "{sep}{k}=({v})")?;
             } else {
                 write!(f, "{sep}{k}={v}")?;
@@ -584,6 +588,20 @@ impl FileAccess {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn specs_found_by_fuzzing_read_back_as_printed() {
+        for text in [
+            "ai_abs_dls:eval_func=(),maxdepth=8",
+            "bs_dls:eval_func=(\u{1}\u{11}\u{0}\t),epthepth==8",
+            "a:b=(x)(y)",
+        ] {
+            match AgentSpec::parse(text) {
+                Ok(spec) => assert_eq!(AgentSpec::parse(&spec.to_string()), Ok(spec), "{text}"),
+                Err(e) => assert!(e.to_string().contains("empty value"), "{text}: {e}"),
+            }
+        }
+    }
 
     #[test]
     fn spec_round_trips() {

@@ -75,20 +75,29 @@ impl Dataset {
     /// Reads a dataset CSV whose header is `target` followed by the names of one of
     /// `known`; every feature value must be 0 or 1 and every target a finite number.
     pub fn read_csv(path: &Path, target: &str, known: &[FeatureSet]) -> Result<Dataset, FileError> {
-        let p = path.display().to_string();
+        let file = std::fs::File::open(path).map_err(|e| FileError::Io {
+            path: path.display().to_string(),
+            reason: e.to_string(),
+        })?;
+        Dataset::parse_csv(file, &path.display().to_string(), target, known)
+    }
+
+    /// [`Dataset::read_csv`] from any reader; `name` is the source errors name.
+    pub fn parse_csv(
+        source: impl std::io::Read,
+        name: &str,
+        target: &str,
+        known: &[FeatureSet],
+    ) -> Result<Dataset, FileError> {
         let malformed = |line: usize, reason: String| FileError::Malformed {
-            path: p.clone(),
+            path: name.to_string(),
             line,
             reason,
         };
         let mut reader = csv::ReaderBuilder::new()
             .has_headers(false)
             .flexible(true)
-            .from_path(path)
-            .map_err(|e| FileError::Io {
-                path: p.clone(),
-                reason: e.to_string(),
-            })?;
+            .from_reader(source);
         let mut set: Option<&FeatureSet> = None;
         let mut rows = Vec::new();
         for (i, record) in reader.records().enumerate() {

@@ -12,6 +12,9 @@ use crate::fit::Fitted;
 
 const FORMAT: &str = "gamelab-regression";
 
+/// The largest model file read.
+const MAX_MODEL_BYTES: u64 = 256 << 20;
+
 /// A trained linear evaluation: intercept plus the weights of the active features.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -63,11 +66,27 @@ impl Model {
     /// Reads a model file and checks it against the feature sets the caller can use.
     pub fn load(path: &Path, known: &[FeatureSet]) -> Result<Model, FileError> {
         let p = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|e| FileError::Io {
+        let io = |reason: String| FileError::Io {
             path: p.clone(),
-            reason: e.to_string(),
-        })?;
-        let model: Model = serde_json::from_str(&text).map_err(|e| FileError::Malformed {
+            reason,
+        };
+        // Only a regular file of sane size: a device or a FIFO named as a model would
+        // hang or exhaust the reader.
+        let meta = std::fs::metadata(path).map_err(|e| io(e.to_string()))?;
+        if !meta.is_file() || meta.len() > MAX_MODEL_BYTES {
+            return Err(io(format!(
+                "not a regular file of at most {} MB",
+                MAX_MODEL_BYTES >> 20
+            )));
+        }
+        let text = std::fs::read_to_string(path).map_err(|e| io(e.to_string()))?;
+        Model::parse(&text, &p, known)
+    }
+
+    /// [`Model::load`] from a model file's text; `name` is the source errors name.
+    pub fn parse(text: &str, name: &str, known: &[FeatureSet]) -> Result<Model, FileError> {
+        let p = name.to_string();
+        let model: Model = serde_json::from_str(text).map_err(|e| FileError::Malformed {
             path: p.clone(),
             line: e.line(),
             reason: format!("not a gamelab model ({e})"),

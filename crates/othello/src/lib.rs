@@ -7,6 +7,7 @@ pub mod bits;
 mod describe;
 pub mod endgame;
 pub mod eval;
+pub mod ffo;
 #[allow(unsafe_code)] // SIMD intrinsics behind a run-time CPU check; see the module.
 pub mod kernel;
 pub mod learned;

@@ -204,19 +204,10 @@ fn symmetric_positions_share_a_canonical_key() {
 
 /// (id, position, expected score) of the FFO positions in a file.
 fn ffo(name: &str) -> Vec<(u32, Othello, i32, String)> {
-    data(name)
-        .lines()
-        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-        .map(|l| {
-            let f: Vec<&str> = l.split_whitespace().collect();
-            let pos = Othello::from_board_string(&format!("{} {}", f[1], f[2])).unwrap();
-            (
-                f[0].parse().unwrap(),
-                pos,
-                f[3].parse().unwrap(),
-                f[4].to_string(),
-            )
-        })
+    gamelab_othello::ffo::parse(&data(name), name)
+        .unwrap()
+        .into_iter()
+        .map(|p| (p.id, p.position, p.expected, p.best))
         .collect()
 }
 

@@ -86,11 +86,16 @@ pub fn save(table: &SolvedTable, path: &Path) -> Result<(), SolvedFileError> {
 
 /// Reads a table written by [`save`], checking everything it can.
 pub fn load(path: &Path) -> Result<SolvedTable, SolvedFileError> {
-    let p = path.display().to_string();
     let bytes = std::fs::read(path).map_err(|error| SolvedFileError::Io {
-        path: p.clone(),
+        path: path.display().to_string(),
         error,
     })?;
+    from_bytes(&bytes, &path.display().to_string())
+}
+
+/// [`load`] from a table file's bytes; `name` is the source errors name.
+pub fn from_bytes(bytes: &[u8], name: &str) -> Result<SolvedTable, SolvedFileError> {
+    let p = name.to_string();
     if bytes.len() < 8 || &bytes[..8] != MAGIC {
         return Err(SolvedFileError::NotATable { path: p });
     }

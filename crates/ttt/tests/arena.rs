@@ -504,3 +504,17 @@ fn ai2_is_the_only_uniformly_random_ai() {
         );
     }
 }
+
+#[test]
+fn csv_lines_that_stop_early_or_lie_about_the_winner_are_refused() {
+    use gamelab_core::record::record_from_csv;
+    // Found by fuzzing: o at 4, 8, 6 and x at 0, 2 is no finished game.
+    let early = record_from_csv::<Ttt>("1,4,0,8,2,6", 0).unwrap_err();
+    assert!(early.contains("end before the game does"), "{early}");
+    // o wins on the diagonal 0, 4, 8; the line says x won.
+    let lie = record_from_csv::<Ttt>("2,0,1,4,2,8", 0).unwrap_err();
+    assert!(lie.contains("line says `x`"), "{lie}");
+    let record = record_from_csv::<Ttt>("1,0,1,4,2,8", 0).unwrap();
+    assert_eq!(record.result, "o");
+    replay::<Ttt>(&record).unwrap();
+}

@@ -7,6 +7,7 @@ use std::time::Instant;
 use anyhow::{Context, bail};
 use clap::Args;
 use gamelab_othello::endgame::Solver;
+use gamelab_othello::ffo::{self, FfoPosition};
 use gamelab_othello::perft::{perft, perft_parallel};
 use gamelab_othello::{Othello, wthor};
 
@@ -92,45 +93,10 @@ fn parse_ids(text: &str) -> anyhow::Result<Vec<u32>> {
     Ok(ids)
 }
 
-/// One position of an FFO file.
-struct FfoPosition {
-    id: u32,
-    position: Othello,
-    expected: i32,
-    best: String,
-}
-
 fn read_ffo(args: &FfoArgs) -> anyhow::Result<Vec<FfoPosition>> {
     let text = std::fs::read_to_string(&args.file)
         .with_context(|| format!("cannot read {}", args.file.display()))?;
-    let mut positions = Vec::new();
-    for (number, line) in text.lines().enumerate() {
-        if line.starts_with('#') || line.trim().is_empty() {
-            continue;
-        }
-        let f: Vec<&str> = line.split_whitespace().collect();
-        let malformed = || {
-            anyhow::anyhow!(
-                "{}, line {}: not `<id> <board> <side> <score> <move>`",
-                args.file.display(),
-                number + 1
-            )
-        };
-        if f.len() < 5 {
-            return Err(malformed());
-        }
-        let id: u32 = f[0].parse().map_err(|_| malformed())?;
-        let position = Othello::from_board_string(&format!("{} {}", f[1], f[2]))
-            .with_context(|| format!("{}, line {}", args.file.display(), number + 1))?;
-        let expected: i32 = f[3].parse().map_err(|_| malformed())?;
-        positions.push(FfoPosition {
-            id,
-            position,
-            expected,
-            best: f[4].to_string(),
-        });
-    }
-    Ok(positions)
+    Ok(ffo::parse(&text, &args.file.display().to_string())?)
 }
 
 pub fn ffo_cmd(args: FfoArgs) -> anyhow::Result<()> {

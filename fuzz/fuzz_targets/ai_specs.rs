@@ -1,0 +1,29 @@
+//! AI specs, for every game of the catalogue: reading never panics, a spec that reads
+//! prints back to itself, and building one (with no file access, as the web app does)
+//! either works or says why.
+#![no_main]
+
+use gamelab_core::{AgentSpec, Described, FileAccess, GameVisitor};
+use libfuzzer_sys::fuzz_target;
+
+struct Build<'a>(&'a str);
+
+impl GameVisitor for Build<'_> {
+    type Output = ();
+    fn visit<G: Described>(self) {
+        let _ = G::registry().build_with(self.0, &FileAccess::Folder(None));
+    }
+}
+
+fuzz_target!(|data: &[u8]| {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    if let Ok(spec) = AgentSpec::parse(text) {
+        let printed = spec.to_string();
+        assert_eq!(AgentSpec::parse(&printed).as_ref(), Ok(&spec), "{printed}");
+    }
+    for game in gamelab_games::NAMES {
+        gamelab_games::visit(game, None, Build(text)).expect("a catalogue name");
+    }
+});
