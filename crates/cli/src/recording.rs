@@ -84,6 +84,7 @@ pub fn play<G: Described, A: Agent<G>>(
         chunk: arena::chunk_for(cfg.games_per_side.saturating_mul(2), cfg.threads),
         stop: Some(&stop),
         keep_games: output.is_some(),
+        chunk_seconds: None,
     };
     let on_chunk = |c: &arena::ChunkResult<G::Move>| progress(c.range.end - c.range.start);
     let Some(out) = output else {

@@ -647,6 +647,7 @@ pub fn run_match<G: EngineHooks, A: Agent<G>>(
         chunk: chunk_for(cfg.games_per_side.saturating_mul(2), cfg.threads),
         stop: None,
         keep_games,
+        chunk_seconds: None,
     };
     let report = |chunk: &ChunkResult<G::Move>| progress(chunk.range.end - chunk.range.start);
     let mut games = Vec::new();
@@ -668,6 +669,9 @@ pub struct LiveOptions<'a> {
     pub stop: Option<&'a StopFlag>,
     /// Keep every game's moves (in the reports and the ones handed to `on_games`).
     pub keep_games: bool,
+    /// Resize chunks as the match goes so that one takes about this many seconds (from
+    /// `chunk` games at first): slow games are then reported, and stopped, soon.
+    pub chunk_seconds: Option<f64>,
 }
 
 /// Chunks in flight per worker thread: enough to keep threads busy while one chunk runs
@@ -700,11 +704,8 @@ pub fn run_match_live<G: EngineHooks, A: Agent<G>>(
     } else {
         Vec::new()
     };
-    let size = live.chunk.max(1);
-    let chunks = total.div_ceil(size);
-    let chunk_range = |c: u64| c * size..((c + 1) * size).min(total);
-    let run = |c: u64| {
-        let r = play_chunk::<G, A>(a, b, cfg, &key, chunk_range(c), live, &openings);
+    let run = |range: std::ops::Range<u64>| {
+        let r = play_chunk::<G, A>(a, b, cfg, &key, range, live, &openings);
         on_chunk(&r);
         r
     };
@@ -724,23 +725,35 @@ pub fn run_match_live<G: EngineHooks, A: Agent<G>>(
                 .ok()
         })
         .flatten();
-    let threads = match (&own_pool, cfg.threads) {
-        (_, 1) => 1,
+    let pool = own_pool.as_ref();
+    let threads = match (pool, cfg.threads) {
         (Some(pool), _) => pool.current_num_threads(),
+        (None, 1) => 1,
         (None, _) => rayon::current_num_threads(),
     } as u64;
     let window = (threads * CHUNKS_PER_THREAD_IN_FLIGHT).max(1);
+    let mut size = live.chunk.max(1);
     let mut next = 0;
-    while next < chunks {
-        let ids = next..(next + window).min(chunks);
-        next = ids.end;
-        let results: Vec<ChunkResult<G::Move>> = if threads == 1 {
-            ids.map(run).collect()
-        } else if let Some(pool) = &own_pool {
-            pool.install(|| ids.into_par_iter().map(run).collect())
-        } else {
-            ids.into_par_iter().map(run).collect()
+    while next < total {
+        let ranges: Vec<_> = (0..window)
+            .map(|i| next.saturating_add(i.saturating_mul(size)))
+            .take_while(|&start| start < total)
+            .map(|start| start..start.saturating_add(size).min(total))
+            .collect();
+        let began = std::time::Instant::now();
+        let played = ranges.last().map_or(0, |r| r.end) - next;
+        next += played;
+        let results: Vec<ChunkResult<G::Move>> = match pool {
+            Some(pool) => pool.install(|| ranges.into_par_iter().map(run).collect()),
+            None if threads == 1 => ranges.into_iter().map(run).collect(),
+            None => ranges.into_par_iter().map(run).collect(),
         };
+        if let Some(target) = live.chunk_seconds {
+            let per_game = began.elapsed().as_secs_f64() * threads as f64 / played.max(1) as f64;
+            // At most eight times larger at a step: one quick window must not make the
+            // next one's chunks huge.
+            size = ((target / per_game.max(1e-9)) as u64).clamp(1, (size * 8).min(CHUNK));
+        }
         let mut games = Vec::new();
         for r in results {
             out.first.add(&r.first);

@@ -343,6 +343,7 @@ fn live_reports_add_up_to_the_match_whatever_the_chunk_size() {
         chunk: 7,
         stop: None,
         keep_games: true,
+        chunk_seconds: None,
     };
     let mut games = Vec::new();
     let (result, stopped) = arena::run_match_live::<Ttt, _>(
@@ -406,6 +407,7 @@ fn a_stop_ends_the_match_after_the_game_under_way() {
         chunk: 1000,
         stop: Some(&stop),
         keep_games: true,
+        chunk_seconds: None,
     };
     let a = || -> Box<dyn Agent<Ttt>> {
         Box::new(StopsAt {
@@ -450,6 +452,7 @@ fn a_stopped_live_match_plays_no_new_chunk() {
         chunk: 100,
         stop: Some(&stop),
         keep_games: false,
+        chunk_seconds: None,
     };
     let chunks = std::sync::atomic::AtomicU64::new(0);
     let (result, stopped) = arena::run_match_live::<Ttt, _>(

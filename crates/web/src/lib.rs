@@ -8,6 +8,7 @@
 mod error;
 mod explore;
 mod games;
+mod memory;
 mod play;
 mod runs;
 
@@ -79,16 +80,10 @@ pub struct AppState {
     files: FileAccess,
     /// The `Host` values a request may carry.
     hosts: [String; 2],
-    /// The worker threads every run shares.
-    pool: Arc<rayon::ThreadPool>,
 }
 
 impl AppState {
     fn new(config: Config) -> std::io::Result<Self> {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .thread_name(|i| format!("gamelab-run-{i}"))
-            .build()
-            .map_err(std::io::Error::other)?;
         Ok(AppState {
             sessions: Mutex::default(),
             runs: Mutex::default(),
@@ -98,7 +93,6 @@ impl AppState {
                 format!("127.0.0.1:{}", config.port),
                 format!("localhost:{}", config.port),
             ],
-            pool: Arc::new(pool),
         })
     }
 }
@@ -257,6 +251,7 @@ async fn guard(State(app): State<Arc<AppState>>, request: Request, next: Next) -
 /// Serves the app on 127.0.0.1:`config.port` (0 picks a free port) until the process
 /// ends; `on_ready` gets the address once it listens.
 pub async fn serve(mut config: Config, on_ready: impl FnOnce(SocketAddr)) -> std::io::Result<()> {
+    memory::limit_arenas();
     let listener = tokio::net::TcpListener::bind(("127.0.0.1", config.port)).await?;
     let addr = listener.local_addr()?;
     config.port = addr.port();
@@ -314,13 +309,12 @@ struct StartRun {
     id: String,
     request: NewRun,
     files: FileAccess,
-    pool: Arc<rayon::ThreadPool>,
 }
 
 impl GameVisitor for StartRun {
     type Output = Result<Arc<Run>, ApiError>;
     fn visit<G: Described>(self) -> Self::Output {
-        runs::start::<G>(self.id, &self.request, self.files, self.pool)
+        runs::start::<G>(self.id, &self.request, self.files)
     }
 }
 
@@ -474,7 +468,6 @@ async fn new_run(
         id: id.clone(),
         request,
         files: app.files.clone(),
-        pool: app.pool.clone(),
     };
     let run = blocking(move || games::visit(&game, start)?).await?;
     let state = run.state.borrow().clone();

@@ -131,13 +131,15 @@ fn run_game<G: Game + Notation>(game: &PlayedGame<G::Move>) -> RunGame {
     }
 }
 
-/// Checks the request, then starts the run: a thread of its own waits on the games,
-/// which play on the server's shared `pool`.
+/// Checks the request, then starts the run on a thread of its own, its games on a pool of
+/// as many threads as cores. (Not one pool shared by every run: rayon's joins steal
+/// work, so a run could wait on a game of another run nested under its own, and a Stop
+/// took as long as another run's game. The cap on runs playing at once bounds the
+/// threads instead.)
 pub fn start<G: Described>(
     id: String,
     request: &NewRun,
     files: FileAccess,
-    pool: Arc<rayon::ThreadPool>,
 ) -> Result<Arc<Run>, ApiError> {
     let registry = G::registry();
     let build = |who: &str, spec: &str| {
@@ -179,15 +181,16 @@ pub fn start<G: Described>(
     let cfg = MatchConfig {
         games_per_side: request.games_per_side,
         seed: request.seed,
-        threads: 0,
+        threads: std::thread::available_parallelism().map_or(2, |n| n.get().max(2)),
         opening_plies: 0,
     };
     std::thread::Builder::new()
         .name("gamelab-run".into())
         .spawn(move || {
             let ends = EndsTheRun(&worker);
-            pool.install(|| play::<G>(&worker, &a, &b, &cfg, games_kept, &files));
+            play::<G>(&worker, &a, &b, &cfg, games_kept, &files);
             drop(ends);
+            crate::memory::give_back();
         })
         .map_err(|e| ApiError::internal(format!("cannot start a worker thread: {e}")))?;
     Ok(run)
@@ -231,12 +234,12 @@ fn play<G: Described>(
     let make_a = || make(a);
     let make_b = || make(b);
     let started = Instant::now();
-    let total = cfg.games_per_side * 2;
-    // About a hundred reports per run: live enough to watch, few enough to be cheap.
+    // Chunks of about 50 ms, however slow the games: the page sees progress often.
     let live = LiveOptions {
-        chunk: (total / 100).clamp(1, 4096),
+        chunk: 1,
         stop: Some(&run.stop),
         keep_games,
+        chunk_seconds: Some(0.05),
     };
     let on_chunk = |chunk: &ChunkResult<G::Move>| {
         if keep_games {

@@ -886,7 +886,8 @@ async fn specs_from_the_page_name_no_files() {
 #[tokio::test]
 async fn runs_playing_at_once_are_capped() {
     let app = App::new();
-    let slow = json!({"game": "othello", "a": "random", "b": "random", "games_per_side": 1000000});
+    let slow =
+        json!({"game": "othello", "a": "engine:level=2", "b": "random", "games_per_side": 1000000});
     let mut ids = Vec::new();
     for _ in 0..gamelab_web::MAX_ACTIVE_RUNS {
         let (status, run) = app.post("/api/runs", slow.clone()).await;
