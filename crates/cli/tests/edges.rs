@@ -201,3 +201,54 @@ fn a_kill_while_writing_leaves_the_old_file_and_nothing_else() {
         assert_eq!(names, ["games.jsonl"], "no temporary file left");
     }
 }
+
+#[test]
+fn outputs_follow_links_and_write_to_devices() {
+    let dir = tempfile::tempdir().unwrap();
+    let target = dir.path().join("t.csv");
+    let link = dir.path().join("l.csv");
+    std::fs::write(&target, "old\n").unwrap();
+    std::os::unix::fs::symlink("t.csv", &link).unwrap();
+    gamelab()
+        .args(["records", "ai2", "ai2", "-n", "4", "--out"])
+        .arg(&link)
+        .assert()
+        .success();
+    assert!(
+        std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink(),
+        "the link stays a link"
+    );
+    assert_eq!(
+        std::fs::read_to_string(&target).unwrap().lines().count(),
+        8,
+        "its target was written"
+    );
+    // A device is written, never replaced.
+    gamelab()
+        .args(["records", "ai2", "ai2", "-n", "2", "--out", "/dev/stdout"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("\"game\":\"ttt\"").count(4));
+}
+
+#[test]
+fn model_files_must_be_regular_files() {
+    for spec in ["regression:model=/dev/zero", "regression:model=/"] {
+        gamelab()
+            .args(["move", spec, "........."])
+            .timeout(Duration::from_secs(30))
+            .assert()
+            .failure()
+            .stderr(predicate::str::contains("not a regular file"));
+    }
+    gamelab()
+        .args(["move", "--game", "othello", "engine:model=/dev/zero"])
+        .arg("---------------------------OX------XO--------------------------- X")
+        .timeout(Duration::from_secs(30))
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("not a regular file"));
+}

@@ -12,6 +12,27 @@ use std::fs::{self, OpenOptions};
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
+/// What writing `path` means: a special file (or a link to one, like `/dev/stdout` to
+/// `/proc/self/fd/1` to a pipe) is opened and written in place; a regular file, or none
+/// yet, is replaced at the path its links lead to.
+enum Destination {
+    InPlace,
+    Replace(PathBuf),
+}
+
+fn destination(path: &Path) -> io::Result<Destination> {
+    match fs::metadata(path) {
+        Ok(meta) if meta.is_dir() => {
+            Err(io::Error::other("it is a directory; expected a file name"))
+        }
+        Ok(meta) if !meta.is_file() => Ok(Destination::InPlace),
+        Ok(_) => Ok(Destination::Replace(fs::canonicalize(path)?)),
+        // Absent, or a link to something absent: created where the links lead.
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(Destination::Replace(target(path)?)),
+        Err(e) => Err(e),
+    }
+}
+
 /// Where writing `path` really goes: the final target of any symbolic links.
 fn target(path: &Path) -> io::Result<PathBuf> {
     let mut current = path.to_path_buf();
@@ -53,16 +74,10 @@ fn in_directory(dir: &Path, e: io::Error) -> io::Error {
 /// directory, and a special file there opens for writing. Meant to be called before long
 /// work whose result goes to `path`; nothing is created or changed.
 pub fn check_writable(path: &Path) -> io::Result<()> {
-    let target = target(path)?;
-    match fs::metadata(&target) {
-        Ok(meta) if meta.is_dir() => {
-            return Err(io::Error::other("it is a directory; expected a file name"));
-        }
-        Ok(meta) if !meta.is_file() => {
-            return OpenOptions::new().write(true).open(&target).map(drop);
-        }
-        _ => {}
-    }
+    let target = match destination(path)? {
+        Destination::InPlace => return OpenOptions::new().write(true).open(path).map(drop),
+        Destination::Replace(target) => target,
+    };
     let dir = directory_of(&target);
     match fs::metadata(dir) {
         Ok(meta) if meta.is_dir() => {}
@@ -89,19 +104,15 @@ pub fn write_atomically(
     path: &Path,
     write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
 ) -> io::Result<()> {
-    let target = target(path)?;
-    let existing = fs::metadata(&target).ok();
-    if let Some(meta) = &existing {
-        if meta.is_dir() {
-            return Err(io::Error::other("it is a directory; expected a file name"));
-        }
-        if !meta.is_file() {
-            let mut file = OpenOptions::new().write(true).open(&target)?;
+    let target = match destination(path)? {
+        Destination::InPlace => {
+            let mut file = OpenOptions::new().write(true).open(path)?;
             let mut w = BufWriter::new(&mut file);
             write(&mut w)?;
             return w.flush();
         }
-    }
+        Destination::Replace(target) => target,
+    };
     // An unnamed temporary file (O_TMPFILE) in the target's folder, named only when it is
     // committed: a crash or a kill while writing leaves nothing behind. A new file's mode
     // is 0666 less the umask (the kernel applies it as for any open); a replaced file keeps
