@@ -27,6 +27,7 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
     let config = gamelab_web::Config {
         models: args.models,
         port: args.port,
+        ..Default::default()
     };
     runtime
         .block_on(gamelab_web::serve(config, |addr| {

@@ -44,20 +44,33 @@ pub const MAX_SESSIONS: usize = 1000;
 pub const MAX_RUNS: usize = 64;
 /// Runs playing at once; another is refused with 429 until one ends or is stopped.
 pub const MAX_ACTIVE_RUNS: usize = 4;
-/// The longest an AI may think over one move in the web app; its search is then
-/// stopped and the request answered 503 (AIs with a `time` parameter can play faster).
+/// The longest an AI may think over one move in the web app (unless [`Config`] says
+/// otherwise); its search is then stopped and the request answered 503 (AIs with a `time`
+/// parameter can play faster).
 pub const MAX_AI_MOVE_SECONDS: u64 = 30;
 /// Request bodies are refused beyond this many bytes.
 pub const MAX_BODY_BYTES: usize = 64 * 1024;
 
 /// How the server is set up.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct Config {
     /// The folder whose files AI specs may name as models (by plain name, e.g.
     /// `engine:model=mine.glopat`); `None`: specs name no files.
     pub models: Option<PathBuf>,
     /// The port the server listens on: requests must name it in `Host`.
     pub port: u16,
+    /// The longest an AI may think over one move.
+    pub ai_move_limit: std::time::Duration,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            models: None,
+            port: 8080,
+            ai_move_limit: std::time::Duration::from_secs(MAX_AI_MOVE_SECONDS),
+        }
+    }
 }
 
 type SharedSession = Arc<Mutex<Box<dyn Session>>>;
@@ -80,6 +93,7 @@ pub struct AppState {
     files: FileAccess,
     /// The `Host` values a request may carry.
     hosts: [String; 2],
+    ai_move_limit: std::time::Duration,
 }
 
 impl AppState {
@@ -93,6 +107,7 @@ impl AppState {
                 format!("127.0.0.1:{}", config.port),
                 format!("localhost:{}", config.port),
             ],
+            ai_move_limit: config.ai_move_limit,
         })
     }
 }
@@ -418,13 +433,14 @@ async fn ai_move(
     let Json(request) = body?;
     let stop = StopFlag::default();
     let _stop_when_abandoned = StopOnDrop(stop.clone());
-    let limit = std::time::Duration::from_secs(MAX_AI_MOVE_SECONDS);
+    let limit = app.ai_move_limit;
     let change = change_game(app, id, move |s| s.ai_move(request.ply, &stop));
     tokio::time::timeout(limit, change).await.unwrap_or_else(|_| {
         Err(ApiError::new(
             StatusCode::SERVICE_UNAVAILABLE,
             format!(
-                "the AI had not chosen after {MAX_AI_MOVE_SECONDS} s, the most the web app allows a move; it was stopped and the game is as it was (give it a `time` or a lower level)"
+                "the AI had not chosen after {} s, the most this server allows a move; it was stopped and the game is as it was (give it a `time` or a lower level)",
+                limit.as_secs_f64()
             ),
         ))
     })

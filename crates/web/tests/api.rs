@@ -18,8 +18,8 @@ const PORT: u16 = 8080;
 impl App {
     fn new() -> App {
         App::with(gamelab_web::Config {
-            models: None,
             port: PORT,
+            ..Default::default()
         })
     }
 
@@ -855,6 +855,7 @@ async fn specs_from_the_page_name_no_files() {
     let app = App::with(gamelab_web::Config {
         models: Some(dir.clone()),
         port: PORT,
+        ..Default::default()
     });
     let state = app
         .new_game("ttt", ["human", "regression:model=mine.model"])
@@ -960,4 +961,22 @@ async fn an_abandoned_ai_move_is_stopped_and_not_played() {
         .await;
     assert_eq!(status, StatusCode::OK, "{state}");
     assert_eq!(state["cursor"], 1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_ai_move_past_the_limit_is_stopped_and_not_played() {
+    let app = App::with(gamelab_web::Config {
+        port: PORT,
+        ai_move_limit: std::time::Duration::from_millis(300),
+        ..Default::default()
+    });
+    let game = id(&app.new_game("othello", ["engine:level=30", "human"]).await);
+    let path = format!("/api/games/{game}");
+    assert_error(
+        app.post(&format!("{path}/ai-move"), json!({})).await,
+        StatusCode::SERVICE_UNAVAILABLE,
+        "had not chosen after 0.3 s",
+    );
+    let (_, state) = app.get(&path).await;
+    assert_eq!(state["cursor"], 0, "{state}");
 }
