@@ -96,8 +96,8 @@ function makePicker(container, info, { title, icon, human = true, initial = "hum
         input.value = p.default;
       } else {
         input = el("input", {
-          type: p.kind === "text" ? "text" : "number",
-          step: p.kind === "int" ? "1" : "any",
+          type: p.kind === "text" || p.kind === "file" ? "text" : "number",
+          step: p.kind === "int" ? "1" : p.kind === "float" ? "any" : null,
           min: p.min ?? null, max: p.max ?? null,
           placeholder: p.default === null ? "required" : "",
         });

@@ -115,6 +115,20 @@ async fn the_catalogue_lists_every_game_and_its_ais() {
         .find(|a| a["name"] == "ai14s")
         .unwrap();
     assert!(!ai14s["params"].as_array().unwrap().is_empty());
+    // A model is a file parameter (the page types its name; the server reads only its
+    // models folder).
+    let engine = &games[1]["ais"][0];
+    assert_eq!(engine["name"], "engine");
+    let model = engine["params"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == "model")
+        .unwrap();
+    assert_eq!(
+        (&model["kind"], &model["default"]),
+        (&json!("file"), &json!("shipped"))
+    );
     let alphabeta = games[1]["ais"]
         .as_array()
         .unwrap()
