@@ -555,6 +555,22 @@ pub enum FileAccess {
 const MAX_FILE_NAME: usize = 128;
 
 impl FileAccess {
+    /// The names a [`FileAccess::Folder`] offers: its regular files with plain names,
+    /// sorted (none for `Any`, which offers every path, or a folder that cannot be read).
+    pub fn names(&self) -> Vec<String> {
+        let FileAccess::Folder(Some(folder)) = self else {
+            return Vec::new();
+        };
+        let mut names: Vec<String> = std::fs::read_dir(folder)
+            .into_iter()
+            .flatten()
+            .filter_map(|e| e.ok()?.file_name().into_string().ok())
+            .filter(|name| self.resolve(name).is_ok())
+            .collect();
+        names.sort();
+        names
+    }
+
     /// The path `given` names under this access, or why it names none.
     pub fn resolve(&self, given: &str) -> Result<std::path::PathBuf, String> {
         let folder = match self {

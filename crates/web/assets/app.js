@@ -94,6 +94,11 @@ function makePicker(container, info, { title, icon, human = true, initial = "hum
       } else if (p.kind === "choice") {
         input = el("select", {}, ...p.choices.map((c) => el("option", { value: c, text: c })));
         input.value = p.default;
+      } else if (p.kind === "file" && catalogue.models.length > 0) {
+        // The server's models folder, by name (`gamelab serve --models FOLDER`).
+        const names = [...new Set([p.default, ...catalogue.models].filter((n) => n))];
+        input = el("select", {}, ...names.map((c) => el("option", { value: c, text: c })));
+        input.value = p.default ?? names[0];
       } else {
         input = el("input", {
           type: p.kind === "text" || p.kind === "file" ? "text" : "number",

@@ -301,12 +301,17 @@ async fn not_found() -> ApiError {
     ApiError::not_found("no such page or API endpoint; the API is under /api/ (see the README)")
 }
 
-async fn catalogue() -> Json<serde_json::Value> {
+/// Every game, and the model files AI specs may name (those of `serve --models`).
+async fn catalogue(State(app): State<Arc<AppState>>) -> Json<serde_json::Value> {
     let games: Vec<_> = gamelab_games::NAMES
         .iter()
         .map(|name| games::visit(name, games::Info).expect("the catalogue's own names"))
         .collect();
-    Json(serde_json::json!({ "games": games }))
+    let files = app.files.clone();
+    let models = tokio::task::spawn_blocking(move || files.names())
+        .await
+        .unwrap_or_default();
+    Json(serde_json::json!({ "games": games, "models": models }))
 }
 
 /// Builds the session of a new game, in the game the request names.

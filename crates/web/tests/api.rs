@@ -104,6 +104,11 @@ async fn the_catalogue_lists_every_game_and_its_ais() {
     let games = body["games"].as_array().unwrap();
     let names: Vec<&str> = games.iter().map(|g| g["name"].as_str().unwrap()).collect();
     assert_eq!(names, gamelab_games::NAMES);
+    assert_eq!(
+        body["models"],
+        json!([]),
+        "no models folder, no files offered"
+    );
     assert_eq!(games[0]["name"], "ttt");
     assert_eq!(games[0]["sides"], json!(["o", "x"]));
     assert_eq!(games[1]["name"], "othello");
@@ -871,6 +876,10 @@ async fn specs_from_the_page_name_no_files() {
         port: PORT,
         ..Default::default()
     });
+    // The page is offered the folder's regular files by plain name (no dot-files).
+    std::fs::write(dir.join(".hidden"), "").unwrap();
+    let (_, catalogue) = app.get("/api/catalogue").await;
+    assert_eq!(catalogue["models"], json!(["mine.model", "secret.txt"]));
     let state = app
         .new_game("ttt", ["human", "regression:model=mine.model"])
         .await;
