@@ -228,7 +228,10 @@ impl Engine {
             return r.clone();
         }
         let r = self.searcher.search(pos, self.limits);
-        self.last = Some((discs, r.clone()));
+        // A search a stop cut short is not this level's answer: keeping it would hand the
+        // hurried move to the next request for the same position.
+        let whole = r.exact || r.depth >= self.limits.depth.clamp(1, pos.empties());
+        self.last = whole.then(|| (discs, r.clone()));
         r
     }
 }

@@ -209,3 +209,22 @@ fn near_the_end_the_search_is_exact() {
         assert_eq!(r.score, f64::from(score));
     }
 }
+
+#[test]
+fn a_stopped_search_is_not_kept_as_the_levels_answer() {
+    use gamelab_core::Agent;
+    let mut rng = game_rng(4, 0, Side::First);
+    let pos = random_position(&mut rng, 12);
+    let mut engine = gamelab_othello::ai::Engine::new(shipped(), 6, None);
+    let stop = gamelab_core::StopFlag::default();
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    engine.set_stop(&stop);
+    let hurried = engine.analyse(&pos);
+    assert!(hurried.depth < 6, "the stop cut the search short");
+    // The next request for the same position searches again, to the level's depth.
+    engine.set_stop(&gamelab_core::StopFlag::default());
+    let whole = engine.analyse(&pos);
+    assert_eq!(whole.depth, 6);
+    let mut fresh = gamelab_othello::ai::Engine::new(shipped(), 6, None);
+    assert_eq!(whole.best, fresh.analyse(&pos).best);
+}
