@@ -81,10 +81,8 @@ pub fn play<G: Described, A: Agent<G>>(
 ) -> anyhow::Result<Played> {
     let stop = interrupt_flag();
     let live = LiveOptions {
-        chunk: arena::chunk_for(cfg.games_per_side.saturating_mul(2), cfg.threads),
         stop: Some(&stop),
-        keep_games: output.is_some(),
-        chunk_seconds: None,
+        ..LiveOptions::for_match(cfg, output.is_some())
     };
     let on_chunk = |c: &arena::ChunkResult<G::Move>| progress(c.range.end - c.range.start);
     let Some(out) = output else {

@@ -454,7 +454,7 @@ const CHUNK: u64 = 4096;
 /// Games per unit of work for a match of `total` games on `threads` threads (0: all
 /// cores): at most [`CHUNK`], and few enough that every thread gets several units, or a
 /// short match of slow agents (a few hundred Othello games) would run on one thread.
-pub fn chunk_for(total: u64, threads: usize) -> u64 {
+fn chunk_for(total: u64, threads: usize) -> u64 {
     let threads = if threads == 0 {
         rayon::current_num_threads()
     } else {
@@ -490,7 +490,8 @@ fn play_chunk<G: EngineHooks, A: Agent<G>>(
         sameness: [Sameness::Empty; 2],
         complete: true,
     };
-    if stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+    let stopped = || stop.is_some_and(|s| s.load(Ordering::Relaxed));
+    if stopped() {
         result.range.end = result.range.start;
         result.complete = false;
         return result;
@@ -518,12 +519,6 @@ fn play_chunk<G: EngineHooks, A: Agent<G>>(
     let mut rngs = [streams[0].next_game(), streams[1].next_game()];
     let mut fresh = true;
     for index in range {
-        // Between games, so that a stop is seen within one game.
-        if stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
-            result.range.end = index;
-            result.complete = false;
-            break;
-        }
         let side = a_side(index, cfg.games_per_side);
         // The first game's streams came with the readers; later ones are refilled in place.
         if !fresh {
@@ -552,8 +547,9 @@ fn play_chunk<G: EngineHooks, A: Agent<G>>(
             }
             play_game_from(&from, hash, agents, &mut rngs, moves.as_mut())
         };
-        // A game during which the stop came may have been cut short: it does not count.
-        if stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+        // Checked after each game, so a stop is seen within one game; the game during
+        // which it came may have been cut short, so it does not count.
+        if stopped() {
             result.range.end = index;
             result.complete = false;
             break;
@@ -643,12 +639,7 @@ pub fn run_match<G: EngineHooks, A: Agent<G>>(
     progress: &(dyn Fn(u64) + Sync),
     keep_games: bool,
 ) -> (MatchResult, Vec<PlayedGame<G::Move>>) {
-    let live = LiveOptions {
-        chunk: chunk_for(cfg.games_per_side.saturating_mul(2), cfg.threads),
-        stop: None,
-        keep_games,
-        chunk_seconds: None,
-    };
+    let live = LiveOptions::for_match(cfg, keep_games);
     let report = |chunk: &ChunkResult<G::Move>| progress(chunk.range.end - chunk.range.start);
     let mut games = Vec::new();
     let (result, _) = run_match_live::<G, A>(a, b, cfg, &live, &report, &mut |chunk| {
@@ -672,6 +663,18 @@ pub struct LiveOptions<'a> {
     /// Resize chunks as the match goes so that one takes about this many seconds (from
     /// `chunk` games at first): slow games are then reported, and stopped, soon.
     pub chunk_seconds: Option<f64>,
+}
+
+impl LiveOptions<'_> {
+    /// Chunks sized for `cfg`'s games and threads, no stop, fixed sizes.
+    pub fn for_match(cfg: &MatchConfig, keep_games: bool) -> Self {
+        LiveOptions {
+            chunk: chunk_for(cfg.games_per_side.saturating_mul(2), cfg.threads),
+            stop: None,
+            keep_games,
+            chunk_seconds: None,
+        }
+    }
 }
 
 /// Chunks in flight per worker thread: enough to keep threads busy while one chunk runs
