@@ -22,7 +22,7 @@ fn fixture() -> &'static Fixture {
             .enable_all()
             .build()
             .unwrap();
-        let app = gamelab_web::router(gamelab_web::Config::default()).unwrap();
+        let app = gamelab_web::router(gamelab_web::Config::default());
         let (_, body) = runtime.block_on(send(&app, "/api/games", br#"{"game":"ttt","players":["human","human"]}"#.to_vec()));
         let id: serde_json::Value = serde_json::from_slice(&body).unwrap();
         let game = id["id"].as_str().unwrap().to_string();

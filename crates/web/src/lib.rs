@@ -97,10 +97,10 @@ pub struct AppState {
 }
 
 impl AppState {
-    fn new(config: Config) -> std::io::Result<Self> {
-        Ok(AppState {
-            sessions: Mutex::default(),
-            runs: Mutex::default(),
+    fn new(config: Config) -> Self {
+        AppState {
+            sessions: Mutex::new(Keyed::new("game", MAX_SESSIONS)),
+            runs: Mutex::new(Keyed::new("run", MAX_RUNS)),
             ids: IdSource::default(),
             files: FileAccess::Folder(config.models),
             hosts: [
@@ -108,34 +108,37 @@ impl AppState {
                 format!("localhost:{}", config.port),
             ],
             ai_move_limit: config.ai_move_limit,
-        })
-    }
-}
-
-/// Values by id, each with the time it was last used.
-struct Keyed<T> {
-    map: HashMap<String, (T, u64)>,
-    clock: u64,
-}
-
-impl<T> Default for Keyed<T> {
-    fn default() -> Self {
-        Keyed {
-            map: HashMap::new(),
-            clock: 0,
         }
     }
 }
 
+/// Values by id, each with the time it was last used, at most `limit` of them.
+struct Keyed<T> {
+    map: HashMap<String, (T, u64)>,
+    clock: u64,
+    limit: usize,
+    /// What the values are, for messages.
+    what: &'static str,
+}
+
 impl<T: Clone> Keyed<T> {
+    fn new(what: &'static str, limit: usize) -> Self {
+        Keyed {
+            map: HashMap::new(),
+            clock: 0,
+            limit,
+            what,
+        }
+    }
+
     fn tick(&mut self) -> u64 {
         self.clock += 1;
         self.clock
     }
 
-    /// Adds a value; beyond `limit`, first drops the droppable value used least recently.
-    fn insert(&mut self, id: String, value: T, limit: usize, can_drop: impl Fn(&T) -> bool) {
-        if self.map.len() >= limit
+    /// Adds a value; at the limit, first drops the droppable value used least recently.
+    fn insert(&mut self, id: String, value: T, can_drop: impl Fn(&T) -> bool) {
+        if self.map.len() >= self.limit
             && let Some(old) = self
                 .map
                 .iter()
@@ -149,7 +152,7 @@ impl<T: Clone> Keyed<T> {
         self.map.insert(id, (value, now));
     }
 
-    fn get(&mut self, id: &str, what: &str) -> Result<T, ApiError> {
+    fn get(&mut self, id: &str) -> Result<T, ApiError> {
         let now = self.tick();
         match self.map.get_mut(id) {
             Some((value, used)) => {
@@ -157,12 +160,8 @@ impl<T: Clone> Keyed<T> {
                 Ok(value.clone())
             }
             None => Err(ApiError::not_found(format!(
-                "no {what} has id `{id}` (it may have ended with a restart of the server, or been dropped after {} newer ones)",
-                if what == "game" {
-                    MAX_SESSIONS
-                } else {
-                    MAX_RUNS
-                }
+                "no {} has id `{id}` (it may have ended with a restart of the server, or been dropped after {} others were used since)",
+                self.what, self.limit
             ))),
         }
     }
@@ -197,8 +196,8 @@ impl IdSource {
 type AppResult<T> = Result<Json<T>, ApiError>;
 
 /// The app: the page at `/`, its files under `/assets/`, the API under `/api/`.
-pub fn router(config: Config) -> std::io::Result<Router> {
-    Ok(router_with(Arc::new(AppState::new(config)?)))
+pub fn router(config: Config) -> Router {
+    router_with(Arc::new(AppState::new(config)))
 }
 
 fn router_with(state: Arc<AppState>) -> Router {
@@ -270,7 +269,7 @@ pub async fn serve(mut config: Config, on_ready: impl FnOnce(SocketAddr)) -> std
     let listener = tokio::net::TcpListener::bind(("127.0.0.1", config.port)).await?;
     let addr = listener.local_addr()?;
     config.port = addr.port();
-    let app = router(config)?;
+    let app = router(config);
     on_ready(addr);
     axum::serve(listener, app).await
 }
@@ -357,12 +356,12 @@ async fn new_game(
     let session = blocking(move || games::visit(&game, StartGame(request, files))?).await?;
     let id = app.ids.next();
     let state = session.state(&id);
-    lock(&app.sessions).insert(id, Arc::new(Mutex::new(session)), MAX_SESSIONS, |_| true);
+    lock(&app.sessions).insert(id, Arc::new(Mutex::new(session)), |_| true);
     Ok((StatusCode::CREATED, Json(state)))
 }
 
 fn session(app: &AppState, id: &str) -> Result<SharedSession, ApiError> {
-    lock(&app.sessions).get(id, "game")
+    lock(&app.sessions).get(id)
 }
 
 /// Applies `change` to a game and returns its new state; on error the game is unchanged.
@@ -498,12 +497,12 @@ async fn new_run(
         run.stop.store(true, Ordering::Relaxed);
         return Err(busy());
     }
-    runs.insert(id, run, MAX_RUNS, |r| r.state.borrow().done);
+    runs.insert(id, run, |r| r.state.borrow().done);
     Ok((StatusCode::CREATED, Json(state)))
 }
 
 fn run(app: &AppState, id: &str) -> Result<Arc<Run>, ApiError> {
-    lock(&app.runs).get(id, "run")
+    lock(&app.runs).get(id)
 }
 
 async fn run_state(

@@ -181,7 +181,7 @@ pub fn start<G: Described>(
     let cfg = MatchConfig {
         games_per_side: request.games_per_side,
         seed: request.seed,
-        threads: std::thread::available_parallelism().map_or(2, |n| n.get().max(2)),
+        threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
         opening_plies: 0,
     };
     std::thread::Builder::new()

@@ -24,7 +24,7 @@ impl App {
     }
 
     fn with(config: gamelab_web::Config) -> App {
-        App(gamelab_web::router(config).unwrap())
+        App(gamelab_web::router(config))
     }
 
     async fn send(&self, method: &str, path: &str, body: Option<String>) -> (StatusCode, Value) {
@@ -956,7 +956,7 @@ async fn games_are_dropped_by_last_use() {
     assert_error(
         app.get(&format!("/api/games/{second}")).await,
         StatusCode::NOT_FOUND,
-        "newer ones",
+        "others were used since",
     );
 }
 
