@@ -33,6 +33,20 @@ fn destination(path: &Path) -> io::Result<Destination> {
     }
 }
 
+/// Reads a file a user named as input (a model, a table), which must be a regular file
+/// of at most `max_bytes`: a device such as `/dev/zero` or a FIFO would exhaust the
+/// reader or hang it.
+pub fn read_regular(path: &Path, max_bytes: u64) -> io::Result<Vec<u8>> {
+    let meta = fs::metadata(path)?;
+    if !meta.is_file() || meta.len() > max_bytes {
+        return Err(io::Error::other(format!(
+            "not a regular file of at most {} MB",
+            max_bytes >> 20
+        )));
+    }
+    fs::read(path)
+}
+
 /// Where writing `path` really goes: the final target of any symbolic links.
 fn target(path: &Path) -> io::Result<PathBuf> {
     let mut current = path.to_path_buf();

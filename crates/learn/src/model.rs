@@ -70,16 +70,9 @@ impl Model {
             path: p.clone(),
             reason,
         };
-        // Only a regular file of sane size: a device or a FIFO named as a model would
-        // hang or exhaust the reader.
-        let meta = std::fs::metadata(path).map_err(|e| io(e.to_string()))?;
-        if !meta.is_file() || meta.len() > MAX_MODEL_BYTES {
-            return Err(io(format!(
-                "not a regular file of at most {} MB",
-                MAX_MODEL_BYTES >> 20
-            )));
-        }
-        let text = std::fs::read_to_string(path).map_err(|e| io(e.to_string()))?;
+        let bytes = gamelab_core::files::read_regular(path, MAX_MODEL_BYTES)
+            .map_err(|e| io(e.to_string()))?;
+        let text = String::from_utf8(bytes).map_err(|_| io("not UTF-8 text".into()))?;
         Model::parse(&text, &p, known)
     }
 

@@ -168,20 +168,11 @@ impl PatternModel {
 
     pub fn load(path: &Path) -> Result<PatternModel, ModelError> {
         let p = path.display().to_string();
-        let meta = std::fs::metadata(path).map_err(|e| ModelError::Io {
-            path: p.clone(),
-            reason: e.to_string(),
-        })?;
-        if !meta.is_file() || meta.len() > 64 << 20 {
-            return Err(ModelError::Io {
-                path: p,
-                reason: "not a regular file of at most 64 MB".into(),
-            });
-        }
-        let bytes = std::fs::read(path).map_err(|e| ModelError::Io {
-            path: p.clone(),
-            reason: e.to_string(),
-        })?;
+        let bytes =
+            gamelab_core::files::read_regular(path, 64 << 20).map_err(|e| ModelError::Io {
+                path: p.clone(),
+                reason: e.to_string(),
+            })?;
         PatternModel::from_bytes(&bytes).map_err(|e| ModelError::Io {
             path: p,
             reason: e.to_string(),
