@@ -5,7 +5,9 @@ use std::hint::black_box;
 use criterion::{Criterion, criterion_group, criterion_main};
 use gamelab_core::{Game, Side, game_rng};
 use gamelab_othello::Othello;
+use gamelab_othello::bits::{flips, legal_moves};
 use gamelab_othello::learned::shipped;
+use gamelab_othello::patterns::Features;
 use gamelab_othello::search::{Limits, Searcher};
 
 /// Midgame positions from random games, 20 to 40 plies in.
@@ -35,6 +37,46 @@ fn bench(c: &mut Criterion) {
             i = (i + 1) % discs.len();
             let (p, o) = discs[i];
             black_box(model.evaluate(black_box(p), black_box(o)))
+        })
+    });
+    c.bench_function("pattern features from the bitboards (one position)", |b| {
+        let mut i = 0;
+        b.iter(|| {
+            i = (i + 1) % discs.len();
+            let (p, o) = discs[i];
+            black_box(Features::new(black_box(p), black_box(o)))
+        })
+    });
+    // What the search does at a leaf: its features from its parent's by one move, then
+    // the evaluation from them.
+    let children: Vec<(Features, u32, u64, u32)> = discs
+        .iter()
+        .filter_map(|&(p, o)| {
+            let sq = legal_moves(p, o).trailing_zeros();
+            (sq < 64).then(|| {
+                let f = flips(p, o, sq);
+                (Features::new(p, o), sq, f, 64 - (p | o).count_ones() - 1)
+            })
+        })
+        .collect();
+    c.bench_function(
+        "pattern evaluation after a move (incremental features)",
+        |b| {
+            let mut i = 0;
+            b.iter(|| {
+                i = (i + 1) % children.len();
+                let (features, sq, f, empties) = &children[i];
+                let child = black_box(features).play(*sq, *f);
+                black_box(model.evaluate_features(&child, *empties))
+            })
+        },
+    );
+    c.bench_function("pattern evaluation from features", |b| {
+        let mut i = 0;
+        b.iter(|| {
+            i = (i + 1) % children.len();
+            let (features, _, _, empties) = &children[i];
+            black_box(model.evaluate_features(black_box(features), *empties))
         })
     });
     let midgame = positions()[5].clone();

@@ -8,7 +8,9 @@
 use std::path::Path;
 use std::sync::{Arc, OnceLock};
 
-use crate::patterns::{MAX_INSTANCES, PATTERNS, features_into, offsets};
+use crate::patterns::{
+    Features, LOOKUPS, MAX_WEIGHT, PATTERNS, TABLE_TOTAL, lookup_offsets, merge_orders, offsets,
+};
 
 /// Units of an evaluation per disc.
 pub const SCALE: i32 = 256;
@@ -47,33 +49,56 @@ pub struct PatternModel {
     /// Per stage: the intercept, then every pattern table at its offset.
     biases: Vec<i32>,
     weights: Vec<Vec<i16>>,
+    /// The weights as the evaluation reads them ([`merge_orders`]).
+    merged: Vec<Vec<i16>>,
 }
 
 impl PatternModel {
     /// A model from fitted weights in discs (`weights[stage]` has every table's entries at
-    /// their offsets); values beyond ±127 discs are clamped.
+    /// their offsets); weights beyond ±[`MAX_WEIGHT`] (64 discs) are clamped.
     pub fn from_discs(biases: &[f64], weights: &[Vec<f64>]) -> PatternModel {
-        let quantise = |x: f64| (x * f64::from(SCALE)).round().clamp(-32767.0, 32767.0) as i16;
-        PatternModel {
-            biases: biases
+        let limit = f64::from(MAX_WEIGHT);
+        let quantise = |x: f64| (x * f64::from(SCALE)).round().clamp(-limit, limit) as i16;
+        PatternModel::new(
+            biases
                 .iter()
                 .map(|b| (b * f64::from(SCALE)).round() as i32)
                 .collect(),
-            weights: weights
+            weights
                 .iter()
                 .map(|w| w.iter().map(|&x| quantise(x)).collect())
                 .collect(),
+        )
+    }
+
+    fn new(biases: Vec<i32>, weights: Vec<Vec<i16>>) -> PatternModel {
+        let merged = weights.iter().map(|w| merge_orders(w)).collect();
+        PatternModel {
+            biases,
+            weights,
+            merged,
         }
     }
 
     /// The value of a position (the mover's discs `p`, the opponent's `o`) in 1/256 disc.
     #[inline]
     pub fn evaluate(&self, p: u64, o: u64) -> i32 {
-        let empties = 64 - (p | o).count_ones();
+        self.evaluate_features(&Features::new(p, o), 64 - (p | o).count_ones())
+    }
+
+    /// The value, in 1/256 disc, of the position with `empties` empty squares whose
+    /// features (kept up to date move by move) are `features`.
+    #[inline]
+    pub fn evaluate_features(&self, features: &Features, empties: u32) -> i32 {
         let s = stage(empties);
-        let mut f = [0u32; MAX_INSTANCES];
-        let n = features_into(p, o, &mut f);
-        self.value_of_features(s, &f[..n])
+        let weights = &self.merged[s][..TABLE_TOTAL];
+        let offsets = lookup_offsets();
+        let indices = features.indices();
+        let mut sum = self.biases[s];
+        for i in 0..LOOKUPS {
+            sum += i32::from(weights[offsets[i] as usize + indices[i] as usize]);
+        }
+        sum
     }
 
     /// The value, in 1/256 disc, of a position of stage `s` given its features.
@@ -146,15 +171,23 @@ impl PatternModel {
         for _ in 0..STAGES {
             biases.push(word(at) as i32);
             at += 4;
-            weights.push(
-                raw[at..at + 2 * table]
-                    .chunks_exact(2)
-                    .map(|c| i16::from_le_bytes([c[0], c[1]]))
-                    .collect(),
-            );
+            let stage: Vec<i16> = raw[at..at + 2 * table]
+                .chunks_exact(2)
+                .map(|c| i16::from_le_bytes([c[0], c[1]]))
+                .collect();
+            if stage
+                .iter()
+                .any(|w| w.unsigned_abs() > MAX_WEIGHT.unsigned_abs())
+            {
+                return Err(bad(&format!(
+                    "stage {} has a weight beyond ±{MAX_WEIGHT} (64 discs); weights must be within it",
+                    weights.len()
+                )));
+            }
+            weights.push(stage);
             at += 2 * table;
         }
-        Ok(PatternModel { biases, weights })
+        Ok(PatternModel::new(biases, weights))
     }
 
     pub fn save(&self, path: &Path) -> Result<(), ModelError> {

@@ -8,8 +8,6 @@
 //! table of weights. So a position and its 8 images have the same multiset of features,
 //! and evaluate the same.
 
-use std::sync::OnceLock;
-
 /// A pattern: its name and its squares (`a1` = 0 … `h8` = 63, row by row), in the order
 /// that makes its index: the first square is the most significant ternary digit.
 pub struct Pattern {
@@ -160,10 +158,10 @@ pub const PATTERNS: &[Pattern] = &[
 
 /// The image of square `s` under symmetry `k` (0 the identity; the same numbering as
 /// [`crate::bits::images`]).
-pub fn map_square(s: u8, k: usize) -> u8 {
+pub const fn map_square(s: u8, k: usize) -> u8 {
     let (mut x, mut y) = (s % 8, s / 8);
     if k >= 4 {
-        std::mem::swap(&mut x, &mut y);
+        (x, y) = (y, x);
     }
     match k % 4 {
         1 => x = 7 - x,
@@ -177,6 +175,130 @@ pub fn map_square(s: u8, k: usize) -> u8 {
     y * 8 + x
 }
 
+/// Room for this many instances.
+pub const LANES: usize = 96;
+/// Room for this many lookups of the evaluation: a multiple of 16, so that a vector of
+/// them is a few SIMD registers (the lanes past the last lookup stay zero).
+pub const LOOKUP_LANES: usize = 48;
+const MAX_SQUARES: usize = 10;
+
+/// Every instance, worked out at compile time: each pattern's 8 images as ordered lists of
+/// squares, identical lists once, with the pattern each reads, its table's offset in a
+/// stage's weights, and each square's ternary place value in it.
+///
+/// Some images are the same squares in another order (a line read backwards, a corner
+/// block transposed). The evaluation looks each set of squares up once, in a table that
+/// adds the weights of all its orders ([`merge_orders`]): half the memory reads for the
+/// same value.
+struct Layout {
+    count: usize,
+    pattern: [u8; LANES],
+    len: [u8; LANES],
+    squares: [[u8; MAX_SQUARES]; LANES],
+    offset: [u32; LANES],
+    total: usize,
+    /// The first instance of each set of squares: their number, and for each its
+    /// instance, and each square's place value (3^k, the first square most significant) in
+    /// every one it is in (0 in the others).
+    lookups: usize,
+    lookup_instance: [u8; LOOKUP_LANES],
+    lookup_places: [[u16; LOOKUP_LANES]; 64],
+}
+
+const fn same_set(a: &[u8; MAX_SQUARES], b: &[u8; MAX_SQUARES], n: usize) -> bool {
+    let mut i = 0;
+    while i < n {
+        let mut found = false;
+        let mut j = 0;
+        while j < n {
+            found |= a[i] == b[j];
+            j += 1;
+        }
+        if !found {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+const fn layout() -> Layout {
+    let mut l = Layout {
+        count: 0,
+        pattern: [0; LANES],
+        len: [0; LANES],
+        squares: [[0; MAX_SQUARES]; LANES],
+        offset: [0; LANES],
+        total: 0,
+        lookups: 0,
+        lookup_instance: [0; LOOKUP_LANES],
+        lookup_places: [[0; LOOKUP_LANES]; 64],
+    };
+    let mut p = 0;
+    while p < PATTERNS.len() {
+        let base = PATTERNS[p].squares;
+        let n = base.len();
+        assert!(n <= MAX_SQUARES);
+        let mut k = 0;
+        while k < 8 {
+            let mut image = [0u8; MAX_SQUARES];
+            let mut j = 0;
+            while j < n {
+                image[j] = map_square(base[j], k);
+                j += 1;
+            }
+            let (mut same_order, mut same_squares) = (false, false);
+            let mut i = 0;
+            while i < l.count {
+                if l.pattern[i] as usize == p {
+                    let mut same = true;
+                    let mut j = 0;
+                    while j < n {
+                        same &= l.squares[i][j] == image[j];
+                        j += 1;
+                    }
+                    same_order |= same;
+                    same_squares |= same_set(&l.squares[i], &image, n);
+                }
+                i += 1;
+            }
+            if !same_order {
+                assert!(l.count < LANES, "raise LANES");
+                let i = l.count;
+                l.pattern[i] = p as u8;
+                l.len[i] = n as u8;
+                l.squares[i] = image;
+                l.offset[i] = l.total as u32;
+                l.count += 1;
+                if !same_squares {
+                    assert!(l.lookups < LOOKUP_LANES, "raise LOOKUP_LANES");
+                    let at = l.lookups;
+                    l.lookup_instance[at] = i as u8;
+                    let mut j = 0;
+                    let mut place = 1u16;
+                    while j < n {
+                        l.lookup_places[image[n - 1 - j] as usize][at] = place;
+                        place *= 3;
+                        j += 1;
+                    }
+                    l.lookups += 1;
+                }
+            }
+            k += 1;
+        }
+        l.total += 3usize.pow(n as u32);
+        p += 1;
+    }
+    l
+}
+
+const LAYOUT: Layout = layout();
+
+/// How many instances there are.
+pub const INSTANCES: usize = LAYOUT.count;
+/// How many table reads an evaluation makes: one per set of squares.
+pub const LOOKUPS: usize = LAYOUT.lookups;
+
 /// One instance: which pattern's table it reads, and its squares in order.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Instance {
@@ -184,25 +306,14 @@ pub struct Instance {
     pub squares: Vec<u8>,
 }
 
-/// Every instance of every pattern.
-pub fn instances() -> &'static [Instance] {
-    static INSTANCES: OnceLock<Vec<Instance>> = OnceLock::new();
-    INSTANCES.get_or_init(|| {
-        let mut all: Vec<Instance> = Vec::new();
-        for (p, pattern) in PATTERNS.iter().enumerate() {
-            for k in 0..8 {
-                let squares: Vec<u8> = pattern.squares.iter().map(|&s| map_square(s, k)).collect();
-                let instance = Instance {
-                    pattern: p,
-                    squares,
-                };
-                if !all.contains(&instance) {
-                    all.push(instance);
-                }
-            }
-        }
-        all
-    })
+/// Every instance of every pattern, in the order of the features.
+pub fn instances() -> Vec<Instance> {
+    (0..INSTANCES)
+        .map(|i| Instance {
+            pattern: LAYOUT.pattern[i] as usize,
+            squares: LAYOUT.squares[i][..LAYOUT.len[i] as usize].to_vec(),
+        })
+        .collect()
 }
 
 /// The number of configurations of each pattern: 3 to the number of its squares.
@@ -211,80 +322,203 @@ pub fn table_size(pattern: usize) -> usize {
 }
 
 /// Where each pattern's table starts in one stage's weights, and the total size.
-pub fn offsets() -> &'static ([usize; PATTERNS.len()], usize) {
-    static OFFSETS: OnceLock<([usize; PATTERNS.len()], usize)> = OnceLock::new();
-    OFFSETS.get_or_init(|| {
-        let mut offsets = [0; PATTERNS.len()];
-        let mut total = 0;
-        for (p, offset) in offsets.iter_mut().enumerate() {
-            *offset = total;
-            total += table_size(p);
-        }
-        (offsets, total)
-    })
+pub fn offsets() -> ([usize; PATTERNS.len()], usize) {
+    let mut offsets = [0; PATTERNS.len()];
+    for i in 0..INSTANCES {
+        offsets[LAYOUT.pattern[i] as usize] = LAYOUT.offset[i] as usize;
+    }
+    (offsets, LAYOUT.total)
 }
 
-/// For each square: (instance, ternary place value) pairs.
-type BySquare = [Vec<(u16, u32)>; 64];
+/// The size of one stage's weights: every pattern's table.
+pub const TABLE_TOTAL: usize = LAYOUT.total;
 
-/// For each square, the instances it is in and its ternary place value there: the
-/// evaluation walks the occupied squares once instead of every instance's squares.
-fn by_square() -> &'static BySquare {
-    static BY_SQUARE: OnceLock<BySquare> = OnceLock::new();
-    BY_SQUARE.get_or_init(|| {
-        let mut table: [Vec<(u16, u32)>; 64] = std::array::from_fn(|_| Vec::new());
-        for (i, instance) in instances().iter().enumerate() {
-            let n = instance.squares.len();
-            for (j, &s) in instance.squares.iter().enumerate() {
-                table[s as usize].push((i as u16, 3u32.pow((n - 1 - j) as u32)));
+/// Each lookup's table offset in a stage's weights (0 past the last).
+const LOOKUP_OFFSETS: [u32; LOOKUP_LANES] = {
+    let mut offsets = [0; LOOKUP_LANES];
+    let mut i = 0;
+    while i < LAYOUT.lookups {
+        offsets[i] = LAYOUT.offset[LAYOUT.lookup_instance[i] as usize];
+        i += 1;
+    }
+    offsets
+};
+
+#[inline]
+pub(crate) fn lookup_offsets() -> &'static [u32; LOOKUP_LANES] {
+    &LOOKUP_OFFSETS
+}
+
+/// The largest weight, in either sign, that a model may hold: two orders of one set of
+/// squares add up without overflowing an `i16`.
+pub const MAX_WEIGHT: i16 = i16::MAX / 2;
+
+/// One stage's weights as the evaluation reads them: each entry of a pattern's table is
+/// the sum of the entries, in the fitted table, of the same configuration read in every
+/// order in which an image of the pattern reads the same squares. Entries stay within
+/// ±2·[`MAX_WEIGHT`] when the weights are within ±[`MAX_WEIGHT`].
+pub(crate) fn merge_orders(weights: &[i16]) -> Vec<i16> {
+    assert_eq!(weights.len(), TABLE_TOTAL, "one stage's weights");
+    let mut merged = weights.to_vec();
+    for p in 0..PATTERNS.len() {
+        // The pattern's first set of squares and every other order of it.
+        let first = (0..INSTANCES)
+            .find(|&i| LAYOUT.pattern[i] as usize == p)
+            .expect("every pattern has an instance");
+        let n = LAYOUT.len[first] as usize;
+        let squares = &LAYOUT.squares[first][..n];
+        let orders: Vec<Vec<usize>> = (first + 1..INSTANCES)
+            .filter(|&i| {
+                LAYOUT.pattern[i] as usize == p
+                    && same_set(&LAYOUT.squares[i], &LAYOUT.squares[first], n)
+            })
+            .map(|i| {
+                // Where each of the first order's squares sits in this one.
+                squares
+                    .iter()
+                    .map(|s| {
+                        LAYOUT.squares[i][..n]
+                            .iter()
+                            .position(|t| t == s)
+                            .expect("the same squares")
+                    })
+                    .collect()
+            })
+            .collect();
+        let offset = LAYOUT.offset[first] as usize;
+        let mut digits = vec![0usize; n];
+        for index in 0..table_size(p) {
+            let mut rest = index;
+            for d in digits.iter_mut().rev() {
+                *d = rest % 3;
+                rest /= 3;
+            }
+            let mut sum = i32::from(weights[offset + index]);
+            for order in &orders {
+                let mut other = [0usize; MAX_SQUARES];
+                for (a, &b) in order.iter().enumerate() {
+                    other[b] = digits[a];
+                }
+                let other_index = other[..n].iter().fold(0, |acc, &d| acc * 3 + d);
+                sum += i32::from(weights[offset + other_index]);
+            }
+            merged[offset + index] = sum.clamp(i16::MIN.into(), i16::MAX.into()) as i16;
+        }
+    }
+    merged
+}
+
+/// The configuration index of every set of squares the evaluation reads (Σ digit·3^place,
+/// digit 0 empty, 1 the side's own disc, 2 the other side's), from both sides' points of
+/// view, kept up to date move by move: a move changes only the sets through the squares it
+/// fills and flips, by their place values, so playing it costs a few vector additions per
+/// square instead of reading the whole board again.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[repr(C, align(32))]
+pub struct Features {
+    /// From the point of view of the side to move.
+    mover: [u16; LOOKUP_LANES],
+    /// From the point of view of the other side.
+    other: [u16; LOOKUP_LANES],
+}
+
+#[inline(always)]
+fn add_into(acc: &mut [u16; LOOKUP_LANES], v: &[u16; LOOKUP_LANES], times: u16) {
+    for (a, &x) in acc.iter_mut().zip(v) {
+        *a = a.wrapping_add(x.wrapping_mul(times));
+    }
+}
+
+impl Features {
+    /// The features of the position where the side to move has `p` and the other side `o`.
+    pub fn new(p: u64, o: u64) -> Features {
+        let mut f = Features {
+            mover: [0; LOOKUP_LANES],
+            other: [0; LOOKUP_LANES],
+        };
+        for (discs, mine) in [(p, true), (o, false)] {
+            let mut bits = discs;
+            while bits != 0 {
+                let s = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let places = &LAYOUT.lookup_places[s];
+                add_into(&mut f.mover, places, if mine { 1 } else { 2 });
+                add_into(&mut f.other, places, if mine { 2 } else { 1 });
             }
         }
-        table
-    })
-}
+        f
+    }
 
-/// At most this many instances (checked when they are made).
-pub const MAX_INSTANCES: usize = 96;
-
-/// Each instance's feature: the index of its configuration for the mover's discs `p` and
-/// the opponent's `o` (Σ digit·3^place, digit 0 empty, 1 the mover's, 2 the opponent's),
-/// plus its pattern table's offset in a stage's weights. Returns how many instances there
-/// are; `out` beyond that is untouched.
-#[inline]
-pub fn features_into(p: u64, o: u64, out: &mut [u32; MAX_INSTANCES]) -> usize {
-    let (start, table) = starts_and_squares();
-    let n = start.len();
-    out[..n].copy_from_slice(start);
-    for (discs, digit) in [(p, 1u32), (o, 2u32)] {
-        let mut bits = discs;
+    /// The features after the side to move fills `sq` and turns the discs of `flipped`;
+    /// the other side is then to move.
+    #[inline]
+    pub fn play(&self, sq: u32, flipped: u64) -> Features {
+        let mut turned = [0u16; LOOKUP_LANES];
+        let mut bits = flipped;
         while bits != 0 {
             let s = bits.trailing_zeros() as usize;
             bits &= bits - 1;
-            for &(i, place) in &table[s] {
-                out[i as usize] += digit * place;
-            }
+            add_into(&mut turned, &LAYOUT.lookup_places[s], 1);
+        }
+        let placed = &LAYOUT.lookup_places[sq as usize];
+        let mut next = self.pass();
+        // The mover's disc (1 in its view, 2 in the other's) on the filled square and on
+        // each turned one, which was the other side's (2 in the mover's view, 1 in the
+        // other's).
+        for i in 0..LOOKUP_LANES {
+            next.mover[i] = next.mover[i]
+                .wrapping_add(placed[i].wrapping_mul(2))
+                .wrapping_add(turned[i]);
+            next.other[i] = next.other[i]
+                .wrapping_add(placed[i])
+                .wrapping_sub(turned[i]);
+        }
+        next
+    }
+
+    /// The features after the side to move passes.
+    #[inline]
+    pub fn pass(&self) -> Features {
+        Features {
+            mover: self.other,
+            other: self.mover,
         }
     }
-    n
+
+    /// Each lookup's configuration index from the side to move's point of view (the
+    /// lanes from [`LOOKUPS`] on are zero).
+    #[inline]
+    pub fn indices(&self) -> &[u16; LOOKUP_LANES] {
+        &self.mover
+    }
 }
 
-/// Each instance's table offset, and the by-square table.
-fn starts_and_squares() -> (&'static [u32], &'static BySquare) {
-    static STARTS: OnceLock<Vec<u32>> = OnceLock::new();
-    let starts = STARTS.get_or_init(|| {
-        let (offsets, _) = offsets();
-        assert!(instances().len() <= MAX_INSTANCES, "raise MAX_INSTANCES");
-        instances()
-            .iter()
-            .map(|i| offsets[i.pattern] as u32)
-            .collect()
-    });
-    (starts, by_square())
+/// Each instance's feature: the index of its configuration for the mover's discs `p` and
+/// the opponent's `o` (Σ digit·3^place, digit 0 empty, 1 the mover's, 2 the opponent's),
+/// plus its pattern table's offset in a stage's weights, into `out[..INSTANCES]`. Returns
+/// [`INSTANCES`]. (What the fit sees: every order of every image. The evaluation reads
+/// fewer, merged tables: [`Features`].)
+pub fn features_into(p: u64, o: u64, out: &mut [u32; LANES]) -> usize {
+    for (i, f) in out.iter_mut().enumerate().take(INSTANCES) {
+        let squares = &LAYOUT.squares[i][..LAYOUT.len[i] as usize];
+        *f = LAYOUT.offset[i]
+            + squares.iter().fold(0, |acc, &s| {
+                let digit = if p >> s & 1 != 0 {
+                    1
+                } else if o >> s & 1 != 0 {
+                    2
+                } else {
+                    0
+                };
+                acc * 3 + digit
+            });
+    }
+    INSTANCES
 }
 
 /// The features of a position (see [`features_into`]) as a vector.
 pub fn features(p: u64, o: u64, out: &mut Vec<u32>) {
-    let mut buf = [0u32; MAX_INSTANCES];
+    let mut buf = [0u32; LANES];
     let n = features_into(p, o, &mut buf);
     out.clear();
     out.extend_from_slice(&buf[..n]);
@@ -293,9 +527,8 @@ pub fn features(p: u64, o: u64, out: &mut Vec<u32>) {
 /// The index of each instance's configuration alone (without table offsets).
 pub fn indices(p: u64, o: u64, out: &mut Vec<u32>) {
     features(p, o, out);
-    let (offsets, _) = offsets();
-    for (f, instance) in out.iter_mut().zip(instances()) {
-        *f -= offsets[instance.pattern] as u32;
+    for (i, f) in out.iter_mut().enumerate() {
+        *f -= LAYOUT.offset[i];
     }
 }
 

@@ -19,6 +19,7 @@ use gamelab_core::{Cutoff, StopFlag};
 use crate::bits::{flips, legal_moves};
 use crate::endgame::Solver;
 use crate::learned::{PatternModel, SCALE};
+use crate::patterns::Features;
 use crate::{Move, Othello, Square};
 
 /// Beyond any evaluation: a finished game scores its disc difference times this.
@@ -172,13 +173,14 @@ impl Searcher {
         self.cutoff = Cutoff::new(limits.time.map(|t| started + t), self.stop.clone());
         let max_depth = limits.depth.clamp(1, pos.empties());
         let mut result = None;
+        let features = Features::new(p, o);
         let mut guess = self.evaluate(p, o);
         for depth in 1..=max_depth {
             // Aspiration: a window around the last iteration's value, widened on failure.
             let mut delta = 2 * SCALE;
             let (mut alpha, mut beta) = (guess - delta, guess + delta);
             let value = loop {
-                let v = self.pvs(p, o, depth, alpha, beta, 0);
+                let v = self.pvs(p, o, &features, depth, alpha, beta, 0);
                 if self.stopped {
                     break None;
                 }
@@ -251,8 +253,19 @@ impl Searcher {
         pv
     }
 
-    /// Principal-variation search of (p, o) to `depth`, fail-soft.
-    fn pvs(&mut self, p: u64, o: u64, depth: u32, mut alpha: i32, beta: i32, ply: u32) -> i32 {
+    /// Principal-variation search of (p, o), whose features are `features`, to `depth`,
+    /// fail-soft.
+    #[allow(clippy::too_many_arguments)]
+    fn pvs(
+        &mut self,
+        p: u64,
+        o: u64,
+        features: &Features,
+        depth: u32,
+        mut alpha: i32,
+        beta: i32,
+        ply: u32,
+    ) -> i32 {
         self.nodes += 1;
         if self.nodes & 4095 == 0 && self.cutoff.reached() {
             self.stopped = true;
@@ -260,15 +273,24 @@ impl Searcher {
         if self.stopped {
             return 0;
         }
+        if depth == 0 {
+            // A leaf is scored as it stands, without generating moves: one where the
+            // side to move must pass is rare enough that its evaluation serves.
+            let empties = 64 - (p | o).count_ones();
+            if empties == 0 {
+                return final_value(p, o);
+            }
+            return self.model.evaluate_features(features, empties);
+        }
         let legal = legal_moves(p, o);
         if legal == 0 {
             if legal_moves(o, p) == 0 {
                 return final_value(p, o);
             }
-            return -self.pvs(o, p, depth, -beta, -alpha, ply + 1);
+            return -self.pvs(o, p, &features.pass(), depth, -beta, -alpha, ply + 1);
         }
-        if depth == 0 {
-            return self.evaluate(p, o);
+        if depth == 1 && ply > 0 {
+            return self.frontier(p, o, features, legal, beta);
         }
         let key = Table::key(p, o);
         let mut table_move = 0u8;
@@ -283,18 +305,27 @@ impl Searcher {
                 }
             }
         }
-        let moves = self.ordered_moves(p, o, legal, table_move, depth);
+        let mut moves = self.scored_moves(p, o, features, legal, table_move, depth);
         let alpha0 = alpha;
         let mut best = -INFINITY;
         let mut best_sq = 0u8;
-        for (i, &(sq, f)) in moves.iter().enumerate() {
+        for i in 0..moves.len() {
+            // The best of the moves left, picked when it is needed: most nodes cut off
+            // after a move or two, so sorting them all would mostly be wasted. Ties go to
+            // the lower square: deterministic.
+            let next = (i..moves.len())
+                .max_by_key(|&j| (moves[j].0, std::cmp::Reverse(moves[j].1)))
+                .expect("a move is left");
+            moves.swap(i, next);
+            let (_, sq, f) = moves[i];
             let (np, no) = (o ^ f, p | f | (1u64 << sq));
+            let nf = features.play(u32::from(sq), f);
             let v = if i == 0 {
-                -self.pvs(np, no, depth - 1, -beta, -alpha, ply + 1)
+                -self.pvs(np, no, &nf, depth - 1, -beta, -alpha, ply + 1)
             } else {
-                let v = -self.pvs(np, no, depth - 1, -alpha - 1, -alpha, ply + 1);
+                let v = -self.pvs(np, no, &nf, depth - 1, -alpha - 1, -alpha, ply + 1);
                 if v > alpha && v < beta {
-                    -self.pvs(np, no, depth - 1, -beta, -v, ply + 1)
+                    -self.pvs(np, no, &nf, depth - 1, -beta, -v, ply + 1)
                 } else {
                     v
                 }
@@ -333,17 +364,49 @@ impl Searcher {
         best
     }
 
-    /// The legal squares with the discs each flips, best first: the table's move, then (at
-    /// depth ≥ 3) by a one-ply evaluation, else by the opponent's mobility after the move
-    /// (fewest first) with corners ahead. On the stack: this runs at every interior node.
-    fn ordered_moves(
+    /// A node one ply above the leaves, not the root: every child scored by the
+    /// evaluation in turn (corners first), with no table and no ordering, which would
+    /// cost more here than the cut-offs they buy. Fail-soft.
+    fn frontier(&mut self, p: u64, o: u64, features: &Features, legal: u64, beta: i32) -> i32 {
+        const CORNERS: u64 = 0x8100_0000_0000_0081;
+        let empties = 64 - (p | o).count_ones() - 1;
+        let mut best = -INFINITY;
+        for group in [legal & CORNERS, legal & !CORNERS] {
+            let mut bits = group;
+            while bits != 0 {
+                let sq = bits.trailing_zeros();
+                bits &= bits - 1;
+                let f = flips(p, o, sq);
+                self.nodes += 1;
+                let v = if empties == 0 {
+                    -final_value(o ^ f, p | f | (1u64 << sq))
+                } else {
+                    -self.model.evaluate_features(&features.play(sq, f), empties)
+                };
+                if v > best {
+                    best = v;
+                    if v >= beta {
+                        return best;
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    /// The legal squares, each with the discs it flips and a score to order it by (higher
+    /// first): the table's move, then (at depth ≥ 3) by a one-ply evaluation, else by the
+    /// opponent's mobility after the move (fewest first) with corners ahead. On the stack:
+    /// this runs at every interior node.
+    fn scored_moves(
         &self,
         p: u64,
         o: u64,
+        features: &Features,
         legal: u64,
         table_move: u8,
         depth: u32,
-    ) -> ArrayVec<(u8, u64), 64> {
+    ) -> ArrayVec<(i32, u8, u64), 64> {
         let mut scored: ArrayVec<(i32, u8, u64), 64> = ArrayVec::new();
         let mut bits = legal;
         while bits != 0 {
@@ -355,7 +418,10 @@ impl Searcher {
             } else {
                 let (np, no) = (o ^ f, p | f | (1u64 << sq));
                 if depth >= 3 {
-                    -self.evaluate(np, no)
+                    let empties = 64 - (np | no).count_ones();
+                    -self
+                        .model
+                        .evaluate_features(&features.play(u32::from(sq), f), empties)
                 } else {
                     const CORNERS: u64 = 0x8100_0000_0000_0081;
                     let corner = if CORNERS & (1u64 << sq) != 0 {
@@ -368,9 +434,7 @@ impl Searcher {
             };
             scored.push((score, sq, f));
         }
-        // By score, square order breaking ties: deterministic.
-        scored.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
-        scored.into_iter().map(|(_, sq, f)| (sq, f)).collect()
+        scored
     }
 }
 

@@ -4,7 +4,7 @@
 use gamelab_core::{Game, GameRng, Side, game_rng};
 use gamelab_othello::bits::{flips, images, legal_moves};
 use gamelab_othello::learned::{PatternModel, SCALE, STAGES, shipped};
-use gamelab_othello::patterns::{features, offsets};
+use gamelab_othello::patterns::{Features, INSTANCES, features, offsets};
 use gamelab_othello::search::{Limits, Searcher};
 use gamelab_othello::{Move, Othello};
 
@@ -65,6 +65,51 @@ fn a_position_and_its_images_evaluate_the_same() {
 }
 
 #[test]
+fn features_kept_move_by_move_are_the_ones_read_from_the_board() {
+    for seed in 0..200 {
+        let mut rng = game_rng(seed, 5, Side::First);
+        let mut pos = Othello::new();
+        let (p, o) = pos.discs();
+        let mut features = Features::new(p, o);
+        loop {
+            let (p, o) = pos.discs();
+            assert_eq!(features, Features::new(p, o), "seed {seed}\n{pos}");
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            let mv = moves[rng.below(moves.len())];
+            features = match mv {
+                Move::Place(sq) => features.play(sq.index() as u32, flips(p, o, sq.index() as u32)),
+                Move::Pass => features.pass(),
+            };
+            pos.play_unchecked(mv);
+        }
+    }
+}
+
+#[test]
+fn the_evaluation_is_the_fitted_sum_over_every_feature() {
+    // The evaluation reads each set of squares once, in tables that merge its orders; the
+    // fit sees every order of every image. Both must give the same value.
+    let model = noise_model();
+    let mut f = Vec::new();
+    for seed in 0..300 {
+        let mut rng = game_rng(seed, 6, Side::First);
+        let pos = random_position(&mut rng, (seed % 61) as usize);
+        let (p, o) = pos.discs();
+        features(p, o, &mut f);
+        assert_eq!(f.len(), INSTANCES);
+        let stage = gamelab_othello::learned::stage(64 - (p | o).count_ones());
+        assert_eq!(
+            model.evaluate(p, o),
+            model.value_of_features(stage, &f),
+            "seed {seed}"
+        );
+    }
+}
+
+#[test]
 fn models_round_trip_and_bad_files_are_refused() {
     let model = noise_model();
     let bytes = model.to_bytes();
@@ -81,6 +126,14 @@ fn models_round_trip_and_bad_files_are_refused() {
     assert!(err.contains("expected"), "{err}");
     let err = PatternModel::load(dir.path()).unwrap_err().to_string();
     assert!(err.contains("not a regular file"), "{err}");
+    // A weight beyond ±64 discs (the first of the first stage, after the 20-byte header
+    // and the stage's intercept).
+    let mut raw = zstd::decode_all(&bytes[..]).unwrap();
+    raw[24..26].copy_from_slice(&20_000i16.to_le_bytes());
+    let err = PatternModel::from_bytes(&zstd::encode_all(&raw[..], 3).unwrap())
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("stage 0 has a weight beyond"), "{err}");
 }
 
 #[test]
@@ -106,24 +159,34 @@ fn the_shipped_model_predicts_endgame_results() {
     assert!(total > 40 && agree * 10 > total * 8, "{agree} of {total}");
 }
 
-/// Plain negamax to `depth` with the same evaluation and pass rule as the search.
+/// A finished game's value as the search scores it.
+fn final_value(p: u64, o: u64) -> i32 {
+    let (np, no) = (p.count_ones() as i32, o.count_ones() as i32);
+    let e = 64 - np - no;
+    let diff = match np.cmp(&no) {
+        std::cmp::Ordering::Greater => np - no + e,
+        std::cmp::Ordering::Less => np - no - e,
+        std::cmp::Ordering::Equal => 0,
+    };
+    diff * SCALE + diff.signum() * 64 * SCALE
+}
+
+/// Plain negamax to `depth` with the same evaluation and pass rule as the search: a leaf
+/// is evaluated as it stands unless the board is full.
 fn negamax(model: &PatternModel, p: u64, o: u64, depth: u32) -> i32 {
+    if depth == 0 {
+        return if p | o == u64::MAX {
+            final_value(p, o)
+        } else {
+            model.evaluate(p, o)
+        };
+    }
     let legal = legal_moves(p, o);
     if legal == 0 {
         if legal_moves(o, p) == 0 {
-            let (np, no) = (p.count_ones() as i32, o.count_ones() as i32);
-            let e = 64 - np - no;
-            let diff = match np.cmp(&no) {
-                std::cmp::Ordering::Greater => np - no + e,
-                std::cmp::Ordering::Less => np - no - e,
-                std::cmp::Ordering::Equal => 0,
-            };
-            return diff * SCALE + diff.signum() * 64 * SCALE;
+            return final_value(p, o);
         }
         return -negamax(model, o, p, depth);
-    }
-    if depth == 0 {
-        return model.evaluate(p, o);
     }
     let mut best = i32::MIN;
     let mut bits = legal;
