@@ -1,14 +1,19 @@
 //! Exact endgame search: the final disc difference under perfect play.
 //!
 //! Every search is a null-window test ("is the score above alpha?"), fail-soft: the root
-//! finds the exact score by a sequence of such tests (MTD(f)). Away from the leaves, a
-//! table of bounds, enhanced transposition and stability cut-offs, and fastest-first move
-//! ordering (fewest replies first, or a shallow search near the root), the table from
-//! seven empties; from five down, parity ordering; with four or fewer, the empty squares
+//! finds the exact score by a sequence of such tests (MTD(f)), starting from the score a
+//! midgame search with the learned evaluation expects. Away from the leaves, a table of
+//! bounds, enhanced transposition and stability cut-offs, and fastest-first move ordering
+//! (fewest replies first; from 16 empties a shallow search with the learned evaluation,
+//! mixed with the replies), the table from seven empties; from five down, parity ordering; with four or fewer, the empty squares
 //! themselves are tried (no move generation), and the last one is scored by counting
 //! its flips along its four lines.
 
+use std::sync::Arc;
+
 use crate::kernel::{self, Kernel, Portable};
+use crate::learned::{PatternModel, SCALE, shipped};
+use crate::patterns::Features;
 use crate::{Move, Othello, squares_of};
 
 /// The final score for the side to move: disc difference, the empty squares going to the
@@ -175,50 +180,56 @@ fn reply_weight(k: impl Kernel, me: u64, opp: u64, sq: u32) -> i32 {
 
 /// The depth of the search that orders moves, by empties: none below 16 (the opponent's
 /// replies decide), then deeper nearer the root, where a better first move saves whole
-/// subtrees. Tuned on FFO #40–#44.
+/// subtrees. Tuned on FFO #40–#49 (with the learned evaluation: 1 and 2 plies beat 2 and
+/// 3, which cost more than they save).
 fn ordering_depth(empties: u32) -> Option<u32> {
     match empties {
         0..16 => None,
-        16..18 => Some(2),
-        _ => Some(3),
+        16..18 => Some(1),
+        _ => Some(2),
     }
 }
 
-/// A rough midgame score for the side to move: its mobility against the opponent's
-/// (corners counting double), the opponent's potential mobility against its own, and
-/// discs made stable by corners (weights tuned on FFO #20–#44).
+/// Negamax to `depth` plies with the learned evaluation at the leaves (`f` the features
+/// of (p, o)), for move ordering.
+#[allow(clippy::too_many_arguments)]
 #[inline(always)]
-fn rough_eval(k: impl Kernel, p: u64, o: u64) -> i32 {
-    let (mp, mo) = (k.legal_moves(p, o), k.legal_moves(o, p));
-    let mobility = |m: u64| (m.count_ones() + (m & CORNERS).count_ones()) as i32;
-    let empty = !(p | o);
-    let potential = |discs: u64| frontier(discs, empty).count_ones() as i32;
-    4 * (mobility(mp) - mobility(mo))
-        + (potential(o) - potential(p))
-        + 8 * (corner_stability(p) - corner_stability(o))
-}
-
-/// Negamax to `depth` plies with [`rough_eval`] at the leaves, for move ordering.
-#[inline(always)]
-fn shallow_node(b: impl Build, p: u64, o: u64, depth: u32, mut alpha: i32, beta: i32) -> i32 {
+fn shallow_node(
+    b: impl Build,
+    m: &PatternModel,
+    p: u64,
+    o: u64,
+    f: &Features,
+    depth: u32,
+    mut alpha: i32,
+    beta: i32,
+) -> i32 {
     let k = b.kernel();
     if depth == 0 {
-        return rough_eval(k, p, o);
+        return m.evaluate_features(f, 64 - (p | o).count_ones());
     }
     let moves = k.legal_moves(p, o);
     if moves == 0 {
         if k.legal_moves(o, p) == 0 {
-            return final_score(p, o) * 1000;
+            return final_score(p, o) * SCALE;
         }
-        return -b.shallow(o, p, depth - 1, -beta, -alpha);
+        return -b.shallow(m, o, p, &f.pass(), depth - 1, -beta, -alpha);
     }
     let mut best = i32::MIN + 1;
-    let mut m = moves;
-    while m != 0 {
-        let s = m.trailing_zeros();
-        m &= m - 1;
-        let f = k.flips(p, o, s);
-        let v = -b.shallow(o & !f, p | f | 1 << s, depth - 1, -beta, -alpha);
+    let mut left = moves;
+    while left != 0 {
+        let s = left.trailing_zeros();
+        left &= left - 1;
+        let flipped = k.flips(p, o, s);
+        let v = -b.shallow(
+            m,
+            o & !flipped,
+            p | flipped | 1 << s,
+            &f.play(s, flipped),
+            depth - 1,
+            -beta,
+            -alpha,
+        );
         if v > best {
             best = v;
             alpha = alpha.max(v);
@@ -231,14 +242,41 @@ fn shallow_node(b: impl Build, p: u64, o: u64, depth: u32, mut alpha: i32, beta:
 }
 
 /// The order in which to try a move on `sq` (lower first), from the position after it
-/// (`me` the side that just moved) and the empties before it.
+/// (`me` the side that just moved, `after` its features when the empties before it call
+/// for a shallow search) and the empties before it.
 #[inline(always)]
-fn move_key(b: impl Build, me: u64, opp: u64, empties: u32, sq: u32) -> i32 {
-    match ordering_depth(empties) {
-        Some(depth) => b.shallow(opp, me, depth, -1_000_000, 1_000_000),
-        None => reply_weight(b.kernel(), me, opp, sq),
+fn move_key(
+    b: impl Build,
+    m: &PatternModel,
+    after: Option<&Features>,
+    me: u64,
+    opp: u64,
+    empties: u32,
+    sq: u32,
+) -> i32 {
+    match (ordering_depth(empties), after) {
+        (Some(depth), Some(f)) => {
+            let replies = b.kernel().legal_moves(opp, me);
+            let mobility = (replies.count_ones() + (replies & CORNERS).count_ones()) as i32;
+            b.shallow(m, opp, me, f, depth, -INFINITE, INFINITE) + MOBILITY_WEIGHT * mobility
+        }
+        _ => reply_weight(b.kernel(), me, opp, sq),
     }
 }
+
+/// Beyond any value of the shallow searches.
+const INFINITE: i32 = 1 << 24;
+
+/// What each of the opponent's replies (corners twice) costs a move in the order, in
+/// 1/256 disc: the shallow search's value alone orders worse than with the fastest-first
+/// rule mixed in (FFO #40–#49: 35.0 s at 1 disc a reply, 38.3 s at ½, 40.9 s at 4).
+const MOBILITY_WEIGHT: i32 = SCALE;
+
+/// From this many empties the exact search starts from the score a midgame search of
+/// [`GUESS_DEPTH`] plies expects rather than from 0: MTD(f) then needs about two
+/// null-window searches instead of a walk toward the score.
+const GUESS_EMPTIES: u32 = 16;
+const GUESS_DEPTH: u32 = 8;
 
 /// The searches of one build of the kernels. The node functions are generic and call
 /// their recursion through this, so that each build's recursion stays inside code
@@ -247,7 +285,17 @@ trait Build: Copy {
     type K: Kernel;
     fn kernel(self) -> Self::K;
     fn nws(self, s: &mut Solver, p: u64, o: u64, alpha: i32, passed: bool) -> i32;
-    fn shallow(self, p: u64, o: u64, depth: u32, alpha: i32, beta: i32) -> i32;
+    #[allow(clippy::too_many_arguments)]
+    fn shallow(
+        self,
+        m: &PatternModel,
+        p: u64,
+        o: u64,
+        f: &Features,
+        depth: u32,
+        alpha: i32,
+        beta: i32,
+    ) -> i32;
 }
 
 #[derive(Clone, Copy)]
@@ -265,8 +313,17 @@ impl Build for PortableBuild {
         nws_node(self, s, p, o, alpha, passed)
     }
 
-    fn shallow(self, p: u64, o: u64, depth: u32, alpha: i32, beta: i32) -> i32 {
-        shallow_node(self, p, o, depth, alpha, beta)
+    fn shallow(
+        self,
+        m: &PatternModel,
+        p: u64,
+        o: u64,
+        f: &Features,
+        depth: u32,
+        alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        shallow_node(self, m, p, o, f, depth, alpha, beta)
     }
 }
 
@@ -296,13 +353,32 @@ impl Build for Avx2Build {
     }
 
     #[inline(always)]
-    fn shallow(self, p: u64, o: u64, depth: u32, alpha: i32, beta: i32) -> i32 {
+    fn shallow(
+        self,
+        m: &PatternModel,
+        p: u64,
+        o: u64,
+        f: &Features,
+        depth: u32,
+        alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        #[allow(clippy::too_many_arguments)]
         #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
-        fn run(b: Avx2Build, p: u64, o: u64, depth: u32, alpha: i32, beta: i32) -> i32 {
-            shallow_node(b, p, o, depth, alpha, beta)
+        fn run(
+            b: Avx2Build,
+            m: &PatternModel,
+            p: u64,
+            o: u64,
+            f: &Features,
+            depth: u32,
+            alpha: i32,
+            beta: i32,
+        ) -> i32 {
+            shallow_node(b, m, p, o, f, depth, alpha, beta)
         }
         // SAFETY: as above.
-        unsafe { run(self, p, o, depth, alpha, beta) }
+        unsafe { run(self, m, p, o, f, depth, alpha, beta) }
     }
 }
 
@@ -396,11 +472,31 @@ impl Table {
     }
 }
 
-/// An exact search with its node count.
-#[derive(Default)]
+/// An exact search with its node count. The learned evaluation orders the moves far from
+/// the end and gives the first guess of the score; it changes no result, only how fast
+/// one is found.
 pub struct Solver {
     pub nodes: u64,
     table: Table,
+    model: Arc<PatternModel>,
+}
+
+impl Solver {
+    /// A solver ordering moves by `model`.
+    pub fn with_model(model: Arc<PatternModel>) -> Solver {
+        Solver {
+            nodes: 0,
+            table: Table::default(),
+            model,
+        }
+    }
+}
+
+impl Default for Solver {
+    /// A solver ordering moves by the shipped model.
+    fn default() -> Solver {
+        Solver::with_model(shipped())
+    }
 }
 
 /// Scores beyond any disc difference: "no move found yet" for a maximum and a minimum.
@@ -643,8 +739,10 @@ fn nws_node(b: impl Build, s: &mut Solver, p: u64, o: u64, alpha: i32, passed: b
             }
             let _ = ordered.try_push((0, sq, f));
         }
-        // The table's move first, then fastest first: the replies that leave the
-        // opponent fewest moves.
+        // The table's move first, then far from the end by a shallow search with the
+        // learned evaluation, else fastest first: the replies that leave the opponent
+        // fewest moves.
+        let features = ordering_depth(empties).map(|_| Features::new(p, o));
         for (key, sq, f) in &mut ordered {
             let (np, no) = (p | *f | 1 << *sq, o & !*f);
             // Enhanced transposition cut-off: a child the table already bounds low enough
@@ -658,7 +756,8 @@ fn nws_node(b: impl Build, s: &mut Solver, p: u64, o: u64, alpha: i32, passed: b
             *key = if hint == Some(*sq) {
                 i32::MIN
             } else {
-                move_key(b, np, no, empties, *sq)
+                let after = features.map(|nf| nf.play(*sq, *f));
+                move_key(b, &s.model, after.as_ref(), np, no, empties, *sq)
             };
         }
         let mut best_square = 0;
@@ -746,10 +845,23 @@ impl Solver {
             return (final_score(p, o), None);
         }
         let empties = pos.empties();
+        let model = self.model.clone();
+        let features = Features::new(p, o);
+        let ordering = ordering_depth(empties).map(|_| features);
         let mut ordered: Vec<(i32, Move, u64)> = squares_of(k.legal_moves(p, o))
             .map(|sq| {
-                let f = k.flips(p, o, sq.index() as u32);
-                let key = move_key(b, p | f | sq.bit(), o & !f, empties, sq.index() as u32);
+                let s = sq.index() as u32;
+                let f = k.flips(p, o, s);
+                let after = ordering.map(|nf| nf.play(s, f));
+                let key = move_key(
+                    b,
+                    &model,
+                    after.as_ref(),
+                    p | f | sq.bit(),
+                    o & !f,
+                    empties,
+                    s,
+                );
                 (key, Move::Place(sq), f)
             })
             .collect();
@@ -760,7 +872,21 @@ impl Solver {
         let moves: Vec<(Move, u64)> = ordered.into_iter().map(|(_, mv, f)| (mv, f)).collect();
         // MTD(f): null-window tests moving toward the score, each one cheap and helped by
         // the bounds the ones before left in the table, instead of one wide search.
-        let (mut lower, mut upper, mut guess) = (-65, 65, 0);
+        // The first guess: a shallow search with the learned evaluation, to the nearest
+        // even score (every final score is even).
+        let guess = if empties >= GUESS_EMPTIES {
+            let mut searcher = crate::search::Searcher::new(model.clone());
+            let limits = crate::search::Limits {
+                depth: GUESS_DEPTH,
+                exact: 0,
+                time: None,
+            };
+            let r = searcher.search(pos, limits);
+            2 * ((r.score / 2.0).round() as i32).clamp(-32, 32)
+        } else {
+            0
+        };
+        let (mut lower, mut upper, mut guess) = (-65, 65, guess);
         let mut best = None;
         while lower < upper {
             let beta = guess.max(lower + 1);

@@ -132,6 +132,14 @@ impl Searcher {
         self.stop = Some(stop);
     }
 
+    /// The best move the table holds for a position (a square index), if any.
+    #[inline]
+    pub fn table_move(&self, p: u64, o: u64) -> Option<u32> {
+        self.table
+            .get(Table::key(p, o))
+            .and_then(|e| (e.best != 0).then(|| u32::from(e.best - 1)))
+    }
+
     /// The learned evaluation of a position (side to move's view, 1/256 disc).
     #[inline]
     pub fn evaluate(&self, p: u64, o: u64) -> i32 {

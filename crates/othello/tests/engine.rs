@@ -389,3 +389,38 @@ fn only_random_is_uniformly_random() {
         );
     }
 }
+
+#[test]
+fn the_learned_ordering_changes_no_endgame_score() {
+    // FFO #22–#26 (17–20 empties) go through the shallow searches with the learned
+    // evaluation and the midgame search's first guess. With the shipped model and with
+    // one whose weights are noise, the scores are the file's: the model only changes how
+    // fast they are found.
+    use gamelab_othello::endgame::Solver;
+    use gamelab_othello::learned::{PatternModel, STAGES};
+    use gamelab_othello::patterns::offsets;
+    let mut state = 11u64;
+    let noise: Vec<Vec<f64>> = (0..STAGES)
+        .map(|_| {
+            (0..offsets().1)
+                .map(|_| {
+                    state = gamelab_core::mix64(state);
+                    (state % 4001) as f64 / 100.0 - 20.0
+                })
+                .collect()
+        })
+        .collect();
+    let noise = std::sync::Arc::new(PatternModel::from_discs(&[3.0; STAGES], &noise));
+    let suite = gamelab_othello::ffo::parse(&data("ffo1-39.txt"), "ffo1-39.txt").unwrap();
+    for case in suite.iter().filter(|c| (22..=26).contains(&c.id)) {
+        assert!(case.position.empties() >= 17);
+        let (shipped, _) = Solver::default().solve(&case.position);
+        let (noisy, _) = Solver::with_model(noise.clone()).solve(&case.position);
+        assert_eq!(
+            (shipped, noisy),
+            (case.expected, case.expected),
+            "FFO #{}",
+            case.id
+        );
+    }
+}
