@@ -1,0 +1,55 @@
+//! How long the engine's search takes to a fixed depth from midgame positions:
+//! `cargo run --release -p gamelab-othello --example midgame_depth -- [DEPTH] [POSITIONS]`
+//! (one core; defaults 12 and 20). The positions are those of random games 20 to 40 plies
+//! in, the same on every run.
+
+use gamelab_core::{Game, Side, game_rng};
+use gamelab_othello::Othello;
+use gamelab_othello::learned::shipped;
+use gamelab_othello::search::{Limits, Searcher};
+
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let depth: u32 = args.next().map_or(12, |a| a.parse().expect("a depth"));
+    let count: usize = args.next().map_or(20, |a| a.parse().expect("a count"));
+    let positions: Vec<Othello> = (0u64..)
+        .filter_map(|seed| {
+            let mut rng = game_rng(seed, 0, Side::First);
+            let mut pos = Othello::new();
+            for _ in 0..20 + seed % 21 {
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    return None;
+                }
+                pos.play_unchecked(moves[rng.below(moves.len())]);
+            }
+            (!pos.is_over() && pos.legal_mask() != 0).then_some(pos)
+        })
+        .take(count)
+        .collect();
+    let model = shipped();
+    let (mut total, mut nodes, mut slowest) = (0.0, 0u64, 0.0f64);
+    println!("position  empties      nodes    seconds");
+    for (i, pos) in positions.iter().enumerate() {
+        let mut searcher = Searcher::new(model.clone());
+        let r = searcher.search(
+            pos,
+            Limits {
+                depth,
+                exact: 0,
+                time: None,
+            },
+        );
+        let s = r.elapsed.as_secs_f64();
+        println!("{i:>8} {:>8} {:>10} {s:>10.3}", pos.empties(), r.nodes);
+        total += s;
+        nodes += r.nodes;
+        slowest = slowest.max(s);
+    }
+    println!(
+        "depth {depth}: {} positions, mean {:.3} s, slowest {slowest:.3} s, {:.1} M nodes/s",
+        positions.len(),
+        total / positions.len() as f64,
+        nodes as f64 / total / 1e6
+    );
+}
