@@ -1,6 +1,6 @@
 //! How long the engine's search takes to a fixed depth from midgame positions:
-//! `cargo run --release -p gamelab-othello --example midgame_depth -- [DEPTH] [POSITIONS]`
-//! (one core; defaults 12 and 20). The positions are those of random games 20 to 40 plies
+//! `cargo run --release -p gamelab-othello --example midgame_depth -- [DEPTH] [POSITIONS]
+//! [PROBCUT]` (one core; defaults 12, 20 and 0: no Multi-ProbCut). The positions are those of random games 20 to 40 plies
 //! in, the same on every run.
 
 use gamelab_core::{Game, Side, game_rng};
@@ -12,6 +12,7 @@ fn main() {
     let mut args = std::env::args().skip(1);
     let depth: u32 = args.next().map_or(12, |a| a.parse().expect("a depth"));
     let count: usize = args.next().map_or(20, |a| a.parse().expect("a count"));
+    let probcut: f64 = args.next().map_or(0.0, |a| a.parse().expect("a threshold"));
     let positions: Vec<Othello> = (0u64..)
         .filter_map(|seed| {
             let mut rng = game_rng(seed, 0, Side::First);
@@ -32,6 +33,7 @@ fn main() {
     println!("position  empties      nodes    seconds");
     for (i, pos) in positions.iter().enumerate() {
         let mut searcher = Searcher::new(model.clone());
+        searcher.set_probcut(probcut);
         let r = searcher.search(
             pos,
             Limits {

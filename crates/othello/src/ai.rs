@@ -272,6 +272,9 @@ impl Agent<Othello> for Engine {
     }
 }
 
+/// The engine's Multi-ProbCut threshold unless a spec says otherwise.
+const PROBCUT_DEFAULT: f64 = 0.0;
+
 pub fn registry() -> Registry<Othello> {
     let mut r = Registry::new();
     r.register(AgentEntry::new(
@@ -285,6 +288,13 @@ pub fn registry() -> Registry<Othello> {
                 0.0,
                 3600.0,
                 "seconds per move, 0 for none (deepening up to `level`; results then depend on the machine)",
+            ),
+            ParamSpec::float(
+                "probcut",
+                PROBCUT_DEFAULT,
+                0.0,
+                4.0,
+                "Multi-ProbCut's threshold in standard deviations: nodes a shallow search predicts are cut (0 searches every node to full depth)",
             ),
             ParamSpec::file(
                 "model",
@@ -306,11 +316,13 @@ pub fn registry() -> Registry<Othello> {
                 ),
             };
             let seconds = p.float("time");
-            Ok(Box::new(Engine::new(
+            let mut engine = Engine::new(
                 model,
                 p.int("level") as u32,
                 (seconds > 0.0).then(|| Duration::from_secs_f64(seconds)),
-            )))
+            );
+            engine.searcher.set_probcut(p.float("probcut"));
+            Ok(Box::new(engine))
         },
     ));
     r.register(AgentEntry::new(

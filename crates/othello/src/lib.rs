@@ -14,6 +14,7 @@ pub mod learned;
 pub mod patterns;
 pub mod perft;
 mod position;
+pub mod probcut;
 pub mod search;
 pub mod training;
 pub mod wthor;

@@ -113,6 +113,9 @@ pub struct Searcher {
     /// Asked from outside to end searches at once.
     stop: Option<StopFlag>,
     stopped: bool,
+    /// Multi-ProbCut's threshold in standard deviations (0: no cuts, every node searched
+    /// to its full depth).
+    probcut: f64,
 }
 
 impl Searcher {
@@ -124,7 +127,15 @@ impl Searcher {
             cutoff: Cutoff::default(),
             stop: None,
             stopped: false,
+            probcut: 0.0,
         }
+    }
+
+    /// Cuts nodes by Multi-ProbCut at `threshold` standard deviations (0 turns cuts off;
+    /// smaller cuts more and errs more often). Still deterministic: the same position,
+    /// depth and threshold give the same move and score everywhere.
+    pub fn set_probcut(&mut self, threshold: f64) {
+        self.probcut = threshold;
     }
 
     /// Ends every later search at once when `stop` is set.
@@ -311,6 +322,35 @@ impl Searcher {
                     UPPER if e.value <= alpha => return e.value,
                     _ => {}
                 }
+            }
+        }
+        if self.probcut > 0.0
+            && ply > 0
+            && beta == alpha + 1
+            && beta.abs() < WIN / 2
+            && let Some(cut) = crate::probcut::cut(depth, 64 - (p | o).count_ones())
+        {
+            // The shallow search's bound that predicts the deep one passing beta (or
+            // staying at or below alpha) with `probcut` standard deviations to spare.
+            let scale = f64::from(SCALE);
+            let margin = self.probcut * cut.sigma * scale;
+            let shallow = crate::probcut::shallow_depth(depth);
+            let limit = f64::from(WIN / 2);
+            let bound_for = |v: f64| {
+                ((v - cut.intercept * scale) / cut.slope)
+                    .round()
+                    .clamp(-limit, limit) as i32
+            };
+            let high = bound_for(f64::from(beta) + margin);
+            if self.pvs(p, o, features, shallow, high - 1, high, ply) >= high {
+                return beta;
+            }
+            let low = bound_for(f64::from(alpha) - margin);
+            if self.pvs(p, o, features, shallow, low, low + 1, ply) <= low {
+                return alpha;
+            }
+            if self.stopped {
+                return 0;
             }
         }
         let mut moves = self.scored_moves(p, o, features, legal, table_move, depth);

@@ -291,3 +291,60 @@ fn a_stopped_search_is_not_kept_as_the_levels_answer() {
     let mut fresh = gamelab_othello::ai::Engine::new(shipped(), 6, None);
     assert_eq!(whole.best, fresh.analyse(&pos).best);
 }
+
+#[test]
+fn probcut_cuts_nodes_deterministically_and_never_touches_exact_scores() {
+    let model = shipped();
+    let (mut cut_nodes, mut full_nodes) = (0, 0);
+    for seed in 0..12 {
+        let mut rng = game_rng(seed, 7, Side::First);
+        let pos = random_position(&mut rng, 16 + (seed % 16) as usize);
+        if pos.is_over() || pos.legal_mask() == 0 {
+            continue;
+        }
+        let limits = Limits {
+            depth: 8,
+            exact: 0,
+            time: None,
+        };
+        let full = Searcher::new(model.clone()).search(&pos, limits);
+        let run = || {
+            let mut s = Searcher::new(model.clone());
+            s.set_probcut(1.5);
+            s.search(&pos, limits)
+        };
+        let (cut, again) = (run(), run());
+        assert_eq!(
+            (cut.best, cut.score, cut.nodes),
+            (again.best, again.score, again.nodes)
+        );
+        assert!(pos.legal_moves().contains(&cut.best));
+        cut_nodes += cut.nodes;
+        full_nodes += full.nodes;
+    }
+    assert!(
+        cut_nodes * 2 < full_nodes,
+        "{cut_nodes} nodes with cuts, {full_nodes} without"
+    );
+    // Within the exact range the solver answers, and cuts never reach it.
+    for seed in 0..6 {
+        let mut rng = game_rng(seed, 8, Side::First);
+        let pos = random_position(&mut rng, 46);
+        if pos.is_over() || pos.legal_mask() == 0 {
+            continue;
+        }
+        let mut s = Searcher::new(model.clone());
+        s.set_probcut(0.5);
+        let r = s.search(
+            &pos,
+            Limits {
+                depth: 8,
+                exact: 18,
+                time: None,
+            },
+        );
+        let (exact, _) = gamelab_othello::endgame::Solver::default().solve(&pos);
+        assert!(r.exact);
+        assert_eq!(r.score, f64::from(exact), "seed {seed}\n{pos}");
+    }
+}

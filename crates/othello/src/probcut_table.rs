@@ -1,0 +1,40 @@
+// Written by `cargo run --release -p gamelab-othello --example fit_probcut`.
+/// The fitted lines: `CUTS[bucket][depth - MIN_DEPTH]`.
+pub const CUTS: [[Cut; (MAX_DEPTH - MIN_DEPTH + 1) as usize]; BUCKETS] = [
+    [
+        Cut { intercept: -0.2983, slope: 0.8921, sigma: 3.1909 },
+        Cut { intercept: -1.0805, slope: 0.8448, sigma: 2.3324 },
+        Cut { intercept: 0.0125, slope: 0.7748, sigma: 3.4099 },
+        Cut { intercept: -1.0992, slope: 0.8477, sigma: 3.0077 },
+        Cut { intercept: 0.4631, slope: 0.8231, sigma: 2.7560 },
+        Cut { intercept: -0.2353, slope: 0.8749, sigma: 2.1778 },
+        Cut { intercept: 0.5800, slope: 0.7099, sigma: 2.8535 },
+        Cut { intercept: -0.4670, slope: 0.8230, sigma: 2.2197 },
+        Cut { intercept: 0.5525, slope: 0.7645, sigma: 2.4046 },
+        Cut { intercept: -0.4779, slope: 0.8173, sigma: 1.9186 },
+    ],
+    [
+        Cut { intercept: -0.3603, slope: 0.9360, sigma: 3.2368 },
+        Cut { intercept: -0.1122, slope: 0.9506, sigma: 2.7960 },
+        Cut { intercept: -0.1370, slope: 0.9138, sigma: 3.9687 },
+        Cut { intercept: 0.0352, slope: 0.9167, sigma: 3.5818 },
+        Cut { intercept: 0.3277, slope: 0.9361, sigma: 3.2694 },
+        Cut { intercept: -0.1765, slope: 0.8574, sigma: 4.0807 },
+        Cut { intercept: 0.2782, slope: 0.8271, sigma: 4.5008 },
+        Cut { intercept: -0.2638, slope: 0.8354, sigma: 4.3071 },
+        Cut { intercept: 0.1727, slope: 0.8332, sigma: 3.7505 },
+        Cut { intercept: -0.4536, slope: 0.8698, sigma: 3.2149 },
+    ],
+    [
+        Cut { intercept: -0.7929, slope: 0.9000, sigma: 6.9972 },
+        Cut { intercept: -0.1751, slope: 0.9450, sigma: 4.8680 },
+        Cut { intercept: -0.7934, slope: 0.9047, sigma: 7.3250 },
+        Cut { intercept: -0.0203, slope: 0.9077, sigma: 7.2474 },
+        Cut { intercept: 0.5141, slope: 0.9600, sigma: 6.4817 },
+        Cut { intercept: 0.5233, slope: 1.0155, sigma: 5.5611 },
+        Cut { intercept: 0.3994, slope: 0.9776, sigma: 6.5512 },
+        Cut { intercept: 0.7001, slope: 0.9396, sigma: 7.8240 },
+        Cut { intercept: 0.2170, slope: 0.9241, sigma: 8.5432 },
+        Cut { intercept: 0.3435, slope: 0.9429, sigma: 7.7816 },
+    ],
+];
