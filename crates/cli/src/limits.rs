@@ -65,3 +65,8 @@ pub fn ridge(text: &str) -> Result<f64, String> {
 pub fn training_games(text: &str) -> Result<u64, String> {
     in_range(text, 2, 10_000_000, "a number of games")
 }
+
+/// `--balanced`: how far from even an opening may be, in the judge's units.
+pub fn window(text: &str) -> Result<f64, String> {
+    finite_in(text, 0.0, 1e6, "a window")
+}

@@ -12,6 +12,7 @@ mod games;
 mod limits;
 mod match_cmd;
 mod move_cmd;
+mod openings;
 mod play;
 mod progress;
 mod recording;

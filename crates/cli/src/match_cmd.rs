@@ -18,9 +18,10 @@ pub struct MatchArgs {
     a: String,
     /// The opponent, e.g. `ai2`.
     b: String,
-    /// Games with A moving first, and as many with A moving second (1 to 10^12).
-    #[arg(short = 'n', long, default_value_t = 10_000, value_parser = crate::limits::games_per_side)]
-    games: u64,
+    /// Games with A moving first, and as many with A moving second (1 to 10^12; default
+    /// 10,000, or the number of openings of --openings-file).
+    #[arg(short = 'n', long, value_parser = crate::limits::games_per_side)]
+    games: Option<u64>,
     /// Seed of the random streams: the same seed gives the same games.
     #[arg(long, default_value_t = 0)]
     seed: u64,
@@ -30,10 +31,8 @@ pub struct MatchArgs {
     /// Compute the exact probabilities from the AIs' move distributions instead of playing.
     #[arg(long)]
     exact: bool,
-    /// Start each game from one of N distinct openings of this many random plies (N the
-    /// games per side), each played once with each AI first; 0: every game from the start.
-    #[arg(long, default_value_t = 0, value_name = "PLIES", value_parser = clap::value_parser!(u32).range(0..=30))]
-    openings: u32,
+    #[command(flatten)]
+    openings: crate::openings::OpeningArgs,
     /// Print the match report as one JSON object instead of the tables.
     #[arg(long)]
     json: bool,
@@ -63,12 +62,10 @@ fn run_game<G: Described>(args: &MatchArgs, registry: &Registry<G>) -> anyhow::R
     // path is reported before any game.
     let mut a = registry.build(&args.a)?;
     let mut b = registry.build(&args.b)?;
-    if args.openings > 0 {
-        if args.exact {
-            anyhow::bail!("--exact walks every game from the start; it takes no --openings");
-        }
-        arena::openings::<G>(args.games, args.openings, args.seed)?;
+    if args.exact && (args.openings.openings > 0 || args.openings.openings_file.is_some()) {
+        anyhow::bail!("--exact walks every game from the start; it takes no openings");
     }
+    let (games, from_file) = args.openings.make::<G>(args.games, args.seed, registry)?;
     if let Some(path) = &args.records {
         gamelab_core::files::check_writable(path)
             .with_context(|| format!("cannot write the records to {}", path.display()))?;
@@ -76,7 +73,7 @@ fn run_game<G: Described>(args: &MatchArgs, registry: &Registry<G>) -> anyhow::R
     if args.exact {
         exact::<G>(args, &mut *a, &mut *b)
     } else {
-        sampled::<G>(args, registry)
+        sampled::<G>(args, registry, games, &from_file)
     }
 }
 
@@ -112,12 +109,17 @@ fn exact<G: Described>(
     ))
 }
 
-fn sampled<G: Described>(args: &MatchArgs, registry: &Registry<G>) -> anyhow::Result<String> {
+fn sampled<G: Described>(
+    args: &MatchArgs,
+    registry: &Registry<G>,
+    games: u64,
+    from_file: &[Vec<G::Move>],
+) -> anyhow::Result<String> {
     let cfg = MatchConfig {
-        games_per_side: args.games,
+        games_per_side: games,
         seed: args.seed,
         threads: args.threads.unwrap_or(0),
-        opening_plies: args.openings,
+        opening_plies: args.openings.openings,
     };
     // The specs built once already; building them again per chunk cannot fail.
     let make = |spec: &str| {
@@ -127,7 +129,7 @@ fn sampled<G: Described>(args: &MatchArgs, registry: &Registry<G>) -> anyhow::Re
     };
     let make_a = || make(&args.a);
     let make_b = || make(&args.b);
-    let bar = crate::progress::bar(args.games * 2, "games");
+    let bar = crate::progress::bar(games * 2, "games");
     let progress = |n: u64| crate::progress::advance(&bar, n);
     let started = Instant::now();
     let output = args.records.as_deref().map(|path| recording::Output {
@@ -135,7 +137,14 @@ fn sampled<G: Described>(args: &MatchArgs, registry: &Registry<G>) -> anyhow::Re
         format: recording::Format::JsonLines,
         specs: [&args.a, &args.b],
     });
-    let played = recording::play::<G, _>(&make_a, &make_b, &cfg, output.as_ref(), &progress)?;
+    let played = recording::play::<G, _>(
+        &make_a,
+        &make_b,
+        &cfg,
+        from_file,
+        output.as_ref(),
+        &progress,
+    )?;
     let elapsed = started.elapsed().as_secs_f64();
     crate::progress::finish(bar);
     let result = played.result;
@@ -150,7 +159,7 @@ fn sampled<G: Described>(args: &MatchArgs, registry: &Registry<G>) -> anyhow::Re
     if played.interrupted {
         eprintln!(
             "interrupted: {games_played} of {} games played{}",
-            args.games * 2,
+            games * 2,
             match &args.records {
                 Some(path) => format!(", every one written to {}", path.display()),
                 None => String::new(),
@@ -158,24 +167,27 @@ fn sampled<G: Described>(args: &MatchArgs, registry: &Registry<G>) -> anyhow::Re
         );
     }
     if args.json {
-        let mut report = MatchReport::new::<G>(&args.a, &args.b, args.games, args.seed);
+        let mut report = MatchReport::new::<G>(&args.a, &args.b, games, args.seed);
         report.finish(&result, !played.interrupted);
-        report.opening_plies = args.openings;
+        report.opening_plies = args.openings.openings;
+        report.openings_file = args
+            .openings
+            .openings_file
+            .as_ref()
+            .map(|p| p.display().to_string());
+        report.balanced = args.openings.balanced;
+        report.judge = args.openings.judge.clone();
         report.elapsed_ms = (elapsed * 1e3) as u64;
         return Ok(format!("{}\n", serde_json::to_string(&report)?));
     }
     let names = [G::side_name(Side::First), G::side_name(Side::Second)];
     let row = |t: arena::Tally| [t.win, t.lose, t.draw];
     let note = if result.repeats_one_game() {
-        "note: every game each way round was the same game (both AIs are deterministic); --openings PLIES starts them from different positions\n"
+        "note: every game each way round was the same game (both AIs are deterministic); --openings PLIES or --openings-file FILE starts them from different positions\n"
     } else {
         ""
     };
-    let openings = if args.openings > 0 {
-        format!(", openings of {} plies", args.openings)
-    } else {
-        String::new()
-    };
+    let openings = args.openings.describe(from_file.len());
     Ok(format!(
         "{} VS {}\n{}\n{}\n{} games in {:.3} s ({}/s), seed {}{openings}, digest {digest}\n{note}",
         args.a,

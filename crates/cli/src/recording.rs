@@ -76,6 +76,7 @@ pub fn play<G: Described, A: Agent<G>>(
     make_a: &AgentFactory<A>,
     make_b: &AgentFactory<A>,
     cfg: &MatchConfig,
+    openings: &[Vec<G::Move>],
     output: Option<&Output>,
     progress: &(dyn Fn(u64) + Sync),
 ) -> anyhow::Result<Played> {
@@ -86,8 +87,15 @@ pub fn play<G: Described, A: Agent<G>>(
     };
     let on_chunk = |c: &arena::ChunkResult<G::Move>| progress(c.range.end - c.range.start);
     let Some(out) = output else {
-        let (result, cut) =
-            arena::run_match_live::<G, A>(make_a, make_b, cfg, &live, &on_chunk, &mut |_| true);
+        let (result, cut) = arena::run_match_from::<G, A>(
+            make_a,
+            make_b,
+            cfg,
+            openings,
+            &live,
+            &on_chunk,
+            &mut |_| true,
+        );
         return Ok(Played {
             result,
             interrupted: cut,
@@ -98,8 +106,14 @@ pub fn play<G: Described, A: Agent<G>>(
     let mut written = 0;
     let mut finished = None;
     gamelab_core::files::write_atomically(out.path, |w| {
-        let end =
-            arena::run_match_live::<G, A>(make_a, make_b, cfg, &live, &on_chunk, &mut |games| {
+        let end = arena::run_match_from::<G, A>(
+            make_a,
+            make_b,
+            cfg,
+            openings,
+            &live,
+            &on_chunk,
+            &mut |games| {
                 let wrote = games.iter().try_for_each(|g| match out.format {
                     Format::Csv => writeln!(w, "{}", csv_line::<G>(&g.moves, g.outcome)),
                     Format::JsonLines => {
@@ -110,7 +124,8 @@ pub fn play<G: Described, A: Agent<G>>(
                 });
                 written += games.len() as u64;
                 wrote.map_err(|e| failed = Some(e)).is_ok()
-            });
+            },
+        );
         finished = Some(end);
         failed.take().map_or(Ok(()), Err)
     })

@@ -87,7 +87,7 @@ fn write<G: Described>(args: &RecordsArgs) -> anyhow::Result<()> {
         format: recording::Format::of(&args.out),
         specs: [&args.a, &args.b],
     };
-    let played = recording::play::<G, _>(&make_a, &make_b, &cfg, Some(&output), &progress)?;
+    let played = recording::play::<G, _>(&make_a, &make_b, &cfg, &[], Some(&output), &progress)?;
     crate::progress::finish(bar);
     if played.interrupted {
         eprintln!("interrupted: the games finished before it are kept");

@@ -5,7 +5,7 @@ use std::time::Instant;
 
 use anyhow::bail;
 use clap::Args;
-use gamelab_core::arena::{MatchConfig, run_match};
+use gamelab_core::arena::{ChunkResult, LiveOptions, MatchConfig, run_match_from};
 use gamelab_core::elo::{Crosstable, fit};
 use gamelab_core::{Described, GameVisitor, Registry};
 use serde_json::json;
@@ -17,18 +17,17 @@ pub struct TournamentArgs {
     /// The AIs, at least two.
     #[arg(required = true, num_args = 2..)]
     ais: Vec<String>,
-    /// Games per pair with each AI moving first (1 to 10^12).
-    #[arg(short = 'n', long, default_value_t = 10_000, value_parser = crate::limits::games_per_side)]
-    games: u64,
+    /// Games per pair with each AI moving first (1 to 10^12; default 10,000, or the
+    /// number of openings of --openings-file).
+    #[arg(short = 'n', long, value_parser = crate::limits::games_per_side)]
+    games: Option<u64>,
     #[arg(long, default_value_t = 0)]
     seed: u64,
     /// Worker threads, 1 to 256 (default: all cores). Results do not depend on it.
     #[arg(long, value_parser = crate::limits::threads)]
     threads: Option<usize>,
-    /// Start each game from one of N distinct openings of this many random plies (N the
-    /// games per side), each played once with each AI first; 0: every game from the start.
-    #[arg(long, default_value_t = 0, value_name = "PLIES", value_parser = clap::value_parser!(u32).range(0..=30))]
-    openings: u32,
+    #[command(flatten)]
+    openings: crate::openings::OpeningArgs,
     /// Print one JSON object instead of the tables.
     #[arg(long)]
     json: bool,
@@ -56,31 +55,40 @@ fn tournament<G: Described>(
     for spec in &args.ais {
         registry.build(spec)?;
     }
-    if args.openings > 0 {
-        gamelab_core::arena::openings::<G>(args.games, args.openings, args.seed)?;
-    }
+    let (games, openings) = args.openings.make::<G>(args.games, args.seed, registry)?;
     let n = args.ais.len();
     if (1..n).any(|i| args.ais[..i].contains(&args.ais[i])) {
         bail!("each AI may enter once; give a second copy different parameters to compare it");
     }
     let cfg = MatchConfig {
-        games_per_side: args.games,
+        games_per_side: games,
         seed: args.seed,
         threads: args.threads.unwrap_or(0),
-        opening_plies: args.openings,
+        opening_plies: args.openings.openings,
     };
     let started = Instant::now();
     // wins[i][j] and draws[i][j]: i's results against j over both colours.
     let mut wins = vec![vec![0u64; n]; n];
     let mut draws = vec![vec![0u64; n]; n];
     let pairs = (n * (n - 1) / 2) as u64;
-    let bar = crate::progress::bar(pairs * 2 * args.games, "games");
+    let bar = crate::progress::bar(pairs * 2 * games, "games");
     let progress = |games: u64| crate::progress::advance(&bar, games);
     for i in 0..n {
         for j in i + 1..n {
             let make_i = || registry.build(&args.ais[i]).expect("checked above");
             let make_j = || registry.build(&args.ais[j]).expect("checked above");
-            let (result, _) = run_match::<G, _>(&make_i, &make_j, &cfg, &progress, false);
+            let live = LiveOptions::for_match(&cfg, false);
+            let report =
+                |chunk: &ChunkResult<G::Move>| progress(chunk.range.end - chunk.range.start);
+            let (result, _) = run_match_from::<G, _>(
+                &make_i,
+                &make_j,
+                &cfg,
+                &openings,
+                &live,
+                &report,
+                &mut |_| true,
+            );
             let total = result.total();
             wins[i][j] = total.win;
             wins[j][i] = total.lose;
@@ -89,7 +97,7 @@ fn tournament<G: Described>(
         }
     }
     crate::progress::finish(bar);
-    let games_per_pair = (2 * args.games) as f64;
+    let games_per_pair = (2 * games) as f64;
     let table = Crosstable {
         points: (0..n)
             .map(|i| {
@@ -125,7 +133,7 @@ fn tournament<G: Described>(
             })
             .collect();
         let value = json!({
-            "game": G::NAME, "games_per_side": args.games, "seed": args.seed, "opening_plies": args.openings, "players": players,
+            "game": G::NAME, "games_per_side": games, "seed": args.seed, "opening_plies": args.openings.openings, "openings_file": args.openings.openings_file.as_ref().map(|p| p.display().to_string()), "balanced": args.openings.balanced, "judge": args.openings.judge, "players": players,
         });
         return Ok(format!("{value}\n"));
     }
@@ -171,9 +179,10 @@ fn tournament<G: Described>(
     }
     let _ = writeln!(
         out,
-        "\n{} games per pair, seed {}, {:.2} s",
-        2 * args.games,
+        "\n{} games per pair, seed {}{}, {:.2} s",
+        2 * games,
         args.seed,
+        args.openings.describe(openings.len()),
         started.elapsed().as_secs_f64()
     );
     Ok(out)

@@ -298,3 +298,194 @@ fn openings_vary_deterministic_games() {
             "has only 9 distinct positions 1 random plies",
         ));
 }
+
+#[test]
+fn openings_from_a_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("openings.txt");
+    std::fs::write(
+        &file,
+        "# three openings\nf5 d6 c3 d3 c4\n\nf5 f6 e6 f4  # a comment\nd3 c5\n",
+    )
+    .unwrap();
+    let records = dir.path().join("games.jsonl");
+    let f = file.to_str().unwrap();
+    // -n defaults to the number of openings: each played once with each AI first.
+    let v = json(&[
+        "match",
+        "--game",
+        "othello",
+        "engine:level=1",
+        "alphabeta:time=0,depth=1",
+        "--openings-file",
+        f,
+        "--records",
+        records.to_str().unwrap(),
+        "--json",
+    ]);
+    assert_eq!(v["games_per_side"], 3);
+    assert_eq!(v["openings_file"], f);
+    let openings: Vec<Vec<&str>> = vec![
+        vec!["f5", "d6", "c3", "d3", "c4"],
+        vec!["f5", "f6", "e6", "f4"],
+        vec!["d3", "c5"],
+    ];
+    let text = std::fs::read_to_string(&records).unwrap();
+    let games: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(games.len(), 6);
+    for (i, g) in games.iter().enumerate() {
+        let moves: Vec<&str> = g["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m.as_str().unwrap())
+            .collect();
+        let opening = &openings[i % 3];
+        assert_eq!(&moves[..opening.len()], &opening[..], "game {i}");
+    }
+    // The tables name the file.
+    gamelab()
+        .args([
+            "match",
+            "--game",
+            "othello",
+            "greedy",
+            "random",
+            "--openings-file",
+            f,
+        ])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("6 games in"))
+        .stdout(predicate::str::contains(", 3 openings from "));
+    gamelab()
+        .args([
+            "tournament",
+            "--game",
+            "othello",
+            "greedy",
+            "random",
+            "minimax:depth=1",
+            "--openings-file",
+            f,
+        ])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "6 games per pair, seed 0, 3 openings from",
+        ));
+    // Bad files say where and what.
+    let bad = dir.path().join("bad.txt");
+    for (text, needle) in [
+        ("f5 d6\nf5 a1\n", "bad.txt, line 2: move 2 (a1):"),
+        ("f5 zz\n", "line 1: move 2 (zz):"),
+        ("# nothing\n\n", "no openings in it"),
+    ] {
+        std::fs::write(&bad, text).unwrap();
+        gamelab()
+            .args(["match", "--game", "othello", "greedy", "random"])
+            .args(["--openings-file", bad.to_str().unwrap()])
+            .assert()
+            .failure()
+            .stderr(predicate::str::contains(needle));
+    }
+    // Balanced random openings: only those the judge calls close to even.
+    gamelab()
+        .args(["match", "--game", "othello", "greedy", "random", "-n", "5"])
+        .args([
+            "--openings",
+            "4",
+            "--balanced",
+            "1.5",
+            "--judge",
+            "engine:level=2",
+        ])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "openings of 4 plies within ±1.5 by engine:level=2",
+        ));
+    let v = json(&[
+        "match",
+        "--game",
+        "othello",
+        "greedy",
+        "random",
+        "-n",
+        "5",
+        "--openings",
+        "4",
+        "--balanced",
+        "1.5",
+        "--judge",
+        "engine:level=2",
+        "--json",
+    ]);
+    assert_eq!(
+        (v["balanced"].as_f64(), v["judge"].as_str()),
+        (Some(1.5), Some("engine:level=2"))
+    );
+    gamelab()
+        .args(["match", "--game", "othello", "greedy", "random", "-n", "5"])
+        .args(["--openings", "4", "--balanced", "1.5", "--judge", "greedy"])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains(
+            "greedy gives no value for a position",
+        ));
+    gamelab()
+        .args([
+            "match",
+            "--game",
+            "othello",
+            "greedy",
+            "random",
+            "--balanced",
+            "2",
+        ])
+        .args(["--judge", "engine"])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains(
+            "--balanced keeps some of the random openings",
+        ));
+    gamelab()
+        .args([
+            "match",
+            "--game",
+            "othello",
+            "greedy",
+            "random",
+            "--openings",
+            "4",
+        ])
+        .args(["--balanced", "NaN", "--judge", "engine"])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains(
+            "expected a window from 0 to 1000000",
+        ));
+    gamelab()
+        .args([
+            "match",
+            "--game",
+            "othello",
+            "greedy",
+            "random",
+            "--openings",
+            "4",
+        ])
+        .args(["--openings-file", f])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("cannot be used with"));
+    gamelab()
+        .args(["match", "--game", "othello", "greedy", "random"])
+        .args(["--openings-file", dir.path().to_str().unwrap()])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("not a regular file"));
+}

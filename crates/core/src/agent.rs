@@ -95,6 +95,15 @@ pub trait Agent<G: Game>: Send {
         None
     }
 
+    /// The agent's value of the position for the side to move, in its own units, for
+    /// agents that evaluate: by default the best of [`Agent::move_scores`].
+    fn value(&mut self, game: &G) -> Option<f64> {
+        self.move_scores(game)?
+            .into_iter()
+            .map(|(_, v)| v)
+            .reduce(f64::max)
+    }
+
     /// Whether `choose` is exactly: the legal moves in the game's order, the only one when
     /// it is forced (drawing nothing), else `moves[rng.below(moves.len())]`. When both
     /// agents of a match say so, the arena lets the game play whole games itself
@@ -125,6 +134,10 @@ impl<G: Game, A: Agent<G> + ?Sized> Agent<G> for Box<A> {
 
     fn move_scores(&mut self, game: &G) -> Option<Vec<(G::Move, f64)>> {
         (**self).move_scores(game)
+    }
+
+    fn value(&mut self, game: &G) -> Option<f64> {
+        (**self).value(game)
     }
 
     fn is_uniform_random(&self) -> bool {

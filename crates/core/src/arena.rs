@@ -12,7 +12,8 @@ use rayon::prelude::*;
 use thiserror::Error;
 
 use crate::{
-    Agent, EngineHooks, Game, GameRng, Outcome, Side, SideStream, StopFlag, StreamKey, mix64,
+    Agent, EngineHooks, Game, GameRng, Notation, Outcome, Side, SideStream, StopFlag, StreamKey,
+    mix64,
 };
 
 /// Builds a fresh agent: a match makes one per side per chunk of games, so that threads
@@ -75,10 +76,12 @@ pub struct MatchConfig {
 /// Why a match's openings cannot be made.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 #[error(
-    "{game} has only {found} distinct positions {plies} random plies from the start (in {tries} tries) for {wanted} openings; ask for fewer games per side or more plies"
+    "{game} has only {found} distinct positions {plies} random plies from the start{condition} (in {tries} tries) for {wanted} openings; ask for fewer games per side or more plies"
 )]
 pub struct OpeningError {
     pub game: &'static str,
+    /// What else the openings had to be ("" or, say, " that the judge calls balanced").
+    pub condition: &'static str,
     pub wanted: u64,
     pub plies: u32,
     pub found: u64,
@@ -93,6 +96,19 @@ pub fn openings<G: Game>(
     plies: u32,
     seed: u64,
 ) -> Result<Vec<Vec<G::Move>>, OpeningError> {
+    openings_where::<G>(count, plies, seed, "", &mut |_| true)
+}
+
+/// [`openings`] kept only where `keep` says so (say, where a search calls the position
+/// balanced; `condition` says it in the error when too few are): the candidates are the
+/// same, drawn in the same order.
+pub fn openings_where<G: Game>(
+    count: u64,
+    plies: u32,
+    seed: u64,
+    condition: &'static str,
+    keep: &mut dyn FnMut(&G) -> bool,
+) -> Result<Vec<Vec<G::Move>>, OpeningError> {
     const SALT: u64 = 0x6f70_656e_696e_6773; // "openings"
     let key = StreamKey::new(mix64(seed ^ SALT));
     let mut seen = std::collections::HashSet::new();
@@ -103,6 +119,7 @@ pub fn openings<G: Game>(
         if tries == budget {
             return Err(OpeningError {
                 game: G::NAME,
+                condition,
                 wanted: count,
                 plies,
                 found: out.len() as u64,
@@ -122,9 +139,77 @@ pub fn openings<G: Game>(
             game.play_unchecked(mv);
             moves.push(mv);
         }
-        if moves.len() == plies as usize && !game.is_over() && seen.insert(game.key()) {
+        if moves.len() == plies as usize
+            && !game.is_over()
+            && !seen.contains(&game.key())
+            && keep(&game)
+        {
+            seen.insert(game.key());
             out.push(moves);
         }
+    }
+    Ok(out)
+}
+
+/// Why a file of openings cannot be used: where, and what was wrong.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[error("{name}, line {line}: {reason}")]
+pub struct OpeningFileError {
+    pub name: String,
+    pub line: usize,
+    pub reason: String,
+}
+
+/// Openings from text: one a line, its moves in the game's notation separated by spaces
+/// (blank lines and `#` comments skipped). Every move must be legal where it is played,
+/// and the game must go on after the last one. `name` is the source errors name.
+pub fn read_openings<G: Notation>(
+    text: &str,
+    name: &str,
+) -> Result<Vec<Vec<G::Move>>, OpeningFileError> {
+    let mut out = Vec::new();
+    for (number, line) in text.lines().enumerate() {
+        let error = |reason: String| OpeningFileError {
+            name: name.to_string(),
+            line: number + 1,
+            reason,
+        };
+        let line = line.split('#').next().unwrap_or("").trim();
+        if line.is_empty() {
+            continue;
+        }
+        let mut game = G::start();
+        let mut moves = Vec::new();
+        for (i, text) in line.split_whitespace().enumerate() {
+            if game.is_over() {
+                return Err(error(format!(
+                    "the game is over before move {} ({text})",
+                    i + 1
+                )));
+            }
+            let mv = game.parse_move(text).map_err(|e| {
+                error(format!(
+                    "move {} ({text}): {e}; moves are {}",
+                    i + 1,
+                    G::move_syntax()
+                ))
+            })?;
+            game.play_unchecked(mv);
+            moves.push(mv);
+        }
+        if game.is_over() {
+            return Err(error(
+                "the game is over after these moves; an opening must leave it going".into(),
+            ));
+        }
+        out.push(moves);
+    }
+    if out.is_empty() {
+        return Err(OpeningFileError {
+            name: name.to_string(),
+            line: 0,
+            reason: "no openings in it (one a line, moves separated by spaces)".into(),
+        });
     }
     Ok(out)
 }
@@ -236,6 +321,14 @@ pub struct MatchReport {
     pub digest: Option<String>,
     /// Plies of random opening before each game (0: every game from the start).
     pub opening_plies: u32,
+    /// The file the openings came from, when they came from one.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub openings_file: Option<String>,
+    /// The random openings were kept only where this AI valued them within ±`balanced`.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub balanced: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub judge: Option<String>,
     /// Every game each way round was the same game: both AIs are deterministic and there
     /// were no openings to vary them.
     pub repeated_one_game: bool,
@@ -260,6 +353,9 @@ impl MatchReport {
             exact_note: None,
             digest: None,
             opening_plies: 0,
+            openings_file: None,
+            balanced: None,
+            judge: None,
             repeated_one_game: false,
             elapsed_ms: 0,
         }
@@ -535,7 +631,7 @@ fn play_chunk<G: EngineHooks, A: Agent<G>>(
             play_game(&start, agents, &mut rngs, moves.as_mut())
         } else {
             // The opening's moves are part of the game: its hash, its record.
-            let opening = &openings[(index % cfg.games_per_side) as usize];
+            let opening = &openings[(index % cfg.games_per_side) as usize % openings.len()];
             let mut from = start.clone();
             let mut hash = 0;
             for &mv in opening {
@@ -698,8 +794,6 @@ pub fn run_match_live<G: EngineHooks, A: Agent<G>>(
     on_chunk: &(dyn Fn(&ChunkResult<G::Move>) + Sync),
     on_games: &mut dyn FnMut(Vec<PlayedGame<G::Move>>) -> bool,
 ) -> (MatchResult, bool) {
-    let key = StreamKey::new(cfg.seed);
-    let total = cfg.games_per_side.saturating_mul(2);
     // Made once, before any game; callers check them first with [`openings`].
     let openings = if cfg.opening_plies > 0 {
         openings::<G>(cfg.games_per_side, cfg.opening_plies, cfg.seed)
@@ -707,8 +801,26 @@ pub fn run_match_live<G: EngineHooks, A: Agent<G>>(
     } else {
         Vec::new()
     };
+    run_match_from::<G, A>(a, b, cfg, &openings, live, on_chunk, on_games)
+}
+
+/// [`run_match_live`] from given openings (say from a file; see [`read_openings`]) rather
+/// than the random ones `cfg.opening_plies` asks for: game `i` starts from opening
+/// `i mod games_per_side` (modulo their number), so with as many openings as games per
+/// side each is played once with each AI first. No openings: every game from the start.
+pub fn run_match_from<G: EngineHooks, A: Agent<G>>(
+    a: &AgentFactory<A>,
+    b: &AgentFactory<A>,
+    cfg: &MatchConfig,
+    openings: &[Vec<G::Move>],
+    live: &LiveOptions,
+    on_chunk: &(dyn Fn(&ChunkResult<G::Move>) + Sync),
+    on_games: &mut dyn FnMut(Vec<PlayedGame<G::Move>>) -> bool,
+) -> (MatchResult, bool) {
+    let key = StreamKey::new(cfg.seed);
+    let total = cfg.games_per_side.saturating_mul(2);
     let run = |range: std::ops::Range<u64>| {
-        let r = play_chunk::<G, A>(a, b, cfg, &key, range, live, &openings);
+        let r = play_chunk::<G, A>(a, b, cfg, &key, range, live, openings);
         on_chunk(&r);
         r
     };

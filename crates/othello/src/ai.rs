@@ -252,6 +252,10 @@ impl Agent<Othello> for Engine {
             .then(|| Policy::uniform(&[self.analyse(pos).best]))
     }
 
+    fn value(&mut self, pos: &Othello) -> Option<f64> {
+        (!pos.is_over()).then(|| self.analyse(pos).score)
+    }
+
     fn explain(&mut self, pos: &Othello) -> Option<String> {
         let r = self.analyse(pos);
         let pv: Vec<String> = r.pv.iter().map(ToString::to_string).collect();

@@ -521,3 +521,69 @@ fn csv_lines_that_stop_early_or_lie_about_the_winner_are_refused() {
     assert_eq!(record.result, "o");
     replay::<Ttt>(&record).unwrap();
 }
+
+#[test]
+fn openings_read_from_text_are_checked_move_by_move() {
+    let ok = arena::read_openings::<Ttt>("# corners\n0,0 1,1\n\n2,2   # alone\n", "o.txt").unwrap();
+    assert_eq!(ok.len(), 2);
+    assert_eq!((ok[0].len(), ok[1].len()), (2, 1));
+    let err = |text: &str| {
+        arena::read_openings::<Ttt>(text, "o.txt")
+            .unwrap_err()
+            .to_string()
+    };
+    assert!(err("1,1\n1,1 1,1\n").starts_with("o.txt, line 2: move 2 (1,1):"));
+    // x takes the top row: the game is over, so it opens nothing.
+    assert!(err("0,0 0,1 1,0 1,1 2,0\n").contains("the game is over after these moves"));
+    assert!(err("0,0 0,1 1,0 1,1 2,0 2,2\n").contains("the game is over before move 6"));
+    assert!(err("").contains("no openings in it"));
+    // A match from given openings starts every game with them, each once each way round.
+    let cfg = MatchConfig {
+        games_per_side: 2,
+        seed: 3,
+        threads: 1,
+        opening_plies: 0,
+    };
+    let make = || build("ai2");
+    let live = arena::LiveOptions::for_match(&cfg, true);
+    let mut games = Vec::new();
+    let (result, cut) =
+        arena::run_match_from::<Ttt, _>(&make, &make, &cfg, &ok, &live, &|_| {}, &mut |g| {
+            games.extend(g);
+            true
+        });
+    assert!(!cut);
+    assert_eq!(result.total().games(), 4);
+    for (i, g) in games.iter().enumerate() {
+        let opening = &ok[i % 2];
+        assert_eq!(&g.moves[..opening.len()], &opening[..], "game {i}");
+    }
+}
+
+#[test]
+fn openings_can_be_kept_by_a_judge() {
+    // Keep the openings that leave the centre empty: every one does, and asking for more
+    // than exist says what they had to be.
+    let centre_empty = |g: &Ttt| g.parse_move("1,1").is_ok();
+    let kept =
+        arena::openings_where::<Ttt>(20, 2, 5, " with the centre empty", &mut |g| centre_empty(g))
+            .unwrap();
+    assert_eq!(kept.len(), 20);
+    let mut all = arena::openings::<Ttt>(20, 2, 5).unwrap();
+    all.retain(|moves| {
+        let mut g = Ttt::start();
+        moves.iter().for_each(|&m| g.play_unchecked(m));
+        centre_empty(&g)
+    });
+    // The same candidates in the same order: the unfiltered ones that pass come first.
+    assert_eq!(&kept[..all.len()], &all[..]);
+    let err = arena::openings_where::<Ttt>(100, 2, 5, " with the centre empty", &mut |g| {
+        centre_empty(g)
+    })
+    .unwrap_err()
+    .to_string();
+    assert!(
+        err.contains("2 random plies from the start with the centre empty"),
+        "{err}"
+    );
+}
