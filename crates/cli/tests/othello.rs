@@ -215,6 +215,12 @@ fn train_patterns_smoke_and_the_engine_uses_the_model() {
             "500",
             "--iterations",
             "5",
+            "--self-play-rounds",
+            "1",
+            "--self-play-games",
+            "20",
+            "--self-play-level",
+            "1",
             "--out",
             model.to_str().unwrap(),
         ])
@@ -228,6 +234,14 @@ fn train_patterns_smoke_and_the_engine_uses_the_model() {
     );
     assert!(text.contains("held-out MAE"), "{text}");
     assert!(text.contains("weighted+mobility refit"), "{text}");
+    assert!(
+        text.contains("round 1: 20 self-play games at level 1"),
+        "{text}"
+    );
+    assert!(
+        text.contains("the new model at level 1 against the last"),
+        "{text}"
+    );
     let spec = format!("engine:level=2,model={}", model.display());
     gamelab()
         .args(["move", "--game", "othello", &spec, "--debug"])

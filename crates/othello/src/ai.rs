@@ -277,7 +277,7 @@ impl Agent<Othello> for Engine {
 }
 
 /// The engine's Multi-ProbCut threshold unless a spec says otherwise.
-const PROBCUT_DEFAULT: f64 = 1.5;
+pub const PROBCUT_DEFAULT: f64 = 1.5;
 
 pub fn registry() -> Registry<Othello> {
     let mut r = Registry::new();

@@ -16,6 +16,7 @@ pub mod perft;
 mod position;
 pub mod probcut;
 pub mod search;
+pub mod selfplay;
 pub mod training;
 pub mod wthor;
 

@@ -133,6 +133,15 @@ impl TrainingSet {
         (set, skipped)
     }
 
+    /// Adds `other`'s positions after this set's.
+    pub fn append(&mut self, other: &TrainingSet) {
+        for i in 0..other.rows.len() {
+            self.rows.push(other.rows.row(i), other.rows.target(i));
+        }
+        self.stages.extend_from_slice(&other.stages);
+        self.baseline.extend_from_slice(&other.baseline);
+    }
+
     /// The rows of stage `s`, and with `window` those of the neighbouring stages too.
     pub fn rows_of(&self, s: usize, window: usize) -> Vec<u32> {
         (0..self.stages.len() as u32)

@@ -348,3 +348,30 @@ fn probcut_cuts_nodes_deterministically_and_never_touches_exact_scores() {
         assert_eq!(r.score, f64::from(exact), "seed {seed}\n{pos}");
     }
 }
+
+#[test]
+fn self_play_games_are_whole_reproducible_and_independent_of_threads() {
+    use gamelab_othello::selfplay::self_play;
+    let model = shipped();
+    let play = |threads: usize| {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap()
+            .install(|| self_play(&model, 1, 8, 6, 3, &|_| {}).unwrap())
+    };
+    let (one, two) = (play(1), play(2));
+    assert_eq!(one, two);
+    assert_eq!(one.len(), 8);
+    for game in &one {
+        let replayed = game.replay().unwrap();
+        assert!(replayed.finished, "every game is played to the end");
+        assert_eq!(game.black_theoretical, game.black_discs);
+    }
+    // Distinct openings make distinct games.
+    for (i, a) in one.iter().enumerate() {
+        for b in &one[i + 1..] {
+            assert_ne!(a.moves, b.moves);
+        }
+    }
+}

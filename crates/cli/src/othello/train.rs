@@ -10,6 +10,7 @@ use clap::Args;
 use gamelab_learn::{CgOptions, fit_dense, fit_sparse};
 use gamelab_othello::learned::{PatternModel, STAGES};
 use gamelab_othello::patterns::offsets;
+use gamelab_othello::selfplay::self_play;
 use gamelab_othello::training::{Labels, TrainingSet};
 use gamelab_othello::wthor;
 
@@ -36,6 +37,20 @@ pub struct TrainPatternsArgs {
     /// Use only every k-th training game (k = 1: all), for quick trials.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=100_000))]
     every: u32,
+    /// Rounds of self-play after the fit to the WTHOR games: each plays --self-play-games
+    /// games of the engine with the latest model against itself, adds their positions to
+    /// the data and fits again (0: none).
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=20))]
+    self_play_rounds: u32,
+    /// Games per round of self-play, each from its own random opening.
+    #[arg(long, default_value_t = 20_000, value_parser = crate::limits::training_games)]
+    self_play_games: u64,
+    /// The engine's level in self-play.
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=30))]
+    self_play_level: u32,
+    /// Random plies before each self-play game.
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=30))]
+    self_play_openings: u32,
 }
 
 fn files(dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
@@ -91,12 +106,71 @@ pub fn run(args: TrainPatternsArgs) -> anyhow::Result<()> {
         skipped_train + skipped_test,
         started.elapsed().as_secs_f64()
     );
-    let n = offsets().1;
     let options = CgOptions {
         ridge: args.ridge,
         iterations: args.iterations as usize,
         tolerance: 1e-6,
     };
+    let (mut model, table, mut error) = fit(&train, &test, options)?;
+    print!("{table}");
+    let mut train = train;
+    for round in 1..=args.self_play_rounds {
+        let began = Instant::now();
+        let bar = crate::progress::bar(args.self_play_games, "self-play games");
+        let progress = |n| crate::progress::advance(&bar, n);
+        let model_arc = std::sync::Arc::new(model.clone());
+        let games = self_play(
+            &model_arc,
+            args.self_play_level,
+            args.self_play_games,
+            args.self_play_openings,
+            u64::from(round),
+            &progress,
+        )?;
+        crate::progress::finish(bar);
+        let (more, skipped) = TrainingSet::from_games(&games, labels, &|_| {});
+        if skipped > 0 {
+            bail!("{skipped} self-play games do not replay");
+        }
+        train.append(&more);
+        let (next, table, next_error) = fit(&train, &test, options)?;
+        let points = strength(&next, &model, args.self_play_level);
+        println!(
+            "\nround {round}: {} self-play games at level {} ({} positions, {} in all) in {:.1} s; held-out MAE {:.2} discs (was {:.2}); the new model at level {} against the last: {:.1} % of the points (100 openings of 8 plies, both colours)",
+            games.len(),
+            args.self_play_level,
+            more.rows.len(),
+            train.rows.len(),
+            began.elapsed().as_secs_f64(),
+            next_error,
+            error,
+            args.self_play_level,
+            100.0 * points
+        );
+        print!("{table}");
+        (model, error) = (next, next_error);
+    }
+    model.save(&args.out)?;
+    println!(
+        "model written to {} ({} bytes) in {:.1} s; ridge {}, at most {} iterations, exact labels from {} empties",
+        args.out.display(),
+        std::fs::metadata(&args.out).map(|m| m.len()).unwrap_or(0),
+        started.elapsed().as_secs_f64(),
+        args.ridge,
+        args.iterations,
+        args.exact
+    );
+    Ok(())
+}
+
+/// Fits every stage to `train`, and measures the held-out error on `test`: the model, the
+/// table of errors by stage (against the refit baseline), and the mean error over all.
+fn fit(
+    train: &TrainingSet,
+    test: &TrainingSet,
+    options: CgOptions,
+) -> anyhow::Result<(PatternModel, String, f64)> {
+    let n = offsets().1;
     let mut biases = Vec::with_capacity(STAGES);
     let mut weights = Vec::with_capacity(STAGES);
     let mut table = String::from(
@@ -159,16 +233,30 @@ pub fn run(args: TrainPatternsArgs) -> anyhow::Result<()> {
         total.0 / m,
         total.1 / m
     );
-    print!("{table}");
-    model.save(&args.out)?;
-    println!(
-        "model written to {} ({} bytes) in {:.1} s; ridge {}, at most {} iterations, exact labels from {} empties",
-        args.out.display(),
-        std::fs::metadata(&args.out).map(|m| m.len()).unwrap_or(0),
-        started.elapsed().as_secs_f64(),
-        args.ridge,
-        args.iterations,
-        args.exact
-    );
-    Ok(())
+    Ok((model, table, total.0 / m))
+}
+
+/// The share of the points `new` scores against `old`, both as the engine at `level`, over
+/// 100 random openings of 8 plies played once with each colour.
+fn strength(new: &PatternModel, old: &PatternModel, level: u32) -> f64 {
+    use gamelab_core::Agent;
+    use gamelab_core::arena::{MatchConfig, run_match};
+    use gamelab_othello::Othello;
+    use gamelab_othello::ai::{Engine, PROBCUT_DEFAULT};
+    let engine = |model: &PatternModel| -> Box<dyn Agent<Othello>> {
+        let mut e = Engine::new(std::sync::Arc::new(model.clone()), level, None);
+        e.searcher.set_probcut(PROBCUT_DEFAULT);
+        Box::new(e)
+    };
+    let cfg = MatchConfig {
+        games_per_side: 100,
+        seed: 0,
+        threads: 0,
+        opening_plies: 8,
+    };
+    let make_new = || engine(new);
+    let make_old = || engine(old);
+    let (result, _) = run_match::<Othello, _>(&make_new, &make_old, &cfg, &|_| {}, false);
+    let t = result.total();
+    (t.win as f64 + t.draw as f64 / 2.0) / t.games() as f64
 }
