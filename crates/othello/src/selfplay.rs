@@ -11,7 +11,7 @@ use rayon::prelude::*;
 
 use crate::ai::{Engine, PROBCUT_DEFAULT};
 use crate::learned::PatternModel;
-use crate::wthor::WthorGame;
+use crate::wthor::{WthorGame, recorded_black_count};
 use crate::{Move, Othello};
 
 /// `count` games of `engine:level=<level>` with `model` against itself, one from each of
@@ -55,13 +55,7 @@ pub fn self_play(
             }
             progress(1);
             let (black, white) = pos.counts();
-            let empties = 64 - black - white;
-            // WTHOR's count: the empty squares go to the winner (halved on a draw).
-            let black_discs = match black.cmp(&white) {
-                std::cmp::Ordering::Greater => black + empties,
-                std::cmp::Ordering::Less => black,
-                std::cmp::Ordering::Equal => black + empties / 2,
-            } as u8;
+            let black_discs = recorded_black_count(black, white) as u8;
             WthorGame {
                 tournament: 0,
                 black_player: 0,

@@ -127,12 +127,7 @@ impl WthorGame {
         let finished = pos.is_over();
         if finished {
             let (b, w) = pos.counts();
-            let empties = 64 - b - w;
-            let expected = match b.cmp(&w) {
-                std::cmp::Ordering::Greater => b + empties,
-                std::cmp::Ordering::Less => b,
-                std::cmp::Ordering::Equal => b + empties / 2,
-            };
+            let expected = recorded_black_count(b, w);
             if expected != u32::from(self.black_discs) {
                 return Err(format!(
                     "the game ends with black {b}, white {w} (black {expected} with the empties) but the record says black {}",
@@ -144,6 +139,17 @@ impl WthorGame {
             position: pos,
             finished,
         })
+    }
+}
+
+/// Black's count as the federation records a finished game with `black` and `white`
+/// discs: the empty squares go to the winner (half each on a draw).
+pub fn recorded_black_count(black: u32, white: u32) -> u32 {
+    let empties = 64 - black - white;
+    match black.cmp(&white) {
+        std::cmp::Ordering::Greater => black + empties,
+        std::cmp::Ordering::Less => black,
+        std::cmp::Ordering::Equal => black + empties / 2,
     }
 }
 
