@@ -202,14 +202,17 @@ pub struct Engine {
 
 impl Engine {
     /// Level `level`: a search `level` plies deep, exact from `level + 6` empties (at most
-    /// 18); with `time`, deepening stops after that long.
+    /// 18), cutting by Multi-ProbCut at [`PROBCUT_DEFAULT`]; with `time`, deepening stops
+    /// after that long.
     pub fn new(
         model: std::sync::Arc<crate::learned::PatternModel>,
         level: u32,
         time: Option<Duration>,
     ) -> Engine {
+        let mut searcher = crate::search::Searcher::new(model);
+        searcher.set_probcut(PROBCUT_DEFAULT);
         Engine {
-            searcher: crate::search::Searcher::new(model),
+            searcher,
             limits: crate::search::Limits {
                 depth: level,
                 exact: (level + 6).min(18),

@@ -5,9 +5,9 @@
 //! midgame search with the learned evaluation expects. Away from the leaves, a table of
 //! bounds, enhanced transposition and stability cut-offs, and fastest-first move ordering
 //! (fewest replies first; from 16 empties a shallow search with the learned evaluation,
-//! mixed with the replies), the table from seven empties; from five down, parity ordering; with four or fewer, the empty squares
-//! themselves are tried (no move generation), and the last one is scored by counting
-//! its flips along its four lines.
+//! mixed with the replies), the table from seven empties; from five down, parity
+//! ordering; with four or fewer, the empty squares themselves are tried (no move
+//! generation), and the last one is scored by counting its flips along its four lines.
 
 use std::sync::Arc;
 
@@ -172,10 +172,17 @@ fn corner_stability(p: u64) -> i32 {
 /// tuned on FFO #20–#44).
 #[inline(always)]
 fn reply_weight(k: impl Kernel, me: u64, opp: u64, sq: u32) -> i32 {
-    let replies = k.legal_moves(opp, me);
-    let mobility = (replies.count_ones() + (replies & CORNERS).count_ones()) as i32;
+    let mobility = replies(k, me, opp);
     let potential = frontier(me, !(me | opp)).count_ones() as i32;
     1024 * mobility + 32 * potential - 128 * corner_stability(me) - SQUARE_VALUE[sq as usize]
+}
+
+/// The opponent's replies after a move (`me` the side that just moved), corners counting
+/// twice.
+#[inline(always)]
+fn replies(k: impl Kernel, me: u64, opp: u64) -> i32 {
+    let replies = k.legal_moves(opp, me);
+    (replies.count_ones() + (replies & CORNERS).count_ones()) as i32
 }
 
 /// The depth of the search that orders moves, by empties: none below 16 (the opponent's
@@ -256,9 +263,8 @@ fn move_key(
 ) -> i32 {
     match (ordering_depth(empties), after) {
         (Some(depth), Some(f)) => {
-            let replies = b.kernel().legal_moves(opp, me);
-            let mobility = (replies.count_ones() + (replies & CORNERS).count_ones()) as i32;
-            b.shallow(m, opp, me, f, depth, -INFINITE, INFINITE) + MOBILITY_WEIGHT * mobility
+            b.shallow(m, opp, me, f, depth, -INFINITE, INFINITE)
+                + MOBILITY_WEIGHT * replies(b.kernel(), me, opp)
         }
         _ => reply_weight(b.kernel(), me, opp, sq),
     }
@@ -852,8 +858,7 @@ impl Solver {
         }
         let empties = pos.empties();
         let model = self.model.clone();
-        let features = Features::new(p, o);
-        let ordering = ordering_depth(empties).map(|_| features);
+        let ordering = ordering_depth(empties).map(|_| Features::new(p, o));
         let mut ordered: Vec<(i32, Move, u64)> = squares_of(k.legal_moves(p, o))
             .map(|sq| {
                 let s = sq.index() as u32;

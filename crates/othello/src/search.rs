@@ -24,6 +24,7 @@ use crate::{Move, Othello, Square};
 
 /// Beyond any evaluation: a finished game scores its disc difference times this.
 const WIN: i32 = 64 * SCALE;
+const CORNERS: u64 = 0x8100_0000_0000_0081;
 const INFINITY: i32 = 1 << 24;
 
 #[derive(Clone, Copy, Default)]
@@ -141,14 +142,6 @@ impl Searcher {
     /// Ends every later search at once when `stop` is set.
     pub fn set_stop(&mut self, stop: StopFlag) {
         self.stop = Some(stop);
-    }
-
-    /// The best move the table holds for a position (a square index), if any.
-    #[inline]
-    pub fn table_move(&self, p: u64, o: u64) -> Option<u32> {
-        self.table
-            .get(Table::key(p, o))
-            .and_then(|e| (e.best != 0).then(|| u32::from(e.best - 1)))
     }
 
     /// The learned evaluation of a position (side to move's view, 1/256 disc).
@@ -293,13 +286,7 @@ impl Searcher {
             return 0;
         }
         if depth == 0 {
-            // A leaf is scored as it stands, without generating moves: one where the
-            // side to move must pass is rare enough that its evaluation serves.
-            let empties = 64 - (p | o).count_ones();
-            if empties == 0 {
-                return final_value(p, o);
-            }
-            return self.model.evaluate_features(features, empties);
+            return self.leaf(p, o, features);
         }
         let legal = legal_moves(p, o);
         if legal == 0 {
@@ -412,12 +399,20 @@ impl Searcher {
         best
     }
 
+    /// A leaf, scored as it stands without generating moves (one where the side to move
+    /// must pass is rare enough that its evaluation serves), unless the board is full.
+    #[inline]
+    fn leaf(&self, p: u64, o: u64, features: &Features) -> i32 {
+        match 64 - (p | o).count_ones() {
+            0 => final_value(p, o),
+            empties => self.model.evaluate_features(features, empties),
+        }
+    }
+
     /// A node one ply above the leaves, not the root: every child scored by the
     /// evaluation in turn (corners first), with no table and no ordering, which would
     /// cost more here than the cut-offs they buy. Fail-soft.
     fn frontier(&mut self, p: u64, o: u64, features: &Features, legal: u64, beta: i32) -> i32 {
-        const CORNERS: u64 = 0x8100_0000_0000_0081;
-        let empties = 64 - (p | o).count_ones() - 1;
         let mut best = -INFINITY;
         for group in [legal & CORNERS, legal & !CORNERS] {
             let mut bits = group;
@@ -426,11 +421,7 @@ impl Searcher {
                 bits &= bits - 1;
                 let f = flips(p, o, sq);
                 self.nodes += 1;
-                let v = if empties == 0 {
-                    -final_value(o ^ f, p | f | (1u64 << sq))
-                } else {
-                    -self.model.evaluate_features(&features.play(sq, f), empties)
-                };
+                let v = -self.leaf(o ^ f, p | f | (1u64 << sq), &features.play(sq, f));
                 if v > best {
                     best = v;
                     if v >= beta {
@@ -471,7 +462,6 @@ impl Searcher {
                         .model
                         .evaluate_features(&features.play(u32::from(sq), f), empties)
                 } else {
-                    const CORNERS: u64 = 0x8100_0000_0000_0081;
                     let corner = if CORNERS & (1u64 << sq) != 0 {
                         1 << 10
                     } else {

@@ -9,12 +9,12 @@ use gamelab_core::arena::{self, OpeningError};
 use gamelab_core::{Agent, Side, game_rng};
 use rayon::prelude::*;
 
-use crate::ai::{Engine, PROBCUT_DEFAULT};
+use crate::ai::Engine;
 use crate::learned::PatternModel;
 use crate::wthor::{WthorGame, recorded_black_count};
 use crate::{Move, Othello};
 
-/// `count` games of `engine:level=<level>` with `model` against itself, one from each of
+/// `count` games of `engine:level=<level>` (its default cuts) with `model` against itself, one from each of
 /// `count` distinct random openings of `plies` plies drawn from `seed`. The engine
 /// searches to a fixed depth with a fresh table each game, so the same arguments give the
 /// same games on any machine and any number of threads.
@@ -31,7 +31,6 @@ pub fn self_play(
         .par_iter()
         .map(|opening| {
             let mut engine = Engine::new(model.clone(), level, None);
-            engine.searcher.set_probcut(PROBCUT_DEFAULT);
             // The engine draws nothing at a fixed depth; the stream is only the trait's.
             let mut rng = game_rng(seed, 0, Side::First);
             let mut pos = Othello::new();

@@ -3,6 +3,7 @@
 
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Instant;
 
 use anyhow::{Context, bail};
@@ -111,16 +112,16 @@ pub fn run(args: TrainPatternsArgs) -> anyhow::Result<()> {
         iterations: args.iterations as usize,
         tolerance: 1e-6,
     };
-    let (mut model, table, mut error) = fit(&train, &test, options)?;
+    let (model, table, mut error) = fit(&train, &test, options)?;
+    let mut model = Arc::new(model);
     print!("{table}");
     let mut train = train;
     for round in 1..=args.self_play_rounds {
         let began = Instant::now();
         let bar = crate::progress::bar(args.self_play_games, "self-play games");
         let progress = |n| crate::progress::advance(&bar, n);
-        let model_arc = std::sync::Arc::new(model.clone());
         let games = self_play(
-            &model_arc,
+            &model,
             args.self_play_level,
             args.self_play_games,
             args.self_play_openings,
@@ -134,6 +135,7 @@ pub fn run(args: TrainPatternsArgs) -> anyhow::Result<()> {
         }
         train.append(&more);
         let (next, table, next_error) = fit(&train, &test, options)?;
+        let next = Arc::new(next);
         let points = strength(&next, &model, args.self_play_level);
         println!(
             "\nround {round}: {} self-play games at level {} ({} positions, {} in all) in {:.1} s; held-out MAE {:.2} discs (was {:.2}); the new model at level {} against the last: {:.1} % of the points (100 openings of 8 plies, both colours)",
@@ -238,15 +240,13 @@ fn fit(
 
 /// The share of the points `new` scores against `old`, both as the engine at `level`, over
 /// 100 random openings of 8 plies played once with each colour.
-fn strength(new: &PatternModel, old: &PatternModel, level: u32) -> f64 {
+fn strength(new: &Arc<PatternModel>, old: &Arc<PatternModel>, level: u32) -> f64 {
     use gamelab_core::Agent;
     use gamelab_core::arena::{MatchConfig, run_match};
     use gamelab_othello::Othello;
-    use gamelab_othello::ai::{Engine, PROBCUT_DEFAULT};
-    let engine = |model: &PatternModel| -> Box<dyn Agent<Othello>> {
-        let mut e = Engine::new(std::sync::Arc::new(model.clone()), level, None);
-        e.searcher.set_probcut(PROBCUT_DEFAULT);
-        Box::new(e)
+    use gamelab_othello::ai::Engine;
+    let engine = |model: &Arc<PatternModel>| -> Box<dyn Agent<Othello>> {
+        Box::new(Engine::new(model.clone(), level, None))
     };
     let cfg = MatchConfig {
         games_per_side: 100,
