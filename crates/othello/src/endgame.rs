@@ -39,10 +39,6 @@ const TABLE_EMPTIES: u32 = 7;
 /// (enhanced transposition cut-off); nearer the leaves the lookups cost more than they save.
 const ETC_EMPTIES: u32 = 11;
 
-/// A stability cut-off needs the opponent to hold (64 − alpha) / 2 stable discs; below
-/// this alpha that is rare enough not to pay for counting them.
-const STABILITY_ALPHA: i32 = 24;
-
 const FILE_A: u64 = 0x0101_0101_0101_0101;
 const FILE_H: u64 = 0x8080_8080_8080_8080;
 const RANK_1: u64 = 0xff;
@@ -719,7 +715,9 @@ fn nws_node(b: impl Build, s: &mut Solver, p: u64, o: u64, alpha: i32, passed: b
         return -b.nws(s, o, p, -alpha - 1, true);
     }
     // Stability cut-off: the opponent's stable discs stay theirs, which caps the score.
-    if empties >= SORT_EMPTIES && alpha >= STABILITY_ALPHA {
+    // It needs the opponent to hold at least (64 − alpha) / 2 discs, which most nodes
+    // fail without the cost of finding the stable ones.
+    if empties >= SORT_EMPTIES && alpha >= 64 - 2 * o.count_ones() as i32 {
         let cap = 64 - 2 * stable_discs(o, p).count_ones() as i32;
         if cap <= alpha {
             return cap;
@@ -883,9 +881,10 @@ impl Solver {
         let moves: Vec<(Move, u64)> = ordered.into_iter().map(|(_, mv, f)| (mv, f)).collect();
         // MTD(f): null-window tests moving toward the score, each one cheap and helped by
         // the bounds the ones before left in the table, instead of one wide search.
-        // The first guess: a midgame search with the learned evaluation, to the nearest
-        // even score (every final score is even).
-        let guess = if empties >= GUESS_EMPTIES {
+        // Every final score is even, so each test asks about an odd bound ("above 5?"),
+        // which no score sits on. The first bound is the odd one nearest the score a
+        // midgame search with the learned evaluation expects.
+        let expected = if empties >= GUESS_EMPTIES {
             let mut searcher = crate::search::Searcher::new(model.clone());
             searcher.set_probcut(crate::ai::PROBCUT_DEFAULT);
             let limits = crate::search::Limits {
@@ -893,23 +892,23 @@ impl Solver {
                 exact: 0,
                 time: None,
             };
-            let r = searcher.search(pos, limits);
-            2 * ((r.score / 2.0).round() as i32).clamp(-32, 32)
+            searcher.search(pos, limits).score.clamp(-64.0, 64.0)
         } else {
-            0
+            0.0
         };
-        let (mut lower, mut upper, mut guess) = (-65, 65, guess);
+        let mut beta = 2 * (((expected - 1.0) / 2.0).round() as i32) + 1;
+        let (mut lower, mut upper) = (-64, 64);
         let mut best = None;
         while lower < upper {
-            let beta = guess.max(lower + 1);
             let (value, mv) = self.root(b, p, o, &moves, beta);
-            if value < beta {
-                upper = value;
-            } else {
+            if value > beta {
                 lower = value;
                 best = mv;
+                beta = (value + 1).min(63);
+            } else {
+                upper = value;
+                beta = (value - 1).max(-63);
             }
-            guess = value;
         }
         (lower, best)
     }
