@@ -70,3 +70,8 @@ pub fn training_games(text: &str) -> Result<u64, String> {
 pub fn window(text: &str) -> Result<f64, String> {
     finite_in(text, 0.0, 1e6, "a window")
 }
+
+/// Every core of this machine (one when it cannot be told): the default thread count.
+pub fn all_cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get().min(MAX_THREADS))
+}

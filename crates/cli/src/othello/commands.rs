@@ -16,7 +16,7 @@ pub struct PerftArgs {
     /// Plies from the start position.
     depth: u32,
     /// Threads (default: all cores; 1 counts on this thread alone).
-    #[arg(long)]
+    #[arg(long, value_parser = crate::limits::threads)]
     threads: Option<usize>,
 }
 
@@ -55,6 +55,14 @@ pub struct FfoArgs {
     /// Which positions, e.g. `40-49` or `1,3,20` (ids 0 to 99999).
     #[arg(long)]
     ids: Option<String>,
+    /// Threads for each solve (default: all cores). Scores never depend on it; node
+    /// counts, and which of several equally good moves is shown, may.
+    #[arg(long, value_parser = crate::limits::threads)]
+    threads: Option<usize>,
+    /// Seconds each position may take; one not solved by then is reported as such and
+    /// the run goes on (the run then fails).
+    #[arg(long, value_parser = crate::limits::seconds)]
+    time_limit: Option<f64>,
 }
 
 /// The largest FFO id `--ids` takes (the suites number theirs from 1 to 79).
@@ -136,46 +144,131 @@ pub fn ffo_cmd(args: FfoArgs) -> anyhow::Result<()> {
             p.position.empties()
         );
     }
+    let threads = args.threads.unwrap_or_else(crate::limits::all_cores);
+    let interrupt = crate::recording::interrupt_flag();
+    println!("{} thread(s)", threads);
     println!(" id empties  score best  expected       nodes     time      nodes/s");
     let bar = crate::progress::bar(positions.len() as u64, "positions");
-    let (mut wrong, mut total_nodes, mut total_time) = (0, 0u64, 0.0);
+    let (mut wrong, mut unsolved, mut total_nodes, mut total_time) = (0, 0, 0u64, 0.0);
+    let mut solved = 0;
     for p in &positions {
         let started = Instant::now();
         let mut solver = Solver::default();
-        let (score, best) = solver.solve(&p.position);
+        solver.set_threads(threads);
+        let stop = Watchdog::start(&interrupt, args.time_limit);
+        let result = solver.solve_until(&p.position, Some(&stop.flag));
+        drop(stop);
         let s = started.elapsed().as_secs_f64();
-        let ok = score == p.expected;
-        if !ok {
-            wrong += 1;
+        if crate::recording::interrupted() {
+            crate::progress::finish(bar);
+            println!("interrupted during position {}", p.id);
+            summary(solved, total_nodes, total_time);
+            bail!(
+                "interrupted: {solved} of {} positions solved",
+                positions.len()
+            );
         }
-        let best = best.map_or("-".to_string(), |m| m.to_string());
-        crate::progress::println(
-            &bar,
-            &format!(
-                "{:3} {:7} {score:+6} {best:4}  {:+4} {:4} {:11} {s:8.3} s {:10.0}{}",
-                p.id,
-                p.position.empties(),
-                p.expected,
-                p.best,
-                solver.nodes,
-                solver.nodes as f64 / s.max(1e-9),
-                if ok { "" } else { "  WRONG" }
-            ),
-        );
+        let row = match result {
+            Some((score, best)) => {
+                solved += 1;
+                let ok = score == p.expected;
+                if !ok {
+                    wrong += 1;
+                }
+                let best = best.map_or("-".to_string(), |m| m.to_string());
+                format!(
+                    "{:3} {:7} {score:+6} {best:4}  {:+4} {:4} {:11} {s:8.3} s {:10.0}{}",
+                    p.id,
+                    p.position.empties(),
+                    p.expected,
+                    p.best,
+                    solver.nodes,
+                    solver.nodes as f64 / s.max(1e-9),
+                    if ok { "" } else { "  WRONG" }
+                )
+            }
+            None => {
+                unsolved += 1;
+                format!(
+                    "{:3} {:7}      - -     {:+4} {:4} {:11} {s:8.3} s  not solved in time",
+                    p.id,
+                    p.position.empties(),
+                    p.expected,
+                    p.best,
+                    solver.nodes,
+                )
+            }
+        };
+        crate::progress::println(&bar, &row);
         crate::progress::advance(&bar, 1);
-        total_nodes += solver.nodes;
-        total_time += s;
+        if result.is_some() {
+            total_nodes += solver.nodes;
+            total_time += s;
+        }
     }
     crate::progress::finish(bar);
-    println!(
-        "{} positions, {total_nodes} nodes in {total_time:.3} s ({:.0} nodes/s)",
-        positions.len(),
-        total_nodes as f64 / total_time.max(1e-9)
-    );
+    summary(solved, total_nodes, total_time);
     if wrong > 0 {
         bail!("{wrong} score(s) differ from the file");
     }
+    if let (true, Some(limit)) = (unsolved > 0, args.time_limit) {
+        bail!("{unsolved} position(s) not solved within {limit} s");
+    }
     Ok(())
+}
+
+fn summary(solved: usize, nodes: u64, time: f64) {
+    println!(
+        "{solved} positions, {nodes} nodes in {time:.3} s ({:.0} nodes/s)",
+        nodes as f64 / time.max(1e-9)
+    );
+}
+
+/// Raises `flag` when Ctrl-C is pressed or the time limit passes, whichever comes
+/// first, until dropped.
+struct Watchdog {
+    flag: gamelab_core::StopFlag,
+    done: Option<std::sync::mpsc::Sender<()>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Watchdog {
+    fn start(interrupt: &gamelab_core::StopFlag, limit: Option<f64>) -> Watchdog {
+        use std::sync::atomic::Ordering::Relaxed;
+        use std::sync::mpsc::RecvTimeoutError;
+        let flag = gamelab_core::StopFlag::default();
+        let (done, finished) = std::sync::mpsc::channel::<()>();
+        let deadline = limit.map(|s| Instant::now() + std::time::Duration::from_secs_f64(s));
+        let (raise, interrupt) = (flag.clone(), interrupt.clone());
+        // Ctrl-C is seen within this; the solve notices the flag within milliseconds.
+        let tick = std::time::Duration::from_millis(20);
+        let thread = std::thread::spawn(move || {
+            loop {
+                match finished.recv_timeout(tick) {
+                    Err(RecvTimeoutError::Timeout) => {}
+                    _ => return,
+                }
+                if interrupt.load(Relaxed) || deadline.is_some_and(|d| Instant::now() >= d) {
+                    raise.store(true, Relaxed);
+                    return;
+                }
+            }
+        });
+        Watchdog {
+            flag,
+            done: Some(done),
+            thread: Some(thread),
+        }
+    }
+}
+
+impl Drop for Watchdog {
+    fn drop(&mut self) {
+        drop(self.done.take());
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
 }
 
 #[derive(Args, Debug)]

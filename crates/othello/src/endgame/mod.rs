@@ -9,12 +9,20 @@
 //! ordering; with four or fewer, the empty squares themselves are tried (no move
 //! generation), and the last one is scored by counting its flips along its four lines.
 
+mod table;
+
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+
+use rayon::prelude::*;
+
+use table::{Entry, Table};
 
 use crate::kernel::{self, Kernel, Portable};
 use crate::learned::{PatternModel, SCALE, shipped};
 use crate::patterns::Features;
-use crate::{Move, Othello, squares_of};
+use crate::{Move, Othello, Square, squares_of};
+use gamelab_core::StopFlag;
 
 /// The final score for the side to move: disc difference, the empty squares going to the
 /// winner (the FFO convention).
@@ -289,10 +297,10 @@ fn guess_depth(empties: u32) -> u32 {
 /// The searches of one build of the kernels. The node functions are generic and call
 /// their recursion through this, so that each build's recursion stays inside code
 /// compiled for it.
-trait Build: Copy {
+trait Build: Copy + Send + Sync {
     type K: Kernel;
     fn kernel(self) -> Self::K;
-    fn nws(self, s: &mut Solver, p: u64, o: u64, alpha: i32, passed: bool) -> i32;
+    fn nws(self, w: &mut Worker<'_>, p: u64, o: u64, alpha: i32, passed: bool) -> i32;
     #[allow(clippy::too_many_arguments)]
     fn shallow(
         self,
@@ -317,8 +325,8 @@ impl Build for PortableBuild {
         Portable
     }
 
-    fn nws(self, s: &mut Solver, p: u64, o: u64, alpha: i32, passed: bool) -> i32 {
-        nws_node(self, s, p, o, alpha, passed)
+    fn nws(self, w: &mut Worker<'_>, p: u64, o: u64, alpha: i32, passed: bool) -> i32 {
+        nws_node(self, w, p, o, alpha, passed)
     }
 
     fn shallow(
@@ -351,13 +359,13 @@ impl Build for Avx2Build {
     }
 
     #[inline(always)]
-    fn nws(self, s: &mut Solver, p: u64, o: u64, alpha: i32, passed: bool) -> i32 {
+    fn nws(self, w: &mut Worker<'_>, p: u64, o: u64, alpha: i32, passed: bool) -> i32 {
         #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
-        fn run(b: Avx2Build, s: &mut Solver, p: u64, o: u64, alpha: i32, passed: bool) -> i32 {
-            nws_node(b, s, p, o, alpha, passed)
+        fn run(b: Avx2Build, w: &mut Worker<'_>, p: u64, o: u64, alpha: i32, passed: bool) -> i32 {
+            nws_node(b, w, p, o, alpha, passed)
         }
         // SAFETY: the `Avx2` token proves the CPU has these features.
-        unsafe { run(self, s, p, o, alpha, passed) }
+        unsafe { run(self, w, p, o, alpha, passed) }
     }
 
     #[inline(always)]
@@ -390,122 +398,103 @@ impl Build for Avx2Build {
     }
 }
 
-/// Bounds on a position's exact score, the move that gave them, and the empties of the
-/// search that found them (deeper searches are worth more to keep).
-#[derive(Clone, Copy, bytemuck::Zeroable)]
-struct Entry {
-    lower: i8,
-    upper: i8,
-    best: u8,
-    empties: u8,
-}
-
-/// A position and its entry. An all-zero slot is empty: no position searched has
-/// neither side's discs on the board.
-#[derive(Clone, Copy, bytemuck::Zeroable)]
-struct Slot {
-    p: u64,
-    o: u64,
-    entry: Entry,
-}
-
-/// Two slots in one cache line: the first keeps the deepest search that hashed there, the
-/// second the latest of the others.
-#[derive(Clone, Copy, bytemuck::Zeroable)]
-#[repr(align(64))]
-struct Bucket([Slot; 2]);
-
-/// A fixed-size table of bounds: no growth and no probing beyond one cache line, which
-/// costs less than keeping every position.
-#[derive(Default)]
-struct Table {
-    buckets: Vec<Bucket>,
-    /// log2 of the buckets, chosen by the search that first fills the table.
-    bits: u32,
-}
-
-impl Table {
-    /// Buckets for a search from `empties`: 2^15 (2 MB) for the AIs' short endgames,
-    /// which take a fresh table every move, up to 2^21 (128 MB) for deep solves, where
-    /// fewer collisions save nodes.
-    fn bits_for(empties: u32) -> u32 {
-        empties.clamp(15, 21)
-    }
-
-    #[inline]
-    fn bucket(&self, p: u64, o: u64) -> usize {
-        let h = p.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ o.wrapping_mul(0xc2b2_ae3d_27d4_eb4f);
-        (h >> (64 - self.bits)) as usize
-    }
-
-    #[inline]
-    fn get(&self, p: u64, o: u64) -> Option<&Entry> {
-        if self.buckets.is_empty() {
-            return None;
-        }
-        let Bucket(slots) = &self.buckets[self.bucket(p, o)];
-        slots
-            .iter()
-            .find(|slot| slot.p == p && slot.o == o)
-            .map(|slot| &slot.entry)
-    }
-
-    /// Starts reading the bucket of (`p`, `o`) for a [`Table::get`] soon after.
-    #[inline]
-    fn prefetch(&self, p: u64, o: u64) {
-        if !self.buckets.is_empty() {
-            kernel::prefetch(&self.buckets[self.bucket(p, o)]);
-        }
-    }
-
-    #[inline]
-    fn insert(&mut self, p: u64, o: u64, entry: Entry) {
-        if self.buckets.is_empty() {
-            // Allocated on first use (most solvers in AIs never reach the table's depth),
-            // as zeroed memory that the system hands out untouched until it is written.
-            self.bits = self.bits.max(15);
-            self.buckets = bytemuck::zeroed_vec(1 << self.bits);
-        }
-        let b = self.bucket(p, o);
-        let Bucket(slots) = &mut self.buckets[b];
-        let new = Slot { p, o, entry };
-        if slots[0].p == p && slots[0].o == o {
-            slots[0] = new;
-        } else if entry.empties >= slots[0].entry.empties {
-            slots[1] = slots[0];
-            slots[0] = new;
-        } else {
-            slots[1] = new;
-        }
-    }
-}
-
 /// An exact search with its node count. The learned evaluation orders the moves far from
 /// the end and gives the first guess of the score; it changes no result, only how fast
-/// one is found.
+/// one is found. On several threads the score is the same and the move one of the best;
+/// which of several equal moves, and the node count, may change from run to run.
 pub struct Solver {
     pub nodes: u64,
     table: Table,
     model: Arc<PatternModel>,
+    threads: usize,
+    pool: Option<rayon::ThreadPool>,
 }
 
 impl Solver {
-    /// A solver ordering moves by `model`.
+    /// A solver ordering moves by `model`, on one thread.
     pub fn with_model(model: Arc<PatternModel>) -> Solver {
         Solver {
             nodes: 0,
             table: Table::default(),
             model,
+            threads: 1,
+            pool: None,
         }
+    }
+
+    /// Searches on `threads` threads (at least one) from the next solve on.
+    pub fn set_threads(&mut self, threads: usize) {
+        self.threads = threads.max(1);
+        if self
+            .pool
+            .as_ref()
+            .is_some_and(|pool| pool.current_num_threads() != self.threads)
+        {
+            self.pool = None;
+        }
+    }
+
+    pub fn threads(&self) -> usize {
+        self.threads
     }
 }
 
 impl Default for Solver {
-    /// A solver ordering moves by the shipped model.
+    /// A solver ordering moves by the shipped model, on one thread.
     fn default() -> Solver {
         Solver::with_model(shipped())
     }
 }
+
+/// A search split its later moves among threads here; `done` once one of them proved
+/// the node above alpha, which makes the others' work moot.
+struct Split<'a> {
+    done: AtomicBool,
+    parent: Option<&'a Split<'a>>,
+}
+
+/// One thread's part of a solve: what it reads, what it counts, and what ends it early.
+struct Worker<'a> {
+    nodes: u64,
+    table: &'a Table,
+    model: &'a PatternModel,
+    /// Whether nodes may hand their later moves to other threads.
+    parallel: bool,
+    /// The innermost split this worker searches under.
+    split: Option<&'a Split<'a>>,
+    /// The user's stop.
+    stop: Option<&'a AtomicBool>,
+}
+
+impl Worker<'_> {
+    /// Whether this worker's result no longer matters: a sibling under one of its splits
+    /// cut it off, or the user stopped the solve. A search that sees this returns at once
+    /// with a meaningless value and stores nothing.
+    #[inline]
+    fn aborted(&self) -> bool {
+        if self.stop.is_some_and(|stop| stop.load(Relaxed)) {
+            return true;
+        }
+        let mut split = self.split;
+        while let Some(s) = split {
+            if s.done.load(Relaxed) {
+                return true;
+            }
+            split = s.parent;
+        }
+        false
+    }
+}
+
+/// From this many empties a node checks whether its search was cut off or stopped; the
+/// searches below it are too short (well under a millisecond) to be worth interrupting,
+/// and they always finish, so every bound they store is sound.
+const ABORT_EMPTIES: u32 = 10;
+
+/// From this many empties a node on several threads searches its first move alone and
+/// the others in parallel (Young Brothers Wait): below, the subtrees are too small to pay
+/// for handing them over.
+const SPLIT_EMPTIES: u32 = 12;
 
 /// Scores beyond any disc difference: "no move found yet" for a maximum and a minimum.
 const NO_MOVE_MAX: i32 = -1000;
@@ -549,8 +538,8 @@ fn flips_at(k: impl Kernel, p: u64, o: u64, sq: u32) -> u64 {
 
 /// The exact score with one empty square, `sq`, left: whoever can flip there plays it.
 #[inline(always)]
-fn score_last(k: impl Kernel, s: &mut Solver, p: u64, sq: u32) -> i32 {
-    s.nodes += 1;
+fn score_last(k: impl Kernel, w: &mut Worker<'_>, p: u64, sq: u32) -> i32 {
+    w.nodes += 1;
     // Every other square is filled: 63 discs, `own` of them the mover's.
     let own = p.count_ones() as i32;
     let flipped = k.last_flip_count(p, sq) as i32;
@@ -559,7 +548,7 @@ fn score_last(k: impl Kernel, s: &mut Solver, p: u64, sq: u32) -> i32 {
     }
     let flipped = k.last_flip_count(!p & !(1 << sq), sq) as i32;
     if flipped > 0 {
-        s.nodes += 1;
+        w.nodes += 1;
         return 2 * (own - flipped) - 64;
     }
     // Nobody can move: the empty square goes to the winner (63 discs: no tie).
@@ -572,36 +561,36 @@ fn score_last(k: impl Kernel, s: &mut Solver, p: u64, sq: u32) -> i32 {
 
 /// Two empties, `a` tried before `b`: is the score above `alpha`?
 #[inline(always)]
-fn solve_2(k: impl Kernel, s: &mut Solver, p: u64, o: u64, alpha: i32, a: u32, b: u32) -> i32 {
-    s.nodes += 1;
+fn solve_2(k: impl Kernel, w: &mut Worker<'_>, p: u64, o: u64, alpha: i32, a: u32, b: u32) -> i32 {
+    w.nodes += 1;
     let mut best = NO_MOVE_MAX;
     let f = flips_at(k, p, o, a);
     if f != 0 {
-        best = -score_last(k, s, o & !f, b);
+        best = -score_last(k, w, o & !f, b);
         if best > alpha {
             return best;
         }
     }
     let f = flips_at(k, p, o, b);
     if f != 0 {
-        return best.max(-score_last(k, s, o & !f, a));
+        return best.max(-score_last(k, w, o & !f, a));
     }
     if best != NO_MOVE_MAX {
         return best;
     }
     // A pass: the opponent moves, and the score is the least it can leave us.
-    s.nodes += 1;
+    w.nodes += 1;
     let mut worst = NO_MOVE_MIN;
     let f = flips_at(k, o, p, a);
     if f != 0 {
-        worst = score_last(k, s, p & !f, b);
+        worst = score_last(k, w, p & !f, b);
         if worst <= alpha {
             return worst;
         }
     }
     let f = flips_at(k, o, p, b);
     if f != 0 {
-        return worst.min(score_last(k, s, p & !f, a));
+        return worst.min(score_last(k, w, p & !f, a));
     }
     if worst != NO_MOVE_MIN {
         return worst;
@@ -613,7 +602,7 @@ fn solve_2(k: impl Kernel, s: &mut Solver, p: u64, o: u64, alpha: i32, a: u32, b
 #[inline(always)]
 fn solve_n<const N: usize>(
     k: impl Kernel,
-    s: &mut Solver,
+    w: &mut Worker<'_>,
     p: u64,
     o: u64,
     alpha: i32,
@@ -623,7 +612,7 @@ fn solve_n<const N: usize>(
     #[inline(always)]
     fn child<const N: usize>(
         k: impl Kernel,
-        s: &mut Solver,
+        w: &mut Worker<'_>,
         p: u64,
         o: u64,
         alpha: i32,
@@ -633,16 +622,16 @@ fn solve_n<const N: usize>(
         let mut rest = squares;
         rest.copy_within(i + 1..N, i);
         match N {
-            4 => solve_n::<3>(k, s, p, o, alpha, rest),
-            _ => solve_2(k, s, p, o, alpha, rest[0], rest[1]),
+            4 => solve_n::<3>(k, w, p, o, alpha, rest),
+            _ => solve_2(k, w, p, o, alpha, rest[0], rest[1]),
         }
     }
-    s.nodes += 1;
+    w.nodes += 1;
     let mut best = NO_MOVE_MAX;
     for (i, &sq) in squares[..N].iter().enumerate() {
         let f = flips_at(k, p, o, sq);
         if f != 0 {
-            let v = -child::<N>(k, s, o & !f, p | f | 1 << sq, -alpha - 1, squares, i);
+            let v = -child::<N>(k, w, o & !f, p | f | 1 << sq, -alpha - 1, squares, i);
             if v > best {
                 best = v;
                 if v > alpha {
@@ -654,12 +643,12 @@ fn solve_n<const N: usize>(
     if best != NO_MOVE_MAX {
         return best;
     }
-    s.nodes += 1;
+    w.nodes += 1;
     let mut worst = NO_MOVE_MIN;
     for (i, &sq) in squares[..N].iter().enumerate() {
         let f = flips_at(k, o, p, sq);
         if f != 0 {
-            let v = child::<N>(k, s, p & !f, o | f | 1 << sq, alpha, squares, i);
+            let v = child::<N>(k, w, p & !f, o | f | 1 << sq, alpha, squares, i);
             if v < worst {
                 worst = v;
                 if v <= alpha {
@@ -676,7 +665,7 @@ fn solve_n<const N: usize>(
 
 /// At most [`FEW_EMPTIES`] empties: the squares in odd regions first (parity).
 #[inline(always)]
-fn solve_few(k: impl Kernel, s: &mut Solver, p: u64, o: u64, alpha: i32, empty: u64) -> i32 {
+fn solve_few(k: impl Kernel, w: &mut Worker<'_>, p: u64, o: u64, alpha: i32, empty: u64) -> i32 {
     let odd = odd_regions(empty);
     let mut squares = [0u32; 4];
     let mut n = 0;
@@ -688,10 +677,10 @@ fn solve_few(k: impl Kernel, s: &mut Solver, p: u64, o: u64, alpha: i32, empty: 
         }
     }
     match n {
-        4 => solve_n::<4>(k, s, p, o, alpha, squares),
-        3 => solve_n::<3>(k, s, p, o, alpha, squares),
-        2 => solve_2(k, s, p, o, alpha, squares[0], squares[1]),
-        1 => score_last(k, s, p, squares[0]),
+        4 => solve_n::<4>(k, w, p, o, alpha, squares),
+        3 => solve_n::<3>(k, w, p, o, alpha, squares),
+        2 => solve_2(k, w, p, o, alpha, squares[0], squares[1]),
+        1 => score_last(k, w, p, squares[0]),
         _ => final_score(p, o),
     }
 }
@@ -699,20 +688,23 @@ fn solve_few(k: impl Kernel, s: &mut Solver, p: u64, o: u64, alpha: i32, empty: 
 /// One node of the search: is the score above `alpha`? Its recursion goes through `b`.
 /// `passed`: the opponent has just passed, so no move here ends the game.
 #[inline(always)]
-fn nws_node(b: impl Build, s: &mut Solver, p: u64, o: u64, alpha: i32, passed: bool) -> i32 {
+fn nws_node(b: impl Build, w: &mut Worker<'_>, p: u64, o: u64, alpha: i32, passed: bool) -> i32 {
     let k = b.kernel();
     let empty = !(p | o);
     let empties = empty.count_ones();
     if empties <= FEW_EMPTIES {
-        return solve_few(k, s, p, o, alpha, empty);
+        return solve_few(k, w, p, o, alpha, empty);
     }
-    s.nodes += 1;
+    if empties >= ABORT_EMPTIES && w.aborted() {
+        return 0;
+    }
+    w.nodes += 1;
     let moves = k.legal_moves(p, o);
     if moves == 0 {
         if passed {
             return final_score(p, o);
         }
-        return -b.nws(s, o, p, -alpha - 1, true);
+        return -b.nws(w, o, p, -alpha - 1, true);
     }
     // Stability cut-off: the opponent's stable discs stay theirs, which caps the score.
     // It needs the opponent to hold at least (64 − alpha) / 2 discs, which most nodes
@@ -723,110 +715,218 @@ fn nws_node(b: impl Build, s: &mut Solver, p: u64, o: u64, alpha: i32, passed: b
             return cap;
         }
     }
-    let mut best = NO_MOVE_MAX;
-    if empties >= SORT_EMPTIES {
-        let mut hint = None;
-        if empties >= TABLE_EMPTIES
-            && let Some(e) = s.table.get(p, o)
+    if empties < SORT_EMPTIES {
+        return parity_node(b, w, p, o, alpha, moves, empty);
+    }
+    let mut hint = None;
+    if empties >= TABLE_EMPTIES
+        && let Some(e) = w.table.get(p, o)
+    {
+        let (lower, upper) = (i32::from(e.lower), i32::from(e.upper));
+        if lower > alpha {
+            return lower;
+        }
+        if upper <= alpha {
+            return upper;
+        }
+        hint = Some(u32::from(e.best));
+    }
+    let mut ordered: Children = arrayvec::ArrayVec::new();
+    for sq in squares_of(moves) {
+        let sq = sq.index() as u32;
+        let f = k.flips(p, o, sq);
+        // The children's buckets are read below (ETC) or when each is searched: ask
+        // for all of them at once.
+        if empties > TABLE_EMPTIES {
+            w.table.prefetch(o & !f, p | f | 1 << sq);
+        }
+        let _ = ordered.try_push((0, sq, f));
+    }
+    // The table's move first, then far from the end by a shallow search with the
+    // learned evaluation, else fastest first: the replies that leave the opponent
+    // fewest moves.
+    let features = ordering_depth(empties).map(|_| Features::new(p, o));
+    for (key, sq, f) in &mut ordered {
+        let (np, no) = (p | *f | 1 << *sq, o & !*f);
+        // Enhanced transposition cut-off: a child the table already bounds low enough
+        // for the opponent proves this node is above alpha without a search.
+        if empties >= ETC_EMPTIES
+            && let Some(e) = w.table.get(no, np)
+            && -i32::from(e.upper) > alpha
         {
-            let (lower, upper) = (i32::from(e.lower), i32::from(e.upper));
-            if lower > alpha {
-                return lower;
-            }
-            if upper <= alpha {
-                return upper;
-            }
-            hint = Some(u32::from(e.best));
+            return -i32::from(e.upper);
         }
-        let mut ordered: arrayvec::ArrayVec<(i32, u32, u64), 32> = arrayvec::ArrayVec::new();
-        for sq in squares_of(moves) {
-            let sq = sq.index() as u32;
-            let f = k.flips(p, o, sq);
-            // The children's buckets are read below (ETC) or when each is searched: ask
-            // for all of them at once.
-            if empties > TABLE_EMPTIES {
-                s.table.prefetch(o & !f, p | f | 1 << sq);
-            }
-            let _ = ordered.try_push((0, sq, f));
+        *key = if hint == Some(*sq) {
+            i32::MIN
+        } else {
+            let after = features.map(|nf| nf.play(*sq, *f));
+            move_key(b, w.model, after.as_ref(), np, no, empties, *sq)
+        };
+    }
+    let Some((best, best_square)) = search_children(b, w, p, o, alpha, &mut ordered, empties)
+    else {
+        return 0;
+    };
+    if empties >= TABLE_EMPTIES {
+        let old = w.table.get(p, o);
+        let (mut lower, mut upper) =
+            old.map_or((-64, 64), |e| (i32::from(e.lower), i32::from(e.upper)));
+        if best > alpha {
+            lower = best;
+        } else {
+            upper = best;
         }
-        // The table's move first, then far from the end by a shallow search with the
-        // learned evaluation, else fastest first: the replies that leave the opponent
-        // fewest moves.
-        let features = ordering_depth(empties).map(|_| Features::new(p, o));
-        for (key, sq, f) in &mut ordered {
-            let (np, no) = (p | *f | 1 << *sq, o & !*f);
-            // Enhanced transposition cut-off: a child the table already bounds low enough
-            // for the opponent proves this node is above alpha without a search.
-            if empties >= ETC_EMPTIES
-                && let Some(e) = s.table.get(no, np)
-                && -i32::from(e.upper) > alpha
-            {
-                return -i32::from(e.upper);
+        w.table.insert(
+            p,
+            o,
+            Entry {
+                lower: lower as i8,
+                upper: upper as i8,
+                best: best_square as u8,
+                empties: empties as u8,
+            },
+        );
+    }
+    best
+}
+
+/// A node's moves: (order key, square, discs flipped).
+type Children = arrayvec::ArrayVec<(i32, u32, u64), 32>;
+
+/// The moves of a node with (`p`, `o`) and `empties`, tried lowest key first until one
+/// is above `alpha`: the best value found and its square, or `None` when the search was
+/// aborted. On several threads, once the first move has failed to cut, the others are
+/// searched in parallel.
+#[inline(always)]
+fn search_children(
+    b: impl Build,
+    w: &mut Worker<'_>,
+    p: u64,
+    o: u64,
+    alpha: i32,
+    ordered: &mut Children,
+    empties: u32,
+) -> Option<(i32, u32)> {
+    let check = empties >= ABORT_EMPTIES;
+    let (mut best, mut best_square) = (NO_MOVE_MAX, 0);
+    for i in 0..ordered.len() {
+        if i == 1 && w.parallel && empties >= SPLIT_EMPTIES && ordered.len() > 2 {
+            let rest = &mut ordered[1..];
+            rest.sort_unstable_by_key(|&(key, sq, _)| (key, sq));
+            return search_in_parallel(b, w, p, o, alpha, rest).map(|(v, sq)| {
+                if v > best {
+                    (v, sq)
+                } else {
+                    (best, best_square)
+                }
+            });
+        }
+        // The best of the moves left, picked when it is needed: most nodes cut off
+        // after the first move, so sorting them all would mostly be wasted.
+        let next = (i..ordered.len())
+            .min_by_key(|&j| (ordered[j].0, ordered[j].1))
+            .expect("a move is left");
+        ordered.swap(i, next);
+        let (_, sq, f) = ordered[i];
+        let v = -b.nws(w, o & !f, p | f | 1 << sq, -alpha - 1, false);
+        if check && w.aborted() {
+            return None;
+        }
+        if v > best {
+            best = v;
+            best_square = sq;
+            if v > alpha {
+                break;
             }
-            *key = if hint == Some(*sq) {
-                i32::MIN
-            } else {
-                let after = features.map(|nf| nf.play(*sq, *f));
-                move_key(b, &s.model, after.as_ref(), np, no, empties, *sq)
+        }
+    }
+    Some((best, best_square))
+}
+
+/// The moves of `rest`, in parallel: the best value and its square (the one above
+/// `alpha` that ended the search, when one did), or `None` when the search was aborted
+/// from above.
+fn search_in_parallel(
+    b: impl Build,
+    w: &mut Worker<'_>,
+    p: u64,
+    o: u64,
+    alpha: i32,
+    rest: &[(i32, u32, u64)],
+) -> Option<(i32, u32)> {
+    let split = Split {
+        done: AtomicBool::new(false),
+        parent: w.split,
+    };
+    let (table, model, stop) = (w.table, w.model, w.stop);
+    let results: Vec<(Option<(i32, u32)>, u64)> = rest
+        .par_iter()
+        .map(|&(_, sq, f)| {
+            let mut child = Worker {
+                nodes: 0,
+                table,
+                model,
+                parallel: true,
+                split: Some(&split),
+                stop,
             };
-        }
-        let mut best_square = 0;
-        for i in 0..ordered.len() {
-            // The best of the moves left, picked when it is needed: most nodes cut off
-            // after the first move, so sorting them all would mostly be wasted.
-            let next = (i..ordered.len())
-                .min_by_key(|&j| (ordered[j].0, ordered[j].1))
-                .expect("a move is left");
-            ordered.swap(i, next);
-            let (_, sq, f) = ordered[i];
-            let v = -b.nws(s, o & !f, p | f | 1 << sq, -alpha - 1, false);
+            if child.aborted() {
+                return (None, 0);
+            }
+            let v = -b.nws(&mut child, o & !f, p | f | 1 << sq, -alpha - 1, false);
+            // Cut off or stopped: the value means nothing (a sibling above alpha, or
+            // the stop, decides this node).
+            if child.aborted() {
+                return (None, child.nodes);
+            }
+            if v > alpha {
+                split.done.store(true, Relaxed);
+            }
+            (Some((v, sq)), child.nodes)
+        })
+        .collect();
+    w.nodes += results.iter().map(|&(_, nodes)| nodes).sum::<u64>();
+    if w.aborted() {
+        return None;
+    }
+    // Either one is above alpha, or none was cut off and every value is sound.
+    results
+        .iter()
+        .filter_map(|&(result, _)| result)
+        .max_by_key(|&(v, sq)| (v, std::cmp::Reverse(sq)))
+}
+
+/// A node below [`SORT_EMPTIES`]: the moves in odd regions first, then the others.
+#[inline(always)]
+fn parity_node(
+    b: impl Build,
+    w: &mut Worker<'_>,
+    p: u64,
+    o: u64,
+    alpha: i32,
+    moves: u64,
+    empty: u64,
+) -> i32 {
+    let k = b.kernel();
+    let empties = empty.count_ones();
+    let odd = odd_regions(empty);
+    let mut best = NO_MOVE_MAX;
+    for region in [moves & odd, moves & !odd] {
+        let mut m = region;
+        while m != 0 {
+            let sq = m.trailing_zeros();
+            m &= m - 1;
+            let f = k.flips(p, o, sq);
+            let (np, no) = (p | f | 1 << sq, o & !f);
+            let v = if empties - 1 <= FEW_EMPTIES {
+                -solve_few(k, w, no, np, -alpha - 1, empty & !(1 << sq))
+            } else {
+                -b.nws(w, no, np, -alpha - 1, false)
+            };
             if v > best {
                 best = v;
-                best_square = sq;
                 if v > alpha {
-                    break;
-                }
-            }
-        }
-        if empties >= TABLE_EMPTIES {
-            let old = s.table.get(p, o).copied();
-            let (mut lower, mut upper) =
-                old.map_or((-64, 64), |e| (i32::from(e.lower), i32::from(e.upper)));
-            if best > alpha {
-                lower = best;
-            } else {
-                upper = best;
-            }
-            s.table.insert(
-                p,
-                o,
-                Entry {
-                    lower: lower as i8,
-                    upper: upper as i8,
-                    best: best_square as u8,
-                    empties: empties as u8,
-                },
-            );
-        }
-    } else {
-        let odd = odd_regions(empty);
-        'regions: for region in [moves & odd, moves & !odd] {
-            let mut m = region;
-            while m != 0 {
-                let sq = m.trailing_zeros();
-                m &= m - 1;
-                let f = k.flips(p, o, sq);
-                let (np, no) = (p | f | 1 << sq, o & !f);
-                let v = if empties - 1 <= FEW_EMPTIES {
-                    -solve_few(k, s, no, np, -alpha - 1, empty & !(1 << sq))
-                } else {
-                    -b.nws(s, no, np, -alpha - 1, false)
-                };
-                if v > best {
-                    best = v;
-                    if v > alpha {
-                        break 'regions;
-                    }
+                    return best;
                 }
             }
         }
@@ -838,26 +938,64 @@ impl Solver {
     /// The exact score of `pos` for the side to move and a best move (`None` when the game
     /// is over).
     pub fn solve(&mut self, pos: &Othello) -> (i32, Option<Move>) {
-        #[cfg(target_arch = "x86_64")]
-        if let Some(k) = kernel::avx2() {
-            return self.solve_with(Avx2Build(k), pos);
-        }
-        self.solve_with(PortableBuild, pos)
+        self.solve_until(pos, None)
+            .expect("a solve with no stop runs to its end")
     }
 
-    fn solve_with(&mut self, b: impl Build, pos: &Othello) -> (i32, Option<Move>) {
-        if self.table.buckets.is_empty() {
-            self.table.bits = Table::bits_for(pos.empties());
+    /// As [`Solver::solve`], unless `stop` is raised first: then `None`, soon after.
+    pub fn solve_until(
+        &mut self,
+        pos: &Othello,
+        stop: Option<&StopFlag>,
+    ) -> Option<(i32, Option<Move>)> {
+        if self.threads > 1 && self.pool.is_none() {
+            // A pool that cannot be built (no threads left) leaves the solve on this one.
+            self.pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(self.threads)
+                .build()
+                .ok();
         }
+        let pool = self.pool.take();
+        let result = match &pool {
+            Some(pool) => pool.install(|| self.solve_on_this_thread(pos, stop, true)),
+            None => self.solve_on_this_thread(pos, stop, false),
+        };
+        self.pool = pool;
+        result
+    }
+
+    fn solve_on_this_thread(
+        &mut self,
+        pos: &Othello,
+        stop: Option<&StopFlag>,
+        parallel: bool,
+    ) -> Option<(i32, Option<Move>)> {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(k) = kernel::avx2() {
+            return self.solve_with(Avx2Build(k), pos, stop, parallel);
+        }
+        self.solve_with(PortableBuild, pos, stop, parallel)
+    }
+
+    fn solve_with(
+        &mut self,
+        b: impl Build,
+        pos: &Othello,
+        stop: Option<&StopFlag>,
+        parallel: bool,
+    ) -> Option<(i32, Option<Move>)> {
         let k = b.kernel();
         let (p, o) = pos.discs();
         if pos.is_over() {
-            return (final_score(p, o), None);
+            return Some((final_score(p, o), None));
         }
         let empties = pos.empties();
+        if empties >= TABLE_EMPTIES {
+            self.table.reserve(empties);
+        }
         let model = self.model.clone();
         let ordering = ordering_depth(empties).map(|_| Features::new(p, o));
-        let mut ordered: Vec<(i32, Move, u64)> = squares_of(k.legal_moves(p, o))
+        let mut ordered: Children = squares_of(k.legal_moves(p, o))
             .map(|sq| {
                 let s = sq.index() as u32;
                 let f = k.flips(p, o, s);
@@ -871,14 +1009,10 @@ impl Solver {
                     empties,
                     s,
                 );
-                (key, Move::Place(sq), f)
+                (key, s, f)
             })
             .collect();
-        if ordered.is_empty() {
-            ordered.push((0, Move::Pass, 0));
-        }
-        ordered.sort_by_key(|&(key, mv, _)| (key, mv));
-        let moves: Vec<(Move, u64)> = ordered.into_iter().map(|(_, mv, f)| (mv, f)).collect();
+        ordered.sort_by_key(|&(key, sq, _)| (key, sq));
         // MTD(f): null-window tests moving toward the score, each one cheap and helped by
         // the bounds the ones before left in the table, instead of one wide search.
         // Every final score is even, so each test asks about an odd bound ("above 5?"),
@@ -887,6 +1021,9 @@ impl Solver {
         let expected = if empties >= GUESS_EMPTIES {
             let mut searcher = crate::search::Searcher::new(model.clone());
             searcher.set_probcut(crate::ai::PROBCUT_DEFAULT);
+            if let Some(stop) = stop {
+                searcher.set_stop(stop.clone());
+            }
             let limits = crate::search::Limits {
                 depth: guess_depth(empties),
                 exact: 0,
@@ -899,44 +1036,40 @@ impl Solver {
         let mut beta = 2 * (((expected - 1.0) / 2.0).round() as i32) + 1;
         let (mut lower, mut upper) = (-64, 64);
         let mut best = None;
+        let mut worker = Worker {
+            nodes: 0,
+            table: &self.table,
+            model: &model,
+            parallel,
+            split: None,
+            stop: stop.map(|s| &**s),
+        };
         while lower < upper {
-            let (value, mv) = self.root(b, p, o, &moves, beta);
+            let (value, sq) = if ordered.is_empty() {
+                // A pass: the opponent's best is the least we get.
+                (-b.nws(&mut worker, o, p, -beta - 1, true), None)
+            } else {
+                search_children(b, &mut worker, p, o, beta, &mut ordered.clone(), 64)
+                    .map_or((0, None), |(value, sq)| (value, Some(sq)))
+            };
+            if worker.aborted() {
+                self.nodes += worker.nodes;
+                return None;
+            }
             if value > beta {
                 lower = value;
-                best = mv;
+                best = sq;
                 beta = (value + 1).min(63);
             } else {
                 upper = value;
                 beta = (value - 1).max(-63);
             }
         }
-        (lower, best)
-    }
-
-    /// The root with the null window (beta − 1, beta): the best value found (fail-soft)
-    /// and, when it reaches beta, the move that does.
-    fn root(
-        &mut self,
-        b: impl Build,
-        p: u64,
-        o: u64,
-        moves: &[(Move, u64)],
-        beta: i32,
-    ) -> (i32, Option<Move>) {
-        let mut best = (i32::MIN, None);
-        for &(mv, f) in moves {
-            let v = match mv {
-                Move::Place(sq) => -b.nws(self, o & !f, p | f | sq.bit(), -beta, false),
-                Move::Pass => -b.nws(self, o, p, -beta, true),
-            };
-            if v > best.0 {
-                best = (v, Some(mv));
-                if v >= beta {
-                    break;
-                }
-            }
-        }
-        best
+        self.nodes += worker.nodes;
+        // No test above the least score: every move is as good as the first.
+        let best = best.or(ordered.first().map(|&(_, sq, _)| sq));
+        let best = best.and_then(|sq| Square::from_index(sq as usize));
+        Some((lower, Some(best.map_or(Move::Pass, Move::Place))))
     }
 }
 
@@ -962,7 +1095,9 @@ mod tests {
                 let moves = gamelab_core::Game::legal_moves(&pos);
                 pos.play_unchecked(moves[rng.below(moves.len())]);
             }
-            let portable = Solver::default().solve_with(PortableBuild, &pos);
+            let portable = Solver::default()
+                .solve_with(PortableBuild, &pos, None, false)
+                .unwrap();
             let (mut a, mut b) = (Solver::default(), Solver::default());
             let best = a.solve(&pos);
             assert_eq!(portable.0, best.0, "{pos}");
@@ -1010,7 +1145,10 @@ mod tests {
             let (score, best) = Solver::default().solve(&pos);
             assert_eq!(score, expected, "{pos}");
             assert_eq!(
-                Solver::default().solve_with(PortableBuild, &pos).0,
+                Solver::default()
+                    .solve_with(PortableBuild, &pos, None, false)
+                    .unwrap()
+                    .0,
                 expected
             );
             // The best move given really reaches the score.

@@ -1,0 +1,127 @@
+//! The exact solver on several threads: the same scores as on one, a best move every
+//! time, and a stop that ends it.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use gamelab_core::{Game, Side, StopFlag};
+use gamelab_othello::endgame::Solver;
+use gamelab_othello::{Move, Othello};
+
+fn data(name: &str) -> String {
+    let path = format!(
+        "{}/../../../shared/data/othello/{name}",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+fn solve(pos: &Othello, threads: usize) -> (i32, Option<Move>) {
+    let mut solver = Solver::default();
+    solver.set_threads(threads);
+    solver.solve(pos)
+}
+
+/// Every move of `pos` that reaches its exact score, found by solving each on one thread.
+fn best_moves(pos: &Othello, score: i32) -> Vec<Move> {
+    pos.legal_moves()
+        .into_iter()
+        .filter(|&mv| {
+            let mut after = pos.clone();
+            after.play_unchecked(mv);
+            -solve(&after, 1).0 == score
+        })
+        .collect()
+}
+
+/// Solves `pos` on 1, 2 and 4 threads: the same score each time, and a best move.
+fn agree_on_threads(pos: &Othello, what: &str) -> i32 {
+    let (score, _) = solve(pos, 1);
+    let best = best_moves(pos, score);
+    for threads in [1, 2, 4] {
+        let (s, mv) = solve(pos, threads);
+        assert_eq!(s, score, "{what} on {threads} threads");
+        let mv = mv.expect("a position still in play has a move");
+        assert!(
+            best.contains(&mv),
+            "{what} on {threads} threads: {mv} is not among the best {best:?}"
+        );
+    }
+    score
+}
+
+#[test]
+fn ffo_1_to_20_on_one_two_and_four_threads() {
+    for p in gamelab_othello::ffo::parse(&data("ffo1-39.txt"), "ffo1-39.txt").unwrap() {
+        if p.id <= 20 {
+            let score = agree_on_threads(&p.position, &format!("FFO #{}", p.id));
+            assert_eq!(score, p.expected, "FFO #{}", p.id);
+        }
+    }
+}
+
+#[test]
+fn random_positions_with_12_to_16_empties_on_one_two_and_four_threads() {
+    for game in 0..200 {
+        let mut rng = gamelab_core::game_rng(17, game, Side::First);
+        let empties = 12 + (game % 5) as u32;
+        let mut pos = Othello::new();
+        while pos.empties() > empties && !pos.is_over() {
+            let moves = pos.legal_moves();
+            pos.play_unchecked(moves[rng.below(moves.len())]);
+        }
+        if !pos.is_over() {
+            agree_on_threads(&pos, &format!("random position {game}\n{pos}"));
+        }
+    }
+}
+
+/// FFO #45 (24 empties): seconds of work on any number of threads.
+fn long_solve() -> Othello {
+    gamelab_othello::ffo::parse(&data("ffo40-59.txt"), "ffo40-59.txt")
+        .unwrap()
+        .into_iter()
+        .find(|p| p.id == 45)
+        .expect("FFO #45")
+        .position
+}
+
+#[test]
+fn a_raised_stop_ends_the_solve_without_a_result() {
+    let pos = long_solve();
+    for threads in [1, 2] {
+        let mut solver = Solver::default();
+        solver.set_threads(threads);
+        let stop = StopFlag::new(AtomicBool::new(false));
+        let raise = stop.clone();
+        let raiser = std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(200));
+            raise.store(true, Ordering::Relaxed);
+        });
+        // FFO #45 takes seconds on any machine: a result would mean the stop was missed.
+        assert_eq!(
+            solver.solve_until(&pos, Some(&stop)),
+            None,
+            "{threads} threads"
+        );
+        raiser.join().unwrap();
+    }
+    let raised = StopFlag::new(AtomicBool::new(true));
+    assert_eq!(Solver::default().solve_until(&pos, Some(&raised)), None);
+}
+
+#[test]
+fn a_stop_never_raised_changes_nothing() {
+    let pos = long_solve();
+    let mut near = pos.clone();
+    // 16 empties: quick, with the midgame guess and the table in play.
+    while near.empties() > 16 {
+        let moves = near.legal_moves();
+        near.play_unchecked(moves[0]);
+    }
+    let stop = StopFlag::new(AtomicBool::new(false));
+    let mut solver = Solver::default();
+    solver.set_threads(2);
+    let (score, _) = solver.solve_until(&near, Some(&stop)).expect("not stopped");
+    assert_eq!(score, solve(&near, 1).0);
+}
