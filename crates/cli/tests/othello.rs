@@ -503,3 +503,83 @@ fn openings_from_a_file() {
         .failure()
         .stderr(predicate::str::contains("not a regular file"));
 }
+
+#[test]
+fn ffo_on_two_threads_and_against_a_time_limit() {
+    gamelab()
+        .args([
+            "ffo",
+            &shared("ffo1-39.txt"),
+            "--ids",
+            "1-3",
+            "--threads",
+            "2",
+        ])
+        .assert()
+        .success()
+        .stdout(predicate::str::starts_with("2 thread(s)\n"))
+        .stdout(predicate::str::contains("  3      14     +2 d1      +2 d1"));
+    // FFO #40 takes a fraction of a second, #45 (after it) several on one thread.
+    gamelab()
+        .args(["ffo", &shared("ffo40-59.txt"), "--ids", "40,45"])
+        .args(["--threads", "1", "--time-limit", "2"])
+        .assert()
+        .failure()
+        .stdout(predicate::str::contains(" 45      24      - -       +6 b2"))
+        .stdout(predicate::str::contains("not solved in time"))
+        .stdout(predicate::str::contains(" 40      20    +38 a2     +38 a2"))
+        .stdout(predicate::str::contains("1 positions,"))
+        .stderr(predicate::str::contains(
+            "1 position(s) not solved within 2 s",
+        ));
+    gamelab()
+        .args(["ffo", &shared("ffo1-39.txt"), "--threads", "0"])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains(
+            "expected a number of threads from 1 to 256",
+        ));
+}
+
+#[test]
+fn ctrl_c_ends_an_ffo_run_with_what_was_solved() {
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_gamelab"))
+        .args([
+            "ffo",
+            &shared("ffo40-59.txt"),
+            "--ids",
+            "40,45",
+            "--threads",
+            "1",
+        ])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // #40 takes well under a second, #45 several.
+    std::thread::sleep(std::time::Duration::from_millis(2500));
+    let status = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let out = child.wait_with_output().unwrap();
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    assert!(!out.status.success());
+    assert!(
+        stdout.contains(" 40      20    +38 a2     +38 a2"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("interrupted during position 45"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("1 positions,"), "{stdout}");
+    assert!(
+        stderr.contains("interrupted: 1 of 2 positions solved"),
+        "{stderr}"
+    );
+}
