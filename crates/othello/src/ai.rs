@@ -303,6 +303,13 @@ pub fn registry() -> Registry<Othello> {
                 4.0,
                 "Multi-ProbCut's threshold in standard deviations: nodes a shallow search predicts are cut (0 searches every node to full depth)",
             ),
+            ParamSpec::int(
+                "threads",
+                1,
+                1,
+                256,
+                "threads for the exact endgame search (the same move and score on any number; the midgame search uses one)",
+            ),
             ParamSpec::file(
                 "model",
                 Some("shipped"),
@@ -329,6 +336,7 @@ pub fn registry() -> Registry<Othello> {
                 (seconds > 0.0).then(|| Duration::from_secs_f64(seconds)),
             );
             engine.searcher.set_probcut(p.float("probcut"));
+            engine.searcher.set_threads(p.int("threads") as usize);
             Ok(Box::new(engine))
         },
     ));

@@ -117,6 +117,11 @@ pub struct Searcher {
     /// Multi-ProbCut's threshold in standard deviations (0: no cuts, every node searched
     /// to its full depth).
     probcut: f64,
+    /// The exact search near the end, kept between moves: the bounds in its table stay
+    /// true for every later position.
+    solver: Option<Solver>,
+    /// Threads for the exact search.
+    threads: usize,
 }
 
 impl Searcher {
@@ -129,7 +134,15 @@ impl Searcher {
             stop: None,
             stopped: false,
             probcut: 0.0,
+            solver: None,
+            threads: 1,
         }
+    }
+
+    /// Solves the endgame on `threads` threads (the midgame search uses one). The move and
+    /// the score do not depend on it.
+    pub fn set_threads(&mut self, threads: usize) {
+        self.threads = threads.max(1);
     }
 
     /// Cuts nodes by Multi-ProbCut at `threshold` standard deviations (0 turns cuts off;
@@ -169,18 +182,25 @@ impl Searcher {
             };
         }
         if pos.empties() <= limits.exact {
-            let mut solver = Solver::default();
-            let (score, best) = solver.solve(pos);
-            let best = best.unwrap_or(Move::Pass);
-            return SearchResult {
-                best,
-                score: f64::from(score),
-                depth: pos.empties(),
-                exact: true,
-                nodes: solver.nodes,
-                pv: vec![best],
-                elapsed: started.elapsed(),
-            };
+            let model = &self.model;
+            let solver = self
+                .solver
+                .get_or_insert_with(|| Solver::with_model(model.clone()));
+            solver.set_threads(self.threads);
+            let before = solver.nodes;
+            // Stopped, it falls through to the midgame search, which answers at once.
+            if let Some((score, best)) = solver.solve_until(pos, self.stop.as_ref()) {
+                let best = best.unwrap_or(Move::Pass);
+                return SearchResult {
+                    best,
+                    score: f64::from(score),
+                    depth: pos.empties(),
+                    exact: true,
+                    nodes: solver.nodes - before,
+                    pv: vec![best],
+                    elapsed: started.elapsed(),
+                };
+            }
         }
         self.cutoff = Cutoff::new(limits.time.map(|t| started + t), self.stop.clone());
         let max_depth = limits.depth.clamp(1, pos.empties());

@@ -1,5 +1,5 @@
-//! The exact solver on several threads: the same scores as on one, a best move every
-//! time, and a stop that ends it.
+//! The exact solver on several threads: the same scores and moves as on one, and a stop
+//! that ends it.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
@@ -34,13 +34,15 @@ fn best_moves(pos: &Othello, score: i32) -> Vec<Move> {
         .collect()
 }
 
-/// Solves `pos` on 1, 2 and 4 threads: the same score each time, and a best move.
+/// Solves `pos` on 1, 2 and 4 threads: the same score and the same move each time, one
+/// of the best.
 fn agree_on_threads(pos: &Othello, what: &str) -> i32 {
-    let (score, _) = solve(pos, 1);
+    let (score, first) = solve(pos, 1);
     let best = best_moves(pos, score);
     for threads in [1, 2, 4] {
         let (s, mv) = solve(pos, threads);
         assert_eq!(s, score, "{what} on {threads} threads");
+        assert_eq!(mv, first, "{what} on {threads} threads");
         let mv = mv.expect("a position still in play has a move");
         assert!(
             best.contains(&mv),
@@ -124,4 +126,28 @@ fn a_stop_never_raised_changes_nothing() {
     solver.set_threads(2);
     let (score, _) = solver.solve_until(&near, Some(&stop)).expect("not stopped");
     assert_eq!(score, solve(&near, 1).0);
+}
+
+#[test]
+fn the_engine_plays_the_same_endgame_on_any_number_of_threads() {
+    use gamelab_core::Agent;
+    let registry = gamelab_othello::ai::registry();
+    // Level 6 is exact from 12 empties: whole games, their endgames on 1 and 2 threads.
+    for game in 0..6 {
+        let mut one = registry.build("engine:level=6").unwrap();
+        let mut two = registry.build("engine:level=6,threads=2").unwrap();
+        let mut rng = gamelab_core::game_rng(5, game, Side::First);
+        let mut pos = Othello::new();
+        for _ in 0..8 {
+            let moves = pos.legal_moves();
+            pos.play_unchecked(moves[rng.below(moves.len())]);
+        }
+        while !pos.is_over() {
+            let mv = one.choose(&pos, &mut rng);
+            assert_eq!(two.choose(&pos, &mut rng), mv, "game {game}\n{pos}");
+            assert_eq!(two.value(&pos), one.value(&pos), "game {game}\n{pos}");
+            pos.play_unchecked(mv);
+        }
+    }
+    assert!(registry.build("engine:threads=0").is_err());
 }

@@ -12,7 +12,7 @@
 mod table;
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
 
 use rayon::prelude::*;
 
@@ -400,8 +400,8 @@ impl Build for Avx2Build {
 
 /// An exact search with its node count. The learned evaluation orders the moves far from
 /// the end and gives the first guess of the score; it changes no result, only how fast
-/// one is found. On several threads the score is the same and the move one of the best;
-/// which of several equal moves, and the node count, may change from run to run.
+/// one is found. On any number of threads the score and the move are the same (of several
+/// best moves, the first in the solver's order); the node count changes from run to run.
 pub struct Solver {
     pub nodes: u64,
     table: Table,
@@ -446,12 +446,17 @@ impl Default for Solver {
     }
 }
 
-/// A search split its later moves among threads here; `done` once one of them proved
-/// the node above alpha, which makes the others' work moot.
+/// A search split its later moves among threads here. `cut` is the lowest index of a
+/// move found above alpha so far: the moves after it need not finish. (Inside the tree
+/// any such move decides the node, so every other move stops; at the root the lowest one
+/// is wanted, so that the move returned does not depend on the threads.)
 struct Split<'a> {
-    done: AtomicBool,
-    parent: Option<&'a Split<'a>>,
+    cut: AtomicUsize,
+    parent: Option<Place<'a>>,
 }
+
+/// Where a worker searches: a split and the index of its move there.
+type Place<'a> = (&'a Split<'a>, usize);
 
 /// One thread's part of a solve: what it reads, what it counts, and what ends it early.
 struct Worker<'a> {
@@ -461,7 +466,7 @@ struct Worker<'a> {
     /// Whether nodes may hand their later moves to other threads.
     parallel: bool,
     /// The innermost split this worker searches under.
-    split: Option<&'a Split<'a>>,
+    split: Option<Place<'a>>,
     /// The user's stop.
     stop: Option<&'a AtomicBool>,
 }
@@ -475,12 +480,12 @@ impl Worker<'_> {
         if self.stop.is_some_and(|stop| stop.load(Relaxed)) {
             return true;
         }
-        let mut split = self.split;
-        while let Some(s) = split {
-            if s.done.load(Relaxed) {
+        let mut place = self.split;
+        while let Some((split, index)) = place {
+            if split.cut.load(Relaxed) < index {
                 return true;
             }
-            split = s.parent;
+            place = split.parent;
         }
         false
     }
@@ -763,7 +768,8 @@ fn nws_node(b: impl Build, w: &mut Worker<'_>, p: u64, o: u64, alpha: i32, passe
             move_key(b, w.model, after.as_ref(), np, no, empties, *sq)
         };
     }
-    let Some((best, best_square)) = search_children(b, w, p, o, alpha, &mut ordered, empties)
+    let Some((best, best_square)) =
+        search_children(b, w, p, o, alpha, &mut ordered, empties, false)
     else {
         return 0;
     };
@@ -796,7 +802,9 @@ type Children = arrayvec::ArrayVec<(i32, u32, u64), 32>;
 /// The moves of a node with (`p`, `o`) and `empties`, tried lowest key first until one
 /// is above `alpha`: the best value found and its square, or `None` when the search was
 /// aborted. On several threads, once the first move has failed to cut, the others are
-/// searched in parallel.
+/// searched in parallel; at the root (`at_root`) the move above alpha returned is then
+/// still the first in the order, as on one thread.
+#[allow(clippy::too_many_arguments)]
 #[inline(always)]
 fn search_children(
     b: impl Build,
@@ -806,14 +814,16 @@ fn search_children(
     alpha: i32,
     ordered: &mut Children,
     empties: u32,
+    at_root: bool,
 ) -> Option<(i32, u32)> {
-    let check = empties >= ABORT_EMPTIES;
+    let check = at_root || empties >= ABORT_EMPTIES;
+    let split = w.parallel && (at_root || empties >= SPLIT_EMPTIES) && ordered.len() > 2;
     let (mut best, mut best_square) = (NO_MOVE_MAX, 0);
     for i in 0..ordered.len() {
-        if i == 1 && w.parallel && empties >= SPLIT_EMPTIES && ordered.len() > 2 {
+        if i == 1 && split {
             let rest = &mut ordered[1..];
             rest.sort_unstable_by_key(|&(key, sq, _)| (key, sq));
-            return search_in_parallel(b, w, p, o, alpha, rest).map(|(v, sq)| {
+            return search_in_parallel(b, w, p, o, alpha, rest, at_root).map(|(v, sq)| {
                 if v > best {
                     (v, sq)
                 } else {
@@ -843,9 +853,9 @@ fn search_children(
     Some((best, best_square))
 }
 
-/// The moves of `rest`, in parallel: the best value and its square (the one above
-/// `alpha` that ended the search, when one did), or `None` when the search was aborted
-/// from above.
+/// The moves of `rest`, in parallel: the best value and its square (one above `alpha`,
+/// when there is one: the first in `rest` when `first_cut`, else whichever was found
+/// first), or `None` when the search was aborted from above.
 fn search_in_parallel(
     b: impl Build,
     w: &mut Worker<'_>,
@@ -853,47 +863,56 @@ fn search_in_parallel(
     o: u64,
     alpha: i32,
     rest: &[(i32, u32, u64)],
+    first_cut: bool,
 ) -> Option<(i32, u32)> {
     let split = Split {
-        done: AtomicBool::new(false),
+        cut: AtomicUsize::new(usize::MAX),
         parent: w.split,
     };
     let (table, model, stop) = (w.table, w.model, w.stop);
-    let results: Vec<(Option<(i32, u32)>, u64)> = rest
+    // Each move's (index, value, square) when its search counts, and its nodes.
+    type Finished = (usize, i32, u32);
+    let results: Vec<(Option<Finished>, u64)> = rest
         .par_iter()
-        .map(|&(_, sq, f)| {
+        .enumerate()
+        .map(|(i, &(_, sq, f))| {
             let mut child = Worker {
                 nodes: 0,
                 table,
                 model,
                 parallel: true,
-                split: Some(&split),
+                // Any cut stops every move, or only the moves after it.
+                split: Some((&split, if first_cut { i } else { usize::MAX })),
                 stop,
             };
             if child.aborted() {
                 return (None, 0);
             }
             let v = -b.nws(&mut child, o & !f, p | f | 1 << sq, -alpha - 1, false);
-            // Cut off or stopped: the value means nothing (a sibling above alpha, or
-            // the stop, decides this node).
+            // Cut off or stopped: the value means nothing (a move above alpha, or the
+            // stop, decides this node).
             if child.aborted() {
                 return (None, child.nodes);
             }
             if v > alpha {
-                split.done.store(true, Relaxed);
+                split.cut.fetch_min(i, Relaxed);
             }
-            (Some((v, sq)), child.nodes)
+            (Some((i, v, sq)), child.nodes)
         })
         .collect();
     w.nodes += results.iter().map(|&(_, nodes)| nodes).sum::<u64>();
     if w.aborted() {
         return None;
     }
-    // Either one is above alpha, or none was cut off and every value is sound.
-    results
-        .iter()
-        .filter_map(|&(result, _)| result)
-        .max_by_key(|&(v, sq)| (v, std::cmp::Reverse(sq)))
+    // Either one is above alpha, or none was cut off and every value is sound; with
+    // `first_cut`, every move before the first one above alpha has finished.
+    let sound = results.iter().filter_map(|&(result, _)| result);
+    sound
+        .clone()
+        .filter(|&(_, v, _)| v > alpha)
+        .min_by_key(|&(i, ..)| i)
+        .or_else(|| sound.max_by_key(|&(i, v, _)| (v, std::cmp::Reverse(i))))
+        .map(|(_, v, sq)| (v, sq))
 }
 
 /// A node below [`SORT_EMPTIES`]: the moves in odd regions first, then the others.
@@ -1049,8 +1068,17 @@ impl Solver {
                 // A pass: the opponent's best is the least we get.
                 (-b.nws(&mut worker, o, p, -beta - 1, true), None)
             } else {
-                search_children(b, &mut worker, p, o, beta, &mut ordered.clone(), 64)
-                    .map_or((0, None), |(value, sq)| (value, Some(sq)))
+                search_children(
+                    b,
+                    &mut worker,
+                    p,
+                    o,
+                    beta,
+                    &mut ordered.clone(),
+                    empties,
+                    true,
+                )
+                .map_or((0, None), |(value, sq)| (value, Some(sq)))
             };
             if worker.aborted() {
                 self.nodes += worker.nodes;
