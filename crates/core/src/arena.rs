@@ -21,6 +21,31 @@ use crate::{
 /// an enum of them) lets the compiler inline the agents into the game loop.
 pub type AgentFactory<'a, A> = dyn Fn() -> A + Sync + 'a;
 
+thread_local! {
+    static IN_MATCH: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Whether this thread is playing a match's games. An agent that could search on every
+/// core takes one here: the match already plays a game on each of its threads.
+pub fn inside_match() -> bool {
+    IN_MATCH.with(std::cell::Cell::get)
+}
+
+/// Marks this thread as playing a match's games until dropped.
+struct PlayingMatch(bool);
+
+impl PlayingMatch {
+    fn enter() -> PlayingMatch {
+        PlayingMatch(IN_MATCH.with(|m| m.replace(true)))
+    }
+}
+
+impl Drop for PlayingMatch {
+    fn drop(&mut self) {
+        IN_MATCH.with(|m| m.set(self.0));
+    }
+}
+
 /// Wins, losses and draws of A.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Tally {
@@ -820,6 +845,7 @@ pub fn run_match_from<G: EngineHooks, A: Agent<G>>(
     let key = StreamKey::new(cfg.seed);
     let total = cfg.games_per_side.saturating_mul(2);
     let run = |range: std::ops::Range<u64>| {
+        let _playing = PlayingMatch::enter();
         let r = play_chunk::<G, A>(a, b, cfg, &key, range, live, openings);
         on_chunk(&r);
         r

@@ -305,10 +305,10 @@ pub fn registry() -> Registry<Othello> {
             ),
             ParamSpec::int(
                 "threads",
-                1,
-                1,
+                0,
+                0,
                 256,
-                "threads for the exact endgame search (the same move and score on any number; the midgame search uses one)",
+                "threads for the exact endgame search, 0 for every core (one inside a match, whose games fill the cores already); the same move and score on any number; the midgame search uses one",
             ),
             ParamSpec::file(
                 "model",

@@ -120,7 +120,7 @@ pub struct Searcher {
     /// The exact search near the end, kept between moves: the bounds in its table stay
     /// true for every later position.
     solver: Option<Solver>,
-    /// Threads for the exact search.
+    /// Threads for the exact search; 0 for every core, or one inside a match.
     threads: usize,
 }
 
@@ -139,10 +139,19 @@ impl Searcher {
         }
     }
 
-    /// Solves the endgame on `threads` threads (the midgame search uses one). The move and
-    /// the score do not depend on it.
+    /// Solves the endgame on `threads` threads (the midgame search uses one); 0 for every
+    /// core, except inside a match, whose games already fill the cores: one there. The
+    /// move and the score do not depend on it.
     pub fn set_threads(&mut self, threads: usize) {
-        self.threads = threads.max(1);
+        self.threads = threads;
+    }
+
+    fn endgame_threads(&self) -> usize {
+        match self.threads {
+            0 if gamelab_core::arena::inside_match() => 1,
+            0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+            n => n,
+        }
     }
 
     /// Cuts nodes by Multi-ProbCut at `threshold` standard deviations (0 turns cuts off;
@@ -182,11 +191,12 @@ impl Searcher {
             };
         }
         if pos.empties() <= limits.exact {
+            let threads = self.endgame_threads();
             let model = &self.model;
             let solver = self
                 .solver
                 .get_or_insert_with(|| Solver::with_model(model.clone()));
-            solver.set_threads(self.threads);
+            solver.set_threads(threads);
             let before = solver.nodes;
             // Stopped, it falls through to the midgame search, which answers at once.
             if let Some((score, best)) = solver.solve_until(pos, self.stop.as_ref()) {

@@ -149,5 +149,42 @@ fn the_engine_plays_the_same_endgame_on_any_number_of_threads() {
             pos.play_unchecked(mv);
         }
     }
-    assert!(registry.build("engine:threads=0").is_err());
+    assert!(registry.build("engine:threads=0").is_ok(), "every core");
+    assert!(registry.build("engine:threads=257").is_err());
+}
+
+/// Notes whether it was ever asked for a move outside a match's games.
+struct Probe(std::sync::Arc<AtomicBool>);
+
+impl gamelab_core::Agent<Othello> for Probe {
+    fn choose(&mut self, pos: &Othello, _rng: &mut gamelab_core::GameRng) -> Move {
+        if !gamelab_core::arena::inside_match() {
+            self.0.store(true, Ordering::Relaxed);
+        }
+        pos.legal_moves()[0]
+    }
+}
+
+#[test]
+fn agents_know_when_they_play_inside_a_match() {
+    // An engine left to choose its threads (threads=0) takes one there.
+    assert!(!gamelab_core::arena::inside_match());
+    for threads in [1, 2] {
+        let outside = std::sync::Arc::new(AtomicBool::new(false));
+        let make = || Probe(outside.clone());
+        let cfg = gamelab_core::arena::MatchConfig {
+            games_per_side: 3,
+            seed: 0,
+            threads,
+            opening_plies: 0,
+        };
+        let (result, _) =
+            gamelab_core::arena::run_match::<Othello, Probe>(&make, &make, &cfg, &|_| {}, false);
+        assert_eq!(result.total().games(), 6);
+        assert!(!outside.load(Ordering::Relaxed), "{threads} threads");
+    }
+    assert!(
+        !gamelab_core::arena::inside_match(),
+        "not after the match either"
+    );
 }
