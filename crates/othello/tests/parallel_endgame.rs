@@ -188,3 +188,26 @@ fn agents_know_when_they_play_inside_a_match() {
         "not after the match either"
     );
 }
+
+#[test]
+fn a_forced_pass_at_the_root_is_solved_on_any_number_of_threads() {
+    let mut found = 0;
+    for game in 0..3000 {
+        let mut rng = gamelab_core::game_rng(29, game, Side::First);
+        let mut pos = Othello::new();
+        while !pos.is_over() && found < 5 {
+            let moves = pos.legal_moves();
+            if moves[..] == [Move::Pass] && (8..=20).contains(&pos.empties()) {
+                found += 1;
+                let (score, mv) = solve(&pos, 1);
+                assert_eq!(mv, Some(Move::Pass));
+                assert_eq!(solve(&pos, 2), (score, Some(Move::Pass)), "{pos}");
+                let mut after = pos.clone();
+                after.play_unchecked(Move::Pass);
+                assert_eq!(-solve(&after, 2).0, score, "{pos}");
+            }
+            pos.play_unchecked(moves[rng.below(moves.len())]);
+        }
+    }
+    assert!(found >= 5, "only {found} forced passes found");
+}
