@@ -583,3 +583,46 @@ fn ctrl_c_ends_an_ffo_run_with_what_was_solved() {
         "{stderr}"
     );
 }
+
+#[test]
+fn wthor_games_become_ggf_read_back_the_same() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("1977.ggf");
+    gamelab()
+        .args(["wthor", &shared("wthor/WTH_1977.wtb"), "--ggf"])
+        .arg(&out)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("games written to"));
+    let text = std::fs::read_to_string(&out).unwrap();
+    let games = gamelab_othello::ggf::parse(&text).unwrap();
+    assert_eq!(games.len(), text.lines().count());
+    let wthor =
+        gamelab_othello::wthor::read(std::path::Path::new(&shared("wthor/WTH_1977.wtb"))).unwrap();
+    assert_eq!(games.len(), wthor.len());
+    for (ggf, w) in games.iter().zip(&wthor) {
+        let placed: Vec<gamelab_othello::Move> = ggf
+            .plain_moves()
+            .into_iter()
+            .filter(|m| *m != gamelab_othello::Move::Pass)
+            .collect();
+        let recorded: Vec<gamelab_othello::Move> = w
+            .moves
+            .iter()
+            .map(|&sq| gamelab_othello::Move::Place(sq))
+            .collect();
+        assert_eq!(placed, recorded);
+        assert_eq!(
+            ggf.result(),
+            Some(f64::from(2 * i32::from(w.black_discs) - 64))
+        );
+        assert!(ggf.property("PB").is_some_and(|name| !name.is_empty()));
+    }
+    // A folder in the way: refused before any work, nothing written.
+    gamelab()
+        .args(["wthor", &shared("wthor/WTH_1977.wtb"), "--ggf"])
+        .arg(dir.path())
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("cannot write"));
+}

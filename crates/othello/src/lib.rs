@@ -8,6 +8,7 @@ mod describe;
 pub mod endgame;
 pub mod eval;
 pub mod ffo;
+pub mod ggf;
 #[allow(unsafe_code)] // SIMD intrinsics behind a run-time CPU check; see the module.
 pub mod kernel;
 pub mod learned;
@@ -18,6 +19,7 @@ pub mod probcut;
 pub mod search;
 pub mod selfplay;
 pub mod training;
+pub mod transcript;
 pub mod wthor;
 
 pub use describe::Catalogue;

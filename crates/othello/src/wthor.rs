@@ -160,3 +160,118 @@ pub struct Replayed {
     /// The game was played until neither side could move.
     pub finished: bool,
 }
+
+/// The names a `WTHOR.JOU` (players, 20 bytes each) or `WTHOR.TRN` (tournaments, 26
+/// bytes each) file holds, in record order: game records refer to them by index.
+pub fn parse_names(bytes: &[u8], record: usize, name: &str) -> Result<Vec<String>, WthorError> {
+    let header = |reason: String| WthorError::Header {
+        path: name.to_string(),
+        reason,
+    };
+    if bytes.len() < HEADER {
+        return Err(header(format!(
+            "{} bytes: shorter than the 16-byte header",
+            bytes.len()
+        )));
+    }
+    let count = usize::from(u16::from_le_bytes([bytes[8], bytes[9]]));
+    if bytes.len() < HEADER + count * record {
+        return Err(header(format!(
+            "the header announces {count} names of {record} bytes ({} bytes) but the file has {}",
+            HEADER + count * record,
+            bytes.len()
+        )));
+    }
+    Ok(bytes[HEADER..HEADER + count * record]
+        .chunks(record)
+        // Latin-1, each byte its own character, up to the first zero.
+        .map(|r| {
+            r.iter()
+                .take_while(|&&b| b != 0)
+                .map(|&b| char::from(b))
+                .collect()
+        })
+        .collect())
+}
+
+/// Player names (`WTHOR.JOU`).
+pub const PLAYER_RECORD: usize = 20;
+/// Tournament names (`WTHOR.TRN`).
+pub const TOURNAMENT_RECORD: usize = 26;
+
+impl WthorGame {
+    /// The game as GGF: its players and tournament by name where `players` and
+    /// `tournaments` have them (else by number), the recorded result as black's disc
+    /// difference, the moves with the passes put in.
+    pub fn to_ggf(
+        &self,
+        players: &[String],
+        tournaments: &[String],
+    ) -> Result<crate::ggf::GgfGame, String> {
+        let name = |names: &[String], i: u16, what: &str| {
+            names
+                .get(usize::from(i))
+                .filter(|n| !n.is_empty())
+                .cloned()
+                .unwrap_or_else(|| format!("{what} {i}"))
+        };
+        let moves: Vec<Move> = self.moves.iter().map(|&sq| Move::Place(sq)).collect();
+        crate::ggf::GgfGame::new(
+            Othello::new(),
+            &moves,
+            vec![
+                ("GM".into(), "Othello".into()),
+                (
+                    "PC".into(),
+                    name(tournaments, self.tournament, "tournament"),
+                ),
+                ("PB".into(), name(players, self.black_player, "player")),
+                ("PW".into(), name(players, self.white_player, "player")),
+                (
+                    "RE".into(),
+                    format!("{:+}", 2 * i32::from(self.black_discs) - 64),
+                ),
+                ("TY".into(), "8".into()),
+            ],
+        )
+    }
+}
+
+#[cfg(test)]
+mod ggf_tests {
+    use super::*;
+
+    #[test]
+    fn names_are_read_up_to_their_zero() {
+        let mut bytes = vec![0u8; 16];
+        bytes[8] = 2;
+        bytes.extend(b"Tastet Marc\0\0\0\0\0\0\0\0\0");
+        bytes.extend(b"Fran\xe7ois\0\0\0\0\0\0\0\0\0\0\0\0");
+        let names = parse_names(&bytes, PLAYER_RECORD, "x.jou").unwrap();
+        assert_eq!(names, ["Tastet Marc", "François"]);
+        assert!(parse_names(&bytes[..30], PLAYER_RECORD, "x.jou").is_err());
+        assert!(parse_names(&bytes[..3], PLAYER_RECORD, "x.jou").is_err());
+    }
+
+    #[test]
+    fn a_game_becomes_ggf_with_its_names_and_result() {
+        let game = WthorGame {
+            tournament: 1,
+            black_player: 0,
+            white_player: 7,
+            black_discs: 40,
+            black_theoretical: 40,
+            moves: ["f5", "d6", "c3"]
+                .map(|s| Square::parse(s).unwrap())
+                .to_vec(),
+        };
+        let ggf = game
+            .to_ggf(&["Ann".into()], &["Open".into(), "Cup".into()])
+            .unwrap();
+        assert_eq!(ggf.property("PB"), Some("Ann"));
+        assert_eq!(ggf.property("PW"), Some("player 7"));
+        assert_eq!(ggf.property("PC"), Some("Cup"));
+        assert_eq!(ggf.result(), Some(16.0));
+        assert_eq!(crate::transcript::write(&ggf.plain_moves()), "f5d6c3");
+    }
+}

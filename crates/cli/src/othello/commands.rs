@@ -276,15 +276,60 @@ pub struct WthorArgs {
     /// `.wtb` files.
     #[arg(required = true)]
     files: Vec<PathBuf>,
+    /// Also write every game to this GGF file, one a line, players and tournaments named
+    /// from `WTHOR.JOU` and `WTHOR.TRN` beside the first file (by number without them);
+    /// each game is read back and checked before anything is written.
+    #[arg(long, value_name = "FILE")]
+    ggf: Option<PathBuf>,
+}
+
+/// The names in `WTHOR.JOU` or `WTHOR.TRN` beside `first`, none when it is missing.
+fn wthor_names(first: &std::path::Path, file: &str, record: usize) -> anyhow::Result<Vec<String>> {
+    let path = first.with_file_name(file);
+    if !path.exists() {
+        return Ok(Vec::new());
+    }
+    let bytes = gamelab_core::files::read_regular(&path, 16 << 20)
+        .with_context(|| format!("cannot read {}", path.display()))?;
+    Ok(wthor::parse_names(
+        &bytes,
+        record,
+        &path.display().to_string(),
+    )?)
 }
 
 pub fn wthor_cmd(args: WthorArgs) -> anyhow::Result<()> {
+    if let Some(out) = &args.ggf {
+        gamelab_core::files::check_writable(out)
+            .with_context(|| format!("cannot write {}", out.display()))?;
+    }
+    let (players, tournaments) = match &args.ggf {
+        Some(_) => (
+            wthor_names(&args.files[0], "WTHOR.JOU", wthor::PLAYER_RECORD)?,
+            wthor_names(&args.files[0], "WTHOR.TRN", wthor::TOURNAMENT_RECORD)?,
+        ),
+        None => (Vec::new(), Vec::new()),
+    };
+    let mut ggf = String::new();
     let mut out = String::new();
     let (mut games, mut finished, mut bad) = (0usize, 0usize, 0usize);
     let (mut black, mut white, mut draws, mut moves) = (0usize, 0usize, 0usize, 0usize);
     for path in &args.files {
         let list = wthor::read(path)?;
         for (i, g) in list.iter().enumerate() {
+            if args.ggf.is_some() {
+                match wthor_game_as_ggf(g, &players, &tournaments) {
+                    Ok(line) => {
+                        ggf.push_str(&line);
+                        ggf.push('\n');
+                    }
+                    Err(e) => {
+                        bad += 1;
+                        let _ = writeln!(out, "{}, game {i}: {e}", path.display());
+                        continue;
+                    }
+                }
+            }
             games += 1;
             moves += g.moves.len();
             match g.black_discs.cmp(&32) {
@@ -314,5 +359,38 @@ pub fn wthor_cmd(args: WthorArgs) -> anyhow::Result<()> {
     if bad > 0 {
         bail!("{bad} game(s) do not replay");
     }
+    if let Some(path) = &args.ggf {
+        gamelab_core::files::write_atomically(path, |w| w.write_all(ggf.as_bytes()))
+            .with_context(|| format!("cannot write {}", path.display()))?;
+        println!(
+            "{games} games written to {} as GGF, each read back the same",
+            path.display()
+        );
+    }
     Ok(())
+}
+
+/// A WTHOR game as a GGF line, read back and checked: the same moves and result.
+fn wthor_game_as_ggf(
+    g: &wthor::WthorGame,
+    players: &[String],
+    tournaments: &[String],
+) -> Result<String, String> {
+    let game = g.to_ggf(players, tournaments)?;
+    let line = game.write();
+    let back = gamelab_othello::ggf::parse_one(&line).map_err(|e| format!("GGF read back: {e}"))?;
+    let squares: Vec<gamelab_othello::Move> = g
+        .moves
+        .iter()
+        .map(|&sq| gamelab_othello::Move::Place(sq))
+        .collect();
+    let placed: Vec<gamelab_othello::Move> = back
+        .plain_moves()
+        .into_iter()
+        .filter(|m| *m != gamelab_othello::Move::Pass)
+        .collect();
+    if back != game || placed != squares || back.result() != game.result() {
+        return Err(format!("GGF read back differs: {line}"));
+    }
+    Ok(line)
 }

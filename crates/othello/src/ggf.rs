@@ -1,0 +1,503 @@
+//! GGF, the Generic Game Format of the GGS server (and what NBoard sends as `set game`):
+//! `(;GM[Othello]PC[…]PB[…]PW[…]RE[…]TY[8]BO[8 <64 squares> <side>]B[f5]W[f6//1.2];)`.
+//! A file holds any number of games (the GGS archives: one a line). Only 8×8 Othello with
+//! its usual rules (`TY[8]`) is read; synchro, komi, anti and random-start variants are
+//! refused by name.
+
+use thiserror::Error;
+
+use crate::{Move, Othello, Square};
+
+/// Why GGF text cannot be read: where (line and column, from 1) and what was wrong.
+#[derive(Debug, Error, PartialEq, Eq)]
+#[error("line {line}, column {column}: {reason}")]
+pub struct GgfError {
+    pub line: usize,
+    pub column: usize,
+    pub reason: String,
+}
+
+/// One move of a game, with what followed it in its brackets (`/eval/time`), kept as
+/// written.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GgfMove {
+    pub mv: Move,
+    pub note: Option<String>,
+}
+
+/// A game: its properties other than the board and the moves, in their order (`GM`,
+/// `PC`, `DT`, `PB`, `PW`, `RE`, `TI`, `TY`, …), the position it starts from and its moves,
+/// passes included.
+#[derive(Clone, Debug)]
+pub struct GgfGame {
+    pub properties: Vec<(String, String)>,
+    pub start: Othello,
+    pub moves: Vec<GgfMove>,
+}
+
+impl PartialEq for GgfGame {
+    fn eq(&self, other: &GgfGame) -> bool {
+        self.properties == other.properties
+            && self.start.discs() == other.start.discs()
+            && self.start.black_to_move() == other.start.black_to_move()
+            && self.moves == other.moves
+    }
+}
+
+impl GgfGame {
+    /// A game of `moves` (passes included or left out) from `start`, with `properties`
+    /// (`GM[Othello]` and `TY[8]` are added when missing).
+    pub fn new(
+        start: Othello,
+        moves: &[Move],
+        properties: Vec<(String, String)>,
+    ) -> Result<GgfGame, String> {
+        let mut pos = start.clone();
+        let mut played = Vec::new();
+        for (i, &mv) in moves.iter().enumerate() {
+            if matches!(mv, Move::Place(_)) && pos.legal_mask() == 0 && !pos.is_over() {
+                pos.play_unchecked(Move::Pass);
+                played.push(GgfMove {
+                    mv: Move::Pass,
+                    note: None,
+                });
+            }
+            gamelab_core::Game::check_move(&pos, mv)
+                .map_err(|e| format!("move {} `{mv}`: {e}", i + 1))?;
+            pos.play_unchecked(mv);
+            played.push(GgfMove { mv, note: None });
+        }
+        let mut game = GgfGame {
+            properties,
+            start,
+            moves: played,
+        };
+        for (name, value) in [("GM", "Othello"), ("TY", "8")] {
+            if game.property(name).is_none() {
+                game.properties.push((name.into(), value.into()));
+            }
+        }
+        Ok(game)
+    }
+
+    /// The first value of property `name`.
+    pub fn property(&self, name: &str) -> Option<&str> {
+        self.properties
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// The result as `RE` records it: black's discs minus white's (`None` when absent or
+    /// not a number, as in `RE[?]`).
+    pub fn result(&self) -> Option<f64> {
+        let text = self.property("RE")?;
+        // `+12.000`, `-4`, and GGS's suffixes for how a game ended (`:r` resigned, `:t`
+        // time, `:s` scored by agreement).
+        text.split(':').next()?.trim().parse().ok()
+    }
+
+    /// The position after every move.
+    pub fn end(&self) -> Othello {
+        let mut pos = self.start.clone();
+        for m in &self.moves {
+            pos.play_unchecked(m.mv);
+        }
+        pos
+    }
+
+    /// The moves alone.
+    pub fn plain_moves(&self) -> Vec<Move> {
+        self.moves.iter().map(|m| m.mv).collect()
+    }
+
+    /// The game on one line.
+    pub fn write(&self) -> String {
+        let mut out = String::from("(;");
+        for (name, value) in &self.properties {
+            out.push_str(name);
+            out.push('[');
+            out.push_str(&escape(value));
+            out.push(']');
+        }
+        out.push_str("BO[8 ");
+        let (black, white) = (self.start.black(), self.start.white());
+        for i in 0..64 {
+            out.push(if black >> i & 1 != 0 {
+                '*'
+            } else if white >> i & 1 != 0 {
+                'O'
+            } else {
+                '-'
+            });
+        }
+        out.push_str(if self.start.black_to_move() {
+            " *]"
+        } else {
+            " O]"
+        });
+        let mut pos = self.start.clone();
+        for m in &self.moves {
+            out.push_str(if pos.black_to_move() { "B[" } else { "W[" });
+            match m.mv {
+                Move::Place(sq) => out.push_str(&sq.to_string().to_ascii_uppercase()),
+                Move::Pass => out.push_str("PA"),
+            }
+            if let Some(note) = &m.note {
+                out.push('/');
+                out.push_str(&escape(note));
+            }
+            out.push(']');
+            pos.play_unchecked(m.mv);
+        }
+        out.push_str(";)");
+        out
+    }
+}
+
+fn escape(value: &str) -> String {
+    value.replace('\\', "\\\\").replace(']', "\\]")
+}
+
+/// Reads every game of GGF text.
+pub fn parse(text: &str) -> Result<Vec<GgfGame>, GgfError> {
+    let mut reader = Reader::new(text);
+    let mut games = Vec::new();
+    loop {
+        reader.skip_space();
+        if reader.at_end() {
+            return Ok(games);
+        }
+        games.push(reader.game()?);
+    }
+}
+
+/// Reads text holding exactly one game.
+pub fn parse_one(text: &str) -> Result<GgfGame, GgfError> {
+    let mut games = parse(text)?;
+    match games.len() {
+        1 => Ok(games.remove(0)),
+        n => Err(GgfError {
+            line: 1,
+            column: 1,
+            reason: format!("expected one game, found {n}"),
+        }),
+    }
+}
+
+/// A cursor over the text that knows its line and column.
+struct Reader {
+    chars: Vec<char>,
+    at: usize,
+}
+
+impl Reader {
+    fn new(text: &str) -> Reader {
+        Reader {
+            chars: text.chars().collect(),
+            at: 0,
+        }
+    }
+
+    fn at_end(&self) -> bool {
+        self.at >= self.chars.len()
+    }
+
+    fn peek(&self) -> Option<char> {
+        self.chars.get(self.at).copied()
+    }
+
+    fn skip_space(&mut self) {
+        while self.peek().is_some_and(char::is_whitespace) {
+            self.at += 1;
+        }
+    }
+
+    /// An error at character `at`.
+    fn error_at(&self, at: usize, reason: String) -> GgfError {
+        let before = &self.chars[..at.min(self.chars.len())];
+        let line = before.iter().filter(|&&c| c == '\n').count() + 1;
+        let column = before.iter().rev().take_while(|&&c| c != '\n').count() + 1;
+        GgfError {
+            line,
+            column,
+            reason,
+        }
+    }
+
+    fn expect(&mut self, text: &str, what: &str) -> Result<(), GgfError> {
+        for c in text.chars() {
+            if self.peek() != Some(c) {
+                let found = self
+                    .peek()
+                    .map_or("the end of the text".to_string(), |c| format!("`{c}`"));
+                return Err(self.error_at(self.at, format!("expected {what}, found {found}")));
+            }
+            self.at += 1;
+        }
+        Ok(())
+    }
+
+    /// A property's value, after its `[`, up to the unescaped `]`.
+    fn value(&mut self) -> Result<String, GgfError> {
+        let start = self.at;
+        let mut value = String::new();
+        loop {
+            match self.peek() {
+                None => {
+                    return Err(self.error_at(start, "this value has no closing `]`".into()));
+                }
+                Some(']') => {
+                    self.at += 1;
+                    return Ok(value);
+                }
+                Some('\\') if self.chars.get(self.at + 1).is_some() => {
+                    value.push(self.chars[self.at + 1]);
+                    self.at += 2;
+                }
+                Some(c) => {
+                    value.push(c);
+                    self.at += 1;
+                }
+            }
+        }
+    }
+
+    fn game(&mut self) -> Result<GgfGame, GgfError> {
+        let opened = self.at;
+        self.expect("(;", "a game starting with `(;`")?;
+        let mut properties = Vec::new();
+        let mut start: Option<Othello> = None;
+        let mut pos: Option<Othello> = None;
+        let mut moves = Vec::new();
+        loop {
+            self.skip_space();
+            if self.peek() == Some(';') {
+                self.expect(";)", "`;)` ending the game")?;
+                break;
+            }
+            if self.at_end() {
+                return Err(self.error_at(opened, "this game has no closing `;)`".into()));
+            }
+            let name_at = self.at;
+            let name: String = self.chars[self.at..]
+                .iter()
+                .take_while(|c| c.is_ascii_uppercase())
+                .collect();
+            if name.is_empty() {
+                let c = self.peek().unwrap_or(' ');
+                return Err(self.error_at(
+                    name_at,
+                    format!("expected a property name (capital letters) or `;)`, found `{c}`"),
+                ));
+            }
+            self.at += name.len();
+            self.expect("[", &format!("`[` after {name}"))?;
+            let value_at = self.at;
+            let value = self.value()?;
+            let bad = |reader: &Reader, reason: String| reader.error_at(value_at, reason);
+            match name.as_str() {
+                "BO" => {
+                    if start.is_some() {
+                        return Err(bad(self, "a second board (BO)".into()));
+                    }
+                    let board = board(&value).map_err(|reason| bad(self, reason))?;
+                    start = Some(board.clone());
+                    pos = Some(board);
+                }
+                "B" | "W" => {
+                    let Some(pos) = pos.as_mut() else {
+                        return Err(bad(self, format!("{name}[{value}] before the board (BO)")));
+                    };
+                    let (text, note) = match value.split_once('/') {
+                        Some((m, note)) => (m, Some(note.to_string())),
+                        None => (value.as_str(), None),
+                    };
+                    let mv = if text.eq_ignore_ascii_case("pa") || text.eq_ignore_ascii_case("pass")
+                    {
+                        Move::Pass
+                    } else {
+                        Move::Place(Square::parse(text).ok_or_else(|| {
+                            bad(self, format!("`{text}` is not a square (a1 to h8) or PA"))
+                        })?)
+                    };
+                    let black = name == "B";
+                    // A pass may be left out: the other side moving next says it.
+                    if black != pos.black_to_move()
+                        && matches!(mv, Move::Place(_))
+                        && pos.legal_mask() == 0
+                        && !pos.is_over()
+                    {
+                        pos.play_unchecked(Move::Pass);
+                        moves.push(GgfMove {
+                            mv: Move::Pass,
+                            note: None,
+                        });
+                    }
+                    if black != pos.black_to_move() {
+                        let side = if pos.black_to_move() {
+                            "black"
+                        } else {
+                            "white"
+                        };
+                        return Err(bad(
+                            self,
+                            format!(
+                                "{name}[{value}] but {side} is to move (move {})",
+                                moves.len() + 1
+                            ),
+                        ));
+                    }
+                    gamelab_core::Game::check_move(pos, mv)
+                        .map_err(|e| bad(self, format!("move {} `{mv}`: {e}", moves.len() + 1)))?;
+                    pos.play_unchecked(mv);
+                    moves.push(GgfMove { mv, note });
+                }
+                "GM" if !value.eq_ignore_ascii_case("othello") => {
+                    return Err(bad(
+                        self,
+                        format!("GM[{value}]: only Othello games are read"),
+                    ));
+                }
+                "TY" if !matches!(value.trim(), "8" | "") => {
+                    return Err(bad(
+                        self,
+                        format!(
+                            "TY[{value}]: only 8×8 Othello with the usual rules (TY[8]) is read, not synchro (s), komi (k), anti (a), random starts (r) or other sizes"
+                        ),
+                    ));
+                }
+                _ => properties.push((name, value)),
+            }
+        }
+        let Some(start) = start else {
+            return Err(self.error_at(opened, "this game has no board (BO)".into()));
+        };
+        Ok(GgfGame {
+            properties,
+            start,
+            moves,
+        })
+    }
+}
+
+/// `BO`'s value: the size (8), 64 squares row by row from a1 (`-` empty, `*` black, `O`
+/// white; spaces between them allowed), and the side to move.
+fn board(value: &str) -> Result<Othello, String> {
+    let expected = "expected `8`, 64 squares (`-`, `*`, `O`) and the side to move (`*` or `O`)";
+    let mut rest = value.trim_start();
+    rest = rest
+        .strip_prefix('8')
+        .ok_or_else(|| format!("BO[{value}]: {expected}"))?;
+    let cells: Vec<char> = rest.chars().filter(|c| !c.is_whitespace()).collect();
+    if cells.len() != 65 {
+        return Err(format!("BO: {} squares and side, {expected}", cells.len()));
+    }
+    let mut text: String = cells[..64]
+        .iter()
+        .map(|&c| match c {
+            '*' | 'X' | 'x' | '#' => Ok('X'),
+            'O' | 'o' => Ok('O'),
+            '-' | '.' => Ok('-'),
+            other => Err(format!("BO: `{other}` is not a square; {expected}")),
+        })
+        .collect::<Result<_, _>>()?;
+    text.push(' ');
+    text.push(match cells[64] {
+        '*' | 'X' | 'x' | '#' => 'X',
+        'O' | 'o' => 'O',
+        other => return Err(format!("BO: `{other}` is not a side; {expected}")),
+    });
+    Othello::from_board_string(&text).map_err(|e| format!("BO: {e}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const NBOARD: &str = "(;GM[Othello]PC[NBoard]DT[2014-02-21 20:52:27 GMT]PB[Player]PW[Edax]RE[?]TI[15:00]TY[8]BO[8 ---------------------------O*------*O--------------------------- *]B[F5]W[F6]B[E6//0.01]W[F4];)";
+
+    #[test]
+    fn a_game_as_nboard_sends_it() {
+        let game = parse_one(NBOARD).unwrap();
+        assert_eq!(game.start.board_string(), Othello::new().board_string());
+        assert_eq!(crate::transcript::write(&game.plain_moves()), "f5f6e6f4");
+        assert_eq!(game.moves[2].note.as_deref(), Some("/0.01"));
+        assert_eq!(game.property("PW"), Some("Edax"));
+        assert_eq!(game.result(), None);
+        assert_eq!(
+            parse_one(&game.write()).unwrap(),
+            game,
+            "written and read back"
+        );
+    }
+
+    #[test]
+    fn several_games_passes_and_escapes() {
+        // The shortest game, then one with a value holding `]` and a left-out pass.
+        let mut pos = Othello::new();
+        let mut moves = Vec::new();
+        while !pos.is_over() {
+            let mv = gamelab_core::Game::legal_moves(&pos)[0];
+            pos.play_unchecked(mv);
+            moves.push(mv);
+        }
+        assert!(moves.contains(&Move::Pass), "this game has a pass");
+        let game = GgfGame::new(
+            Othello::new(),
+            &moves,
+            vec![
+                ("PB".into(), "a]b\\c".into()),
+                ("RE".into(), "+10.000".into()),
+            ],
+        )
+        .unwrap();
+        let text = format!("{}\n{}\n", parse_one(NBOARD).unwrap().write(), game.write());
+        let games = parse(&text).unwrap();
+        assert_eq!(games.len(), 2);
+        assert_eq!(games[1], game);
+        assert_eq!(games[1].property("PB"), Some("a]b\\c"));
+        assert_eq!(games[1].result(), Some(10.0));
+        assert_eq!(games[1].end().discs(), pos.discs());
+        // Without its pass, the other side's move says it.
+        let no_pass = game.write().replace("B[PA]", "").replace("W[PA]", "");
+        assert_eq!(parse_one(&no_pass).unwrap().plain_moves(), moves);
+    }
+
+    #[test]
+    fn errors_say_where_and_what() {
+        let at = |text: &str| {
+            let e = parse(text).unwrap_err();
+            (e.line, e.column, e.reason)
+        };
+        let (line, column, reason) = at(
+            "(;GM[Othello]\nBO[8 ---------------------------O*------*O--------------------------- *]B[F5]W[A1];)",
+        );
+        assert_eq!((line, column), (2, 80));
+        assert!(reason.contains("move 2 `a1`"), "{reason}");
+        let (_, _, reason) = at(
+            "(;GM[Othello]TY[s8]BO[8 ---------------------------O*------*O--------------------------- *];)",
+        );
+        assert!(reason.contains("synchro"), "{reason}");
+        let (_, column, reason) = at("(;GM[Othello]PB[x");
+        assert_eq!(column, 17);
+        assert!(reason.contains("no closing `]`"), "{reason}");
+        let (_, _, reason) = at("(;GM[Othello];)");
+        assert!(reason.contains("no board"), "{reason}");
+        let (_, _, reason) = at("(;BO[8 ---];)");
+        assert!(reason.contains("squares"), "{reason}");
+        let (_, _, reason) = at("(;B[F5];)");
+        assert!(reason.contains("before the board"), "{reason}");
+        let (_, column, reason) = at(
+            "(;GM[Othello]BO[8 ---------------------------O*------*O--------------------------- *]W[F5];)",
+        );
+        assert_eq!(column, 88);
+        assert!(reason.contains("black is to move"), "{reason}");
+        let (_, _, reason) = at("hello");
+        assert!(
+            reason.contains("expected a game starting with `(;`"),
+            "{reason}"
+        );
+        assert!(parse("").unwrap().is_empty());
+    }
+}
