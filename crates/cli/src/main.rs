@@ -88,6 +88,8 @@ enum Command {
     Wthor(othello::WthorArgs),
     /// Othello: fit the pattern evaluation to the WTHOR games and write the model.
     TrainPatterns(othello::train::TrainPatternsArgs),
+    /// Othello: an AI as an NBoard engine on standard input and output.
+    Nboard(othello::nboard::NboardArgs),
 }
 
 fn main() -> ExitCode {
@@ -135,6 +137,7 @@ fn main() -> ExitCode {
         Command::Perft(args) => othello::perft_cmd(args),
         Command::Ffo(args) => othello::ffo_cmd(args),
         Command::Wthor(args) => othello::wthor_cmd(args),
+        Command::Nboard(args) => othello::nboard::nboard_cmd(args),
         Command::TrainPatterns(args) => othello::train::run(args),
     };
     match result {

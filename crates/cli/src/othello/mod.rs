@@ -1,7 +1,8 @@
 //! Othello's own subcommands: `perft`, `ffo` (the endgame suite), `wthor` (the game
-//! database) and `train-patterns` (the learned evaluation).
+//! database), `train-patterns` (the learned evaluation) and `nboard` (the engine protocol).
 
 mod commands;
+pub mod nboard;
 pub mod train;
 
 pub use commands::{FfoArgs, PerftArgs, WthorArgs, ffo_cmd, perft_cmd, wthor_cmd};

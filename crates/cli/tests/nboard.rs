@@ -1,0 +1,153 @@
+//! `gamelab nboard`: a scripted NBoard session, as the GUI would drive it.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+
+struct Engine {
+    child: Child,
+    input: ChildStdin,
+    output: BufReader<ChildStdout>,
+    pings: u32,
+}
+
+impl Engine {
+    fn start(ai: &str) -> Engine {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_gamelab"))
+            .args(["nboard", "--ai", ai])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let input = child.stdin.take().unwrap();
+        let output = BufReader::new(child.stdout.take().unwrap());
+        Engine {
+            child,
+            input,
+            output,
+            pings: 0,
+        }
+    }
+
+    /// Sends `line`, then a ping: every reply before the pong.
+    fn send(&mut self, line: &str) -> Vec<String> {
+        self.pings += 1;
+        writeln!(self.input, "{line}\nping {}", self.pings).unwrap();
+        self.input.flush().unwrap();
+        let mut replies = Vec::new();
+        loop {
+            let mut reply = String::new();
+            assert!(
+                self.output.read_line(&mut reply).unwrap() > 0,
+                "the engine ended"
+            );
+            let reply = reply.trim_end().to_string();
+            if reply == format!("pong {}", self.pings) {
+                return replies;
+            }
+            replies.push(reply);
+        }
+    }
+}
+
+const START: &str = "BO[8 ---------------------------O*------*O--------------------------- *]";
+
+#[test]
+fn a_whole_game_with_hints_through_the_protocol() {
+    let mut engine = Engine::start("engine:level=2");
+    assert_eq!(engine.send("nboard 2"), ["set myname gamelab-engine"]);
+    assert!(engine.send("set depth 3").is_empty());
+    assert!(engine.send("set contempt 0").is_empty());
+    let mut game = format!("(;GM[Othello]PC[test]PB[a]PW[b]TY[8]{START};)");
+    assert!(engine.send(&format!("set game {game}")).is_empty());
+    let mut plies = 0;
+    loop {
+        let hint = engine.send("hint 2");
+        let searched: Vec<&String> = hint.iter().filter(|l| l.starts_with("search ")).collect();
+        let go = engine.send("go");
+        assert_eq!(go.len(), 1, "{go:?}");
+        if go[0].starts_with("status error: `go`: the game is over") {
+            assert!(hint[0].contains("the game is over"), "{hint:?}");
+            break;
+        }
+        assert!(go[0].starts_with("=== "), "{go:?}");
+        let mv = go[0][4..].split('/').next().unwrap().to_string();
+        // Hints: at most two, best first, at the depth set.
+        if mv != "PA" {
+            assert!(!searched.is_empty() && searched.len() <= 2, "{hint:?}");
+            let values: Vec<f64> = searched
+                .iter()
+                .map(|l| l.split(' ').nth(2).unwrap().parse().unwrap())
+                .collect();
+            assert!(values.windows(2).all(|w| w[0] >= w[1]), "{hint:?}");
+            assert!(
+                searched.iter().all(|l| l.ends_with(" 0 3")),
+                "depth 3: {hint:?}"
+            );
+        }
+        assert!(engine.send(&format!("move {mv}")).is_empty());
+        let side = if plies % 2 == 0 { "B" } else { "W" };
+        game = game.replace(";)", &format!("{side}[{mv}];)"));
+        plies += 1;
+        assert!(plies <= 70, "a game has at most 60 moves and a few passes");
+    }
+    assert!(plies >= 10);
+    // The same game sent whole reads back as the same position: the engine is done.
+    assert!(engine.send(&format!("set game {game}")).is_empty());
+    assert!(engine.send("go")[0].contains("the game is over"));
+    let analysis = engine.send("analyze");
+    assert_eq!(
+        analysis.first().map(String::as_str),
+        Some("status analysing")
+    );
+    assert!(
+        analysis
+            .iter()
+            .filter(|l| l.starts_with("analysis "))
+            .count()
+            >= 10
+    );
+    assert_eq!(engine.send("learn"), ["learned"]);
+    writeln!(engine.input, "quit").unwrap();
+    assert!(engine.child.wait().unwrap().success());
+}
+
+#[test]
+fn malformed_commands_get_an_error_line_and_the_engine_goes_on() {
+    let mut engine = Engine::start("engine:level=1");
+    for (line, error) in [
+        ("bogus", "unknown command `bogus`"),
+        ("move z9", "`z9` is not a square"),
+        ("move a1", "`move a1`: a1 is not a legal move"),
+        ("set depth 0", "expected a depth from 1 to 60"),
+        ("set depth many", "expected a depth from 1 to 60"),
+        ("set game (;GM[Othello]", "`set game`: line 1"),
+        ("set game (;GM[Chess]BO[8 x];)", "only Othello games"),
+        ("set colour red", "unknown setting `colour`"),
+        ("set contempt x", "expected a whole number"),
+        ("hint 0", "expected a number of moves"),
+        ("hint lots", "expected a number of moves"),
+    ] {
+        let replies = engine.send(line);
+        assert_eq!(replies.len(), 1, "{line}: {replies:?}");
+        assert!(
+            replies[0].starts_with("status error: ") && replies[0].contains(error),
+            "{line}: {replies:?}"
+        );
+    }
+    assert!(engine.send("").is_empty());
+    // Still playing: from the start, black's move.
+    let go = engine.send("go");
+    assert!(go[0].starts_with("=== "), "{go:?}");
+    // An AI with no depth says so; one that gives no values says so to a hint.
+    let mut random = Engine::start("random");
+    assert_eq!(
+        random.send("set depth 5"),
+        ["status random has no depth to set"]
+    );
+    assert!(random.send("hint 1")[0].contains("gives no values"));
+    drop(random.input);
+    assert!(
+        random.child.wait().unwrap().success(),
+        "the end of input ends it"
+    );
+}
