@@ -8,6 +8,11 @@
 //! mixed with the replies), the table from seven empties; from five down, parity
 //! ordering; with four or fewer, the empty squares themselves are tried (no move
 //! generation), and the last one is scored by counting its flips along its four lines.
+//!
+//! On several threads (Young Brothers Wait): from 12 empties, a node whose first
+//! move does not cut searches the others in parallel, sharing the table (no locks); a
+//! move that cuts stops its siblings. The score, and the move (the first best one in the
+//! root's order), are those of one thread.
 
 mod table;
 
