@@ -506,8 +506,8 @@ impl Searcher {
     }
 }
 
-/// A value in discs: evaluations are scaled by [`SCALE`], finished games also carry
-/// [`WIN`].
+/// A value in discs: evaluations are scaled by [`SCALE`], finished games also carry a
+/// bonus of 64 discs beyond any evaluation, which this takes off.
 pub fn to_discs(value: i32) -> f64 {
     let v = if value.abs() >= WIN {
         value - value.signum() * WIN
