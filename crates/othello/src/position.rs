@@ -86,6 +86,10 @@ pub enum OthelloError {
         "a board string has 64 squares (`X` black, `O` white, `-` empty, a1…h1, a2…h8) then the side to move `X` or `O`; {0}"
     )]
     BoardString(String),
+    #[error("a move transcript (squares from the start, like f5d6c3) that does not read: {0}")]
+    Transcript(String),
+    #[error("a GGF game that does not read: {0}")]
+    Ggf(String),
 }
 
 /// Moves of one position: at most 33 legal squares are known in Othello; 64 is safe.
@@ -560,7 +564,29 @@ impl Game for Othello {
 impl Notation for Othello {
     type PositionError = OthelloError;
 
+    /// A board string, a GGF game (its last position) or a move transcript from the start;
+    /// either way a position with no moves to undo, as a board string gives.
     fn parse_position(text: &str) -> Result<Self, OthelloError> {
+        let fresh =
+            |pos: Othello| Othello::from_discs(pos.black(), pos.white(), pos.black_to_move());
+        let t = text.trim();
+        if t.starts_with("(;") {
+            return crate::ggf::parse_one(t)
+                .map(|game| fresh(game.end()))
+                .map_err(|e| OthelloError::Ggf(e.to_string()));
+        }
+        let first = t.split_whitespace().next().unwrap_or("");
+        let mut chars = first.chars();
+        let looks_like_moves = first.chars().count() < 60
+            && chars
+                .next()
+                .is_some_and(|c| ('a'..='h').contains(&c.to_ascii_lowercase()))
+            && chars.next().is_some_and(|c| ('1'..='8').contains(&c));
+        if looks_like_moves {
+            return crate::transcript::parse(t)
+                .map(|(_, pos)| fresh(pos))
+                .map_err(|e| OthelloError::Transcript(e.to_string()));
+        }
         Othello::from_board_string(text)
     }
 
@@ -587,7 +613,7 @@ impl Notation for Othello {
     }
 
     fn position_syntax() -> &'static str {
-        "64 squares (`X` black, `O` white, `-` empty, a1…h1, a2…h8) then the side to move `X` or `O`"
+        "64 squares (`X` black, `O` white, `-` empty, a1…h1, a2…h8) then the side to move `X` or `O`; or the moves from the start (`f5d6c3`); or a GGF game (`(;GM[Othello]…;)`)"
     }
 
     fn move_syntax() -> &'static str {

@@ -424,3 +424,31 @@ fn the_learned_ordering_changes_no_endgame_score() {
         );
     }
 }
+
+#[test]
+fn positions_are_read_from_boards_transcripts_and_ggf() {
+    use gamelab_core::Notation;
+    let mut after = Othello::new();
+    for sq in ["f5", "d6", "c3"] {
+        after.play_unchecked(Move::Place(Square::parse(sq).unwrap()));
+    }
+    let want = after.board_string();
+    let ggf = "(;GM[Othello]TY[8]BO[8 ---------------------------O*------*O--------------------------- *]B[F5]W[D6]B[C3];)";
+    for text in [want.as_str(), "f5d6c3", "F5 D6 C3", ggf] {
+        let mut pos = Othello::parse_position(text).unwrap_or_else(|e| panic!("{text}: {e}"));
+        assert_eq!(pos.board_string(), want, "{text}");
+        assert_eq!(
+            pos.undo(),
+            None,
+            "{text}: a position read has no moves to undo"
+        );
+    }
+    for (text, error) in [
+        ("f5a1", "move transcript"),
+        ("(;GM[Othello];)", "GGF game"),
+        ("XO", "board string"),
+    ] {
+        let e = Othello::parse_position(text).unwrap_err().to_string();
+        assert!(e.contains(error), "{text}: {e}");
+    }
+}
