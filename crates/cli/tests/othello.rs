@@ -618,6 +618,28 @@ fn wthor_games_become_ggf_read_back_the_same() {
         );
         assert!(ggf.property("PB").is_some_and(|name| !name.is_empty()));
     }
+    // As game records: the finished games, each replayable by `replay`.
+    let jsonl = dir.path().join("1977.jsonl");
+    gamelab()
+        .args(["wthor", &shared("wthor/WTH_1977.wtb"), "--jsonl"])
+        .arg(&jsonl)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("written to"));
+    let records = gamelab_core::record::read_records(&jsonl).unwrap();
+    let finished = wthor
+        .iter()
+        .filter(|g| g.replay().unwrap().finished)
+        .count();
+    assert_eq!(records.len(), finished);
+    for r in &records {
+        gamelab_core::record::replay::<gamelab_othello::Othello>(r).unwrap();
+    }
+    gamelab()
+        .args(["replay", jsonl.to_str().unwrap(), "0"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("game over"));
     // A folder in the way: refused before any work, nothing written.
     gamelab()
         .args(["wthor", &shared("wthor/WTH_1977.wtb"), "--ggf"])

@@ -281,6 +281,10 @@ pub struct WthorArgs {
     /// each game is read back and checked before anything is written.
     #[arg(long, value_name = "FILE")]
     ggf: Option<PathBuf>,
+    /// Also write every game played to the end as a game record (JSON Lines, as `match
+    /// --records` writes and `replay` reads), players named as for `--ggf`.
+    #[arg(long, value_name = "FILE")]
+    jsonl: Option<PathBuf>,
 }
 
 /// The names in `WTHOR.JOU` or `WTHOR.TRN` beside `first`, none when it is missing.
@@ -299,37 +303,26 @@ fn wthor_names(first: &std::path::Path, file: &str, record: usize) -> anyhow::Re
 }
 
 pub fn wthor_cmd(args: WthorArgs) -> anyhow::Result<()> {
-    if let Some(out) = &args.ggf {
+    for out in [&args.ggf, &args.jsonl].into_iter().flatten() {
         gamelab_core::files::check_writable(out)
             .with_context(|| format!("cannot write {}", out.display()))?;
     }
-    let (players, tournaments) = match &args.ggf {
-        Some(_) => (
+    let (players, tournaments) = if args.ggf.is_some() || args.jsonl.is_some() {
+        (
             wthor_names(&args.files[0], "WTHOR.JOU", wthor::PLAYER_RECORD)?,
             wthor_names(&args.files[0], "WTHOR.TRN", wthor::TOURNAMENT_RECORD)?,
-        ),
-        None => (Vec::new(), Vec::new()),
+        )
+    } else {
+        (Vec::new(), Vec::new())
     };
     let mut ggf = String::new();
+    let mut records = Vec::new();
     let mut out = String::new();
     let (mut games, mut finished, mut bad) = (0usize, 0usize, 0usize);
     let (mut black, mut white, mut draws, mut moves) = (0usize, 0usize, 0usize, 0usize);
     for path in &args.files {
         let list = wthor::read(path)?;
         for (i, g) in list.iter().enumerate() {
-            if args.ggf.is_some() {
-                match wthor_game_as_ggf(g, &players, &tournaments) {
-                    Ok(line) => {
-                        ggf.push_str(&line);
-                        ggf.push('\n');
-                    }
-                    Err(e) => {
-                        bad += 1;
-                        let _ = writeln!(out, "{}, game {i}: {e}", path.display());
-                        continue;
-                    }
-                }
-            }
             games += 1;
             moves += g.moves.len();
             match g.black_discs.cmp(&32) {
@@ -337,12 +330,20 @@ pub fn wthor_cmd(args: WthorArgs) -> anyhow::Result<()> {
                 std::cmp::Ordering::Less => white += 1,
                 std::cmp::Ordering::Equal => draws += 1,
             }
-            match g.replay() {
-                Ok(r) => finished += usize::from(r.finished),
-                Err(e) => {
-                    bad += 1;
-                    let _ = writeln!(out, "{}, game {i}: {e}", path.display());
+            let converted = g.replay().and_then(|r| {
+                finished += usize::from(r.finished);
+                if args.ggf.is_some() {
+                    ggf.push_str(&wthor_game_as_ggf(g, &players, &tournaments)?);
+                    ggf.push('\n');
                 }
+                if args.jsonl.is_some() && r.finished {
+                    records.push(wthor_game_as_record(g, &players, games as u64 - 1)?);
+                }
+                Ok(())
+            });
+            if let Err(e) = converted {
+                bad += 1;
+                let _ = writeln!(out, "{}, game {i}: {e}", path.display());
             }
         }
     }
@@ -367,7 +368,43 @@ pub fn wthor_cmd(args: WthorArgs) -> anyhow::Result<()> {
             path.display()
         );
     }
+    if let Some(path) = &args.jsonl {
+        gamelab_core::record::write_records(path, &records)?;
+        println!(
+            "{} games played to the end written to {} as game records, each replayed first ({} stopped early left out: a record is a finished game)",
+            records.len(),
+            path.display(),
+            games - finished
+        );
+    }
     Ok(())
+}
+
+/// A finished WTHOR game as a game record (the format of `match --records` and
+/// `replay`), replayed and checked first.
+fn wthor_game_as_record(
+    g: &wthor::WthorGame,
+    players: &[String],
+    index: u64,
+) -> Result<gamelab_core::record::GameRecord, String> {
+    let game = g.to_ggf(players, &[])?;
+    let name = |side: &str| game.property(side).unwrap_or_default().to_string();
+    let result = match g.black_discs.cmp(&32) {
+        std::cmp::Ordering::Greater => "black",
+        std::cmp::Ordering::Less => "white",
+        std::cmp::Ordering::Equal => "draw",
+    };
+    let record = gamelab_core::record::GameRecord {
+        game: <Othello as gamelab_core::Game>::NAME.into(),
+        index,
+        seed: 0,
+        first: name("PB"),
+        second: name("PW"),
+        moves: game.plain_moves().iter().map(ToString::to_string).collect(),
+        result: result.into(),
+    };
+    gamelab_core::record::replay::<Othello>(&record).map_err(|e| format!("as a record: {e}"))?;
+    Ok(record)
 }
 
 /// A WTHOR game as a GGF line, read back and checked: the same moves and result.
