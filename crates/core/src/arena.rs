@@ -205,7 +205,7 @@ pub fn read_openings<G: Notation>(
         }
         let mut game = G::start();
         let mut moves = Vec::new();
-        for (i, text) in line.split_whitespace().enumerate() {
+        for (i, text) in G::move_texts(line).iter().enumerate() {
             if game.is_over() {
                 return Err(error(format!(
                     "the game is over before move {} ({text})",

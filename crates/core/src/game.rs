@@ -124,6 +124,12 @@ pub trait Notation: Game {
     /// One-line description of the notation `parse_move` reads, for prompts and errors.
     fn move_syntax() -> &'static str;
 
+    /// The texts of the single moves in a line of moves: split at spaces, unless the
+    /// game also writes its moves run together (Othello's transcripts, `f5d6c3`).
+    fn move_texts(line: &str) -> Vec<String> {
+        line.split_whitespace().map(String::from).collect()
+    }
+
     /// A few characters that remind a player how to type a move, e.g. `x,y` or `d3`.
     fn move_hint() -> &'static str;
 

@@ -608,6 +608,25 @@ impl Notation for Othello {
         }
     }
 
+    /// Squares run together (`f5d6c3`) are read as one move each.
+    fn move_texts(line: &str) -> Vec<String> {
+        let mut texts = Vec::new();
+        for word in line.split_whitespace() {
+            let chars: Vec<char> = word.chars().collect();
+            let run_together = chars.len() > 2
+                && chars.len() % 2 == 0
+                && chars
+                    .chunks(2)
+                    .all(|c| c[0].is_ascii_alphabetic() && c[1].is_ascii_digit());
+            if run_together {
+                texts.extend(chars.chunks(2).map(|c| c.iter().collect::<String>()));
+            } else {
+                texts.push(word.to_string());
+            }
+        }
+        texts
+    }
+
     fn move_hint() -> &'static str {
         "d3 | pass"
     }

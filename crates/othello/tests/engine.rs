@@ -452,3 +452,17 @@ fn positions_are_read_from_boards_transcripts_and_ggf() {
         assert!(e.contains(error), "{text}: {e}");
     }
 }
+
+#[test]
+fn openings_files_take_transcripts() {
+    let read =
+        gamelab_core::arena::read_openings::<Othello>("f5d6c3\nf5 f6 e6\nF5D6 c3\n", "o.txt")
+            .unwrap();
+    let text: Vec<String> = read
+        .iter()
+        .map(|moves| gamelab_othello::transcript::write(moves))
+        .collect();
+    assert_eq!(text, ["f5d6c3", "f5f6e6", "f5d6c3"]);
+    let e = gamelab_core::arena::read_openings::<Othello>("f5a1\n", "o.txt").unwrap_err();
+    assert!(e.to_string().contains("move 2 (a1)"), "{e}");
+}
