@@ -51,18 +51,24 @@ pub fn read(path: &Path) -> Result<Vec<WthorGame>, WthorError> {
     parse(&bytes, &p)
 }
 
+/// Every WTHOR file starts with a 16-byte header.
+fn check_header_length(bytes: &[u8], name: &str) -> Result<(), WthorError> {
+    if bytes.len() < HEADER {
+        return Err(WthorError::Header {
+            path: name.to_string(),
+            reason: format!("{} bytes: shorter than the 16-byte header", bytes.len()),
+        });
+    }
+    Ok(())
+}
+
 /// Parses the bytes of a `.wtb` file (`name` for messages).
 pub fn parse(bytes: &[u8], name: &str) -> Result<Vec<WthorGame>, WthorError> {
     let header = |reason: String| WthorError::Header {
         path: name.to_string(),
         reason,
     };
-    if bytes.len() < HEADER {
-        return Err(header(format!(
-            "{} bytes: shorter than the 16-byte header",
-            bytes.len()
-        )));
-    }
+    check_header_length(bytes, name)?;
     let count = u32::from_le_bytes([bytes[4], bytes[5], bytes[6], bytes[7]]) as usize;
     if bytes[12] != 8 && bytes[12] != 0 {
         return Err(header(format!(
@@ -168,12 +174,7 @@ pub fn parse_names(bytes: &[u8], record: usize, name: &str) -> Result<Vec<String
         path: name.to_string(),
         reason,
     };
-    if bytes.len() < HEADER {
-        return Err(header(format!(
-            "{} bytes: shorter than the 16-byte header",
-            bytes.len()
-        )));
-    }
+    check_header_length(bytes, name)?;
     let count = usize::from(u16::from_le_bytes([bytes[8], bytes[9]]));
     if bytes.len() < HEADER + count * record {
         return Err(header(format!(
