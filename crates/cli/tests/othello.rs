@@ -442,66 +442,43 @@ fn openings_from_a_file() {
         (v["balanced"].as_f64(), v["judge"].as_str()),
         (Some(1.5), Some("engine:level=2"))
     );
-    gamelab()
-        .args(["match", "--game", "othello", "greedy", "random", "-n", "5"])
-        .args(["--openings", "4", "--balanced", "1.5", "--judge", "greedy"])
-        .assert()
-        .failure()
-        .stderr(predicate::str::contains(
+    // Refused, each with its reason: `greedy random` plus these options.
+    let folder = dir.path().to_str().unwrap();
+    for (options, reason) in [
+        (
+            &[
+                "-n",
+                "5",
+                "--openings",
+                "4",
+                "--balanced",
+                "1.5",
+                "--judge",
+                "greedy",
+            ][..],
             "greedy gives no value for a position",
-        ));
-    gamelab()
-        .args([
-            "match",
-            "--game",
-            "othello",
-            "greedy",
-            "random",
-            "--balanced",
-            "2",
-        ])
-        .args(["--judge", "engine"])
-        .assert()
-        .failure()
-        .stderr(predicate::str::contains(
+        ),
+        (
+            &["--balanced", "2", "--judge", "engine"],
             "--balanced keeps some of the random openings",
-        ));
-    gamelab()
-        .args([
-            "match",
-            "--game",
-            "othello",
-            "greedy",
-            "random",
-            "--openings",
-            "4",
-        ])
-        .args(["--balanced", "NaN", "--judge", "engine"])
-        .assert()
-        .failure()
-        .stderr(predicate::str::contains(
+        ),
+        (
+            &["--openings", "4", "--balanced", "NaN", "--judge", "engine"],
             "expected a window from 0 to 1000000",
-        ));
-    gamelab()
-        .args([
-            "match",
-            "--game",
-            "othello",
-            "greedy",
-            "random",
-            "--openings",
-            "4",
-        ])
-        .args(["--openings-file", f])
-        .assert()
-        .failure()
-        .stderr(predicate::str::contains("cannot be used with"));
-    gamelab()
-        .args(["match", "--game", "othello", "greedy", "random"])
-        .args(["--openings-file", dir.path().to_str().unwrap()])
-        .assert()
-        .failure()
-        .stderr(predicate::str::contains("not a regular file"));
+        ),
+        (
+            &["--openings", "4", "--openings-file", f],
+            "cannot be used with",
+        ),
+        (&["--openings-file", folder], "not a regular file"),
+    ] {
+        gamelab()
+            .args(["match", "--game", "othello", "greedy", "random"])
+            .args(options)
+            .assert()
+            .failure()
+            .stderr(predicate::str::contains(reason));
+    }
 }
 
 #[test]
