@@ -55,8 +55,7 @@ impl GgfGame {
         let mut pos = start.clone();
         let mut played = Vec::new();
         for (i, &mv) in moves.iter().enumerate() {
-            if matches!(mv, Move::Place(_)) && pos.legal_mask() == 0 && !pos.is_over() {
-                pos.play_unchecked(Move::Pass);
+            if pos.pass_if_forced(mv) {
                 played.push(GgfMove {
                     mv: Move::Pass,
                     note: None,
@@ -139,10 +138,7 @@ impl GgfGame {
         let mut pos = self.start.clone();
         for m in &self.moves {
             out.push_str(if pos.black_to_move() { "B[" } else { "W[" });
-            match m.mv {
-                Move::Place(sq) => out.push_str(&sq.to_string().to_ascii_uppercase()),
-                Move::Pass => out.push_str("PA"),
-            }
+            out.push_str(&write_move(m.mv));
             if let Some(note) = &m.note {
                 out.push('/');
                 out.push_str(&escape(note));
@@ -152,6 +148,23 @@ impl GgfGame {
         }
         out.push_str(";)");
         out
+    }
+}
+
+/// A move as GGF (and NBoard) writes it: `F5`, `PA` for a pass.
+pub fn write_move(mv: Move) -> String {
+    match mv {
+        Move::Place(sq) => sq.to_string().to_ascii_uppercase(),
+        Move::Pass => "PA".to_string(),
+    }
+}
+
+/// A move as GGF (and NBoard) writes it, in either case; `pass` is taken too.
+pub fn read_move(text: &str) -> Option<Move> {
+    if text.eq_ignore_ascii_case("pa") || text.eq_ignore_ascii_case("pass") {
+        Some(Move::Pass)
+    } else {
+        Square::parse(text).map(Move::Place)
     }
 }
 
@@ -313,22 +326,12 @@ impl Reader {
                         Some((m, note)) => (m, Some(note.to_string())),
                         None => (value.as_str(), None),
                     };
-                    let mv = if text.eq_ignore_ascii_case("pa") || text.eq_ignore_ascii_case("pass")
-                    {
-                        Move::Pass
-                    } else {
-                        Move::Place(Square::parse(text).ok_or_else(|| {
-                            bad(self, format!("`{text}` is not a square (a1 to h8) or PA"))
-                        })?)
-                    };
+                    let mv = read_move(text).ok_or_else(|| {
+                        bad(self, format!("`{text}` is not a square (a1 to h8) or PA"))
+                    })?;
                     let black = name == "B";
                     // A pass may be left out: the other side moving next says it.
-                    if black != pos.black_to_move()
-                        && matches!(mv, Move::Place(_))
-                        && pos.legal_mask() == 0
-                        && !pos.is_over()
-                    {
-                        pos.play_unchecked(Move::Pass);
+                    if black != pos.black_to_move() && pos.pass_if_forced(mv) {
                         moves.push(GgfMove {
                             mv: Move::Pass,
                             note: None,

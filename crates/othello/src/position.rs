@@ -209,6 +209,17 @@ impl Othello {
         self.refresh();
     }
 
+    /// Plays the pass the side to move is forced to before `mv`, when `mv` is a square
+    /// and that side has no move (game records and transcripts leave such passes out);
+    /// whether it did.
+    pub fn pass_if_forced(&mut self, mv: Move) -> bool {
+        let forced = matches!(mv, Move::Place(_)) && self.legal == 0 && !self.over;
+        if forced {
+            self.play_unchecked(Move::Pass);
+        }
+        forced
+    }
+
     /// Takes back the last move.
     #[inline]
     pub fn undo(&mut self) -> Option<Move> {

@@ -48,9 +48,7 @@ fn positions(game: &WthorGame) -> Option<(Vec<Position>, i32, i32)> {
     let mut pos = Othello::new();
     let mut out = Vec::with_capacity(64);
     for &sq in &game.moves {
-        if pos.legal_mask() == 0 && !pos.is_over() {
-            pos.play_unchecked(Move::Pass);
-        }
+        pos.pass_if_forced(Move::Place(sq));
         let (p, o) = pos.discs();
         out.push(Position {
             p,

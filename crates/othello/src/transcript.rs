@@ -58,9 +58,8 @@ pub fn parse_from(start: &Othello, text: &str) -> Result<(Vec<Move>, Othello), T
             )));
         }
         // Passes may be left out: a side with no move passes before the other moves.
-        if matches!(mv, Move::Place(_)) && pos.legal_mask() == 0 {
+        if pos.pass_if_forced(mv) {
             moves.push(Move::Pass);
-            pos.play_unchecked(Move::Pass);
         }
         pos.check_move(mv)
             .map_err(|e| error(format!("move {} `{mv}`: {e}", moves.len() + 1)))?;

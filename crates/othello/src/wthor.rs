@@ -123,9 +123,7 @@ impl WthorGame {
     pub fn replay(&self) -> Result<Replayed, String> {
         let mut pos = Othello::new();
         for (i, &sq) in self.moves.iter().enumerate() {
-            if pos.legal_mask() == 0 && !pos.is_over() {
-                pos.play_unchecked(Move::Pass);
-            }
+            pos.pass_if_forced(Move::Place(sq));
             pos.check_move(Move::Place(sq))
                 .map_err(|e| format!("move {} ({sq}): {e}", i + 1))?;
             pos.play_unchecked(Move::Place(sq));

@@ -13,7 +13,7 @@ use std::time::Instant;
 
 use clap::Args;
 use gamelab_core::{Agent, AgentSpec, Game, Registry, Side};
-use gamelab_othello::{Move, Othello, Square, ggf};
+use gamelab_othello::{Move, Othello, ggf};
 
 #[derive(Args, Debug)]
 pub struct NboardArgs {
@@ -167,16 +167,10 @@ impl Session {
     /// `move F5[/eval/time]` (or `PA`): played on the current game.
     fn play(&mut self, rest: &str) -> Result<(), String> {
         let text = rest.split('/').next().unwrap_or("").trim();
-        let mv = if text.eq_ignore_ascii_case("pa") || text.eq_ignore_ascii_case("pass") {
-            Move::Pass
-        } else {
-            Move::Place(Square::parse(text).ok_or_else(|| {
-                format!("`move {rest}`: `{text}` is not a square (a1 to h8) or PA")
-            })?)
-        };
+        let mv = ggf::read_move(text)
+            .ok_or_else(|| format!("`move {rest}`: `{text}` is not a square (a1 to h8) or PA"))?;
         let mut pos = self.position();
-        if matches!(mv, Move::Place(_)) && pos.legal_mask() == 0 && !pos.is_over() {
-            pos.play_unchecked(Move::Pass);
+        if pos.pass_if_forced(mv) {
             self.moves.push(Move::Pass);
         }
         pos.check_move(mv)
@@ -201,8 +195,8 @@ impl Session {
         let value = self.agent.value(&pos);
         let seconds = started.elapsed().as_secs_f64();
         Ok(vec![match value {
-            Some(v) => format!("=== {}/{v:+.2}/{seconds:.3}", nboard_move(mv)),
-            None => format!("=== {}", nboard_move(mv)),
+            Some(v) => format!("=== {}/{v:+.2}/{seconds:.3}", ggf::write_move(mv)),
+            None => format!("=== {}", ggf::write_move(mv)),
         }])
     }
 
@@ -243,7 +237,7 @@ impl Session {
             scored
                 .iter()
                 .take(n)
-                .map(|&(mv, v)| format!("search {} {v:+.2} 0 {depth}", nboard_move(mv))),
+                .map(|&(mv, v)| format!("search {} {v:+.2} 0 {depth}", ggf::write_move(mv))),
         );
         replies.push("status".to_string());
         Ok(replies)
@@ -265,13 +259,5 @@ impl Session {
         }
         replies.push("status".to_string());
         Ok(replies)
-    }
-}
-
-/// A move as NBoard writes it: `F5`, `PA`.
-fn nboard_move(mv: Move) -> String {
-    match mv {
-        Move::Place(sq) => sq.to_string().to_ascii_uppercase(),
-        Move::Pass => "PA".to_string(),
     }
 }
