@@ -2,6 +2,7 @@
 
 use anyhow::{Context, bail};
 use clap::Args;
+use gamelab_core::mcts::{MoveStat, Proven};
 use gamelab_core::{Described, GameVisitor, Registry, game_rng};
 
 #[derive(Args, Debug)]
@@ -79,11 +80,28 @@ pub fn report<G: Described>(args: &MoveArgs, registry: &Registry<G>) -> anyhow::
         }
     } else {
         out.push_str(&format!("{game}\n"));
-        if let Some(scores) = agent.move_scores(&game) {
+        if let Some(stats) = agent.move_stats(&game) {
+            out.push_str(&stats_table(&stats));
+        } else if let Some(scores) = agent.move_scores(&game) {
             let items: Vec<String> = scores.iter().map(|(m, s)| format!("{m} {s}")).collect();
             out.push_str(&format!("scores {}\n", items.join(", ")));
         }
     }
     out.push_str(&best_line);
     Ok(out)
+}
+
+/// A tree search's root moves: visits, mean result and proven result of each.
+fn stats_table<M: std::fmt::Display>(stats: &[MoveStat<M>]) -> String {
+    let mut out = String::from("move    visits   mean  proven\n");
+    for s in stats {
+        let mean = s.mean.map_or("-".to_string(), |m| format!("{m:.3}"));
+        let proven = s.proven.map_or("-", Proven::name);
+        out.push_str(&format!(
+            "{:<6}{:>8}  {mean:>5}  {proven}\n",
+            s.mv.to_string(),
+            s.visits
+        ));
+    }
+    out
 }

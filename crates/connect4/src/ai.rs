@@ -206,5 +206,6 @@ pub fn registry() -> Registry<ConnectFour> {
             }))
         },
     ));
+    r.register(gamelab_core::mcts::entry(registry));
     r
 }

@@ -95,6 +95,13 @@ pub trait Agent<G: Game>: Send {
         None
     }
 
+    /// What a tree search learned about each legal move (visits, mean result, proven
+    /// result), for agents that sample a tree (MCTS).
+    fn move_stats(&mut self, game: &G) -> Option<Vec<crate::mcts::MoveStat<G::Move>>> {
+        let _ = game;
+        None
+    }
+
     /// The agent's value of the position for the side to move, in its own units, for
     /// agents that evaluate: by default the best of [`Agent::move_scores`].
     fn value(&mut self, game: &G) -> Option<f64> {
@@ -134,6 +141,10 @@ impl<G: Game, A: Agent<G> + ?Sized> Agent<G> for Box<A> {
 
     fn move_scores(&mut self, game: &G) -> Option<Vec<(G::Move, f64)>> {
         (**self).move_scores(game)
+    }
+
+    fn move_stats(&mut self, game: &G) -> Option<Vec<crate::mcts::MoveStat<G::Move>>> {
+        (**self).move_stats(game)
     }
 
     fn value(&mut self, game: &G) -> Option<f64> {

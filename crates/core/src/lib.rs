@@ -12,6 +12,7 @@ mod describe;
 pub mod elo;
 pub mod files;
 mod game;
+pub mod mcts;
 pub mod proof;
 mod random;
 pub mod record;

@@ -549,6 +549,8 @@ pub enum FileAccess {
     Any,
     /// Only files directly in this folder, named by their plain name (`None`: no files).
     Folder(Option<std::path::PathBuf>),
+    /// No files, for the reason given (an AI built inside another).
+    Refused(&'static str),
 }
 
 /// The longest file name a [`FileAccess::Folder`] accepts.
@@ -575,6 +577,7 @@ impl FileAccess {
     pub fn resolve(&self, given: &str) -> Result<std::path::PathBuf, String> {
         let folder = match self {
             FileAccess::Any => return Ok(given.into()),
+            FileAccess::Refused(reason) => return Err(reason.to_string()),
             FileAccess::Folder(None) => {
                 return Err("this server reads no files; start it with `gamelab serve --models FOLDER` to offer the model files in FOLDER by name".into());
             }

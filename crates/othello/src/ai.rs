@@ -404,5 +404,6 @@ pub fn registry() -> Registry<Othello> {
             }))
         },
     ));
+    r.register(gamelab_core::mcts::entry(registry));
     r
 }

@@ -432,6 +432,7 @@ pub fn registry<B: Board>() -> Registry<Position<B>> {
     }
     register_solved_and_search(&mut r);
     r.register(crate::learned::regression::entry());
+    r.register(gamelab_core::mcts::entry(registry::<B>));
     r
 }
 

@@ -1,0 +1,746 @@
+//! Monte Carlo tree search for any game: UCT over playouts, with results proven in the
+//! tree backed up as in MCTS-Solver (Winands, Björnsson and Saito, 2008), so a proven
+//! position is never sampled again and a forced win is always taken.
+//!
+//! The tree lives in one arena of fixed-size nodes, the children of a node side by side;
+//! an iteration allocates nothing beyond the nodes it adds. A leaf is expanded on its second
+//! visit, which halves the tree for the same play. Under an iteration limit the search is a
+//! pure function of the position, the parameters and the seed (each playout draws from its
+//! own stream of that seed, numbered from the position's key), so the agent has a fixed
+//! policy: exact matches and `verify` work, and games are the same on any thread count.
+//! Under a time limit the number of iterations, hence the move, depends on the machine.
+
+use std::fmt::Write;
+use std::time::{Duration, Instant};
+
+use crate::registry::{AgentEntry, FileAccess, ParamSpec, Params, Registry, SpecError};
+use crate::{
+    Agent, Cutoff, EngineHooks, Game, GameRng, Outcome, Policy, Side, StopFlag, StreamKey,
+};
+
+/// What the tree has proven about a move, for the side that plays it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Proven {
+    Win,
+    Draw,
+    Loss,
+}
+
+impl Proven {
+    fn of(outcome: Outcome, side: Side) -> Proven {
+        match outcome.score_for(side) {
+            1 => Proven::Win,
+            0 => Proven::Draw,
+            _ => Proven::Loss,
+        }
+    }
+
+    /// The same result seen by the other side.
+    fn flipped(self) -> Proven {
+        match self {
+            Proven::Win => Proven::Loss,
+            Proven::Draw => Proven::Draw,
+            Proven::Loss => Proven::Win,
+        }
+    }
+
+    fn rank(self) -> u8 {
+        match self {
+            Proven::Loss => 0,
+            Proven::Draw => 1,
+            Proven::Win => 2,
+        }
+    }
+
+    /// The value of the result for the side it is seen by, as a mean value is (0 to 1).
+    pub fn value(self) -> f64 {
+        f64::from(self.rank()) / 2.0
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Proven::Win => "win",
+            Proven::Draw => "draw",
+            Proven::Loss => "loss",
+        }
+    }
+}
+
+/// What the search learned about one move at the root.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MoveStat<M> {
+    pub mv: M,
+    /// Iterations that went through the move.
+    pub visits: u64,
+    /// Mean result of those iterations for the side that plays it: 1 a win, ½ a draw,
+    /// 0 a loss. `None` for a move never visited.
+    pub mean: Option<f64>,
+    /// The move's result, once the tree has proven it.
+    pub proven: Option<Proven>,
+}
+
+/// How a search is limited and steered.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MctsOptions {
+    /// Iterations per move (0: only the time limit ends the search).
+    pub iterations: u64,
+    /// Time per move.
+    pub time: Option<Duration>,
+    /// UCT's exploration constant `c` in `mean + c·√(ln N / n)`.
+    pub exploration: f64,
+    /// Keep the subtree of the moves played from one move to the next.
+    pub reuse: bool,
+    /// The seed of the playouts' streams.
+    pub seed: u64,
+    /// Most nodes the tree may hold; beyond it leaves are no longer expanded.
+    pub max_nodes: usize,
+}
+
+impl Default for MctsOptions {
+    fn default() -> Self {
+        MctsOptions {
+            iterations: 10_000,
+            time: None,
+            exploration: DEFAULT_EXPLORATION,
+            reuse: false,
+            seed: 0,
+            max_nodes: 1 << 24,
+        }
+    }
+}
+
+/// UCT's `c` for results from 0 to 1: √2 as in Kocsis and Szepesvári's bound, halved,
+/// which played best in tic-tac-toe and Othello tables (RESULTS.md, "MCTS").
+pub const DEFAULT_EXPLORATION: f64 = 0.7;
+
+/// Searches stop before a visit count could overflow the nodes' counters.
+const MAX_VISITS: u32 = (1 << 31) - 1;
+
+/// Iterations between two looks at the clock and the stop flag.
+const CHECK_EVERY: u64 = 64;
+
+/// Node proof states: unknown, or a [`Proven`] for the node's mover.
+const UNKNOWN: u8 = 3;
+
+/// One position of the tree, reached by `mv` from its parent.
+#[derive(Clone, Copy, Debug)]
+struct Node<M> {
+    /// Index of the first child; 0 while the node is not expanded (the root is never a
+    /// child).
+    first_child: u32,
+    visits: u32,
+    /// Sum of the results for the side that played `mv`, in half points (win 2, draw 1).
+    half_points: u32,
+    children: u16,
+    /// `Proven::rank` for the node's mover, or [`UNKNOWN`].
+    proof: u8,
+    mv: M,
+}
+
+impl<M> Node<M> {
+    fn new(mv: M) -> Self {
+        Node {
+            first_child: 0,
+            visits: 0,
+            half_points: 0,
+            children: 0,
+            proof: UNKNOWN,
+            mv,
+        }
+    }
+
+    fn proven(&self) -> Option<Proven> {
+        match self.proof {
+            0 => Some(Proven::Loss),
+            1 => Some(Proven::Draw),
+            2 => Some(Proven::Win),
+            _ => None,
+        }
+    }
+
+    fn mean(&self) -> Option<f64> {
+        (self.visits > 0).then(|| f64::from(self.half_points) / (2.0 * f64::from(self.visits)))
+    }
+
+    fn child_range(&self) -> std::ops::Range<usize> {
+        let first = self.first_child as usize;
+        first..first + self.children as usize
+    }
+}
+
+const ROOT: usize = 0;
+
+/// How playouts are played.
+enum Playout<G: Game> {
+    /// The game's own uniform playout ([`EngineHooks::uniform_playout`]).
+    Uniform,
+    /// Both sides played by this agent.
+    Agent(Box<dyn Agent<G>>),
+}
+
+/// The tree of one search and what it needs to grow without allocating.
+struct Tree<G: Game> {
+    nodes: Vec<Node<G::Move>>,
+    /// The moves from the tree's root to the position the iteration is at, each with the
+    /// side that played it.
+    path: Vec<(usize, Side)>,
+    /// The position at the root, and after each iteration the position it was at.
+    root: Option<G>,
+    /// The root's result for its side to move, once proven.
+    root_proof: Option<Proven>,
+    /// The tree a re-rooting copies into, kept for its allocation.
+    spare: Vec<Node<G::Move>>,
+    queue: Vec<(usize, usize)>,
+}
+
+impl<G: EngineHooks> Tree<G> {
+    fn new() -> Self {
+        Tree {
+            nodes: Vec::new(),
+            path: Vec::new(),
+            root: None,
+            root_proof: None,
+            spare: Vec::new(),
+            queue: Vec::new(),
+        }
+    }
+
+    fn reset(&mut self, game: &G) {
+        self.nodes.clear();
+        // The root's move is never read: any move of the right type serves.
+        self.nodes.push(Node::new(
+            *game
+                .legal_moves()
+                .first()
+                .expect("a search needs a game that goes on"),
+        ));
+        self.root = Some(game.clone());
+        self.root_proof = None;
+    }
+
+    /// Makes `game` the root, keeping what the tree knows of it when `game` follows the
+    /// old root by moves the tree holds; else starts a new tree.
+    fn reroot(&mut self, game: &G, reuse: bool) {
+        let Some(old) = self
+            .root
+            .as_ref()
+            .filter(|_| reuse && !self.nodes.is_empty())
+        else {
+            return self.reset(game);
+        };
+        let (old_line, new_line) = (old.history(), game.history());
+        if old.key() == game.key() && old_line == new_line {
+            return;
+        }
+        let Some(extra) = new_line
+            .strip_prefix(old_line)
+            .filter(|_| new_line.len() > old_line.len())
+        else {
+            return self.reset(game);
+        };
+        let mut node = ROOT;
+        for &mv in extra {
+            let found = self.nodes[node]
+                .child_range()
+                .find(|&c| self.nodes[c].mv == mv);
+            match found {
+                Some(child) => node = child,
+                None => return self.reset(game),
+            }
+        }
+        // A proven node is never expanded further; searching on from it would find the
+        // same result, so a fresh root costs nothing and keeps the code simple.
+        if self.nodes[node].proven().is_some() {
+            return self.reset(game);
+        }
+        self.copy_subtree(node);
+        self.root = Some(game.clone());
+        self.root_proof = None;
+    }
+
+    /// Replaces the tree by the subtree under `top`, its nodes in the same order.
+    fn copy_subtree(&mut self, top: usize) {
+        let (old, new, queue) = (&self.nodes, &mut self.spare, &mut self.queue);
+        new.clear();
+        queue.clear();
+        new.push(old[top]);
+        queue.push((top, 0));
+        let mut next = 0;
+        while next < queue.len() {
+            let (from, to) = queue[next];
+            next += 1;
+            if old[from].children == 0 {
+                new[to].first_child = 0;
+                continue;
+            }
+            new[to].first_child = new.len() as u32;
+            for child in old[from].child_range() {
+                queue.push((child, new.len()));
+                new.push(old[child]);
+            }
+        }
+        std::mem::swap(&mut self.nodes, &mut self.spare);
+    }
+
+    /// UCT's choice among the children of `parent` not yet proven: the first one never
+    /// visited, else the highest `mean + c·√(ln N / n)`, the first of equals.
+    fn select(&self, parent: usize, exploration: f64) -> usize {
+        let node = &self.nodes[parent];
+        let log_visits = f64::from(node.visits.max(1)).ln();
+        let mut best = (f64::NEG_INFINITY, usize::MAX);
+        for c in node.child_range() {
+            let child = &self.nodes[c];
+            if child.proof != UNKNOWN {
+                continue;
+            }
+            if child.visits == 0 {
+                return c;
+            }
+            let n = f64::from(child.visits);
+            let score =
+                f64::from(child.half_points) / (2.0 * n) + exploration * (log_visits / n).sqrt();
+            if score > best.0 {
+                best = (score, c);
+            }
+        }
+        debug_assert!(
+            best.1 != usize::MAX,
+            "an unproven node has an unproven child"
+        );
+        best.1
+    }
+
+    /// Adds the children of `node` (whose position is `game`), unless the tree is full.
+    fn expand(&mut self, node: usize, game: &G, max_nodes: usize) -> bool {
+        let moves = game.legal_moves();
+        if self.nodes.len() + moves.len() > max_nodes.min(u32::MAX as usize) {
+            return false;
+        }
+        self.nodes[node].first_child = self.nodes.len() as u32;
+        self.nodes[node].children = moves.len() as u16;
+        self.nodes.extend(moves.iter().map(|&mv| Node::new(mv)));
+        true
+    }
+
+    /// The result of `parent` for the side `mover` that played into it, when its children
+    /// decide it: one child a win for `to_move` (who plays all of them), or every child
+    /// proven and the best of them.
+    fn decided(&self, parent: usize, to_move: Side, mover: Side) -> Option<Proven> {
+        let view = |p: Proven| if mover == to_move { p } else { p.flipped() };
+        let (mut best, mut open) = (Proven::Loss, false);
+        for c in self.nodes[parent].child_range() {
+            match self.nodes[c].proven() {
+                Some(Proven::Win) => return Some(view(Proven::Win)),
+                Some(p) if p.rank() > best.rank() => best = p,
+                Some(_) => {}
+                None => open = true,
+            }
+        }
+        (!open).then(|| view(best))
+    }
+}
+
+/// The root statistics of the last search, and the position's key.
+struct LastSearch<M> {
+    key: u64,
+    stats: Vec<MoveStat<M>>,
+    iterations: u64,
+}
+
+/// Monte Carlo tree search as an agent of any game.
+pub struct Mcts<G: Game> {
+    options: MctsOptions,
+    playout: Playout<G>,
+    tree: Tree<G>,
+    last: Option<LastSearch<G::Move>>,
+    stop: Option<StopFlag>,
+}
+
+impl<G: EngineHooks> Mcts<G> {
+    /// MCTS with the game's own uniform playouts.
+    pub fn new(options: MctsOptions) -> Self {
+        Mcts {
+            options,
+            playout: Playout::Uniform,
+            tree: Tree::new(),
+            last: None,
+            stop: None,
+        }
+    }
+
+    /// MCTS whose playouts let `agent` play both sides.
+    pub fn with_playout_agent(options: MctsOptions, agent: Box<dyn Agent<G>>) -> Self {
+        let mut mcts = Mcts::new(options);
+        if !agent.is_uniform_random() {
+            mcts.playout = Playout::Agent(agent);
+        }
+        mcts
+    }
+
+    /// Whether the move depends on the position alone: no time limit, no tree kept.
+    fn is_fixed(&self) -> bool {
+        self.options.time.is_none() && !self.options.reuse
+    }
+
+    /// Searches `game` and returns each root move's statistics (in the game's move order)
+    /// and the iterations run.
+    pub fn search(&mut self, game: &G) -> (Vec<MoveStat<G::Move>>, u64) {
+        assert!(!game.is_over(), "search called on a finished game");
+        if let Some(last) = &self.last
+            && last.key == game.key()
+            && self.is_fixed()
+        {
+            return (last.stats.clone(), last.iterations);
+        }
+        let deadline = self.options.time.map(|t| Instant::now() + t);
+        let cutoff = Cutoff::new(deadline, self.stop.clone());
+        self.tree.reroot(game, self.options.reuse);
+        // Each search reads the streams of its own games of the seed: numbered from the
+        // root's key, so the same position draws the same playouts whatever came before.
+        let key = StreamKey::new(self.options.seed);
+        let first = crate::mix64(game.key()) >> 2;
+        let mut streams = [
+            key.side_stream(Side::First, first),
+            key.side_stream(Side::Second, first),
+        ];
+        let mut rngs = [streams[0].next_game(), streams[1].next_game()];
+        let mut position = self.tree.root.take().expect("a root");
+        let mut done = 0u64;
+        loop {
+            if self.tree.root_proof.is_some() || self.tree.nodes[ROOT].visits >= MAX_VISITS {
+                break;
+            }
+            if self.options.iterations > 0 && done >= self.options.iterations {
+                break;
+            }
+            if done % CHECK_EVERY == 0 && done > 0 && cutoff.reached() {
+                break;
+            }
+            if done > 0 {
+                for (stream, rng) in streams.iter_mut().zip(rngs.iter_mut()) {
+                    stream.refill(rng);
+                }
+            }
+            iterate(
+                &mut self.tree,
+                &mut position,
+                &mut self.playout,
+                &mut rngs,
+                &self.options,
+            );
+            done += 1;
+        }
+        self.tree.root = Some(position);
+        let stats = self.root_stats();
+        self.last = Some(LastSearch {
+            key: game.key(),
+            stats: stats.clone(),
+            iterations: done,
+        });
+        if !self.options.reuse {
+            // A web session may keep many agents between moves: keep no tree for them.
+            self.tree = Tree::new();
+        }
+        (stats, done)
+    }
+
+    fn root_stats(&self) -> Vec<MoveStat<G::Move>> {
+        let nodes = &self.tree.nodes;
+        nodes[ROOT]
+            .child_range()
+            .map(|c| MoveStat {
+                mv: nodes[c].mv,
+                visits: u64::from(nodes[c].visits),
+                mean: nodes[c].mean(),
+                proven: nodes[c].proven(),
+            })
+            .collect()
+    }
+
+    fn search_move(&mut self, game: &G) -> G::Move {
+        let moves = game.legal_moves();
+        if moves.len() == 1 {
+            return moves[0];
+        }
+        best_move(&self.search(game).0)
+    }
+}
+
+/// The move to play from the root's statistics: a proven win; else the most visited move
+/// not proven lost (the first of equals), unless a proven draw is worth more than its
+/// mean; else, all moves lost, the most visited.
+pub fn best_move<M: Copy>(stats: &[MoveStat<M>]) -> M {
+    if let Some(win) = stats.iter().find(|s| s.proven == Some(Proven::Win)) {
+        return win.mv;
+    }
+    let most_visited = |filter: &dyn Fn(&MoveStat<M>) -> bool| {
+        stats
+            .iter()
+            .filter(|s| filter(s))
+            .reduce(|best, s| if s.visits > best.visits { s } else { best })
+    };
+    let open = most_visited(&|s| s.proven.is_none());
+    let draw = stats.iter().find(|s| s.proven == Some(Proven::Draw));
+    match (open, draw) {
+        (Some(open), Some(draw)) => {
+            if open.mean.unwrap_or(0.0) < 0.5 {
+                draw.mv
+            } else {
+                open.mv
+            }
+        }
+        (Some(open), None) => open.mv,
+        (None, Some(draw)) => draw.mv,
+        (None, None) => most_visited(&|_| true).expect("a move").mv,
+    }
+}
+
+/// One iteration: down the tree by UCT, a leaf expanded on its second visit, a playout
+/// (or the proven result), and the result backed up with any proof it completes.
+fn iterate<G: EngineHooks>(
+    tree: &mut Tree<G>,
+    position: &mut G,
+    playout: &mut Playout<G>,
+    rngs: &mut [GameRng; 2],
+    options: &MctsOptions,
+) {
+    tree.path.clear();
+    let mut node = ROOT;
+    while tree.nodes[node].children > 0 {
+        let child = tree.select(node, options.exploration);
+        tree.path.push((child, position.to_move()));
+        position.play_unchecked(tree.nodes[child].mv);
+        node = child;
+    }
+    let mut outcome = position.outcome();
+    if outcome.is_none()
+        && (node == ROOT || tree.nodes[node].visits > 0)
+        && tree.expand(node, position, options.max_nodes)
+    {
+        let child = tree.nodes[node].first_child as usize;
+        tree.path.push((child, position.to_move()));
+        position.play_unchecked(tree.nodes[child].mv);
+        node = child;
+        outcome = position.outcome();
+    }
+    let outcome = match outcome {
+        Some(outcome) => {
+            let &(leaf, mover) = tree.path.last().expect("the root goes on");
+            debug_assert_eq!(leaf, node);
+            tree.nodes[leaf].proof = Proven::of(outcome, mover).rank();
+            outcome
+        }
+        None => match playout {
+            Playout::Uniform => position.uniform_playout(rngs).0,
+            Playout::Agent(agent) => agent_playout(position, agent.as_mut(), rngs),
+        },
+    };
+    for &(n, mover) in &tree.path {
+        let node = &mut tree.nodes[n];
+        node.visits += 1;
+        node.half_points += (outcome.score_for(mover) + 1) as u32;
+    }
+    tree.nodes[ROOT].visits += 1;
+    // Proofs move up while each completes its parent's.
+    for k in (0..tree.path.len()).rev() {
+        let (child, to_move) = tree.path[k];
+        if tree.nodes[child].proof == UNKNOWN {
+            break;
+        }
+        if k == 0 {
+            tree.root_proof = tree.decided(ROOT, to_move, to_move);
+            break;
+        }
+        let (parent, mover) = tree.path[k - 1];
+        match tree.decided(parent, to_move, mover) {
+            Some(p) => tree.nodes[parent].proof = p.rank(),
+            None => break,
+        }
+    }
+    for _ in 0..tree.path.len() {
+        position.undo();
+    }
+}
+
+/// A playout by `agent` for both sides, on `position` and back: nothing is allocated.
+fn agent_playout<G: Game>(
+    position: &mut G,
+    agent: &mut dyn Agent<G>,
+    rngs: &mut [GameRng; 2],
+) -> Outcome {
+    let mut plies = 0;
+    let outcome = loop {
+        if let Some(outcome) = position.outcome() {
+            break outcome;
+        }
+        let side = position.to_move().index();
+        let mv = agent.choose(position, &mut rngs[side]);
+        position.play_unchecked(mv);
+        plies += 1;
+    };
+    for _ in 0..plies {
+        position.undo();
+    }
+    outcome
+}
+
+impl<G: EngineHooks> Agent<G> for Mcts<G> {
+    fn choose(&mut self, game: &G, _rng: &mut GameRng) -> G::Move {
+        self.search_move(game)
+    }
+
+    fn policy(&mut self, game: &G) -> Option<Policy<G::Move>> {
+        (self.is_fixed() && !game.is_over()).then(|| Policy::uniform(&[self.search_move(game)]))
+    }
+
+    fn move_scores(&mut self, game: &G) -> Option<Vec<(G::Move, f64)>> {
+        let stats = self.move_stats(game)?;
+        Some(
+            stats
+                .into_iter()
+                .map(|s| (s.mv, s.proven.map_or(s.mean.unwrap_or(0.0), Proven::value)))
+                .collect(),
+        )
+    }
+
+    fn move_stats(&mut self, game: &G) -> Option<Vec<MoveStat<G::Move>>> {
+        if game.is_over() {
+            return None;
+        }
+        if let Some(last) = &self.last
+            && last.key == game.key()
+        {
+            return Some(last.stats.clone());
+        }
+        Some(self.search(game).0)
+    }
+
+    fn explain(&mut self, game: &G) -> Option<String> {
+        if game.is_over() {
+            return None;
+        }
+        let (stats, iterations) = self.search(game);
+        let mut out = format!("{iterations} iterations\n");
+        for s in &stats {
+            let mean = s.mean.map_or("-".to_string(), |m| format!("{m:.3}"));
+            let proven = s.proven.map_or("", Proven::name);
+            let _ = writeln!(
+                out,
+                "{:>6} visits {:>10} mean {mean:>5} {proven}",
+                s.mv.to_string(),
+                s.visits
+            );
+        }
+        let _ = write!(out, "plays {}", best_move(&stats));
+        Some(out)
+    }
+
+    fn set_stop(&mut self, stop: &StopFlag) {
+        self.stop = Some(stop.clone());
+        if let Playout::Agent(agent) = &mut self.playout {
+            agent.set_stop(stop);
+        }
+    }
+}
+
+/// The `mcts` entry of a game's registry. `registry` builds the game's other AIs, for
+/// playouts by one of them.
+pub fn entry<G: EngineHooks>(registry: fn() -> Registry<G>) -> AgentEntry<G> {
+    AgentEntry::new(
+        "mcts",
+        "Monte Carlo tree search (UCT) over random playouts, proving wins and losses in its tree (MCTS-Solver)",
+        vec![
+            ParamSpec::int(
+                "iterations",
+                10_000,
+                0,
+                1_000_000_000,
+                "playouts per move (none by default under a time limit), 0 for none (then `time` must be set)",
+            ),
+            ParamSpec::float(
+                "time",
+                0.0,
+                0.0,
+                3600.0,
+                "seconds per move, 0 for none (results then depend on the machine)",
+            ),
+            ParamSpec::float(
+                "c",
+                DEFAULT_EXPLORATION,
+                0.0,
+                100.0,
+                "UCT's exploration constant: mean + c·√(ln N / n)",
+            ),
+            ParamSpec::text(
+                "playout",
+                Some("uniform"),
+                "`uniform` (the game's own fast random playout) or an AI of this game that plays both sides, e.g. (greedy); it reads no files",
+            ),
+            ParamSpec::choice(
+                "reuse",
+                &["auto", "yes", "no"],
+                "auto",
+                "keep the subtree of the moves played from one move to the next; auto keeps it under a time limit only (with an iteration limit the move then depends on the position alone, as `verify` and exact matches need)",
+            ),
+            ParamSpec::int(
+                "seed",
+                0,
+                0,
+                i64::MAX,
+                "seed of the playouts' random streams",
+            ),
+            ParamSpec::int(
+                "memory",
+                256,
+                1,
+                65_536,
+                "MiB the tree may fill; then its leaves are no longer expanded",
+            ),
+        ],
+        move |p| build(p, registry),
+    )
+}
+
+fn build<G: EngineHooks>(
+    p: &Params,
+    registry: fn() -> Registry<G>,
+) -> Result<Box<dyn Agent<G>>, SpecError> {
+    let invalid = |reason: String| SpecError::Invalid {
+        agent: "mcts".into(),
+        reason,
+    };
+    let seconds = p.float("time");
+    // A time limit alone ends the search unless iterations are asked for too.
+    let iterations = if seconds > 0.0 && !p.is_explicit("iterations") {
+        0
+    } else {
+        p.int("iterations") as u64
+    };
+    if iterations == 0 && seconds == 0.0 {
+        return Err(invalid(
+            "iterations=0 needs a time limit (e.g. time=1)".into(),
+        ));
+    }
+    let time = (seconds > 0.0).then(|| Duration::from_secs_f64(seconds));
+    let options = MctsOptions {
+        iterations,
+        time,
+        exploration: p.float("c"),
+        reuse: match p.text("reuse") {
+            "yes" => true,
+            "no" => false,
+            _ => time.is_some(),
+        },
+        seed: p.int("seed") as u64,
+        max_nodes: p.int("memory") as usize * (1 << 20) / std::mem::size_of::<Node<G::Move>>(),
+    };
+    match p.text("playout") {
+        "uniform" => Ok(Box::new(Mcts::<G>::new(options))),
+        spec => {
+            let agent = registry()
+                .build_with(spec, &FileAccess::Refused("a playout AI reads no files"))
+                .map_err(|e| invalid(format!("playout `{spec}`: {e}")))?;
+            Ok(Box::new(Mcts::with_playout_agent(options, agent)))
+        }
+    }
+}

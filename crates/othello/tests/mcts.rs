@@ -1,0 +1,104 @@
+//! Monte Carlo tree search (gamelab-core's `mcts`) on Othello: proven results agree with
+//! the exact solver, and it beats the greedy player.
+
+use gamelab_core::mcts::Proven;
+use gamelab_core::{Agent, Game, Outcome, Side, game_rng};
+use gamelab_othello::endgame::Solver;
+use gamelab_othello::{Move, Othello};
+
+fn agent(spec: &str) -> Box<dyn Agent<Othello>> {
+    gamelab_othello::ai::registry()
+        .build(spec)
+        .unwrap_or_else(|e| panic!("{spec}: {e}"))
+}
+
+/// A position with `empties` empty squares from a random game of seed `seed`, or `None`
+/// when that game ended first.
+fn random_position(seed: u64, empties: u32) -> Option<Othello> {
+    let mut pos = Othello::new();
+    let mut rng = game_rng(seed, 0, Side::First);
+    while !pos.is_over() {
+        if 64 - (pos.black() | pos.white()).count_ones() == empties {
+            return Some(pos);
+        }
+        let moves = pos.legal_moves();
+        pos.play_unchecked(moves[rng.below(moves.len())]);
+    }
+    None
+}
+
+/// The exact score of `mv` in `pos` for the side that plays it.
+fn score_of(pos: &Othello, mv: Move) -> i32 {
+    let mut after = pos.clone();
+    after.play_unchecked(mv);
+    -Solver::default().solve(&after).0
+}
+
+#[test]
+fn proven_moves_agree_with_the_solver_and_forced_wins_are_taken() {
+    let mut mcts = agent("mcts:iterations=200000");
+    let mut checked = 0;
+    for seed in 0..60 {
+        let Some(pos) = random_position(seed, 7) else {
+            continue;
+        };
+        if pos.legal_moves().len() < 2 {
+            continue;
+        }
+        let best = Solver::default().solve(&pos).0;
+        let stats = mcts.move_stats(&pos).unwrap();
+        // The search ends once the root is proven: by a win, or by every move.
+        let root_proven = stats.iter().any(|s| s.proven == Some(Proven::Win))
+            || stats.iter().all(|s| s.proven.is_some());
+        assert!(
+            root_proven,
+            "seed {seed}: 7 empties not proven within the budget"
+        );
+        for s in &stats {
+            let exact = score_of(&pos, s.mv);
+            let Some(proven) = s.proven else {
+                continue;
+            };
+            let expected = match exact.signum() {
+                1 => Proven::Win,
+                0 => Proven::Draw,
+                _ => Proven::Loss,
+            };
+            assert_eq!(proven, expected, "seed {seed}: {} scores {exact}", s.mv);
+        }
+        let mv = mcts.choose(&pos, &mut game_rng(0, 0, Side::First));
+        assert_eq!(
+            score_of(&pos, mv).signum(),
+            best.signum(),
+            "seed {seed}: plays {mv}, the position scores {best}"
+        );
+        checked += 1;
+    }
+    assert!(checked >= 40, "only {checked} positions");
+}
+
+#[test]
+fn beats_the_greedy_player() {
+    let mut mcts = agent("mcts:iterations=1000");
+    let mut greedy = agent("greedy");
+    let (mut wins, mut games) = (0, 0);
+    for seed in 0..8 {
+        let opening = random_position(seed, 54).expect("an opening of 6 plies");
+        for mcts_side in Side::BOTH {
+            let mut pos = opening.clone();
+            let mut rng = game_rng(seed, 0, Side::First);
+            while !pos.is_over() {
+                let mover: &mut dyn Agent<Othello> = if pos.to_move() == mcts_side {
+                    &mut *mcts
+                } else {
+                    &mut *greedy
+                };
+                let mv = mover.choose(&pos, &mut rng);
+                pos.play(mv).unwrap();
+            }
+            games += 1;
+            wins += usize::from(pos.outcome() == Some(Outcome::Win(mcts_side)));
+        }
+    }
+    assert!(wins >= 13, "mcts won {wins} of {games} against greedy");
+}
