@@ -109,8 +109,9 @@ impl Default for MctsOptions {
     }
 }
 
-/// UCT's `c` for results from 0 to 1: √2 as in Kocsis and Szepesvári's bound, halved,
-/// which played best in tic-tac-toe and Othello tables (RESULTS.md, "MCTS").
+/// UCT's `c` for results from 0 to 1: about √2/2. Against Othello's `minimax:depth=3`
+/// anything from 0.3 to 1.4 scored the same within the noise of 200 games (RESULTS.md,
+/// "Monte Carlo tree search").
 pub const DEFAULT_EXPLORATION: f64 = 0.7;
 
 /// Searches stop before a visit count could overflow the nodes' counters.
@@ -122,6 +123,10 @@ const CHECK_EVERY: u64 = 64;
 /// Node proof states: unknown, or a [`Proven`] for the node's mover.
 const UNKNOWN: u8 = 3;
 
+/// Most children a node can have: its count shares 16 bits with its proof state, which
+/// keeps a node of a game with small moves (Othello's, tic-tac-toe's) at 16 bytes.
+const MAX_CHILDREN: usize = (1 << 14) - 1;
+
 /// One position of the tree, reached by `mv` from its parent.
 #[derive(Clone, Copy, Debug)]
 struct Node<M> {
@@ -131,9 +136,9 @@ struct Node<M> {
     visits: u32,
     /// Sum of the results for the side that played `mv`, in half points (win 2, draw 1).
     half_points: u32,
-    children: u16,
-    /// `Proven::rank` for the node's mover, or [`UNKNOWN`].
-    proof: u8,
+    /// The number of children (low 14 bits) and the proof state (`Proven::rank` for the
+    /// node's mover, or [`UNKNOWN`]; high 2 bits).
+    children_and_proof: u16,
     mv: M,
 }
 
@@ -143,14 +148,31 @@ impl<M> Node<M> {
             first_child: 0,
             visits: 0,
             half_points: 0,
-            children: 0,
-            proof: UNKNOWN,
+            children_and_proof: u16::from(UNKNOWN) << 14,
             mv,
         }
     }
 
+    fn children(&self) -> usize {
+        usize::from(self.children_and_proof) & MAX_CHILDREN
+    }
+
+    fn proof(&self) -> u8 {
+        (self.children_and_proof >> 14) as u8
+    }
+
+    fn set_children(&mut self, n: usize) {
+        debug_assert!(n <= MAX_CHILDREN);
+        self.children_and_proof = (self.children_and_proof & !(MAX_CHILDREN as u16)) | n as u16;
+    }
+
+    fn set_proof(&mut self, proof: u8) {
+        self.children_and_proof =
+            (self.children_and_proof & MAX_CHILDREN as u16) | u16::from(proof) << 14;
+    }
+
     fn proven(&self) -> Option<Proven> {
-        match self.proof {
+        match self.proof() {
             0 => Some(Proven::Loss),
             1 => Some(Proven::Draw),
             2 => Some(Proven::Win),
@@ -164,7 +186,7 @@ impl<M> Node<M> {
 
     fn child_range(&self) -> std::ops::Range<usize> {
         let first = self.first_child as usize;
-        first..first + self.children as usize
+        first..first + self.children()
     }
 }
 
@@ -269,7 +291,7 @@ impl<G: EngineHooks> Tree<G> {
         while next < queue.len() {
             let (from, to) = queue[next];
             next += 1;
-            if old[from].children == 0 {
+            if old[from].children() == 0 {
                 new[to].first_child = 0;
                 continue;
             }
@@ -290,7 +312,7 @@ impl<G: EngineHooks> Tree<G> {
         let mut best = (f64::NEG_INFINITY, usize::MAX);
         for c in node.child_range() {
             let child = &self.nodes[c];
-            if child.proof != UNKNOWN {
+            if child.proof() != UNKNOWN {
                 continue;
             }
             if child.visits == 0 {
@@ -313,11 +335,13 @@ impl<G: EngineHooks> Tree<G> {
     /// Adds the children of `node` (whose position is `game`), unless the tree is full.
     fn expand(&mut self, node: usize, game: &G, max_nodes: usize) -> bool {
         let moves = game.legal_moves();
-        if self.nodes.len() + moves.len() > max_nodes.min(u32::MAX as usize) {
+        if self.nodes.len() + moves.len() > max_nodes.min(u32::MAX as usize)
+            || moves.len() > MAX_CHILDREN
+        {
             return false;
         }
         self.nodes[node].first_child = self.nodes.len() as u32;
-        self.nodes[node].children = moves.len() as u16;
+        self.nodes[node].set_children(moves.len());
         self.nodes.extend(moves.iter().map(|&mv| Node::new(mv)));
         true
     }
@@ -345,6 +369,8 @@ struct LastSearch<M> {
     key: u64,
     stats: Vec<MoveStat<M>>,
     iterations: u64,
+    /// Nodes in the tree at the end.
+    nodes: usize,
 }
 
 /// Monte Carlo tree search as an agent of any game.
@@ -436,12 +462,20 @@ impl<G: EngineHooks> Mcts<G> {
             key: game.key(),
             stats: stats.clone(),
             iterations: done,
+            nodes: self.tree.nodes.len(),
         });
         if !self.options.reuse {
             // A web session may keep many agents between moves: keep no tree for them.
             self.tree = Tree::new();
         }
         (stats, done)
+    }
+
+    /// The size of the last search's tree: its nodes and the bytes they fill.
+    pub fn last_tree(&self) -> Option<(usize, usize)> {
+        self.last
+            .as_ref()
+            .map(|l| (l.nodes, l.nodes * std::mem::size_of::<Node<G::Move>>()))
     }
 
     fn root_stats(&self) -> Vec<MoveStat<G::Move>> {
@@ -506,7 +540,7 @@ fn iterate<G: EngineHooks>(
 ) {
     tree.path.clear();
     let mut node = ROOT;
-    while tree.nodes[node].children > 0 {
+    while tree.nodes[node].children() > 0 {
         let child = tree.select(node, options.exploration);
         tree.path.push((child, position.to_move()));
         position.play_unchecked(tree.nodes[child].mv);
@@ -527,7 +561,7 @@ fn iterate<G: EngineHooks>(
         Some(outcome) => {
             let &(leaf, mover) = tree.path.last().expect("the root goes on");
             debug_assert_eq!(leaf, node);
-            tree.nodes[leaf].proof = Proven::of(outcome, mover).rank();
+            tree.nodes[leaf].set_proof(Proven::of(outcome, mover).rank());
             outcome
         }
         None => match playout {
@@ -544,7 +578,7 @@ fn iterate<G: EngineHooks>(
     // Proofs move up while each completes its parent's.
     for k in (0..tree.path.len()).rev() {
         let (child, to_move) = tree.path[k];
-        if tree.nodes[child].proof == UNKNOWN {
+        if tree.nodes[child].proof() == UNKNOWN {
             break;
         }
         if k == 0 {
@@ -553,7 +587,7 @@ fn iterate<G: EngineHooks>(
         }
         let (parent, mover) = tree.path[k - 1];
         match tree.decided(parent, to_move, mover) {
-            Some(p) => tree.nodes[parent].proof = p.rank(),
+            Some(p) => tree.nodes[parent].set_proof(p.rank()),
             None => break,
         }
     }
@@ -620,7 +654,11 @@ impl<G: EngineHooks> Agent<G> for Mcts<G> {
             return None;
         }
         let (stats, iterations) = self.search(game);
-        let mut out = format!("{iterations} iterations\n");
+        let (nodes, bytes) = self.last_tree().expect("a search");
+        let mut out = format!(
+            "{iterations} iterations, a tree of {nodes} nodes ({:.1} MiB)\n",
+            bytes as f64 / f64::from(1 << 20)
+        );
         for s in &stats {
             let mean = s.mean.map_or("-".to_string(), |m| format!("{m:.3}"));
             let proven = s.proven.map_or("", Proven::name);
@@ -682,11 +720,12 @@ pub fn entry<G: EngineHooks>(registry: fn() -> Registry<G>) -> AgentEntry<G> {
                 "auto",
                 "keep the subtree of the moves played from one move to the next; auto keeps it under a time limit only (with an iteration limit the move then depends on the position alone, as `verify` and exact matches need)",
             ),
+            // 2^53 − 1: the largest whole number a JSON client keeps exactly.
             ParamSpec::int(
                 "seed",
                 0,
                 0,
-                i64::MAX,
+                (1 << 53) - 1,
                 "seed of the playouts' random streams",
             ),
             ParamSpec::int(

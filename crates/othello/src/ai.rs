@@ -44,6 +44,84 @@ impl Agent<Othello> for Random {
     }
 }
 
+/// The odds of a square in [`Roulette`]: 16·e^(w/6) for seed 003's weight w, at least 1.
+/// A corner is about 150 times as likely as a plain square, an X-square a twelfth as likely.
+const ROULETTE_ODDS: [u32; 64] = {
+    let mut odds = [0; 64];
+    let mut i = 0;
+    while i < 64 {
+        odds[i] = match crate::eval::WEIGHTS[i] {
+            30 => 65535,
+            -15 => 1,
+            -12 => 1,
+            -3 => 6,
+            -1 => 11,
+            _ => 16,
+        };
+        i += 1;
+    }
+    odds
+};
+
+/// A random legal move drawn in proportion to its square's odds ([`ROULETTE_ODDS`]):
+/// corners nearly always when they are there, the squares that give them away rarely.
+/// Random but not blind, which is what Monte Carlo playouts in Othello need (uniform ones
+/// hand corners over as often as they take them).
+pub struct Roulette;
+
+impl Roulette {
+    fn odds(pos: &Othello) -> impl Iterator<Item = (u32, u32)> {
+        let mut legal = pos.legal_mask();
+        std::iter::from_fn(move || {
+            (legal != 0).then(|| {
+                let sq = legal.trailing_zeros();
+                legal &= legal - 1;
+                (sq, ROULETTE_ODDS[sq as usize])
+            })
+        })
+    }
+}
+
+impl Agent<Othello> for Roulette {
+    #[inline]
+    fn choose(&mut self, pos: &Othello, rng: &mut GameRng) -> Move {
+        let legal = pos.legal_mask();
+        if legal == 0 {
+            return Move::Pass;
+        }
+        if legal.count_ones() == 1 {
+            return Move::Place(
+                Square::from_index(legal.trailing_zeros() as usize).expect("a square"),
+            );
+        }
+        let total: u32 = Roulette::odds(pos).map(|(_, w)| w).sum();
+        let mut draw = rng.below(total as usize) as u32;
+        for (sq, w) in Roulette::odds(pos) {
+            if draw < w {
+                return Move::Place(Square::from_index(sq as usize).expect("a square"));
+            }
+            draw -= w;
+        }
+        unreachable!("the draw is below the total odds")
+    }
+
+    fn policy(&mut self, pos: &Othello) -> Option<Policy<Move>> {
+        let legal = pos.legal_mask();
+        if legal.count_ones() <= 1 {
+            return Some(Policy::uniform(&Game::legal_moves(pos)));
+        }
+        let total: u32 = Roulette::odds(pos).map(|(_, w)| w).sum();
+        Some(Policy::from_weighted(
+            Roulette::odds(pos)
+                .map(|(sq, w)| {
+                    let mv = Move::Place(Square::from_index(sq as usize).expect("a square"));
+                    (mv, f64::from(w) / f64::from(total))
+                })
+                .collect(),
+        ))
+    }
+}
+
 /// The moves that flip the most discs (seed 003's one-ply greedy player).
 pub struct Greedy;
 
@@ -345,6 +423,12 @@ pub fn registry() -> Registry<Othello> {
         "a uniformly random legal move",
         vec![],
         |_| Ok(Box::new(Random)),
+    ));
+    r.register(AgentEntry::new(
+        "roulette",
+        "a random legal move drawn by its square's odds: corners nearly always, the squares beside them rarely (mcts's Othello playouts)",
+        vec![],
+        |_| Ok(Box::new(Roulette)),
     ));
     r.register(AgentEntry::new(
         "greedy",

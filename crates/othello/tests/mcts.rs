@@ -102,3 +102,50 @@ fn beats_the_greedy_player() {
     }
     assert!(wins >= 13, "mcts won {wins} of {games} against greedy");
 }
+
+#[test]
+fn roulette_draws_by_its_policy_and_favours_corners() {
+    let mut roulette = agent("roulette");
+    let mut checked = 0;
+    for seed in 0..200 {
+        let Some(pos) = random_position(seed, 20) else {
+            continue;
+        };
+        let policy = roulette.policy(&pos).unwrap();
+        let legal = pos.legal_moves();
+        assert_eq!(policy.entries().len(), legal.len());
+        let is_corner = |mv: &Move| matches!(mv, Move::Place(sq) if ["a1", "h1", "a8", "h8"].contains(&sq.to_string().as_str()));
+        let corners: Vec<f64> = policy
+            .entries()
+            .iter()
+            .filter(|(mv, _)| is_corner(mv))
+            .map(|&(_, p)| p)
+            .collect();
+        if !corners.is_empty() && legal.len() > corners.len() {
+            let p: f64 = corners.iter().sum();
+            assert!(p > 0.9, "seed {seed}: the corners at {p}");
+        }
+        // What `choose` draws follows the policy: 4,000 draws, 5 standard deviations.
+        let mut counts = vec![0u32; legal.len()];
+        let mut rng = game_rng(seed, 0, Side::First);
+        for _ in 0..4_000 {
+            let mv = roulette.choose(&pos, &mut rng);
+            counts[legal.iter().position(|&m| m == mv).unwrap()] += 1;
+        }
+        for ((mv, p), &n) in policy.entries().iter().zip(&counts) {
+            let expected = 4_000.0 * p;
+            let sd = (4_000.0 * p * (1.0 - p)).sqrt();
+            assert!(
+                (f64::from(n) - expected).abs() <= 5.0 * sd + 1.0,
+                "seed {seed}: {mv} drawn {n} times, expected {expected:.0}"
+            );
+        }
+        checked += 1;
+    }
+    assert!(checked > 150);
+    // As mcts's playouts.
+    let mut mcts = agent("mcts:iterations=500,playout=roulette");
+    let pos = Othello::new();
+    let mv = mcts.choose(&pos, &mut game_rng(0, 0, Side::First));
+    assert!(pos.legal_moves().contains(&mv));
+}
