@@ -94,6 +94,8 @@ pub struct MctsOptions {
     pub seed: u64,
     /// Most nodes the tree may hold; beyond it leaves are no longer expanded.
     pub max_nodes: usize,
+    /// Steer the tree by the playout agent's policy (PUCT) instead of UCT.
+    pub prior: bool,
 }
 
 impl Default for MctsOptions {
@@ -105,6 +107,7 @@ impl Default for MctsOptions {
             reuse: false,
             seed: 0,
             max_nodes: 1 << 24,
+            prior: false,
         }
     }
 }
@@ -192,6 +195,11 @@ impl<M> Node<M> {
 
 const ROOT: usize = 0;
 
+/// What a node of `G`'s tree takes: the node, and its prior when the tree is steered.
+fn bytes_per_node<G: Game>(prior: bool) -> usize {
+    std::mem::size_of::<Node<G::Move>>() + if prior { std::mem::size_of::<f32>() } else { 0 }
+}
+
 /// How playouts are played.
 enum Playout<G: Game> {
     /// The game's own uniform playout ([`EngineHooks::uniform_playout`]).
@@ -203,6 +211,9 @@ enum Playout<G: Game> {
 /// The tree of one search and what it needs to grow without allocating.
 struct Tree<G: Game> {
     nodes: Vec<Node<G::Move>>,
+    /// Each node's probability under the playout agent's policy at its parent, when the
+    /// search is steered by it (else empty).
+    priors: Vec<f32>,
     /// The moves from the tree's root to the position the iteration is at, each with the
     /// side that played it.
     path: Vec<(usize, Side)>,
@@ -219,6 +230,7 @@ impl<G: EngineHooks> Tree<G> {
     fn new() -> Self {
         Tree {
             nodes: Vec::new(),
+            priors: Vec::new(),
             path: Vec::new(),
             root: None,
             root_proof: None,
@@ -229,6 +241,7 @@ impl<G: EngineHooks> Tree<G> {
 
     fn reset(&mut self, game: &G) {
         self.nodes.clear();
+        self.priors.clear();
         // The root's move is never read: any move of the right type serves.
         self.nodes.push(Node::new(
             *game
@@ -302,6 +315,41 @@ impl<G: EngineHooks> Tree<G> {
             }
         }
         std::mem::swap(&mut self.nodes, &mut self.spare);
+        if !self.priors.is_empty() {
+            // The queue lists the old index of every new node, in the new order.
+            let priors: Vec<f32> = self
+                .queue
+                .iter()
+                .map(|&(from, _)| self.priors[from])
+                .collect();
+            self.priors = priors;
+        }
+    }
+
+    /// PUCT's choice among the children of `parent` not yet proven (as AlphaZero's, with
+    /// the playout policy as the prior): the highest `q + c·P·√N / (1 + n)`, where `q` is
+    /// the mean, or for a child never visited the parent's mean for its side to move.
+    fn select_by_prior(&self, parent: usize, exploration: f64, parent_mean: f64) -> usize {
+        let node = &self.nodes[parent];
+        let root_visits = f64::from(node.visits.max(1)).sqrt();
+        let mut best = (f64::NEG_INFINITY, usize::MAX);
+        for c in node.child_range() {
+            let child = &self.nodes[c];
+            if child.proof() != UNKNOWN {
+                continue;
+            }
+            let n = f64::from(child.visits);
+            let q = child.mean().unwrap_or(parent_mean);
+            let score = q + exploration * f64::from(self.priors[c]) * root_visits / (1.0 + n);
+            if score > best.0 {
+                best = (score, c);
+            }
+        }
+        debug_assert!(
+            best.1 != usize::MAX,
+            "an unproven node has an unproven child"
+        );
+        best.1
     }
 
     /// UCT's choice among the children of `parent` not yet proven: the first one never
@@ -333,7 +381,13 @@ impl<G: EngineHooks> Tree<G> {
     }
 
     /// Adds the children of `node` (whose position is `game`), unless the tree is full.
-    fn expand(&mut self, node: usize, game: &G, max_nodes: usize) -> bool {
+    fn expand(
+        &mut self,
+        node: usize,
+        game: &G,
+        max_nodes: usize,
+        steer: Option<Option<&mut dyn Agent<G>>>,
+    ) -> bool {
         let moves = game.legal_moves();
         if self.nodes.len() + moves.len() > max_nodes.min(u32::MAX as usize)
             || moves.len() > MAX_CHILDREN
@@ -343,6 +397,20 @@ impl<G: EngineHooks> Tree<G> {
         self.nodes[node].first_child = self.nodes.len() as u32;
         self.nodes[node].set_children(moves.len());
         self.nodes.extend(moves.iter().map(|&mv| Node::new(mv)));
+        if let Some(agent) = steer {
+            self.priors.resize(self.nodes.len() - moves.len(), 0.0);
+            let policy = agent.and_then(|a| a.policy(game));
+            let p = |mv| {
+                policy.as_ref().map_or(1.0 / moves.len() as f64, |policy| {
+                    policy
+                        .entries()
+                        .iter()
+                        .find(|(m, _)| *m == mv)
+                        .map_or(0.0, |&(_, p)| p)
+                })
+            };
+            self.priors.extend(moves.iter().map(|&mv| p(mv) as f32));
+        }
         true
     }
 
@@ -473,9 +541,8 @@ impl<G: EngineHooks> Mcts<G> {
 
     /// The size of the last search's tree: its nodes and the bytes they fill.
     pub fn last_tree(&self) -> Option<(usize, usize)> {
-        self.last
-            .as_ref()
-            .map(|l| (l.nodes, l.nodes * std::mem::size_of::<Node<G::Move>>()))
+        let per_node = bytes_per_node::<G>(self.options.prior);
+        self.last.as_ref().map(|l| (l.nodes, l.nodes * per_node))
     }
 
     fn root_stats(&self) -> Vec<MoveStat<G::Move>> {
@@ -540,8 +607,27 @@ fn iterate<G: EngineHooks>(
 ) {
     tree.path.clear();
     let mut node = ROOT;
+    let steered = options.prior;
     while tree.nodes[node].children() > 0 {
-        let child = tree.select(node, options.exploration);
+        let child = if steered {
+            // The parent's mean is for the side that moved into it; its children's movers
+            // are the side to move there.
+            let mean = if node == ROOT {
+                0.5
+            } else {
+                tree.nodes[node].mean().unwrap_or(0.5)
+            };
+            let mover_now = position.to_move();
+            let parent_mover = tree.path.last().map(|&(_, side)| side);
+            let fpu = if parent_mover == Some(mover_now) {
+                mean
+            } else {
+                1.0 - mean
+            };
+            tree.select_by_prior(node, options.exploration, fpu)
+        } else {
+            tree.select(node, options.exploration)
+        };
         tree.path.push((child, position.to_move()));
         position.play_unchecked(tree.nodes[child].mv);
         node = child;
@@ -549,9 +635,25 @@ fn iterate<G: EngineHooks>(
     let mut outcome = position.outcome();
     if outcome.is_none()
         && (node == ROOT || tree.nodes[node].visits > 0)
-        && tree.expand(node, position, options.max_nodes)
+        && tree.expand(
+            node,
+            position,
+            options.max_nodes,
+            if steered {
+                Some(match playout {
+                    Playout::Agent(agent) => Some(agent.as_mut() as &mut dyn Agent<G>),
+                    Playout::Uniform => None,
+                })
+            } else {
+                None
+            },
+        )
     {
-        let child = tree.nodes[node].first_child as usize;
+        let child = if steered {
+            tree.select_by_prior(node, options.exploration, 0.5)
+        } else {
+            tree.nodes[node].first_child as usize
+        };
         tree.path.push((child, position.to_move()));
         position.play_unchecked(tree.nodes[child].mv);
         node = child;
@@ -684,9 +786,36 @@ impl<G: EngineHooks> Agent<G> for Mcts<G> {
 /// The `mcts` entry of a game's registry. `registry` builds the game's other AIs, for
 /// playouts by one of them.
 pub fn entry<G: EngineHooks>(registry: fn() -> Registry<G>) -> AgentEntry<G> {
+    entry_with(registry, MctsDefaults::PLAIN)
+}
+
+/// The defaults of a game's `mcts`: how its playouts are played and its tree is steered.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MctsDefaults {
+    /// `uniform` or the spec of one of the game's AIs.
+    pub playout: &'static str,
+    pub prior: bool,
+    pub exploration: f64,
+}
+
+impl MctsDefaults {
+    /// Plain UCT over the game's uniform playouts: needs nothing of the game.
+    pub const PLAIN: MctsDefaults = MctsDefaults {
+        playout: "uniform",
+        prior: false,
+        exploration: DEFAULT_EXPLORATION,
+    };
+}
+
+/// [`entry`] with the game's own defaults, for a game whose uniform playouts mislead the
+/// search (Othello's: RESULTS.md, "Monte Carlo tree search").
+pub fn entry_with<G: EngineHooks>(
+    registry: fn() -> Registry<G>,
+    defaults: MctsDefaults,
+) -> AgentEntry<G> {
     AgentEntry::new(
         "mcts",
-        "Monte Carlo tree search (UCT) over random playouts, proving wins and losses in its tree (MCTS-Solver)",
+        "Monte Carlo tree search (UCT, or PUCT steered by the playout AI) over random playouts, proving wins and losses in its tree (MCTS-Solver)",
         vec![
             ParamSpec::int(
                 "iterations",
@@ -704,14 +833,14 @@ pub fn entry<G: EngineHooks>(registry: fn() -> Registry<G>) -> AgentEntry<G> {
             ),
             ParamSpec::float(
                 "c",
-                DEFAULT_EXPLORATION,
+                defaults.exploration,
                 0.0,
                 100.0,
-                "UCT's exploration constant: mean + c·√(ln N / n)",
+                "the exploration constant: UCT's mean + c·√(ln N / n), or with prior=yes mean + c·P·√N / (1 + n)",
             ),
             ParamSpec::text(
                 "playout",
-                Some("uniform"),
+                Some(defaults.playout),
                 "`uniform` (the game's own fast random playout) or an AI of this game that plays both sides, e.g. (greedy); it reads no files",
             ),
             ParamSpec::choice(
@@ -727,6 +856,11 @@ pub fn entry<G: EngineHooks>(registry: fn() -> Registry<G>) -> AgentEntry<G> {
                 0,
                 (1 << 53) - 1,
                 "seed of the playouts' random streams",
+            ),
+            ParamSpec::bool(
+                "prior",
+                defaults.prior,
+                "steer the tree by the playout AI's move probabilities (PUCT, as in AlphaZero: mean + c·P·√N / (1 + n)) instead of UCT; with uniform playouts, or a playout AI without a fixed policy, every move gets the same probability; c then wants to be larger (10 in Othello)",
             ),
             ParamSpec::int(
                 "memory",
@@ -771,7 +905,8 @@ fn build<G: EngineHooks>(
             _ => time.is_some(),
         },
         seed: p.int("seed") as u64,
-        max_nodes: p.int("memory") as usize * (1 << 20) / std::mem::size_of::<Node<G::Move>>(),
+        max_nodes: p.int("memory") as usize * (1 << 20) / bytes_per_node::<G>(p.bool("prior")),
+        prior: p.bool("prior"),
     };
     match p.text("playout") {
         "uniform" => Ok(Box::new(Mcts::<G>::new(options))),

@@ -44,8 +44,9 @@ impl Agent<Othello> for Random {
     }
 }
 
-/// The odds of a square in [`Roulette`]: 16·e^(w/6) for seed 003's weight w, at least 1.
-/// A corner is about 150 times as likely as a plain square, an X-square a twelfth as likely.
+/// The odds of a square in [`Roulette`]: 16·e^(w/3) for seed 003's weight w, rounded, at
+/// least 1 and at most 65,535. A corner is 4,096 times as likely as a plain square, an X-
+/// or C-square a sixteenth as likely (a milder 16·e^(w/6) played worse: RESULTS.md).
 const ROULETTE_ODDS: [u32; 64] = {
     let mut odds = [0; 64];
     let mut i = 0;
@@ -488,6 +489,15 @@ pub fn registry() -> Registry<Othello> {
             }))
         },
     ));
-    r.register(gamelab_core::mcts::entry(registry));
+    // Uniform playouts give corners away as often as they take them: MCTS over them loses
+    // to seed 003's three-ply minimax, over roulette's and steered by it wins (RESULTS.md).
+    r.register(gamelab_core::mcts::entry_with(
+        registry,
+        gamelab_core::mcts::MctsDefaults {
+            playout: "roulette",
+            prior: true,
+            exploration: 10.0,
+        },
+    ));
     r
 }

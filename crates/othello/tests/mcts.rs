@@ -79,7 +79,13 @@ fn proven_moves_agree_with_the_solver_and_forced_wins_are_taken() {
 
 #[test]
 fn beats_the_greedy_player() {
-    let mut mcts = agent("mcts:iterations=1000");
+    // Othello's defaults: roulette playouts steering the tree.
+    beats_greedy("mcts:iterations=1000");
+    beats_greedy("mcts:iterations=1000,playout=uniform,prior=no,c=0.7");
+}
+
+fn beats_greedy(spec: &str) {
+    let mut mcts = agent(spec);
     let mut greedy = agent("greedy");
     let (mut wins, mut games) = (0, 0);
     for seed in 0..8 {
@@ -100,7 +106,7 @@ fn beats_the_greedy_player() {
             wins += usize::from(pos.outcome() == Some(Outcome::Win(mcts_side)));
         }
     }
-    assert!(wins >= 13, "mcts won {wins} of {games} against greedy");
+    assert!(wins >= 13, "{spec} won {wins} of {games} against greedy");
 }
 
 #[test]

@@ -52,7 +52,15 @@ fn lets_opponent_win(game: &Ttt, mv: <Ttt as Game>::Move) -> bool {
 
 #[test]
 fn takes_every_win_in_one_and_blocks_every_loss_in_one() {
-    let mut mcts = agent(&format!("mcts:iterations={NEVER_LOSES}"));
+    takes_wins_and_blocks(&format!("mcts:iterations={NEVER_LOSES}"));
+    // Steered by a playout AI's policy (PUCT) instead of UCT.
+    takes_wins_and_blocks(&format!(
+        "mcts:iterations={NEVER_LOSES},playout=(ai5),prior=yes,c=10"
+    ));
+}
+
+fn takes_wins_and_blocks(spec: &str) {
+    let mut mcts = agent(spec);
     let (mut wins, mut blocks) = (0, 0);
     for game in every_position().into_iter().filter(|g| !g.is_over()) {
         let moves = game.legal_moves();
@@ -145,19 +153,23 @@ fn the_same_position_gives_the_same_search() {
 
 #[test]
 fn a_kept_tree_is_used_for_the_next_move() {
-    let mut mcts = Mcts::<Ttt>::new(MctsOptions {
-        iterations: 2_000,
-        reuse: true,
-        ..MctsOptions::default()
-    });
+    for prior in [false, true] {
+        kept_tree(Mcts::<Ttt>::new(MctsOptions {
+            iterations: 2_000,
+            reuse: true,
+            prior,
+            ..MctsOptions::default()
+        }));
+    }
+}
+
+fn kept_tree(mut mcts: Mcts<Ttt>) {
     let mut game = Ttt::start();
     let (first, _) = mcts.search(&game);
     let mv = best_move(&first);
     let visits_before = first.iter().find(|s| s.mv == mv).unwrap().visits;
     game.play(mv).unwrap();
-    let reply = game.legal_moves()[0];
-    game.play(reply).unwrap();
-    // The subtree under the two moves is kept: its visits are counted again.
+    // The subtree under the move is kept: its visits are counted again.
     let (second, iterations) = mcts.search(&game);
     let total: u64 = second.iter().map(|s| s.visits).sum();
     assert!(total > iterations, "nothing was kept ({total} visits)");
