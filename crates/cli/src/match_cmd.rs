@@ -182,11 +182,19 @@ fn sampled<G: Described>(
     }
     let names = [G::side_name(Side::First), G::side_name(Side::Second)];
     let row = |t: arena::Tally| [t.win, t.lose, t.draw];
-    let note = if result.repeats_one_game() {
-        "note: every game each way round was the same game (both AIs are deterministic); --openings PLIES or --openings-file FILE starts them from different positions\n"
+    let mut note = if result.repeats_one_game() {
+        "note: every game each way round was the same game (both AIs are deterministic); --openings PLIES or --openings-file FILE starts them from different positions\n".to_string()
     } else {
-        ""
+        String::new()
     };
+    let registry = G::registry();
+    for spec in [&args.a, &args.b] {
+        if registry.is_timed(spec) {
+            note += &format!(
+                "note: {spec} has a time limit: its moves, these results and the digest depend on the machine and its load\n"
+            );
+        }
+    }
     let openings = args.openings.describe(from_file.len());
     Ok(format!(
         "{} VS {}\n{}\n{}\n{} games in {:.3} s ({}/s), seed {}{openings}, digest {digest}\n{note}",

@@ -164,3 +164,72 @@ fn move_works_for_every_game_and_every_kind_of_ai() {
         "{out}"
     );
 }
+
+#[test]
+fn mcts_works_for_every_game_and_says_what_it_learned() {
+    for g in games() {
+        let out = stdout(&["move", "--game", g.name, "mcts:iterations=300"]);
+        assert!(
+            out.contains("move    visits   mean  proven") && out.contains("best moves ["),
+            "{}: {out}",
+            g.name
+        );
+        // A time limit: the move it plays, and a match says its results depend on the
+        // machine.
+        let out = stdout(&["move", "--game", g.name, "mcts:time=0.02"]);
+        assert!(
+            out.contains("plays ") && out.contains("depend on the machine"),
+            "{out}"
+        );
+        let out = stdout(&[
+            "match",
+            "--game",
+            g.name,
+            "mcts:time=0.002",
+            "mcts:iterations=50",
+            "-n",
+            "1",
+        ]);
+        assert!(
+            out.contains("note: mcts:time=0.002 has a time limit")
+                && !out.contains("note: mcts:iterations=50 has"),
+            "{out}"
+        );
+    }
+    // An iteration limit: the same games on any number of threads.
+    let digest = |threads: &str| {
+        let out = stdout(&[
+            "match",
+            "--game",
+            "othello",
+            "mcts:iterations=200",
+            "greedy",
+            "-n",
+            "4",
+            "--openings",
+            "4",
+            "--threads",
+            threads,
+        ]);
+        out.split("digest ")
+            .nth(1)
+            .unwrap()
+            .split_whitespace()
+            .next()
+            .unwrap()
+            .to_string()
+    };
+    assert_eq!(digest("1"), digest("2"));
+    // tic-tac-toe's alpha-beta calls its limit `timelimit`.
+    let out = stdout(&["match", "ai_abs_dls:timelimit=0.01", "ai2", "-n", "1"]);
+    assert!(
+        out.contains("note: ai_abs_dls:timelimit=0.01 has a time limit"),
+        "{out}"
+    );
+    // The position is proven: each move's proven result is shown.
+    let out = stdout(&["move", "mcts:iterations=2000", "oo..x...."]);
+    assert!(
+        out.contains("(2, 0)") && out.contains("draw") && out.contains("loss"),
+        "{out}"
+    );
+}

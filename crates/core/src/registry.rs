@@ -505,6 +505,17 @@ impl<G: Game> Registry<G> {
         Ok((entry, entry.params_from(&spec)?))
     }
 
+    /// Whether the agent a spec names stops by the clock (its `time` or `timelimit` above
+    /// 0): its moves, and every result it takes part in, then depend on the machine.
+    pub fn is_timed(&self, spec: &str) -> bool {
+        self.resolve(spec).is_ok_and(|(entry, params)| {
+            entry.params.iter().any(|p| {
+                matches!(p.name, "time" | "timelimit")
+                    && matches!(params.value(p.name), Value::Float(t) if *t > 0.0)
+            })
+        })
+    }
+
     /// Builds the agent a spec names, e.g. `ai12s:score_victory=200`, reading any file
     /// it names wherever the path points (for the command line, run by the file's owner).
     pub fn build(&self, spec: &str) -> Result<Box<dyn Agent<G>>, SpecError> {

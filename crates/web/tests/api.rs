@@ -775,6 +775,40 @@ async fn every_game_of_the_catalogue_plays_and_runs() {
 }
 
 #[tokio::test]
+async fn mcts_is_in_every_games_pickers_and_plays() {
+    let app = App::new();
+    let (_, catalogue) = app.get("/api/catalogue").await;
+    for info in catalogue["games"].as_array().unwrap() {
+        let name = info["name"].as_str().unwrap();
+        let mcts = info["ais"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|a| a["name"] == "mcts")
+            .unwrap_or_else(|| panic!("{name} offers no mcts"));
+        assert!(mcts["params"].as_array().unwrap().len() >= 5, "{mcts}");
+        let mut state = app
+            .new_game(name, ["mcts:iterations=100", "mcts:iterations=50,seed=3"])
+            .await;
+        let game = id(&state);
+        while !state["board"]["outcome"].is_object() {
+            let ply = state["cursor"].clone();
+            let (status, next) = app
+                .post(&format!("/api/games/{game}/ai-move"), json!({"ply": ply}))
+                .await;
+            assert_eq!(status, StatusCode::OK, "{name}: {next}");
+            state = next;
+        }
+        let run = finished_run(
+            &app,
+            json!({"game": name, "a": "mcts:iterations=50", "b": "mcts:iterations=20", "games_per_side": 2, "seed": 1}),
+        )
+        .await;
+        assert_eq!(run["played"], 4, "{name}: {run}");
+    }
+}
+
+#[tokio::test]
 async fn requests_for_another_host_are_refused() {
     let app = App::new();
     for host in [Some("evil.example:8080"), Some("127.0.0.1:9999"), None] {
