@@ -727,6 +727,23 @@ async fn the_play_view_plays_what_gamelab_play_plays() {
 
 /// Every game the catalogue lists can be played to its end by its default AIs and run as a
 /// match, through the API alone: a game added to the catalogue is covered here unchanged.
+/// Asks for AI moves in the game `state` shows until it ends, or at most `limit` of them.
+async fn ai_moves_to_the_end(app: &App, name: &str, mut state: Value, limit: usize) -> Value {
+    let game = id(&state);
+    for _ in 0..limit {
+        if state["board"]["outcome"].is_object() {
+            break;
+        }
+        let ply = state["cursor"].clone();
+        let (status, next) = app
+            .post(&format!("/api/games/{game}/ai-move"), json!({"ply": ply}))
+            .await;
+        assert_eq!(status, StatusCode::OK, "{name}: {next}");
+        state = next;
+    }
+    state
+}
+
 #[tokio::test]
 async fn every_game_of_the_catalogue_plays_and_runs() {
     let app = App::new();
@@ -742,19 +759,7 @@ async fn every_game_of_the_catalogue_plays_and_runs() {
         assert_eq!(info["square_names"].as_array().unwrap().len(), rows * cols);
         assert_eq!(info["piece_colours"].as_array().unwrap().len(), 2);
         let state = app.new_game(name, [a, b]).await;
-        let game = id(&state);
-        let mut state = state;
-        for _ in 0..rows * cols * 2 + 2 {
-            if state["board"]["outcome"].is_object() {
-                break;
-            }
-            let ply = state["cursor"].clone();
-            let (status, next) = app
-                .post(&format!("/api/games/{game}/ai-move"), json!({"ply": ply}))
-                .await;
-            assert_eq!(status, StatusCode::OK, "{name}: {next}");
-            state = next;
-        }
+        let state = ai_moves_to_the_end(&app, name, state, rows * cols * 2 + 2).await;
         assert!(
             state["board"]["outcome"]["text"].is_string(),
             "{name} ends: {state}"
@@ -787,18 +792,11 @@ async fn mcts_is_in_every_games_pickers_and_plays() {
             .find(|a| a["name"] == "mcts")
             .unwrap_or_else(|| panic!("{name} offers no mcts"));
         assert!(mcts["params"].as_array().unwrap().len() >= 5, "{mcts}");
-        let mut state = app
+        let state = app
             .new_game(name, ["mcts:iterations=100", "mcts:iterations=50,seed=3"])
             .await;
-        let game = id(&state);
-        while !state["board"]["outcome"].is_object() {
-            let ply = state["cursor"].clone();
-            let (status, next) = app
-                .post(&format!("/api/games/{game}/ai-move"), json!({"ply": ply}))
-                .await;
-            assert_eq!(status, StatusCode::OK, "{name}: {next}");
-            state = next;
-        }
+        let state = ai_moves_to_the_end(&app, name, state, 200).await;
+        assert!(state["board"]["outcome"]["text"].is_string(), "{state}");
         let run = finished_run(
             &app,
             json!({"game": name, "a": "mcts:iterations=50", "b": "mcts:iterations=20", "games_per_side": 2, "seed": 1}),
