@@ -34,11 +34,31 @@ async function api(method, path, body) {
     options.headers["content-type"] = "application/json";
     options.body = JSON.stringify(body ?? {});
   }
-  const res = await fetch(path, options);
+  let res;
+  try {
+    res = await fetch(path, options);
+  } catch {
+    // The browser's own words ("Failed to fetch") say nothing a person can act on.
+    throw new Error("Cannot reach the gamelab server: is it still running?");
+  }
   const data = await res.json().catch(() => ({ error: `${res.status} ${res.statusText}` }));
   if (!res.ok) throw new Error(data.error || `${res.status} ${res.statusText}`);
   return data;
 }
+
+// A whole number typed into `input`, from `min` to `max`; else a toast that says what is
+// expected, and null.
+function wholeNumber(input, what, min, max) {
+  const text = input.value.trim();
+  const n = Number(text);
+  if (text === "" || !Number.isSafeInteger(n) || n < min || n > max) {
+    toast(`${what} must be a whole number from ${min.toLocaleString()} to ${max.toLocaleString()}; "${text}" is not.`);
+    input.focus();
+    return null;
+  }
+  return n;
+}
+const MAX_SEED = Number.MAX_SAFE_INTEGER;
 
 // ---------------------------------------------------------------- catalogue and pickers
 
@@ -68,12 +88,14 @@ function makePicker(container, info, { title, icon, human = true, initial = "hum
   const select = el("select", { "aria-label": title });
   if (human) select.append(el("option", { value: "human", text: "Human" }));
   const group = el("optgroup", { label: "AIs" });
-  for (const ai of info.ais) group.append(el("option", { value: ai.name, text: ai.name }));
+  // An AI that needs a model file can only be offered when the server has models to read.
+  const usable = (ai) => catalogue.models.length > 0 || !ai.params.some((p) => p.kind === "file" && p.default === null);
+  for (const ai of info.ais.filter(usable)) group.append(el("option", { value: ai.name, text: ai.name }));
   select.append(group);
   // `initial` may be a whole spec, `name:key=value,…`: its values fill the form.
   const [initialName, initialParams = ""] = initial.split(/:(.*)/s);
   const given = new Map(initialParams.split(",").filter((kv) => kv.includes("=")).map((kv) => kv.split(/=(.*)/s)));
-  select.value = info.ais.some((a) => a.name === initialName) || (human && initialName === "human") ? initialName : select.options[0].value;
+  select.value = info.ais.some((a) => a.name === initialName && usable(a)) || (human && initialName === "human") ? initialName : select.options[0].value;
   const summary = el("div", { class: "summary" });
   const params = el("div");
   container.append(el("div", { class: "seat-title" }, icon, title), el("label", { class: "field" }, select), summary, params);
@@ -197,15 +219,24 @@ function setupPlaySeats(initial = null) {
   const info = gameInfo($("#play-game").value);
   const defaults = initial || info.default_players;
   play.seats = info.sides.map((side, i) =>
-    makePicker($(`#play-seat-${i}`), info, { title: sideTitle(side) + (i === 0 ? " (moves first)" : ""), icon: pieceIcon(side, info), initial: defaults[i] }));
+    makePicker($(`#play-seat-${i}`), info, {
+      title: sideTitle(side) + (i === 0 ? " (moves first)" : ""), icon: pieceIcon(side, info), initial: defaults[i],
+      // A new player takes over the game in play, from its position.
+      onChange: () => { if (play.state) newGame(play.state.moves.slice(0, play.state.cursor).map((m) => m.text)); },
+    }));
 }
+
+// The players of the game in play, as specs.
+const playersOf = (state) => state.players.map((p) => (p.kind === "human" ? "human" : p.spec));
 
 async function newGame(moves = [], players = null, game = null) {
   const name = game || $("#play-game").value;
+  const seed = wholeNumber($("#play-seed"), "The seed", 0, MAX_SEED);
+  if (seed === null) return;
   const body = {
     game: name,
     players: players || play.seats.map((s) => s.spec()),
-    seed: Number($("#play-seed").value) || 0,
+    seed,
     moves,
   };
   try {
@@ -214,6 +245,11 @@ async function newGame(moves = [], players = null, game = null) {
     showGame(state);
   } catch (e) {
     toast(e.message);
+    // The pickers show the game in play, never one that could not start.
+    if (play.state) {
+      $("#play-game").value = play.state.game;
+      setupPlaySeats(playersOf(play.state));
+    }
   }
 }
 
@@ -230,6 +266,9 @@ async function send(path, body) {
   play.busy = true;
   try {
     const state = await api("POST", `/api/games/${play.state.id}/${path}`, body);
+    // Going back in a game stops the AIs there until Resume; a move played goes on.
+    if (["seek", "undo", "redo"].includes(path)) play.paused = state.cursor < state.moves.length;
+    else if (path === "move") play.paused = false;
     showGame(state);
   } catch (e) {
     toast(e.message);
@@ -239,10 +278,10 @@ async function send(path, body) {
   }
 }
 
-// Lets the AIs move while it is their turn at the end of the line (not while replaying).
+// Lets the AIs move while it is their turn, unless paused (as going back pauses them).
 async function runAi(generation) {
   const s = play.state;
-  if (!s.ai_to_move || s.cursor !== s.moves.length || play.paused) return;
+  if (!s.ai_to_move || play.paused) return;
   // Small boards fill in a few moves: slow down so a person can follow them.
   await sleep(s.board.cells.length <= 16 ? 350 : 180);
   if (generation !== play.generation || play.paused) return;
@@ -257,7 +296,7 @@ function renderControls() {
   $("#redo").disabled = play.busy || s.cursor === s.moves.length;
   const pass = s.board.legal.length === 1 && s.board.legal[0].square === null && !s.ai_to_move;
   $("#pass").hidden = !pass;
-  $("#pause").hidden = humans > 0 || s.board.outcome !== null;
+  $("#pause").hidden = s.board.outcome !== null || !(s.ai_to_move || humans === 0);
   $("#pause").textContent = play.paused ? "Resume" : "Pause";
 }
 
@@ -266,13 +305,26 @@ function renderPlay() {
   const info = play.info;
   const mover = s.players.find((p) => p.side === s.board.to_move);
   const status = $("#play-status");
+  const last = s.cursor > 0 ? s.moves[s.cursor - 1] : null;
+  const passed = last && last.square === null ? `${sideTitle(last.side)} passed. ` : "";
   if (s.board.outcome) {
-    status.replaceChildren("Game over: " + s.board.outcome.text);
+    status.replaceChildren(passed + "Game over: " + s.board.outcome.text);
   } else {
-    const who = mover.kind === "human" ? "your move" : `${mover.spec} is thinking…`;
-    const paused = s.cursor !== s.moves.length ? " (replaying)" : "";
-    status.replaceChildren(pieceIcon(s.board.to_move, info), `${sideTitle(s.board.to_move)} to move — ${who}${paused}`);
+    const mustPass = s.board.legal.length === 1 && s.board.legal[0].square === null;
+    let who;
+    if (mover.kind === "human") who = mustPass ? "you have no move: press Pass" : "your move";
+    else if (play.paused) {
+      const where = s.cursor < s.moves.length ? ` at move ${s.cursor} of ${s.moves.length}` : "";
+      who = `${mover.spec} to play, paused${where}: Resume plays on from here`;
+    } else who = `${mover.spec} is thinking…`;
+    status.replaceChildren(pieceIcon(s.board.to_move, info), `${passed}${sideTitle(s.board.to_move)} to move — ${who}`);
   }
+  $("#play-players").replaceChildren(...s.players.flatMap((p, i) => [
+    i > 0 ? " · " : null,
+    pieceIcon(p.side, info),
+    `${sideTitle(p.side)}: `,
+    el("strong", { text: p.kind === "human" ? "Human" : p.spec }),
+  ].filter((x) => x !== null)));
   const score = $("#play-score");
   score.replaceChildren(...(s.board.score ? info.sides.map((side, i) => el("span", {}, pieceIcon(side, info), String(s.board.score[i]))) : []));
 
@@ -321,7 +373,7 @@ function initPlay() {
   $("#pass").addEventListener("click", () => send("move", { move: "pass", ply: play.state.cursor }));
   $("#pause").addEventListener("click", () => {
     play.paused = !play.paused;
-    renderControls();
+    renderPlay();
     if (!play.paused) runAi(++play.generation);
   });
   // The slider previews while dragging and asks the server when released or stepped.
@@ -381,12 +433,15 @@ function renderRun(run) {
 }
 
 function startRun() {
+  const games = wholeNumber($("#watch-games"), "Games per side", 1, 1000000);
+  const seed = games === null ? null : wholeNumber($("#watch-seed"), "The seed", 0, MAX_SEED);
+  if (seed === null) return;
   const body = {
     game: $("#watch-game").value,
     a: watch.a.spec(),
     b: watch.b.spec(),
-    games_per_side: Number($("#watch-games").value),
-    seed: Number($("#watch-seed").value) || 0,
+    games_per_side: games,
+    seed,
   };
   if (watch.source) watch.source.close();
   $("#watch-games-list").replaceChildren();

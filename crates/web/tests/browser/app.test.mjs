@@ -286,12 +286,13 @@ test("an Othello game between two people, with a pass", async () => {
     await page.waitForFunction((n) => document.querySelectorAll("#move-list li").length === n, i + 1);
   }
   await page.waitForSelector("#pass:not([hidden])");
-  assert.match(await status(page), /Black to move/);
+  // The status says why there are no dots (it said "your move").
+  assert.match(await status(page), /Black to move — you have no move: press Pass/);
   assert.equal((await page.$$("#play-board .cell.legal")).length, 0);
   await shot(page, "othello-must-pass");
   await page.click("#pass");
   await page.waitForFunction((n) => document.querySelectorAll("#move-list li").length === n, OTHELLO_TO_PASS.length + 1);
-  assert.match(await status(page), /White to move/);
+  assert.match(await status(page), /Black passed\. White to move/);
   assert.match(await page.textContent("#move-list li:last-child"), /pass/);
   assert.equal(await page.isHidden("#pass"), true);
   const [black, white] = await page.$$eval("#play-score > span", (s) => s.map((x) => Number(x.textContent)));
@@ -369,5 +370,77 @@ test("an AI's parameters go into its spec and come back with a replayed game", a
   assert.equal(await page.inputValue("#play-seat-0 select"), "ai12s");
   assert.equal(await page.inputValue('#play-seat-0 input[data-param="score_victory"]'), "200");
   assert.equal(await page.inputValue("#play-seat-1 select"), "ai2");
+  assert.deepEqual(page.errors, []);
+});
+
+// Issue 22, bug 1: AIs playing each other stalled for good after a seek or an undo, and a
+// paused game still said "thinking".
+test("two AIs: going back pauses them there, Resume plays on, Pause says so", async () => {
+  const page = await open();
+  await page.selectOption("#play-seat-0 select", "ai2");
+  await page.waitForFunction(() => document.querySelector("#play-players").textContent.includes("O: ai2"));
+  await page.selectOption("#play-seat-1 select", "ai2");
+  await page.waitForFunction(() => document.querySelector("#play-status").textContent.startsWith("Game over"));
+  const played = await moveCount(page);
+  await page.click("#move-list li >> nth=1");
+  await page.waitForFunction(() => document.querySelector("#replay-label").textContent.startsWith("move 2 of"));
+  assert.match(await status(page), /ai2 to play, paused at move 2 of \d: Resume plays on from here/);
+  assert.equal(await page.textContent("#pause"), "Resume");
+  await shot(page, "ttt-two-ais-paused");
+  await page.click("#pause");
+  await page.waitForFunction(() => document.querySelector("#play-status").textContent.startsWith("Game over"));
+  // Each AI's move depends on the seed and the ply only: the same game again.
+  assert.equal(await moveCount(page), played);
+  assert.equal(await page.textContent("#replay-label"), `move ${played} of ${played}`);
+
+  // Pause while they play: the status says paused, not thinking.
+  await page.click("#new-game");
+  await page.click("#pause");
+  await page.waitForFunction(() => document.querySelector("#pause").textContent === "Resume");
+  assert.match(await status(page), /paused/);
+  assert.doesNotMatch(await status(page), /thinking/);
+  assert.deepEqual(page.errors, []);
+});
+
+// Issue 22, bug 3: a changed picker did nothing until New game, a refused one stayed in the
+// picker while the old game went on, and nothing near the board said who was playing.
+test("the pickers are the game's players: a new one takes over, a refused one is undone", async () => {
+  const page = await open();
+  await page.click(square("play-board", 4));
+  await page.waitForFunction(() => document.querySelectorAll("#move-list li").length === 2);
+  await humanTurn(page);
+  assert.match(await page.textContent("#play-players"), /O: Human · X: ai14s/);
+  await page.selectOption("#play-seat-1 select", "ai_abs_dls");
+  await page.waitForFunction(() => document.querySelector("#play-players").textContent.includes("X: ai_abs_dls"));
+  assert.equal(await moveCount(page), 2, "the game goes on from its position");
+  // An out-of-range depth: the server refuses it, the picker shows the game's AI again.
+  await page.click("#play-seat-1 details summary");
+  await page.fill('#play-seat-1 [data-param="maxdepth"]', "99");
+  await page.press('#play-seat-1 [data-param="maxdepth"]', "Tab");
+  await page.waitForSelector("#toast:not([hidden])");
+  assert.match(await page.textContent("#toast"), /maxdepth/);
+  await page.waitForFunction(() => document.querySelector('#play-seat-1 [data-param="maxdepth"]').value === "8");
+  assert.equal(await page.inputValue("#play-seat-1 select"), "ai_abs_dls");
+  assert.match(await page.textContent("#play-players"), /X: ai_abs_dls$/);
+  await shot(page, "ttt-players-line");
+  assert.deepEqual(page.errors, []);
+});
+
+// Issue 22, bug 4: raw server text in toasts, and an AI offered that cannot be used.
+test("numbers are checked on the page, and AIs that need a model file are offered only with models", async () => {
+  const page = await open();
+  await page.fill("#play-seed", "-5");
+  await page.click("#new-game");
+  await page.waitForSelector("#toast:not([hidden])");
+  const text = await page.textContent("#toast");
+  assert.match(text, /The seed must be a whole number from 0 to/);
+  assert.doesNotMatch(text, /deserialize/);
+  await page.click("#tab-watch");
+  await page.fill("#watch-games", "1.5");
+  await page.click("#watch-start");
+  await page.waitForFunction(() => document.querySelector("#toast").textContent.startsWith("Games per side"));
+  for (const seat of ["#play-seat-0", "#play-seat-1", "#watch-a", "#watch-b"]) {
+    assert.equal(await page.$$eval(`${seat} option[value="regression"]`, (o) => o.length), 0, seat);
+  }
   assert.deepEqual(page.errors, []);
 });
