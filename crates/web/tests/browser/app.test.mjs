@@ -52,8 +52,8 @@ after(async () => {
   server?.kill();
 });
 
-async function open() {
-  const context = await browser.newContext({ viewport: { width: 1360, height: 900 } });
+async function open(viewport = { width: 1360, height: 900 }) {
+  const context = await browser.newContext({ viewport });
   const page = await context.newPage();
   const errors = [];
   page.on("pageerror", (e) => errors.push(e.message));
@@ -442,5 +442,35 @@ test("numbers are checked on the page, and AIs that need a model file are offere
   for (const seat of ["#play-seat-0", "#play-seat-1", "#watch-a", "#watch-b"]) {
     assert.equal(await page.$$eval(`${seat} option[value="regression"]`, (o) => o.length), 0, seat);
   }
+  assert.deepEqual(page.errors, []);
+});
+
+// Issue 22, bug 2: on a phone the Explore view kept three columns, the tab bar and the
+// Othello board overflowed, and the board came ~700 px down, below the set-up card.
+test("a phone: every view fits the screen and the board comes first", async () => {
+  const page = await open({ width: 390, height: 844 });
+  const fits = () => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+  const box = (sel) => page.$eval(sel, (e) => { const r = e.getBoundingClientRect(); return { left: r.left, right: r.right, top: r.top }; });
+  assert.ok(await fits(), "the Play view is wider than the screen");
+  assert.ok((await box(".tabs")).right <= 390, "the tabs overflow");
+  assert.ok((await box(".board-card")).top < (await box(".setup")).top, "the board is not first");
+  await shot(page, "phone-play-ttt");
+  await page.selectOption("#play-game", "othello");
+  await page.waitForSelector('#play-board.discs .cell[data-square="19"].legal');
+  assert.ok(await fits(), "the Othello board makes the page wider than the screen");
+  const card = await box(".board-card");
+  for (const sel of ['#play-board .cell[data-square="63"]', "#play-score", "#replay-label"]) {
+    assert.ok((await box(sel)).right <= card.right, `${sel} is cut off`);
+  }
+  await shot(page, "phone-play-othello");
+  await page.click("#tab-watch");
+  assert.ok(await fits(), "the Watch view is wider than the screen");
+  await shot(page, "phone-watch");
+  await page.click("#tab-explore");
+  await page.waitForSelector("#explore-children .child");
+  assert.ok(await fits(), "the Explore view is wider than the screen");
+  const [children, ai] = [await box("#explore-children"), await box("#explore-ai")];
+  assert.ok(ai.top > children.top, "the AI card sits beside the children instead of below them");
+  await shot(page, "phone-explore");
   assert.deepEqual(page.errors, []);
 });
