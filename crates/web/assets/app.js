@@ -386,7 +386,26 @@ function initPlay() {
 
 // ---------------------------------------------------------------- Watch
 
-const watch = { run: null, source: null, filter: "", a: null, b: null };
+const watch = { run: null, source: null, filter: "", a: null, b: null, shown: 0, listedAt: 0 };
+// Games asked for at a time, and how often the list follows a running run.
+const GAMES_PAGE = 200;
+const LIST_EVERY_MS = 1000;
+
+// The Results and Games cards as before any run: a run of another game is not shown.
+function clearRun() {
+  if (watch.run && !watch.run.done) api("POST", `/api/runs/${watch.run.id}/stop`).catch(() => {});
+  if (watch.source) watch.source.close();
+  watch.run = null;
+  $("#watch-title").textContent = "Results";
+  $("#watch-bar").style.width = "0%";
+  $("#watch-progress").textContent = "No run yet: choose A and B and press Start.";
+  delete $("#watch-progress").dataset.state;
+  for (const id of ["#watch-count", "#watch-ratio", "#watch-exact", "#watch-games-list"]) $(id).replaceChildren();
+  for (const id of ["#watch-exact-note", "#watch-digest", "#watch-games-note"]) $(id).textContent = "";
+  $("#watch-more").hidden = true;
+  $("#watch-start").disabled = false;
+  $("#watch-stop").disabled = true;
+}
 
 function setupWatchPickers() {
   const info = gameInfo($("#watch-game").value);
@@ -429,7 +448,8 @@ function renderRun(run) {
   $("#watch-digest").textContent = run.digest ? `seed ${run.seed} · digest ${run.digest} (the same as gamelab match --json)` : "";
   $("#watch-start").disabled = !run.done;
   $("#watch-stop").disabled = run.done;
-  if (run.done) loadRunGames();
+  // The list follows a running run about once a second, and shows all of a finished one.
+  if (run.done || Date.now() - watch.listedAt > LIST_EVERY_MS) loadRunGames();
 }
 
 function startRun() {
@@ -446,6 +466,8 @@ function startRun() {
   if (watch.source) watch.source.close();
   $("#watch-games-list").replaceChildren();
   $("#watch-games-note").textContent = "";
+  watch.shown = 0;
+  watch.listedAt = 0;
   api("POST", "/api/runs", body).then((run) => {
     renderRun(run);
     const source = new EventSource(`/api/runs/${run.id}/events`);
@@ -459,23 +481,35 @@ function startRun() {
   }, (e) => toast(e.message));
 }
 
-async function loadRunGames() {
+// The run's games, from the first: as many as are shown already (at least a page), or
+// with `more`, a page more.
+async function loadRunGames(more = false) {
   const run = watch.run;
+  watch.listedAt = Date.now();
   if (!run.games_kept) {
     $("#watch-games-note").textContent = "Games are kept for runs of up to 10,000 games per side.";
     return;
   }
   try {
-    const q = new URLSearchParams({ limit: "200" });
+    const limit = Math.min(1000, Math.max(GAMES_PAGE, watch.shown) + (more ? GAMES_PAGE : 0));
+    const q = new URLSearchParams({ limit: String(limit) });
     if (watch.filter) q.set("result", watch.filter);
     const page = await api("GET", `/api/runs/${run.id}/games?${q}`);
     if (watch.run !== run) return;
-    $("#watch-games-list").replaceChildren(...page.games.map((g) =>
-      el("li", { "data-index": g.index },
-        el("span", {}, `#${g.index + 1} · A as ${g.a_side} · `, el("span", { class: `tag ${g.result}`, text: g.result }), ` · ${g.moves.length} moves`),
-        el("button", { text: "Replay", onclick: () => openInPlay(run, g) }))));
+    watch.shown = page.games.length;
+    const info = gameInfo(run.game);
+    $("#watch-games-list").replaceChildren(...page.games.map((g) => {
+      const score = g.score ? ` · ${g.score[0]}–${g.score[1]}` : "";
+      return el("li", { "data-index": g.index },
+        el("span", {}, `#${g.index + 1} · A as ${g.a_side} · `, el("span", { class: `tag ${g.result}`, text: g.result }), `${score} · ${g.moves.length} moves`),
+        el("button", { text: "Replay", "aria-label": `Replay game ${g.index + 1} in ${info.title}`, onclick: () => openInPlay(run, g) }));
+    }));
+    const running = run.done ? "" : " so far";
     $("#watch-games-note").textContent = page.matching > page.games.length
-      ? `Showing the first ${page.games.length} of ${page.matching.toLocaleString()}.` : `${page.matching.toLocaleString()} games.`;
+      ? `Showing the first ${page.games.length.toLocaleString()} of ${page.matching.toLocaleString()}${running}.`
+      : `${page.matching.toLocaleString()} games${running}.`;
+    // The server gives at most 1,000 games a request: past that, the filters narrow it.
+    $("#watch-more").hidden = page.matching <= page.games.length || page.games.length >= 1000;
   } catch (e) {
     toast(e.message);
   }
@@ -493,7 +527,8 @@ function openInPlay(run, g) {
 
 function initWatch() {
   fillGameSelect($("#watch-game"), catalogue.games.map((g) => g.name));
-  $("#watch-game").addEventListener("change", setupWatchPickers);
+  $("#watch-game").addEventListener("change", () => { clearRun(); setupWatchPickers(); });
+  $("#watch-more").addEventListener("click", () => loadRunGames(true));
   setupWatchPickers();
   $("#watch-start").addEventListener("click", startRun);
   $("#watch-stop").addEventListener("click", () => {
@@ -502,8 +537,9 @@ function initWatch() {
   for (const chip of document.querySelectorAll("#watch-filters .chip")) {
     chip.addEventListener("click", () => {
       watch.filter = chip.dataset.result;
+      watch.shown = 0;
       for (const c of document.querySelectorAll("#watch-filters .chip")) c.classList.toggle("active", c === chip);
-      if (watch.run && watch.run.done) loadRunGames();
+      if (watch.run) loadRunGames();
     });
   }
 }

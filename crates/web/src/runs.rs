@@ -1,7 +1,6 @@
 //! Watch runs: N games of A against B each way, played by the arena on worker threads
 //! while the page watches the table fill up.
 
-use gamelab_core::Notation;
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
@@ -9,7 +8,7 @@ use std::time::Instant;
 use gamelab_core::arena::{
     self, ChunkResult, LiveOptions, MatchConfig, MatchReport, PlayedGame, Tally,
 };
-use gamelab_core::{Agent, FileAccess, Game};
+use gamelab_core::{Agent, FileAccess};
 use serde::{Deserialize, Serialize};
 use tokio::sync::watch;
 
@@ -58,6 +57,9 @@ pub struct RunGame {
     pub result: &'static str,
     pub outcome: OutcomeView,
     pub moves: Vec<String>,
+    /// Pieces of each side at the end, first side first, for games scored by counting
+    /// them (Othello).
+    pub score: Option<[u32; 2]>,
 }
 
 pub struct Run {
@@ -119,7 +121,11 @@ fn result_of(tally: &Tally) -> &'static str {
     }
 }
 
-fn run_game<G: Game + Notation>(game: &PlayedGame<G::Move>) -> RunGame {
+fn run_game<G: Described>(game: &PlayedGame<G::Move>) -> RunGame {
+    let mut end = G::start();
+    for &mv in &game.moves {
+        end.play_unchecked(mv);
+    }
     let mut tally = Tally::default();
     tally.record(game.outcome, game.a_side);
     RunGame {
@@ -128,6 +134,7 @@ fn run_game<G: Game + Notation>(game: &PlayedGame<G::Move>) -> RunGame {
         result: result_of(&tally),
         outcome: outcome_view::<G>(game.outcome),
         moves: game.moves.iter().map(ToString::to_string).collect(),
+        score: end.score(),
     }
 }
 

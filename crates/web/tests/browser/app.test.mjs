@@ -474,3 +474,37 @@ test("a phone: every view fits the screen and the board comes first", async () =
   await shot(page, "phone-explore");
   assert.deepEqual(page.errors, []);
 });
+
+// Issue 22, bug 6: Watch kept the last run after the game changed; the games list stopped at
+// 200 with no way on and stayed empty while a run went on; Othello games had no score.
+test("watch: games page on, fill in while a run goes on, show Othello's score, and a new game clears the run", async () => {
+  const page = await open();
+  await page.click("#tab-watch");
+  await page.selectOption("#watch-game", "othello");
+  await page.selectOption("#watch-a select", "alphabeta");
+  await page.click("#watch-a details summary");
+  await page.fill('#watch-a [data-param="time"]', "0");
+  await page.fill('#watch-a [data-param="depth"]', "3");
+  await page.selectOption("#watch-b select", "random");
+  await page.fill("#watch-games", "300");
+  await page.click("#watch-start");
+  // While it runs, the games played so far are listed.
+  await page.waitForFunction(() => document.querySelector("#watch-progress").dataset.state === "running"
+    && document.querySelectorAll("#watch-games-list li").length > 0);
+  assert.match(await page.textContent("#watch-games-note"), /so far/);
+  await page.waitForSelector('#watch-progress[data-state="done"]', { timeout: 120000 });
+  await page.waitForFunction(() => document.querySelectorAll("#watch-games-list li").length === 200);
+  assert.match(await page.textContent("#watch-games-note"), /^Showing the first 200 of 600\.$/);
+  // Each Othello game with its final count of discs.
+  assert.match(await page.textContent("#watch-games-list li >> nth=0"), /· \d+–\d+ · \d+ moves/);
+  await page.click("#watch-more");
+  await page.waitForFunction(() => document.querySelectorAll("#watch-games-list li").length === 400);
+  await shot(page, "watch-othello-games-paged");
+  // Another game: the Othello run is no longer shown.
+  await page.selectOption("#watch-game", "connect4");
+  assert.equal(await page.textContent("#watch-title"), "Results");
+  assert.equal(await page.$$eval("#watch-games-list li", (l) => l.length), 0);
+  assert.equal(await page.$$eval("#watch-count td", (l) => l.length), 0);
+  assert.match(await page.textContent("#watch-progress"), /No run yet/);
+  assert.deepEqual(page.errors, []);
+});
