@@ -258,6 +258,7 @@ function showGame(state) {
   play.state = state;
   play.info = gameInfo(state.game);
   renderPlay();
+  saveUrl();
   runAi(play.generation);
 }
 
@@ -329,19 +330,34 @@ function renderPlay() {
   score.replaceChildren(...(s.board.score ? info.sides.map((side, i) => el("span", {}, pieceIcon(side, info), String(s.board.score[i]))) : []));
 
   const humanToMove = !s.ai_to_move && !s.board.outcome;
-  drawBoard($("#play-board"), s.board, info, {
+  // The board is drawn anew: a square that had the keyboard's focus gets it back.
+  // The board is drawn anew: the keyboard's focus stays on it, on the same square when it
+  // can still be played, else on the first that can, else on the board while the AI thinks.
+  const board = $("#play-board");
+  const hadFocus = board.contains(document.activeElement);
+  const focused = document.activeElement?.dataset?.square;
+  drawBoard(board, s.board, info, {
     onSquare: humanToMove ? (i, mv) => send("move", { move: mv.text, ply: s.cursor }) : null,
   });
+  if (hadFocus) {
+    const again = focused === undefined ? null : $(`#play-board .cell[data-square="${focused}"]`);
+    (again && !again.disabled ? again : $("#play-board .cell.legal") || board).focus();
+  }
 
   const list = $("#move-list");
+  const focusedMove = document.activeElement?.closest?.("#move-list li")?.dataset.ply;
   list.replaceChildren(...s.moves.map((m, i) => {
     const item = el("li", {
       class: (i + 1 === s.cursor ? "current" : "") + (i >= s.cursor ? " future" : ""),
       title: "Show the position after this move",
+      tabindex: "0", role: "button", "data-ply": i + 1,
+      "aria-current": i + 1 === s.cursor ? "step" : null,
       onclick: () => send("seek", { ply: i + 1 }),
+      onkeydown: (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); send("seek", { ply: i + 1 }); } },
     }, el("span", { class: "n", text: `${i + 1}.` }), pieceIcon(m.side, info), m.text);
     return item;
   }));
+  if (focusedMove !== undefined) list.querySelector(`li[data-ply="${focusedMove}"]`)?.focus();
   const current = list.querySelector("li.current");
   if (current) current.scrollIntoView({ block: "nearest" });
 
@@ -381,7 +397,45 @@ function initPlay() {
     $("#replay-label").textContent = `move ${e.target.value} of ${play.state.moves.length}`;
   });
   $("#replay").addEventListener("change", (e) => send("seek", { ply: Number(e.target.value) }));
-  newGame();
+  // ← and → step through the game, Home and End go to its ends (not while typing).
+  document.addEventListener("keydown", (e) => {
+    if (!$("#view-play").classList.contains("active") || !play.state || e.altKey || e.ctrlKey || e.metaKey) return;
+    if (e.target.closest("input, select, textarea")) return;
+    const s = play.state;
+    const to = { ArrowLeft: s.cursor - 1, ArrowRight: s.cursor + 1, Home: 0, End: s.moves.length }[e.key];
+    if (to === undefined || to < 0 || to > s.moves.length || to === s.cursor) return;
+    e.preventDefault();
+    send("seek", { ply: to });
+  });
+}
+
+// The game a link or a reload names: the server's, while it keeps it; else replayed.
+async function restorePlay(q) {
+  const name = q.get("game");
+  if (!gameInfo(name)) return false;
+  const players = [q.get("a") || "human", q.get("b") || "human"];
+  $("#play-game").value = name;
+  $("#play-seed").value = q.get("seed") || "0";
+  try {
+    const state = await api("GET", `/api/games/${encodeURIComponent(q.get("id") || "")}`);
+    if (state.game === name) {
+      setupPlaySeats(playersOf(state));
+      play.paused = state.cursor < state.moves.length;
+      showGame(state);
+      return true;
+    }
+  } catch {
+    // Gone from the server (restarted, or the game was dropped): played again below.
+  }
+  setupPlaySeats(players);
+  const moves = (q.get("moves") || "").split(" ").filter((m) => m);
+  await newGame(moves, players, name);
+  const cursor = Number(q.get("cursor"));
+  if (play.state && Number.isInteger(cursor) && cursor < play.state.moves.length) {
+    play.paused = true;
+    await send("seek", { ply: cursor });
+  }
+  return true;
 }
 
 // ---------------------------------------------------------------- Watch
@@ -407,9 +461,9 @@ function clearRun() {
   $("#watch-stop").disabled = true;
 }
 
-function setupWatchPickers() {
+function setupWatchPickers(players = null) {
   const info = gameInfo($("#watch-game").value);
-  const [a, b] = info.default_match;
+  const [a, b] = players || info.default_match;
   watch.a = makePicker($("#watch-a"), info, { title: "A", icon: el("span", { class: "tag win", text: "A" }), human: false, initial: a });
   watch.b = makePicker($("#watch-b"), info, { title: "B", icon: el("span", { class: "tag lose", text: "B" }), human: false, initial: b });
 }
@@ -452,6 +506,37 @@ function renderRun(run) {
   if (run.done || Date.now() - watch.listedAt > LIST_EVERY_MS) loadRunGames();
 }
 
+// Shows run `run` and follows it while it goes on.
+function followRun(run) {
+  if (watch.source) watch.source.close();
+  renderRun(run);
+  saveUrl();
+  if (run.done) return;
+  const source = new EventSource(`/api/runs/${run.id}/events`);
+  watch.source = source;
+  source.onmessage = (e) => {
+    const state = JSON.parse(e.data);
+    renderRun(state);
+    if (state.done) source.close();
+  };
+  source.onerror = () => source.close();
+}
+
+async function restoreWatch(q) {
+  const id = q.get("run");
+  if (!id) return;
+  try {
+    const run = await api("GET", `/api/runs/${encodeURIComponent(id)}`);
+    $("#watch-game").value = run.game;
+    setupWatchPickers([run.a, run.b]);
+    $("#watch-games").value = String(run.games_per_side);
+    $("#watch-seed").value = String(run.seed);
+    followRun(run);
+  } catch {
+    toast("The run this page showed is no longer on the server (it keeps the last 64 runs, until it restarts).");
+  }
+}
+
 function startRun() {
   const games = wholeNumber($("#watch-games"), "Games per side", 1, 1000000);
   const seed = games === null ? null : wholeNumber($("#watch-seed"), "The seed", 0, MAX_SEED);
@@ -468,17 +553,7 @@ function startRun() {
   $("#watch-games-note").textContent = "";
   watch.shown = 0;
   watch.listedAt = 0;
-  api("POST", "/api/runs", body).then((run) => {
-    renderRun(run);
-    const source = new EventSource(`/api/runs/${run.id}/events`);
-    watch.source = source;
-    source.onmessage = (e) => {
-      const state = JSON.parse(e.data);
-      renderRun(state);
-      if (state.done) source.close();
-    };
-    source.onerror = () => source.close();
-  }, (e) => toast(e.message));
+  api("POST", "/api/runs", body).then(followRun, (e) => toast(e.message));
 }
 
 // The run's games, from the first: as many as are shown already (at least a page), or
@@ -527,7 +602,7 @@ function openInPlay(run, g) {
 
 function initWatch() {
   fillGameSelect($("#watch-game"), catalogue.games.map((g) => g.name));
-  $("#watch-game").addEventListener("change", () => { clearRun(); setupWatchPickers(); });
+  $("#watch-game").addEventListener("change", () => { clearRun(); setupWatchPickers(); saveUrl(); });
   $("#watch-more").addEventListener("click", () => loadRunGames(true));
   setupWatchPickers();
   $("#watch-start").addEventListener("click", startRun);
@@ -557,6 +632,7 @@ async function exploreAt(moves) {
     explore.moves = moves;
     explore.view = view;
     renderExplore();
+    saveUrl();
     if (!view.board.outcome) {
       const withAi = await api("POST", "/api/explore", { game, moves, ai });
       if (explore.moves === moves) {
@@ -638,7 +714,7 @@ function renderExplore() {
   out.replaceChildren(...parts);
 }
 
-function initExplore() {
+function initExplore(moves = []) {
   // The first game small enough to solve whole; without one there is no tree to explore.
   explore.info = catalogue.games.find((g) => g.explorable);
   if (!explore.info) {
@@ -649,14 +725,44 @@ function initExplore() {
     title: "AI", icon: null, human: false, initial: explore.info.default_match[0], onChange: () => exploreAt(explore.moves),
   });
   $("#explore-start").addEventListener("click", () => exploreAt([]));
-  exploreAt([]);
+  exploreAt(moves);
 }
 
 // ---------------------------------------------------------------- tabs and start
 
 function switchView(name) {
-  for (const tab of document.querySelectorAll(".tab")) tab.classList.toggle("active", tab.dataset.view === name);
+  for (const tab of document.querySelectorAll(".tab")) {
+    tab.classList.toggle("active", tab.dataset.view === name);
+    tab.setAttribute("aria-selected", String(tab.dataset.view === name));
+  }
   for (const view of document.querySelectorAll(".view")) view.classList.toggle("active", view.id === `view-${name}`);
+  saveUrl();
+}
+
+// The page's state in its address, so that a reload or a link brings it back: the view,
+// the game in play (its id on the server, and enough to replay it), the run, the tree
+// position.
+let restoring = true;
+function saveUrl() {
+  if (restoring || !catalogue) return;
+  const view = document.querySelector(".tab.active")?.dataset.view || "play";
+  const q = new URLSearchParams({ view });
+  if (view === "play" && play.state) {
+    const s = play.state;
+    const [a, b] = playersOf(s);
+    q.set("game", s.game);
+    q.set("id", s.id);
+    q.set("a", a);
+    q.set("b", b);
+    q.set("seed", String(s.seed));
+    q.set("moves", s.moves.map((m) => m.text).join(" "));
+    q.set("cursor", String(s.cursor));
+  } else if (view === "watch" && watch.run) {
+    q.set("run", watch.run.id);
+  } else if (view === "explore" && explore.moves.length) {
+    q.set("moves", explore.moves.join(" "));
+  }
+  history.replaceState(null, "", `#${q}`);
 }
 
 async function main() {
@@ -667,9 +773,16 @@ async function main() {
     toast(`Cannot reach the gamelab server: ${e.message}`);
     return;
   }
+  const q = new URLSearchParams(location.hash.slice(1));
+  const view = ["play", "watch", "explore"].includes(q.get("view")) ? q.get("view") : "play";
   initPlay();
   initWatch();
-  initExplore();
+  initExplore(view === "explore" ? (q.get("moves") || "").split(" ").filter((m) => m) : []);
+  if (!(view === "play" && (await restorePlay(q)))) await newGame();
+  if (view === "watch") await restoreWatch(q);
+  switchView(view);
+  restoring = false;
+  saveUrl();
   document.body.dataset.ready = "true";
 }
 

@@ -508,3 +508,51 @@ test("watch: games page on, fill in while a run goes on, show Othello's score, a
   assert.match(await page.textContent("#watch-progress"), /No run yet/);
   assert.deepEqual(page.errors, []);
 });
+
+// Issue 22, bug 5: a reload lost the game, the tab and the run; the keyboard's focus was lost
+// after every move; moves in the list could not be focused; no arrow keys; no aria-selected.
+test("a reload brings back the view, the game, its position and the run; keys play and step", async () => {
+  const page = await open();
+  assert.equal(await page.getAttribute("#tab-play", "aria-selected"), "true");
+  // Enter on a focused square plays it, and the focus stays on the board.
+  await page.focus(square("play-board", 4));
+  await page.keyboard.press("Enter");
+  await page.waitForFunction(() => document.querySelectorAll("#move-list li").length === 2);
+  await humanTurn(page);
+  assert.equal(await page.evaluate(() => document.activeElement.closest("#play-board") !== null), true);
+  const cells = await cellsOf(page, "play-board");
+  // ← steps back (the AI waits there), and the list's moves take the focus.
+  await page.locator("#play-board").press("ArrowLeft");
+  await page.waitForFunction(() => document.querySelector("#replay-label").textContent === "move 1 of 2");
+  assert.equal(await page.getAttribute("#move-list li >> nth=1", "tabindex"), "0");
+  await page.reload();
+  await page.waitForSelector("body[data-ready]");
+  assert.equal(await page.textContent("#replay-label"), "move 1 of 2");
+  assert.match(await status(page), /paused at move 1 of 2/);
+  await page.keyboard.press("End");
+  await page.waitForFunction(() => document.querySelector("#replay-label").textContent === "move 2 of 2");
+  assert.deepEqual(await cellsOf(page, "play-board"), cells);
+
+  // A link to a game the server does not have: played again from its moves.
+  // (A new address that differs only after `#` does not load the page again: reload it.)
+  await page.goto(`${url}#view=play&game=ttt&id=gone&a=human&b=human&seed=0&moves=1,1+0,0+2,2&cursor=2`);
+  await page.reload();
+  await page.waitForSelector("body[data-ready]");
+  assert.equal(await moveCount(page), 3);
+  assert.equal(await page.textContent("#replay-label"), "move 2 of 3");
+  assert.match(await page.textContent("#play-players"), /O: Human · X: Human/);
+
+  // The Watch tab and its run.
+  await page.click("#tab-watch");
+  await page.fill("#watch-games", "50");
+  await page.click("#watch-start");
+  await page.waitForSelector('#watch-progress[data-state="done"]');
+  const digest = await page.textContent("#watch-digest");
+  await page.reload();
+  await page.waitForSelector("body[data-ready]");
+  assert.equal(await page.getAttribute("#tab-watch", "aria-selected"), "true");
+  await page.waitForFunction((d) => document.querySelector("#watch-digest").textContent === d, digest);
+  assert.match(await page.textContent("#watch-progress"), /^100 of 100 games/);
+  await shot(page, "watch-after-reload");
+  assert.deepEqual(page.errors, []);
+});
