@@ -187,14 +187,7 @@ fn sampled<G: Described>(
     } else {
         String::new()
     };
-    let registry = G::registry();
-    for spec in [&args.a, &args.b] {
-        if registry.is_timed(spec) {
-            note += &format!(
-                "note: {spec} has a time limit: its moves, these results and the digest depend on the machine and its load\n"
-            );
-        }
-    }
+    note += &timed_notes::<G>([&args.a, &args.b]);
     let openings = args.openings.describe(from_file.len());
     Ok(format!(
         "{} VS {}\n{}\n{}\n{} games in {:.3} s ({}/s), seed {}{openings}, digest {digest}\n{note}",
@@ -231,4 +224,14 @@ fn human_rate(per_s: f64) -> String {
     } else {
         format!("{per_s:.2} games")
     }
+}
+
+/// A note for each AI whose time limit makes the results depend on the machine.
+pub fn timed_notes<'a, G: Described>(specs: impl IntoIterator<Item = &'a String>) -> String {
+    let registry = G::registry();
+    specs
+        .into_iter()
+        .filter(|spec| registry.is_timed(spec))
+        .map(|spec| format!("note: {spec} has a time limit: its moves and these results depend on the machine and its load\n"))
+        .collect()
 }

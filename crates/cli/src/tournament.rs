@@ -185,5 +185,6 @@ fn tournament<G: Described>(
         args.openings.describe(openings.len()),
         started.elapsed().as_secs_f64()
     );
+    out += &crate::match_cmd::timed_notes::<G>(&args.ais);
     Ok(out)
 }

@@ -220,6 +220,11 @@ fn mcts_works_for_every_game_and_says_what_it_learned() {
             .to_string()
     };
     assert_eq!(digest("1"), digest("2"));
+    let out = stdout(&["tournament", "ai2", "mcts:time=0.001", "-n", "1"]);
+    assert!(
+        out.contains("note: mcts:time=0.001 has a time limit"),
+        "{out}"
+    );
     // tic-tac-toe's alpha-beta calls its limit `timelimit`.
     let out = stdout(&["match", "ai_abs_dls:timelimit=0.01", "ai2", "-n", "1"]);
     assert!(
