@@ -338,6 +338,37 @@ impl Agent<Othello> for Engine {
         (!pos.is_over()).then(|| self.analyse(pos).score)
     }
 
+    /// Each move's value in discs for the side that plays it: the position after it
+    /// searched one ply less deep (exactly, where it is within the exact search's reach),
+    /// under a time limit each move's share of it.
+    fn move_scores(&mut self, pos: &Othello) -> Option<Vec<(Move, f64)>> {
+        let moves = Game::legal_moves(pos);
+        let limits = crate::search::Limits {
+            depth: self.limits.depth.saturating_sub(1).max(1),
+            exact: self.limits.exact,
+            time: self.limits.time.map(|t| t / moves.len().max(1) as u32),
+        };
+        let mover_is_black = pos.black_to_move();
+        let scores = moves
+            .iter()
+            .map(|&mv| {
+                let mut child = pos.clone();
+                child.play_unchecked(mv);
+                let score = if child.is_over() {
+                    // As the exact search counts: the empty squares go to the winner.
+                    let (b, w) = (child.black().count_ones(), child.white().count_ones());
+                    let raw = f64::from(b) - f64::from(w);
+                    let diff = raw + raw.signum() * f64::from(child.empties());
+                    if mover_is_black { diff } else { -diff }
+                } else {
+                    -self.searcher.search(&child, limits).score
+                };
+                (mv, score)
+            })
+            .collect();
+        Some(scores)
+    }
+
     fn explain(&mut self, pos: &Othello) -> Option<String> {
         let r = self.analyse(pos);
         let pv: Vec<String> = r.pv.iter().map(ToString::to_string).collect();

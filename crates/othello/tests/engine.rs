@@ -466,3 +466,35 @@ fn openings_files_take_transcripts() {
     let e = gamelab_core::arena::read_openings::<Othello>("f5a1\n", "o.txt").unwrap_err();
     assert!(e.to_string().contains("move 2 (a1)"), "{e}");
 }
+
+#[test]
+fn the_engines_move_scores_are_exact_within_its_endgame_reach() {
+    use gamelab_core::Agent;
+    use gamelab_othello::endgame::Solver;
+    // level 4 solves exactly from 10 empties: every move from 11 empties is scored exactly.
+    let mut engine = gamelab_othello::ai::registry()
+        .build("engine:level=4")
+        .unwrap();
+    let mut checked = 0;
+    for seed in 0..40 {
+        let mut pos = Othello::new();
+        let mut rng = gamelab_core::game_rng(seed, 0, Side::First);
+        while !pos.is_over() && pos.empties() > 11 {
+            let moves = pos.legal_moves();
+            pos.play_unchecked(moves[rng.below(moves.len())]);
+        }
+        if pos.is_over() {
+            continue;
+        }
+        let scores = engine.move_scores(&pos).unwrap();
+        assert_eq!(scores.len(), pos.legal_moves().len());
+        for (mv, score) in scores {
+            let mut child = pos.clone();
+            child.play_unchecked(mv);
+            let exact = -f64::from(Solver::default().solve(&child).0);
+            assert_eq!(score, exact, "seed {seed}: {mv}");
+        }
+        checked += 1;
+    }
+    assert!(checked > 30);
+}
