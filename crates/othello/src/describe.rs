@@ -12,6 +12,7 @@ impl Described for Othello {
     const BOARD_COLOUR: &'static str = "#1f7a4d";
     const DEFAULT_PLAYERS: [&'static str; 2] = ["human", "engine"];
     const DEFAULT_MATCH: [&'static str; 2] = ["greedy", "random"];
+    const ANALYSIS_AI: &'static str = "engine:level=4";
 
     fn registry() -> Registry<Self> {
         crate::ai::registry()

@@ -16,6 +16,7 @@ impl<B: Board> Described for Position<B> {
     const BOARD_COLOUR: &'static str = "#ffffff";
     const DEFAULT_PLAYERS: [&'static str; 2] = ["human", "ai14s"];
     const DEFAULT_MATCH: [&'static str; 2] = ["ai14s", "ai2"];
+    const ANALYSIS_AI: &'static str = "ai_gt";
 
     fn registry() -> Registry<Self> {
         crate::ai::registry::<B>()

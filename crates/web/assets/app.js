@@ -255,11 +255,47 @@ async function newGame(moves = [], players = null, game = null) {
 
 function showGame(state) {
   play.generation++;
+  if (play.state?.game !== state.game) $("#analysis-ai").value = gameInfo(state.game).analysis_ai;
   play.state = state;
   play.info = gameInfo(state.game);
   renderPlay();
   saveUrl();
+  analyse();
   runAi(play.generation);
+}
+
+// ---------------------------------------------------------------- analysis
+
+// The values an AI gives each move of the position shown, when asked for: `serial` drops
+// answers for positions the page has left.
+const analysis = { serial: 0, values: null };
+const positionKey = (s) => `${s.id} ${s.moves.slice(0, s.cursor).map((m) => m.text).join(" ")}`;
+const valueText = (v) => (Math.abs(v) >= 10 ? v.toFixed(0) : String(+v.toFixed(2)));
+
+async function analyse() {
+  const s = play.state;
+  const serial = ++analysis.serial;
+  const note = $("#analysis-note");
+  if (!$("#analysis-on").checked || !s || s.board.outcome) {
+    note.textContent = $("#analysis-on").checked && s?.board.outcome ? "The game is over: no moves to value." : "";
+    if (analysis.values) { analysis.values = null; renderPlay(); }
+    return;
+  }
+  const spec = $("#analysis-ai").value.trim();
+  note.textContent = `${spec} is valuing the moves…`;
+  try {
+    const view = await api("POST", "/api/analysis", { game: s.game, moves: s.moves.slice(0, s.cursor).map((m) => m.text), ai: spec });
+    if (serial !== analysis.serial) return;
+    analysis.values = { key: positionKey(s), scores: view.scores };
+    note.textContent = `Values by ${view.spec} for the side to move, in its own units; the best is outlined.`;
+    renderPlay();
+  } catch (e) {
+    if (serial !== analysis.serial) return;
+    analysis.values = null;
+    note.textContent = "";
+    renderPlay();
+    toast(e.message);
+  }
 }
 
 async function send(path, body) {
@@ -336,8 +372,12 @@ function renderPlay() {
   const board = $("#play-board");
   const hadFocus = board.contains(document.activeElement);
   const focused = document.activeElement?.dataset?.square;
+  const values = analysis.values?.key === positionKey(s) ? analysis.values.scores : [];
+  const overlay = Object.fromEntries(values.filter((v) => v.square !== null).map((v) => [v.square, valueText(v.score)]));
+  const best = values.reduce((b, v) => (b === null || v.score > b.score ? v : b), null);
   drawBoard(board, s.board, info, {
     onSquare: humanToMove ? (i, mv) => send("move", { move: mv.text, ply: s.cursor }) : null,
+    overlay, pick: best ? best.square : null,
   });
   if (hadFocus) {
     const again = focused === undefined ? null : $(`#play-board .cell[data-square="${focused}"]`);
@@ -397,6 +437,8 @@ function initPlay() {
     $("#replay-label").textContent = `move ${e.target.value} of ${play.state.moves.length}`;
   });
   $("#replay").addEventListener("change", (e) => send("seek", { ply: Number(e.target.value) }));
+  $("#analysis-on").addEventListener("change", analyse);
+  $("#analysis-ai").addEventListener("change", analyse);
   // ← and → step through the game, Home and End go to its ends (not while typing).
   document.addEventListener("keydown", (e) => {
     if (!$("#view-play").classList.contains("active") || !play.state || e.altKey || e.ctrlKey || e.metaKey) return;

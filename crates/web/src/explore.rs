@@ -87,7 +87,7 @@ fn moves_of<G: Game>(game: &G) -> Vec<String> {
     game.history().iter().map(ToString::to_string).collect()
 }
 
-fn scored<G: Described>(entries: Vec<(G::Move, f64)>) -> Vec<MoveScore> {
+pub(crate) fn scored<G: Described>(entries: Vec<(G::Move, f64)>) -> Vec<MoveScore> {
     entries
         .into_iter()
         .map(|(mv, score)| MoveScore {

@@ -140,6 +140,8 @@ pub struct GameInfo {
     pub default_match: [&'static str; 2],
     /// Whether the whole game tree can be explored with exact values (small games only).
     pub explorable: bool,
+    /// The AI whose values of each move the analysis shows first.
+    pub analysis_ai: &'static str,
     pub ais: Vec<AiView>,
 }
 
@@ -160,6 +162,7 @@ pub fn game_info<G: Described>() -> GameInfo {
         board_colour: G::BOARD_COLOUR,
         default_players: G::DEFAULT_PLAYERS,
         default_match: G::DEFAULT_MATCH,
+        analysis_ai: G::ANALYSIS_AI,
         explorable: G::TREE_FITS_IN_MEMORY,
         ais: G::registry()
             .entries()

@@ -5,6 +5,7 @@
 //! many games) play on worker threads and report through server-sent events. The API is
 //! documented in the README.
 
+mod analysis;
 mod error;
 mod explore;
 mod games;
@@ -218,6 +219,7 @@ fn router_with(state: Arc<AppState>) -> Router {
         .route("/api/runs/{id}/stop", post(stop_run))
         .route("/api/runs/{id}/games", get(run_games))
         .route("/api/explore", post(explore))
+        .route("/api/analysis", post(analysis))
         .fallback(not_found)
         .layer(axum::extract::DefaultBodyLimit::max(MAX_BODY_BYTES))
         .layer(middleware::from_fn_with_state(state.clone(), guard))
@@ -559,6 +561,29 @@ async fn run_games(
         )));
     }
     Ok(Json(run.list(&query)?))
+}
+
+/// An AI's value of each move, stopped like an AI's move when the page goes away or the
+/// server's time per move runs out.
+async fn analysis(
+    State(app): State<Arc<AppState>>,
+    body: Result<Json<analysis::AnalysisRequest>, JsonRejection>,
+) -> AppResult<analysis::AnalysisView> {
+    let Json(request) = body?;
+    let files = app.files.clone();
+    let stop = StopFlag::default();
+    let _stop_when_abandoned = StopOnDrop(stop.clone());
+    let limit = app.ai_move_limit;
+    let work = blocking(move || analysis::analyse(request, &files, &stop).map(Json));
+    tokio::time::timeout(limit, work).await.unwrap_or_else(|_| {
+        Err(ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            format!(
+                "the analysis had not finished after {} s, the most this server allows; it was stopped (give the AI a `time` or a lower level)",
+                limit.as_secs_f64()
+            ),
+        ))
+    })
 }
 
 async fn explore(

@@ -807,6 +807,52 @@ async fn mcts_is_in_every_games_pickers_and_plays() {
 }
 
 #[tokio::test]
+async fn analysis_values_each_move_or_says_why_not() {
+    let app = App::new();
+    let (status, view) = app
+        .post(
+            "/api/analysis",
+            json!({"game": "othello", "moves": ["f5", "d6", "c3"], "ai": "engine:level=4"}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{view}");
+    let texts: Vec<&str> = view["scores"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["text"].as_str().unwrap())
+        .collect();
+    assert_eq!(texts, ["d3", "f3", "f4", "g5"]);
+    assert_error(
+        app.post(
+            "/api/analysis",
+            json!({"game": "ttt", "moves": [], "ai": "ai2"}),
+        )
+        .await,
+        StatusCode::BAD_REQUEST,
+        "ai2 gives no value for each move; choose an AI that scores moves, such as ai_gt",
+    );
+    assert_error(
+        app.post(
+            "/api/analysis",
+            json!({"game": "ttt", "moves": ["0,0", "1,0", "0,1", "1,1", "0,2"], "ai": "ai_gt"}),
+        )
+        .await,
+        StatusCode::CONFLICT,
+        "the game is over here",
+    );
+    assert_error(
+        app.post(
+            "/api/analysis",
+            json!({"game": "ttt", "ai": "engine:model=/etc/passwd"}),
+        )
+        .await,
+        StatusCode::BAD_REQUEST,
+        "ai: unknown AI `engine`",
+    );
+}
+
+#[tokio::test]
 async fn requests_for_another_host_are_refused() {
     let app = App::new();
     for host in [Some("evil.example:8080"), Some("127.0.0.1:9999"), None] {

@@ -556,3 +556,35 @@ test("a reload brings back the view, the game, its position and the run; keys pl
   await shot(page, "watch-after-reload");
   assert.deepEqual(page.errors, []);
 });
+
+// Issue 22, analysis: each legal move's value by an AI, on the board.
+test("analysis: each move's value on the board, for every game, by the AI asked", async () => {
+  const page = await open();
+  await page.check("#analysis-on");
+  // Tic-tac-toe: the solved game's values (ai_gt), one on each empty square.
+  await page.waitForFunction(() => document.querySelectorAll("#play-board .overlay").length === 9);
+  assert.equal(await page.inputValue("#analysis-ai"), "ai_gt");
+  assert.equal(await page.$$eval("#play-board .cell.pick", (c) => c.length), 1);
+  assert.match(await page.textContent("#analysis-note"), /Values by ai_gt/);
+  await page.click(square("play-board", 4));
+  await page.waitForFunction(() => document.querySelectorAll("#move-list li").length === 2);
+  await page.waitForFunction(() => document.querySelectorAll("#play-board .overlay").length === 7);
+  // Othello: the engine's values in discs, on its four first moves.
+  await page.selectOption("#play-game", "othello");
+  await page.waitForFunction(() => document.querySelector("#analysis-ai").value === "engine:level=4"
+    && document.querySelectorAll("#play-board .overlay").length === 4);
+  const values = await page.$$eval("#play-board .overlay", (o) => o.map((x) => Number(x.textContent)));
+  assert.ok(values.every((v) => Number.isFinite(v) && Math.abs(v) < 64), String(values));
+  await shot(page, "othello-analysis");
+  // Another AI, and one that does not score moves: the page says so.
+  await page.fill("#analysis-ai", "mcts:iterations=500");
+  await page.press("#analysis-ai", "Enter");
+  await page.waitForFunction(() => document.querySelector("#analysis-note").textContent.includes("mcts:iterations=500"));
+  await page.fill("#analysis-ai", "random");
+  await page.press("#analysis-ai", "Enter");
+  await page.waitForSelector("#toast:not([hidden])");
+  assert.match(await page.textContent("#toast"), /random gives no value for each move/);
+  assert.equal(await page.$$eval("#play-board .overlay", (o) => o.length), 0);
+  await page.uncheck("#analysis-on");
+  assert.deepEqual(page.errors, []);
+});
