@@ -163,7 +163,7 @@ function makePicker(container, info, { title, icon, human = true, initial = "hum
 
 // Draws a board into `root`. `onSquare(index)` is called for clicks on legal squares;
 // `overlay` maps a square to a short text shown in its corner.
-function drawBoard(root, board, info, { onSquare = null, overlay = {}, pick = null } = {}) {
+function drawBoard(root, board, info, { onSquare = null, overlay = {}, pick = null, flipped = new Set() } = {}) {
   root.className = `board ${info.pieces}`;
   setColours(root, info);
   root.style.setProperty("--rows", board.rows);
@@ -180,7 +180,7 @@ function drawBoard(root, board, info, { onSquare = null, overlay = {}, pick = nu
       const piece = board.cells[i];
       const canPlay = onSquare && legal.has(i);
       const cell = el("button", {
-        class: "cell" + (canPlay ? " legal" : "") + (i === last ? " last" : "") + (i === pick ? " pick" : "") + (highlight.has(i) ? " won" : ""),
+        class: "cell" + (canPlay ? " legal" : "") + (i === last ? " last" : "") + (i === pick ? " pick" : "") + (highlight.has(i) ? " won" : "") + (flipped.has(i) ? " flipped" : ""),
         "data-square": i, "data-row": r, "data-col": c,
         "aria-label": `${info.square_names[i]}${piece ? " " + piece : ""}`,
         disabled: !canPlay,
@@ -272,6 +272,27 @@ const analysis = { serial: 0, values: null };
 const positionKey = (s) => `${s.id} ${s.moves.slice(0, s.cursor).map((m) => m.text).join(" ")}`;
 const valueText = (v) => (Math.abs(v) >= 10 ? v.toFixed(0) : String(+v.toFixed(2)));
 
+// The hint shown for position `s`, if one was asked for there.
+const hint = (s) => (analysis.hint?.key === positionKey(s) ? analysis.hint.square : null);
+
+// The best move by the analysis AI, outlined, with a line saying which it is.
+async function askHint() {
+  const s = play.state;
+  if (!s || s.board.outcome) return;
+  const spec = $("#analysis-ai").value.trim();
+  const key = positionKey(s);
+  try {
+    const view = await api("POST", "/api/analysis", { game: s.game, moves: s.moves.slice(0, s.cursor).map((m) => m.text), ai: spec });
+    if (positionKey(play.state) !== key) return;
+    const best = view.scores.reduce((b, v) => (b === null || v.score > b.score ? v : b), null);
+    analysis.hint = { key, square: best.square };
+    $("#analysis-note").textContent = `Hint: ${best.text} is ${view.spec}'s best move here.`;
+    renderPlay();
+  } catch (e) {
+    toast(e.message);
+  }
+}
+
 async function analyse() {
   const s = play.state;
   const serial = ++analysis.serial;
@@ -335,6 +356,7 @@ function renderControls() {
   $("#pass").hidden = !pass;
   $("#pause").hidden = s.board.outcome !== null || !(s.ai_to_move || humans === 0);
   $("#pause").textContent = play.paused ? "Resume" : "Pause";
+  $("#hint").hidden = s.ai_to_move || s.board.outcome !== null;
 }
 
 function renderPlay() {
@@ -372,12 +394,18 @@ function renderPlay() {
   const board = $("#play-board");
   const hadFocus = board.contains(document.activeElement);
   const focused = document.activeElement?.dataset?.square;
+  // Pieces that changed side since the position one move before (Othello's flips).
+  const before = play.shown;
+  const flipped = new Set(before && before.id === s.id && before.cursor + 1 === s.cursor
+    ? s.board.cells.flatMap((c, i) => (c && before.cells[i] && c !== before.cells[i] ? [i] : [])) : []);
+  if (!before || before.id !== s.id || before.cursor !== s.cursor) play.flipped = flipped;
+  play.shown = { id: s.id, cursor: s.cursor, cells: s.board.cells };
   const values = analysis.values?.key === positionKey(s) ? analysis.values.scores : [];
   const overlay = Object.fromEntries(values.filter((v) => v.square !== null).map((v) => [v.square, valueText(v.score)]));
   const best = values.reduce((b, v) => (b === null || v.score > b.score ? v : b), null);
   drawBoard(board, s.board, info, {
     onSquare: humanToMove ? (i, mv) => send("move", { move: mv.text, ply: s.cursor }) : null,
-    overlay, pick: best ? best.square : null,
+    overlay, pick: best ? best.square : hint(s), flipped: play.flipped,
   });
   if (hadFocus) {
     const again = focused === undefined ? null : $(`#play-board .cell[data-square="${focused}"]`);
@@ -438,6 +466,7 @@ function initPlay() {
   });
   $("#replay").addEventListener("change", (e) => send("seek", { ply: Number(e.target.value) }));
   $("#analysis-on").addEventListener("change", analyse);
+  $("#hint").addEventListener("click", askHint);
   $("#analysis-ai").addEventListener("change", analyse);
   // ← and → step through the game, Home and End go to its ends (not while typing).
   document.addEventListener("keydown", (e) => {

@@ -588,3 +588,25 @@ test("analysis: each move's value on the board, for every game, by the AI asked"
   await page.uncheck("#analysis-on");
   assert.deepEqual(page.errors, []);
 });
+
+// Issue 22: a hint button, and the discs a move turns over marked.
+test("a hint outlines the best move; the discs a move turns over are marked", async () => {
+  const page = await open();
+  await page.click("#hint");
+  await page.waitForFunction(() => document.querySelector("#analysis-note").textContent.startsWith("Hint: "));
+  assert.equal(await page.$$eval("#play-board .cell.pick", (c) => c.length), 1);
+  assert.match(await page.textContent("#analysis-note"), /is ai_gt's best move here\./);
+  await page.selectOption("#play-game", "othello");
+  await page.waitForSelector('#play-board.discs .cell[data-square="19"].legal');
+  await page.selectOption("#play-seat-1 select", "human");
+  await page.waitForFunction(() => document.querySelector("#play-players").textContent.includes("White: Human"));
+  await page.click('#play-board .cell[data-square="19"].legal'); // d3 turns d4 over
+  await page.waitForFunction(() => document.querySelectorAll("#move-list li").length === 1);
+  assert.deepEqual(await page.$$eval("#play-board .cell.flipped", (c) => c.map((x) => x.dataset.square)), ["27"]);
+  await shot(page, "othello-flipped");
+  // Going back shows no flips: they belong to the move just played.
+  await page.click("#undo");
+  await page.waitForFunction(() => document.querySelector("#replay-label").textContent === "move 0 of 1");
+  assert.equal(await page.$$eval("#play-board .cell.flipped", (c) => c.length), 0);
+  assert.deepEqual(page.errors, []);
+});
