@@ -39,7 +39,7 @@ pub trait Described: Notation + EngineHooks {
     /// A and B of a new match in the watch view.
     const DEFAULT_MATCH: [&'static str; 2];
     /// The AI whose values of each move the play view's analysis shows first: one that
-    /// scores moves (`Agent::move_scores`) within a second or so.
+    /// scores moves (`Agent::move_scores`) for the side to move, within a second or so.
     const ANALYSIS_AI: &'static str = "mcts:iterations=3000";
 
     /// Every AI of the game (one registry per game, in the game's crate).

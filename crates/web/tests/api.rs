@@ -830,7 +830,7 @@ async fn analysis_values_each_move_or_says_why_not() {
         )
         .await,
         StatusCode::BAD_REQUEST,
-        "ai2 gives no value for each move; choose an AI that scores moves, such as ai_gt",
+        "ai2 gives no value for each move; choose an AI that scores moves, such as mcts:iterations=20000",
     );
     assert_error(
         app.post(

@@ -561,11 +561,11 @@ test("a reload brings back the view, the game, its position and the run; keys pl
 test("analysis: each move's value on the board, for every game, by the AI asked", async () => {
   const page = await open();
   await page.check("#analysis-on");
-  // Tic-tac-toe: the solved game's values (ai_gt), one on each empty square.
+  // Tic-tac-toe: mcts's values (proven ones exact), one on each empty square.
   await page.waitForFunction(() => document.querySelectorAll("#play-board .overlay").length === 9);
-  assert.equal(await page.inputValue("#analysis-ai"), "ai_gt");
+  assert.equal(await page.inputValue("#analysis-ai"), "mcts:iterations=20000");
   assert.equal(await page.$$eval("#play-board .cell.pick", (c) => c.length), 1);
-  assert.match(await page.textContent("#analysis-note"), /Values by ai_gt/);
+  assert.match(await page.textContent("#analysis-note"), /Values by mcts:iterations=20000/);
   await page.click(square("play-board", 4));
   await page.waitForFunction(() => document.querySelectorAll("#move-list li").length === 2);
   await page.waitForFunction(() => document.querySelectorAll("#play-board .overlay").length === 7);
@@ -595,7 +595,7 @@ test("a hint outlines the best move; the discs a move turns over are marked", as
   await page.click("#hint");
   await page.waitForFunction(() => document.querySelector("#analysis-note").textContent.startsWith("Hint: "));
   assert.equal(await page.$$eval("#play-board .cell.pick", (c) => c.length), 1);
-  assert.match(await page.textContent("#analysis-note"), /is ai_gt's best move here\./);
+  assert.match(await page.textContent("#analysis-note"), /is mcts:iterations=20000's best move here\./);
   await page.selectOption("#play-game", "othello");
   await page.waitForSelector('#play-board.discs .cell[data-square="19"].legal');
   await page.selectOption("#play-seat-1 select", "human");
