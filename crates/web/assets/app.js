@@ -255,6 +255,7 @@ async function newGame(moves = [], players = null, game = null) {
 
 function showGame(state) {
   play.generation++;
+  if (play.state?.id !== state.id) $("#review-out").replaceChildren();
   if (play.state?.game !== state.game) $("#analysis-ai").value = gameInfo(state.game).analysis_ai;
   play.state = state;
   play.info = gameInfo(state.game);
@@ -291,6 +292,48 @@ async function askHint() {
   } catch (e) {
     toast(e.message);
   }
+}
+
+// Values every position of the game with the analysis AI and lists, for each side, the
+// moves that lost the most against the AI's best (forced moves left out).
+async function review() {
+  const s = play.state;
+  const spec = $("#analysis-ai").value.trim();
+  const moves = s.moves.map((m) => m.text);
+  const out = $("#review-out");
+  const costs = [];
+  $("#review").disabled = true;
+  try {
+    for (let ply = 0; ply < moves.length; ply++) {
+      out.textContent = `Reviewing with ${spec}: move ${ply + 1} of ${moves.length}…`;
+      const view = await api("POST", "/api/analysis", { game: s.game, moves: moves.slice(0, ply), ai: spec });
+      if (play.state.id !== s.id) return;
+      if (view.scores.length < 2) continue;
+      const best = view.scores.reduce((b, v) => (v.score > b.score ? v : b));
+      const played = view.scores.find((v) => v.text === moves[ply]);
+      const loss = best.score - played.score;
+      if (loss > 1e-9) costs.push({ ply, side: s.moves[ply].side, text: moves[ply], best: best.text, loss });
+    }
+  } catch (e) {
+    out.textContent = "";
+    toast(e.message);
+    return;
+  } finally {
+    $("#review").disabled = false;
+  }
+  const info = gameInfo(s.game);
+  out.replaceChildren(...info.sides.flatMap((side) => {
+    const worst = costs.filter((c) => c.side === side).sort((a, b) => b.loss - a.loss || a.ply - b.ply).slice(0, 3);
+    const items = worst.map((c) => el("li", {
+      tabindex: "0", title: "Show the position before this move",
+      onclick: () => send("seek", { ply: c.ply }),
+      onkeydown: (e) => { if (e.key === "Enter") send("seek", { ply: c.ply }); },
+    }, `${c.ply + 1}. ${c.text} — lost ${valueText(c.loss)}; ${c.best} was best`));
+    return [
+      el("h3", {}, pieceIcon(side, info), `${sideTitle(side)}'s costliest moves`),
+      items.length ? el("ul", {}, ...items) : el("p", { class: "muted small", text: "None: every move was as good as the best." }),
+    ];
+  }), el("p", { class: "muted small", text: `By ${spec}, in its own units.` }));
 }
 
 async function analyse() {
@@ -357,6 +400,7 @@ function renderControls() {
   $("#pause").hidden = s.board.outcome !== null || !(s.ai_to_move || humans === 0);
   $("#pause").textContent = play.paused ? "Resume" : "Pause";
   $("#hint").hidden = s.ai_to_move || s.board.outcome !== null;
+  $("#review").hidden = !(s.board.outcome && s.cursor === s.moves.length);
 }
 
 function renderPlay() {
@@ -467,6 +511,7 @@ function initPlay() {
   $("#replay").addEventListener("change", (e) => send("seek", { ply: Number(e.target.value) }));
   $("#analysis-on").addEventListener("change", analyse);
   $("#hint").addEventListener("click", askHint);
+  $("#review").addEventListener("click", review);
   $("#analysis-ai").addEventListener("change", analyse);
   // ← and → step through the game, Home and End go to its ends (not while typing).
   document.addEventListener("keydown", (e) => {

@@ -610,3 +610,27 @@ test("a hint outlines the best move; the discs a move turns over are marked", as
   assert.equal(await page.$$eval("#play-board .cell.flipped", (c) => c.length), 0);
   assert.deepEqual(page.errors, []);
 });
+
+// Issue 22: a review of a finished game lists each side's costliest moves.
+test("a finished game's review lists each side's costliest moves and shows them", async () => {
+  const page = await open();
+  // o takes the first free square every move and loses to ai14s.
+  for (;;) {
+    await humanTurn(page);
+    if ((await status(page)).startsWith("Game over")) break;
+    await playAt(page, "#play-board .cell.legal >> nth=0");
+  }
+  const total = await moveCount(page);
+  await page.click("#review");
+  await page.waitForSelector("#review-out h3");
+  const headings = await page.$$eval("#review-out h3", (h) => h.map((x) => x.textContent));
+  assert.deepEqual(headings, ["O's costliest moves", "X's costliest moves"]);
+  const first = await page.textContent("#review-out ul li >> nth=0");
+  assert.match(first, /^\d+\. \(\d, \d\) — lost [\d.]+; \(\d, \d\) was best$/);
+  await shot(page, "ttt-review");
+  // A listed move: the position before it.
+  const ply = Number(first.split(".")[0]) - 1;
+  await page.click("#review-out ul li >> nth=0");
+  await page.waitForFunction((t) => document.querySelector("#replay-label").textContent === t, `move ${ply} of ${total}`);
+  assert.deepEqual(page.errors, []);
+});
