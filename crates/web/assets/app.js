@@ -229,7 +229,7 @@ function setupPlaySeats(initial = null) {
 // The players of the game in play, as specs.
 const playersOf = (state) => state.players.map((p) => (p.kind === "human" ? "human" : p.spec));
 
-async function newGame(moves = [], players = null, game = null) {
+async function newGame(moves = [], players = null, game = null, record = null) {
   const name = game || $("#play-game").value;
   const seed = wholeNumber($("#play-seed"), "The seed", 0, MAX_SEED);
   if (seed === null) return;
@@ -239,6 +239,7 @@ async function newGame(moves = [], players = null, game = null) {
     seed,
     moves,
   };
+  if (record !== null) body.record = record;
   try {
     const state = await api("POST", "/api/games", body);
     play.paused = false;
@@ -512,6 +513,21 @@ function initPlay() {
   $("#analysis-on").addEventListener("change", analyse);
   $("#hint").addEventListener("click", askHint);
   $("#review").addEventListener("click", review);
+  // A game's moves as people write them: Othello's as a transcript (`f5d6c3`, passes left
+  // out), the others' separated by spaces.
+  $("#record-copy").addEventListener("click", () => {
+    const s = play.state;
+    const texts = s.moves.map((m) => m.text);
+    const text = s.game === "othello" ? texts.filter((t) => t !== "pass").join("") : texts.join(" ");
+    $("#record-text").value = text;
+    $("#record-text").select();
+    navigator.clipboard?.writeText(text).catch(() => {});
+  });
+  $("#record-load").addEventListener("click", () => {
+    const text = $("#record-text").value.trim();
+    if (!text) return toast("Paste the moves of a game first (e.g. f5d6c3 in Othello, 1,1 0,0 in tic-tac-toe).");
+    newGame([], play.seats.map((seat) => seat.spec()), null, text);
+  });
   $("#analysis-ai").addEventListener("change", analyse);
   // ← and → step through the game, Home and End go to its ends (not while typing).
   document.addEventListener("keydown", (e) => {

@@ -20,6 +20,11 @@ pub struct NewGame {
     /// Moves to play from the start (e.g. a game from a run, to replay it).
     #[serde(default)]
     pub moves: Vec<String>,
+    /// A game record pasted by a person, played from the start after `moves`: its moves
+    /// in the game's notation, separated by spaces (`1,1 0,0`) or, where the game writes
+    /// them so, run together (Othello's transcripts, `f5d6c3`); forced moves (passes) may
+    /// be left out.
+    pub record: Option<String>,
 }
 
 #[derive(Serialize, Debug)]
@@ -103,6 +108,23 @@ impl<G: Described> WebSession<G> {
             session.play_any(text).map_err(|e| {
                 ApiError::bad_request(format!("move {} (`{text}`) of `moves`: {e}", i + 1))
             })?;
+        }
+        if let Some(record) = &request.record {
+            for (i, text) in G::move_texts(record).iter().enumerate() {
+                // A forced move may be left out of a record (Othello's transcripts leave
+                // out passes): when the text is not a legal move and only one move is,
+                // that one is played first.
+                if session.game().parse_move(text).is_err()
+                    && let [forced] = session.game().legal_moves()[..]
+                {
+                    session.play_any(&forced.to_string()).map_err(|e| {
+                        ApiError::bad_request(format!("record, before move {}: {e}", i + 1))
+                    })?;
+                }
+                session.play_any(text).map_err(|e| {
+                    ApiError::bad_request(format!("record, move {} (`{text}`): {e}", i + 1))
+                })?;
+            }
         }
         Ok(WebSession(session))
     }

@@ -62,12 +62,15 @@ impl App {
         self.send("POST", path, Some(body.to_string())).await
     }
 
-    async fn new_game(&self, game: &str, players: [&str; 2]) -> Value {
-        let (status, state) = self
-            .post("/api/games", json!({"game": game, "players": players}))
-            .await;
+    async fn new_game_with(&self, body: Value) -> Value {
+        let (status, state) = self.post("/api/games", body).await;
         assert_eq!(status, StatusCode::CREATED, "{state}");
         state
+    }
+
+    async fn new_game(&self, game: &str, players: [&str; 2]) -> Value {
+        self.new_game_with(json!({"game": game, "players": players}))
+            .await
     }
 }
 
@@ -849,6 +852,46 @@ async fn analysis_values_each_move_or_says_why_not() {
         .await,
         StatusCode::BAD_REQUEST,
         "ai: unknown AI `engine`",
+    );
+}
+
+#[tokio::test]
+async fn a_pasted_record_is_played_with_its_left_out_passes() {
+    // After these moves black must pass (the browser tests' game).
+    let to_pass = "d3c5c6c7f6e3f3f2f1d6d7e8b5b6a7f4b7a6f5g3d8c4b8g2a4g6g5a5h2h3b3h1c3g4h6c8h4g1f8e2d2e7b4g7h8f7h7a8e1g8h5e6";
+    let app = App::new();
+    let mut moves: Vec<String> = (0..to_pass.len() / 2)
+        .map(|i| to_pass[2 * i..2 * i + 2].to_string())
+        .collect();
+    moves.push("pass".into());
+    let state = app
+        .new_game_with(json!({"game": "othello", "players": ["human", "human"], "moves": moves}))
+        .await;
+    let reply = state["board"]["legal"][0]["text"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let record = format!("{to_pass}{reply}");
+    let state = app
+        .new_game_with(json!({"game": "othello", "players": ["human", "human"], "record": record}))
+        .await;
+    let line: Vec<&str> = state["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["text"].as_str().unwrap())
+        .collect();
+    assert_eq!(line.len(), 54);
+    assert_eq!(line[52], "pass");
+    assert_eq!(line[53], reply);
+    assert_error(
+        app.post(
+            "/api/games",
+            json!({"game": "ttt", "players": ["human", "human"], "record": "1,1 1,1"}),
+        )
+        .await,
+        StatusCode::BAD_REQUEST,
+        "record, move 2 (`1,1`)",
     );
 }
 

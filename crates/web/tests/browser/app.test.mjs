@@ -634,3 +634,29 @@ test("a finished game's review lists each side's costliest moves and shows them"
   await page.waitForFunction((t) => document.querySelector("#replay-label").textContent === t, `move ${ply} of ${total}`);
   assert.deepEqual(page.errors, []);
 });
+
+// Issue 22: records in and out.
+test("a game's moves copy out and paste back in, an Othello transcript included", async () => {
+  const page = await open();
+  await page.selectOption("#play-game", "othello");
+  await page.waitForSelector('#play-board.discs .cell[data-square="19"].legal');
+  await page.selectOption("#play-seat-1 select", "human");
+  await page.waitForFunction(() => document.querySelector("#play-players").textContent.includes("White: Human"));
+  await page.click("#records summary");
+  await page.fill("#record-text", "f5d6c3d3c4");
+  await page.click("#record-load");
+  await page.waitForFunction(() => document.querySelectorAll("#move-list li").length === 5);
+  assert.equal(await page.textContent("#replay-label"), "move 5 of 5");
+  await page.fill("#record-text", "");
+  await page.click("#record-copy");
+  assert.equal(await page.inputValue("#record-text"), "f5d6c3d3c4");
+  await shot(page, "othello-records");
+  // A move that cannot be played: said which.
+  await page.selectOption("#play-game", "ttt");
+  await page.waitForFunction(() => document.querySelectorAll("#play-board .cell").length === 9);
+  await page.fill("#record-text", "1,1 1,1");
+  await page.click("#record-load");
+  await page.waitForSelector("#toast:not([hidden])");
+  assert.match(await page.textContent("#toast"), /record, move 2 \(`1,1`\)/);
+  assert.deepEqual(page.errors, []);
+});
