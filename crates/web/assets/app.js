@@ -366,8 +366,12 @@ async function analyse() {
 async function send(path, body) {
   if (play.busy) return;
   play.busy = true;
+  const id = play.state.id;
   try {
-    const state = await api("POST", `/api/games/${play.state.id}/${path}`, body);
+    const state = await api("POST", `/api/games/${id}/${path}`, body);
+    // The page went on to another game meanwhile (a new player, New game): this answer
+    // is for the old one.
+    if (play.state.id !== id) return;
     // Going back in a game stops the AIs there until Resume; a move played goes on.
     if (["seek", "undo", "redo"].includes(path)) play.paused = state.cursor < state.moves.length;
     else if (path === "move") play.paused = false;

@@ -159,9 +159,9 @@ test("undo and redo step over the AI's replies", async () => {
 test("the replay slider shows any move of a finished game", async () => {
   const page = await open();
   // Two AIs play a whole game by themselves.
+  // (A changed player takes the game over at once: no New game needed.)
   await page.selectOption("#play-seat-0 select", "ai2");
-  await page.selectOption("#play-seat-1 select", "ai14s");
-  await page.click("#new-game");
+  await page.waitForFunction(() => document.querySelector("#play-players").textContent === "O: ai2 · X: ai14s");
   await page.waitForSelector("#play-result:not([hidden])");
   const total = (await page.$$("#move-list li")).length;
   assert.ok(total >= 5 && total <= 9, `a game has 5 to 9 moves, not ${total}`);
@@ -278,7 +278,7 @@ test("an Othello game between two people, with a pass", async () => {
   await page.selectOption("#play-game", "othello");
   await page.waitForSelector('#play-board.discs .cell[data-square="19"].legal');
   await page.selectOption("#play-seat-1 select", "human");
-  await page.click("#new-game");
+  await page.waitForFunction(() => document.querySelector("#play-players").textContent.includes("White: Human"));
   await page.waitForFunction(() => document.querySelectorAll("#move-list li").length === 0);
   for (const [i, mv] of OTHELLO_TO_PASS.entries()) {
     const index = (Number(mv[1]) - 1) * 8 + (mv.charCodeAt(0) - 97);
@@ -305,13 +305,11 @@ test("an Othello move against the default engine", async () => {
   await page.selectOption("#play-game", "othello");
   await page.waitForSelector('#play-board.discs .cell[data-square="19"].legal');
   await page.click('#play-seat-1 details summary');
+  // A changed parameter hands the game to the new AI at once: wait until it plays, or a
+  // click on the old board would be answered by the old game's AI.
   await page.fill('#play-seat-1 input[data-param="time"]', "0.05");
-  // Wait for the new game itself: the list is empty in the old one too, and a click on the
-  // old board would be answered by the old game's AI.
-  await Promise.all([
-    page.waitForResponse((r) => r.url().endsWith("/api/games") && r.request().method() === "POST"),
-    page.click("#new-game"),
-  ]);
+  await page.press('#play-seat-1 input[data-param="time"]', "Tab");
+  await page.waitForFunction(() => document.querySelector("#play-players").textContent.includes("engine:time=0.05"));
   await page.waitForFunction(() => document.querySelectorAll("#move-list li").length === 0);
   await page.waitForSelector('#play-board .cell[data-square="19"].legal');
   await page.click(square("play-board", 19)); // d3
