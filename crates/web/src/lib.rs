@@ -441,13 +441,23 @@ async fn ai_move(
     let _stop_when_abandoned = StopOnDrop(stop.clone());
     let limit = app.ai_move_limit;
     let change = change_game(app, id, move |s| s.ai_move(request.ply, &stop));
-    tokio::time::timeout(limit, change).await.unwrap_or_else(|_| {
+    within(limit, change, |seconds| {
+        format!("the AI had not chosen after {seconds} s, the most this server allows a move; it was stopped and the game is as it was (give it a `time` or a lower level)")
+    })
+    .await
+}
+
+/// `work` if it ends within `limit`; else a 503 that `message` words from the seconds
+/// allowed (dropping `work` raises its stop flag, through its `StopOnDrop`).
+async fn within<T>(
+    limit: std::time::Duration,
+    work: impl std::future::Future<Output = Result<T, ApiError>>,
+    message: impl FnOnce(f64) -> String,
+) -> Result<T, ApiError> {
+    tokio::time::timeout(limit, work).await.unwrap_or_else(|_| {
         Err(ApiError::new(
             StatusCode::SERVICE_UNAVAILABLE,
-            format!(
-                "the AI had not chosen after {} s, the most this server allows a move; it was stopped and the game is as it was (give it a `time` or a lower level)",
-                limit.as_secs_f64()
-            ),
+            message(limit.as_secs_f64()),
         ))
     })
 }
@@ -575,15 +585,10 @@ async fn analysis(
     let _stop_when_abandoned = StopOnDrop(stop.clone());
     let limit = app.ai_move_limit;
     let work = blocking(move || analysis::analyse(request, &files, &stop).map(Json));
-    tokio::time::timeout(limit, work).await.unwrap_or_else(|_| {
-        Err(ApiError::new(
-            StatusCode::SERVICE_UNAVAILABLE,
-            format!(
-                "the analysis had not finished after {} s, the most this server allows; it was stopped (give the AI a `time` or a lower level)",
-                limit.as_secs_f64()
-            ),
-        ))
+    within(limit, work, |seconds| {
+        format!("the analysis had not finished after {seconds} s, the most this server allows; it was stopped (give the AI a `time` or a lower level)")
     })
+    .await
 }
 
 async fn explore(

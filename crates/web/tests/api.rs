@@ -1123,4 +1123,14 @@ async fn an_ai_move_past_the_limit_is_stopped_and_not_played() {
     );
     let (_, state) = app.get(&path).await;
     assert_eq!(state["cursor"], 0, "{state}");
+    // An analysis is held to the same limit.
+    assert_error(
+        app.post(
+            "/api/analysis",
+            json!({"game": "othello", "ai": "engine:level=30"}),
+        )
+        .await,
+        StatusCode::SERVICE_UNAVAILABLE,
+        "the analysis had not finished after 0.3 s",
+    );
 }
