@@ -1,6 +1,6 @@
 //! Connect Four in the catalogue: how the front ends draw it and its AIs.
 
-use gamelab_core::{Described, Game, PieceStyle, Registry, Side, Single};
+use gamelab_core::{Described, Game, PieceStyle, Preset, Registry, Side, Single};
 
 use crate::position::{HEIGHT, WIDTH};
 use crate::{ConnectFour, Move};
@@ -13,6 +13,23 @@ impl Described for ConnectFour {
     const BOARD_COLOUR: &'static str = "#1d4ed8";
     const DEFAULT_PLAYERS: [&'static str; 2] = ["human", "alphabeta"];
     const DEFAULT_MATCH: [&'static str; 2] = ["greedy", "random"];
+    const PRESETS: &'static [Preset] = &[
+        Preset {
+            name: "Beginner",
+            spec: "random",
+            note: "plays any column",
+        },
+        Preset {
+            name: "Easy",
+            spec: "greedy",
+            note: "wins and blocks one move ahead",
+        },
+        Preset {
+            name: "Strong",
+            spec: "alphabeta",
+            note: "searches seven moves ahead, perfect near the end",
+        },
+    ];
 
     fn registry() -> Registry<Self> {
         crate::ai::registry()

@@ -38,6 +38,9 @@ pub trait Described: Notation + EngineHooks {
     const DEFAULT_PLAYERS: [&'static str; 2];
     /// A and B of a new match in the watch view.
     const DEFAULT_MATCH: [&'static str; 2];
+    /// Strengths by name, weakest first, for people who would rather not read an AI's
+    /// parameters: the play view offers them above its pickers.
+    const PRESETS: &'static [Preset] = &[];
     /// The AI whose values of each move the play view's analysis shows first: one that
     /// scores moves (`Agent::move_scores`) for the side to move, within a second or so.
     const ANALYSIS_AI: &'static str = "mcts:iterations=3000";
@@ -68,6 +71,14 @@ pub trait Described: Notation + EngineHooks {
     fn highlight(&self) -> Vec<usize> {
         Vec::new()
     }
+}
+
+/// A strength by name: an AI spec and one line on how it plays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Preset {
+    pub name: &'static str,
+    pub spec: &'static str,
+    pub note: &'static str,
 }
 
 /// Generic code to run on the game a user picked: the catalogue calls `visit` with that

@@ -23,7 +23,9 @@ mod side;
 
 pub use agent::{Agent, BestMoves, Cutoff, Policy, StopFlag, Uniform};
 pub use by_score::{ByScore, Evaluate};
-pub use describe::{BoardError, CatalogueEntry, Described, GameVisitor, PieceStyle, Single};
+pub use describe::{
+    BoardError, CatalogueEntry, Described, GameVisitor, PieceStyle, Preset, Single,
+};
 pub use game::{EngineHooks, Game, MoveList, Notation};
 pub use random::{GameRng, SideStream, StreamKey, WORDS_PER_GAME, game_rng};
 pub use registry::{AgentEntry, AgentSpec, FileAccess, ParamSpec, Params, Registry, SpecError};

@@ -70,3 +70,30 @@ fn every_ai_builds_from_its_declared_parameters() {
         assert!(built > 0, "{}", entry.name);
     }
 }
+
+struct CheckPresets;
+
+impl GameVisitor for CheckPresets {
+    type Output = usize;
+    fn visit<G: Described>(self) -> usize {
+        let registry = G::registry();
+        for preset in G::PRESETS {
+            registry
+                .build(preset.spec)
+                .unwrap_or_else(|e| panic!("{} preset {}: {e}", G::NAME, preset.name));
+            assert!(!preset.note.is_empty());
+        }
+        // The analysis AI scores moves, as the play view needs.
+        let mut analyst = registry.build(G::ANALYSIS_AI).unwrap();
+        assert!(analyst.move_scores(&G::start()).is_some(), "{}", G::NAME);
+        G::PRESETS.len()
+    }
+}
+
+#[test]
+fn every_preset_and_analysis_ai_builds() {
+    for entry in gamelab_games::GAMES {
+        let presets = gamelab_games::visit(entry.name, None, CheckPresets).unwrap();
+        assert!(presets >= 3, "{} has {presets} presets", entry.name);
+    }
+}

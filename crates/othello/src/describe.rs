@@ -1,6 +1,6 @@
 //! Othello in the catalogue: how the front ends draw it and its AIs.
 
-use gamelab_core::{Described, PieceStyle, Registry, Side, Single};
+use gamelab_core::{Described, PieceStyle, Preset, Registry, Side, Single};
 
 use crate::{Move, Othello};
 
@@ -12,6 +12,33 @@ impl Described for Othello {
     const BOARD_COLOUR: &'static str = "#1f7a4d";
     const DEFAULT_PLAYERS: [&'static str; 2] = ["human", "engine"];
     const DEFAULT_MATCH: [&'static str; 2] = ["greedy", "random"];
+    const PRESETS: &'static [Preset] = &[
+        Preset {
+            name: "Beginner",
+            spec: "random",
+            note: "plays any legal move",
+        },
+        Preset {
+            name: "Easy",
+            spec: "greedy",
+            note: "takes the most discs it can, which is how beginners lose",
+        },
+        Preset {
+            name: "Medium",
+            spec: "minimax:depth=3",
+            note: "looks three moves ahead, valuing corners",
+        },
+        Preset {
+            name: "Strong",
+            spec: "engine:level=4",
+            note: "the learned evaluation four moves ahead, perfect from 10 empty squares",
+        },
+        Preset {
+            name: "Strongest",
+            spec: "engine",
+            note: "the learned evaluation eight moves ahead, perfect from 14 empty squares",
+        },
+    ];
     const ANALYSIS_AI: &'static str = "engine:level=4";
 
     fn registry() -> Registry<Self> {

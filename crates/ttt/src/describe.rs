@@ -2,7 +2,7 @@
 //! structures (`--board 2d`, `1d+counts`, …: all play identical games).
 
 use gamelab_core::{
-    BoardError, CatalogueEntry, Described, GameVisitor, PieceStyle, Registry, Side,
+    BoardError, CatalogueEntry, Described, GameVisitor, PieceStyle, Preset, Registry, Side,
 };
 
 use crate::board::{Board, BoardKind};
@@ -16,6 +16,28 @@ impl<B: Board> Described for Position<B> {
     const BOARD_COLOUR: &'static str = "#ffffff";
     const DEFAULT_PLAYERS: [&'static str; 2] = ["human", "ai14s"];
     const DEFAULT_MATCH: [&'static str; 2] = ["ai14s", "ai2"];
+    const PRESETS: &'static [Preset] = &[
+        Preset {
+            name: "Beginner",
+            spec: "ai2",
+            note: "plays any free square",
+        },
+        Preset {
+            name: "Easy",
+            spec: "ai6",
+            note: "wins when it can and blocks your wins, else plays anywhere",
+        },
+        Preset {
+            name: "Good",
+            spec: "ai14s",
+            note: "the articles' best score AI: it never loses",
+        },
+        Preset {
+            name: "Perfect",
+            spec: "ai_gtsvrd",
+            note: "perfect play that wins fastest and sets traps in drawn positions",
+        },
+    ];
     // The solved game (ai_gt) scores moves from o's side, as the seeds do; the analysis
     // wants the side to move's: mcts, whose proven values are exact.
     const ANALYSIS_AI: &'static str = "mcts:iterations=20000";

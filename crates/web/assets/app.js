@@ -85,7 +85,7 @@ function fillGameSelect(select, names) {
 // `spec()` gives `human` or `name:key=value,…` with the parameters changed from defaults.
 function makePicker(container, info, { title, icon, human = true, initial = "human", onChange = () => {} }) {
   container.replaceChildren();
-  const select = el("select", { "aria-label": title });
+  const select = el("select", { "aria-label": title, class: "ai" });
   if (human) select.append(el("option", { value: "human", text: "Human" }));
   const group = el("optgroup", { label: "AIs" });
   // An AI that needs a model file can only be offered when the server has models to read.
@@ -93,12 +93,36 @@ function makePicker(container, info, { title, icon, human = true, initial = "hum
   for (const ai of info.ais.filter(usable)) group.append(el("option", { value: ai.name, text: ai.name }));
   select.append(group);
   // `initial` may be a whole spec, `name:key=value,…`: its values fill the form.
-  const [initialName, initialParams = ""] = initial.split(/:(.*)/s);
-  const given = new Map(initialParams.split(",").filter((kv) => kv.includes("=")).map((kv) => kv.split(/=(.*)/s)));
-  select.value = info.ais.some((a) => a.name === initialName && usable(a)) || (human && initialName === "human") ? initialName : select.options[0].value;
+  let initialName, given;
+  function take(spec) {
+    const [name, paramText = ""] = spec.split(/:(.*)/s);
+    initialName = name;
+    given = new Map(paramText.split(",").filter((kv) => kv.includes("=")).map((kv) => kv.split(/=(.*)/s)));
+    select.value = info.ais.some((a) => a.name === name && usable(a)) || (human && name === "human") ? name : select.options[0].value;
+  }
+  take(initial);
   const summary = el("div", { class: "summary" });
   const params = el("div");
-  container.append(el("div", { class: "seat-title" }, icon, title), el("label", { class: "field" }, select), summary, params);
+  // Strengths by name; the AI and its parameters below stay the advanced choice.
+  const level = el("select", { "aria-label": `${title}: level`, class: "level" },
+    el("option", { value: "", text: "Level: custom (below)" }),
+    ...(info.presets || []).map((p) => el("option", { value: p.spec, text: `Level: ${p.name}` })));
+  const levelNote = el("div", { class: "summary level-note" });
+  const showLevel = () => {
+    const preset = (info.presets || []).find((p) => p.spec === level.value);
+    levelNote.textContent = preset ? `${preset.name}: ${preset.note}.` : "";
+  };
+  level.value = (info.presets || []).some((p) => p.spec === initial) ? initial : "";
+  showLevel();
+  level.addEventListener("change", () => {
+    showLevel();
+    if (!level.value) return;
+    take(level.value);
+    showParams();
+    onChange();
+  });
+  const levelFields = info.presets?.length ? [el("label", { class: "field" }, level), levelNote] : [];
+  container.append(el("div", { class: "seat-title" }, icon, title), ...levelFields, el("label", { class: "field" }, select), summary, params);
 
   let inputs = [];
   function showParams() {
@@ -135,13 +159,13 @@ function makePicker(container, info, { title, icon, human = true, initial = "hum
         else input.value = given.get(p.name);
       }
       input.dataset.param = p.name;
-      input.addEventListener("change", onChange);
+      input.addEventListener("change", () => { level.value = ""; showLevel(); onChange(); });
       inputs.push({ p, input });
       details.append(el("label", { class: "param", title: p.help }, el("span", { text: p.name }), input));
     }
     params.append(details);
   }
-  select.addEventListener("change", () => { showParams(); onChange(); });
+  select.addEventListener("change", () => { level.value = ""; showLevel(); showParams(); onChange(); });
   showParams();
 
   return {

@@ -142,6 +142,8 @@ pub struct GameInfo {
     pub explorable: bool,
     /// The AI whose values of each move the analysis shows first.
     pub analysis_ai: &'static str,
+    /// Strengths by name, weakest first.
+    pub presets: &'static [gamelab_core::Preset],
     pub ais: Vec<AiView>,
 }
 
@@ -163,6 +165,7 @@ pub fn game_info<G: Described>() -> GameInfo {
         default_players: G::DEFAULT_PLAYERS,
         default_match: G::DEFAULT_MATCH,
         analysis_ai: G::ANALYSIS_AI,
+        presets: G::PRESETS,
         explorable: G::TREE_FITS_IN_MEMORY,
         ais: G::registry()
             .entries()

@@ -160,7 +160,7 @@ test("the replay slider shows any move of a finished game", async () => {
   const page = await open();
   // Two AIs play a whole game by themselves.
   // (A changed player takes the game over at once: no New game needed.)
-  await page.selectOption("#play-seat-0 select", "ai2");
+  await page.selectOption("#play-seat-0 select.ai", "ai2");
   await page.waitForFunction(() => document.querySelector("#play-players").textContent === "O: ai2 · X: ai14s");
   await page.waitForSelector("#play-result:not([hidden])");
   const total = (await page.$$("#move-list li")).length;
@@ -277,7 +277,7 @@ test("an Othello game between two people, with a pass", async () => {
   const page = await open();
   await page.selectOption("#play-game", "othello");
   await page.waitForSelector('#play-board.discs .cell[data-square="19"].legal');
-  await page.selectOption("#play-seat-1 select", "human");
+  await page.selectOption("#play-seat-1 select.ai", "human");
   await page.waitForFunction(() => document.querySelector("#play-players").textContent.includes("White: Human"));
   await page.waitForFunction(() => document.querySelectorAll("#move-list li").length === 0);
   for (const [i, mv] of OTHELLO_TO_PASS.entries()) {
@@ -355,7 +355,7 @@ test("two tabs play their own games", async () => {
 test("an AI's parameters go into its spec and come back with a replayed game", async () => {
   const page = await open();
   await page.click("#tab-watch");
-  await page.selectOption("#watch-a select", "ai12s");
+  await page.selectOption("#watch-a select.ai", "ai12s");
   await page.click("#watch-a details summary");
   await page.fill('#watch-a input[data-param="score_victory"]', "200");
   await page.fill("#watch-games", "20");
@@ -365,9 +365,9 @@ test("an AI's parameters go into its spec and come back with a replayed game", a
   await page.click("#watch-games-list li >> nth=0 >> button");
   await page.waitForSelector("#play-result:not([hidden])");
   // Game 1 has A moving first.
-  assert.equal(await page.inputValue("#play-seat-0 select"), "ai12s");
+  assert.equal(await page.inputValue("#play-seat-0 select.ai"), "ai12s");
   assert.equal(await page.inputValue('#play-seat-0 input[data-param="score_victory"]'), "200");
-  assert.equal(await page.inputValue("#play-seat-1 select"), "ai2");
+  assert.equal(await page.inputValue("#play-seat-1 select.ai"), "ai2");
   assert.deepEqual(page.errors, []);
 });
 
@@ -375,9 +375,9 @@ test("an AI's parameters go into its spec and come back with a replayed game", a
 // paused game still said "thinking".
 test("two AIs: going back pauses them there, Resume plays on, Pause says so", async () => {
   const page = await open();
-  await page.selectOption("#play-seat-0 select", "ai2");
+  await page.selectOption("#play-seat-0 select.ai", "ai2");
   await page.waitForFunction(() => document.querySelector("#play-players").textContent.includes("O: ai2"));
-  await page.selectOption("#play-seat-1 select", "ai2");
+  await page.selectOption("#play-seat-1 select.ai", "ai2");
   await page.waitForFunction(() => document.querySelector("#play-status").textContent.startsWith("Game over"));
   const played = await moveCount(page);
   await page.click("#move-list li >> nth=1");
@@ -408,7 +408,7 @@ test("the pickers are the game's players: a new one takes over, a refused one is
   await page.waitForFunction(() => document.querySelectorAll("#move-list li").length === 2);
   await humanTurn(page);
   assert.match(await page.textContent("#play-players"), /O: Human · X: ai14s/);
-  await page.selectOption("#play-seat-1 select", "ai_abs_dls");
+  await page.selectOption("#play-seat-1 select.ai", "ai_abs_dls");
   await page.waitForFunction(() => document.querySelector("#play-players").textContent.includes("X: ai_abs_dls"));
   assert.equal(await moveCount(page), 2, "the game goes on from its position");
   // An out-of-range depth: the server refuses it, the picker shows the game's AI again.
@@ -418,7 +418,7 @@ test("the pickers are the game's players: a new one takes over, a refused one is
   await page.waitForSelector("#toast:not([hidden])");
   assert.match(await page.textContent("#toast"), /maxdepth/);
   await page.waitForFunction(() => document.querySelector('#play-seat-1 [data-param="maxdepth"]').value === "8");
-  assert.equal(await page.inputValue("#play-seat-1 select"), "ai_abs_dls");
+  assert.equal(await page.inputValue("#play-seat-1 select.ai"), "ai_abs_dls");
   assert.match(await page.textContent("#play-players"), /X: ai_abs_dls$/);
   await shot(page, "ttt-players-line");
   assert.deepEqual(page.errors, []);
@@ -479,11 +479,11 @@ test("watch: games page on, fill in while a run goes on, show Othello's score, a
   const page = await open();
   await page.click("#tab-watch");
   await page.selectOption("#watch-game", "othello");
-  await page.selectOption("#watch-a select", "alphabeta");
+  await page.selectOption("#watch-a select.ai", "alphabeta");
   await page.click("#watch-a details summary");
   await page.fill('#watch-a [data-param="time"]', "0");
   await page.fill('#watch-a [data-param="depth"]', "3");
-  await page.selectOption("#watch-b select", "random");
+  await page.selectOption("#watch-b select.ai", "random");
   await page.fill("#watch-games", "300");
   await page.click("#watch-start");
   // While it runs, the games played so far are listed.
@@ -596,7 +596,7 @@ test("a hint outlines the best move; the discs a move turns over are marked", as
   assert.match(await page.textContent("#analysis-note"), /is mcts:iterations=20000's best move here\./);
   await page.selectOption("#play-game", "othello");
   await page.waitForSelector('#play-board.discs .cell[data-square="19"].legal');
-  await page.selectOption("#play-seat-1 select", "human");
+  await page.selectOption("#play-seat-1 select.ai", "human");
   await page.waitForFunction(() => document.querySelector("#play-players").textContent.includes("White: Human"));
   await page.click('#play-board .cell[data-square="19"].legal'); // d3 turns d4 over
   await page.waitForFunction(() => document.querySelectorAll("#move-list li").length === 1);
@@ -638,7 +638,7 @@ test("a game's moves copy out and paste back in, an Othello transcript included"
   const page = await open();
   await page.selectOption("#play-game", "othello");
   await page.waitForSelector('#play-board.discs .cell[data-square="19"].legal');
-  await page.selectOption("#play-seat-1 select", "human");
+  await page.selectOption("#play-seat-1 select.ai", "human");
   await page.waitForFunction(() => document.querySelector("#play-players").textContent.includes("White: Human"));
   await page.click("#records summary");
   await page.fill("#record-text", "f5d6c3d3c4");
@@ -656,5 +656,27 @@ test("a game's moves copy out and paste back in, an Othello transcript included"
   await page.click("#record-load");
   await page.waitForSelector("#toast:not([hidden])");
   assert.match(await page.textContent("#toast"), /record, move 2 \(`1,1`\)/);
+  assert.deepEqual(page.errors, []);
+});
+
+// Issue 22: strengths by name, with the raw parameters still there for those who want them.
+test("a level by name picks an AI and its parameters, and says how it plays", async () => {
+  const page = await open();
+  await page.selectOption("#play-game", "othello");
+  await page.waitForSelector('#play-board.discs .cell[data-square="19"].legal');
+  await page.selectOption('#play-seat-1 select[aria-label$="level"]', "engine:level=4");
+  await page.waitForFunction(() => document.querySelector("#play-players").textContent.includes("White: engine:level=4"));
+  assert.match(await page.textContent("#play-seat-1 .level-note"), /^Strong: the learned evaluation four moves ahead/);
+  assert.equal(await page.inputValue('#play-seat-1 select[aria-label="White"]'), "engine");
+  // The level's parameters are shown, unfolded.
+  assert.equal(await page.$$eval("#play-seat-1 details[open]", (d) => d.length), 1);
+  assert.equal(await page.inputValue('#play-seat-1 [data-param="level"]'), "4");
+  await shot(page, "othello-level");
+  // A parameter changed by hand: the level is custom again.
+  await page.fill('#play-seat-1 [data-param="level"]', "2");
+  await page.press('#play-seat-1 [data-param="level"]', "Tab");
+  await page.waitForFunction(() => document.querySelector("#play-players").textContent.includes("White: engine:level=2"));
+  assert.equal(await page.inputValue('#play-seat-1 select[aria-label$="level"]'), "");
+  assert.equal(await page.textContent("#play-seat-1 .level-note"), "");
   assert.deepEqual(page.errors, []);
 });
