@@ -2,7 +2,7 @@
 
 use anyhow::{Context, bail};
 use clap::Args;
-use gamelab_core::mcts::{MoveStat, Proven};
+use gamelab_core::mcts::stats_table;
 use gamelab_core::{Described, GameVisitor, Registry, game_rng};
 
 #[derive(Args, Debug)]
@@ -89,19 +89,4 @@ pub fn report<G: Described>(args: &MoveArgs, registry: &Registry<G>) -> anyhow::
     }
     out.push_str(&best_line);
     Ok(out)
-}
-
-/// A tree search's root moves: visits, mean result and proven result of each.
-fn stats_table<M: std::fmt::Display>(stats: &[MoveStat<M>]) -> String {
-    let mut out = String::from("move    visits   mean  proven\n");
-    for s in stats {
-        let mean = s.mean.map_or("-".to_string(), |m| format!("{m:.3}"));
-        let proven = s.proven.map_or("-", Proven::name);
-        out.push_str(&format!(
-            "{:<6}{:>8}  {mean:>5}  {proven}\n",
-            s.mv.to_string(),
-            s.visits
-        ));
-    }
-    out
 }

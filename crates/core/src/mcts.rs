@@ -596,6 +596,22 @@ pub fn best_move<M: Copy>(stats: &[MoveStat<M>]) -> M {
     }
 }
 
+/// The root's moves as a table: visits, mean result and proven result of each.
+pub fn stats_table<M: std::fmt::Display>(stats: &[MoveStat<M>]) -> String {
+    let mut out = String::from("move    visits   mean  proven\n");
+    for s in stats {
+        let mean = s.mean.map_or("-".to_string(), |m| format!("{m:.3}"));
+        let proven = s.proven.map_or("-", Proven::name);
+        let _ = writeln!(
+            out,
+            "{:<6}{:>8}  {mean:>5}  {proven}",
+            s.mv.to_string(),
+            s.visits
+        );
+    }
+    out
+}
+
 /// One iteration: down the tree by UCT, a leaf expanded on its second visit, a playout
 /// (or the proven result), and the result backed up with any proof it completes.
 fn iterate<G: EngineHooks>(
@@ -761,16 +777,7 @@ impl<G: EngineHooks> Agent<G> for Mcts<G> {
             "{iterations} iterations, a tree of {nodes} nodes ({:.1} MiB)\n",
             bytes as f64 / f64::from(1 << 20)
         );
-        for s in &stats {
-            let mean = s.mean.map_or("-".to_string(), |m| format!("{m:.3}"));
-            let proven = s.proven.map_or("", Proven::name);
-            let _ = writeln!(
-                out,
-                "{:>6} visits {:>10} mean {mean:>5} {proven}",
-                s.mv.to_string(),
-                s.visits
-            );
-        }
+        out.push_str(&stats_table(&stats));
         let _ = write!(out, "plays {}", best_move(&stats));
         Some(out)
     }

@@ -348,18 +348,14 @@ impl Agent<Othello> for Engine {
             exact: self.limits.exact,
             time: self.limits.time.map(|t| t / moves.len().max(1) as u32),
         };
-        let mover_is_black = pos.black_to_move();
         let scores = moves
             .iter()
             .map(|&mv| {
                 let mut child = pos.clone();
                 child.play_unchecked(mv);
                 let score = if child.is_over() {
-                    // As the exact search counts: the empty squares go to the winner.
-                    let (b, w) = (child.black().count_ones(), child.white().count_ones());
-                    let raw = f64::from(b) - f64::from(w);
-                    let diff = raw + raw.signum() * f64::from(child.empties());
-                    if mover_is_black { diff } else { -diff }
+                    let (p, o) = child.discs();
+                    -f64::from(crate::endgame::final_score(p, o))
                 } else {
                     -self.searcher.search(&child, limits).score
                 };
