@@ -246,7 +246,7 @@ function setupPlaySeats(initial = null) {
     makePicker($(`#play-seat-${i}`), info, {
       title: sideTitle(side) + (i === 0 ? " (moves first)" : ""), icon: pieceIcon(side, info), initial: defaults[i],
       // A new player takes over the game in play, from its position.
-      onChange: () => { if (play.state) newGame(play.state.moves.slice(0, play.state.cursor).map((m) => m.text)); },
+      onChange: () => { if (play.state) newGame(movesTo(play.state)); },
     }));
 }
 
@@ -295,7 +295,16 @@ function showGame(state) {
 // The values an AI gives each move of the position shown, when asked for: `serial` drops
 // answers for positions the page has left.
 const analysis = { serial: 0, values: null };
-const positionKey = (s) => `${s.id} ${s.moves.slice(0, s.cursor).map((m) => m.text).join(" ")}`;
+// The moves of game state `s` up to `ply` (its position by default), as texts.
+const movesTo = (s, ply = s.cursor) => s.moves.slice(0, ply).map((m) => m.text);
+const positionKey = (s) => `${s.id} ${movesTo(s).join(" ")}`;
+// The analysis AI `spec`'s values of the moves of `s` at `ply`, and the best of them
+// (the first of equals; null when there are no moves).
+async function valuesAt(s, ply, spec) {
+  const view = await api("POST", "/api/analysis", { game: s.game, moves: movesTo(s, ply), ai: spec });
+  return { ...view, best: bestOf(view.scores) };
+}
+const bestOf = (scores) => scores.reduce((b, v) => (b === null || v.score > b.score ? v : b), null);
 const valueText = (v) => (Math.abs(v) >= 10 ? v.toFixed(0) : String(+v.toFixed(2)));
 
 // The hint shown for position `s`, if one was asked for there.
@@ -308,9 +317,9 @@ async function askHint() {
   const spec = $("#analysis-ai").value.trim();
   const key = positionKey(s);
   try {
-    const view = await api("POST", "/api/analysis", { game: s.game, moves: s.moves.slice(0, s.cursor).map((m) => m.text), ai: spec });
+    const view = await valuesAt(s, s.cursor, spec);
     if (positionKey(play.state) !== key) return;
-    const best = view.scores.reduce((b, v) => (b === null || v.score > b.score ? v : b), null);
+    const best = view.best;
     analysis.hint = { key, square: best.square };
     $("#analysis-note").textContent = `Hint: ${best.text} is ${view.spec}'s best move here.`;
     renderPlay();
@@ -324,17 +333,17 @@ async function askHint() {
 async function review() {
   const s = play.state;
   const spec = $("#analysis-ai").value.trim();
-  const moves = s.moves.map((m) => m.text);
+  const moves = movesTo(s, s.moves.length);
   const out = $("#review-out");
   const costs = [];
   $("#review").disabled = true;
   try {
     for (let ply = 0; ply < moves.length; ply++) {
       out.textContent = `Reviewing with ${spec}: move ${ply + 1} of ${moves.length}…`;
-      const view = await api("POST", "/api/analysis", { game: s.game, moves: moves.slice(0, ply), ai: spec });
+      const view = await valuesAt(s, ply, spec);
       if (play.state.id !== s.id) return;
       if (view.scores.length < 2) continue;
-      const best = view.scores.reduce((b, v) => (v.score > b.score ? v : b));
+      const best = view.best;
       const played = view.scores.find((v) => v.text === moves[ply]);
       const loss = best.score - played.score;
       if (loss > 1e-9) costs.push({ ply, side: s.moves[ply].side, text: moves[ply], best: best.text, loss });
@@ -373,7 +382,7 @@ async function analyse() {
   const spec = $("#analysis-ai").value.trim();
   note.textContent = `${spec} is valuing the moves…`;
   try {
-    const view = await api("POST", "/api/analysis", { game: s.game, moves: s.moves.slice(0, s.cursor).map((m) => m.text), ai: spec });
+    const view = await valuesAt(s, s.cursor, spec);
     if (serial !== analysis.serial) return;
     analysis.values = { key: positionKey(s), scores: view.scores };
     note.textContent = `Values by ${view.spec} for the side to move, in its own units; the best is outlined.`;
@@ -475,7 +484,7 @@ function renderPlay() {
   play.shown = { id: s.id, cursor: s.cursor, cells: s.board.cells };
   const values = analysis.values?.key === positionKey(s) ? analysis.values.scores : [];
   const overlay = Object.fromEntries(values.filter((v) => v.square !== null).map((v) => [v.square, valueText(v.score)]));
-  const best = values.reduce((b, v) => (b === null || v.score > b.score ? v : b), null);
+  const best = bestOf(values);
   drawBoard(board, s.board, info, {
     onSquare: humanToMove ? (i, mv) => send("move", { move: mv.text, ply: s.cursor }) : null,
     overlay, pick: best ? best.square : hint(s), flipped: play.flipped,
