@@ -565,12 +565,16 @@ fn ctrl_c_ends_an_ffo_run_with_what_was_solved() {
 fn wthor_games_become_ggf_read_back_the_same() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("1977.ggf");
-    gamelab()
-        .args(["wthor", &shared("wthor/WTH_1977.wtb"), "--ggf"])
-        .arg(&out)
-        .assert()
-        .success()
-        .stdout(predicate::str::contains("games written to"));
+    // `gamelab wthor` on the 1977 games, writing `flag`'s format to `path`.
+    let convert = |flag: &str, path: &std::path::Path, says: &str| {
+        gamelab()
+            .args(["wthor", &shared("wthor/WTH_1977.wtb"), flag])
+            .arg(path)
+            .assert()
+            .success()
+            .stdout(predicate::str::contains(says));
+    };
+    convert("--ggf", &out, "games written to");
     let text = std::fs::read_to_string(&out).unwrap();
     let games = gamelab_othello::ggf::parse(&text).unwrap();
     assert_eq!(games.len(), text.lines().count());
@@ -597,12 +601,7 @@ fn wthor_games_become_ggf_read_back_the_same() {
     }
     // As game records: the finished games, each replayable by `replay`.
     let jsonl = dir.path().join("1977.jsonl");
-    gamelab()
-        .args(["wthor", &shared("wthor/WTH_1977.wtb"), "--jsonl"])
-        .arg(&jsonl)
-        .assert()
-        .success()
-        .stdout(predicate::str::contains("written to"));
+    convert("--jsonl", &jsonl, "written to");
     let records = gamelab_core::record::read_records(&jsonl).unwrap();
     let finished = wthor
         .iter()

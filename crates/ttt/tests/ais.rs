@@ -1,6 +1,9 @@
 //! The AI catalogue: each rule on positions where it decides, the seed's own positions,
 //! evaluations worked out by hand, parameters and their errors.
 
+mod common;
+
+use common::open_positions;
 use gamelab_core::{Agent, Evaluate, Game, Side, SpecError, game_rng};
 use gamelab_ttt::ai::ranked_evaluation;
 use gamelab_ttt::ai::score::ScoreParams;
@@ -263,24 +266,6 @@ fn debug_trace_is_the_seeds() {
         agent("ai6").explain(&pos("oo..x....")).unwrap(),
         "(2, 0) blocks the opponent's win"
     );
-}
-
-/// Every reachable position where the game goes on.
-fn open_positions() -> Vec<Ttt> {
-    fn walk(p: &mut Ttt, seen: &mut std::collections::HashSet<u64>, out: &mut Vec<Ttt>) {
-        if p.is_over() || !seen.insert(p.key()) {
-            return;
-        }
-        out.push(p.clone());
-        for mv in p.legal_moves() {
-            p.play_unchecked(mv);
-            walk(p, seen, out);
-            p.undo();
-        }
-    }
-    let mut out = Vec::new();
-    walk(&mut Ttt::start(), &mut Default::default(), &mut out);
-    out
 }
 
 #[test]

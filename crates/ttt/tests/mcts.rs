@@ -2,8 +2,9 @@
 //! be checked: wins in one are taken, losses in one blocked, and with enough iterations it
 //! never loses.
 
-use std::collections::HashSet;
+mod common;
 
+use common::open_positions;
 use gamelab_core::mcts::{Mcts, MctsOptions, Proven, best_move};
 use gamelab_core::proof::never_loses;
 use gamelab_core::{Agent, Game, Side, SpecError, game_rng};
@@ -17,23 +18,6 @@ fn agent(spec: &str) -> Box<dyn Agent<Ttt>> {
     gamelab_ttt::ai::registry::<gamelab_ttt::board::Bitboard>()
         .build(spec)
         .unwrap_or_else(|e| panic!("{spec}: {e}"))
-}
-
-fn every_position() -> Vec<Ttt> {
-    fn walk(game: &mut Ttt, seen: &mut HashSet<u64>, out: &mut Vec<Ttt>) {
-        if !seen.insert(game.key()) {
-            return;
-        }
-        out.push(game.clone());
-        for mv in game.legal_moves().iter().copied() {
-            game.play_unchecked(mv);
-            walk(game, seen, out);
-            game.undo();
-        }
-    }
-    let mut out = Vec::new();
-    walk(&mut Ttt::start(), &mut HashSet::new(), &mut out);
-    out
 }
 
 /// Whether the side to move wins at once by playing `mv`.
@@ -62,7 +46,7 @@ fn takes_every_win_in_one_and_blocks_every_loss_in_one() {
 fn takes_wins_and_blocks(spec: &str) {
     let mut mcts = agent(spec);
     let (mut wins, mut blocks) = (0, 0);
-    for game in every_position().into_iter().filter(|g| !g.is_over()) {
+    for game in open_positions().into_iter() {
         let moves = game.legal_moves();
         let mv = mcts.choose(&game, &mut game_rng(0, 0, Side::First));
         if moves.iter().any(|&m| wins_at_once(&game, m)) {
@@ -135,11 +119,7 @@ fn the_same_position_gives_the_same_search() {
     let mut b = agent("mcts:iterations=300,seed=5");
     let mut other_seed = agent("mcts:iterations=300,seed=6");
     let mut differs = false;
-    for game in every_position()
-        .into_iter()
-        .filter(|g| !g.is_over())
-        .take(300)
-    {
+    for game in open_positions().into_iter().take(300) {
         let stats = a.move_stats(&game).unwrap();
         assert_eq!(stats, b.move_stats(&game).unwrap());
         // The arena's stream plays no part: the move is the position's.
