@@ -5,8 +5,8 @@ use std::fmt::Write;
 
 use anyhow::bail;
 use clap::Args;
-use gamelab_core::arena::play_game;
-use gamelab_core::{Agent, Described, GameVisitor, Outcome, Registry, Side, StreamKey};
+use gamelab_core::diverge::{Divergence, first_divergence};
+use gamelab_core::{Described, GameVisitor, Registry, Side};
 
 use crate::game_args::GameArgs;
 
@@ -44,24 +44,6 @@ impl GameVisitor for &DivergeArgs {
     }
 }
 
-/// One game of `ai` against `b` with seed `seed` (game 0), `ai` on `side`.
-fn game<G: Described>(
-    ai: &mut dyn Agent<G>,
-    b: &mut dyn Agent<G>,
-    side: Side,
-    seed: u64,
-) -> (Vec<G::Move>, Outcome) {
-    let key = StreamKey::new(seed);
-    let mut rngs = Side::BOTH.map(|s| key.game_rng(0, s));
-    let agents: [&mut dyn Agent<G>; 2] = match side {
-        Side::First => [ai, b],
-        Side::Second => [b, ai],
-    };
-    let mut moves = Vec::new();
-    let (outcome, _) = play_game(&G::start(), agents, &mut rngs, Some(&mut moves));
-    (moves, outcome)
-}
-
 pub fn search<G: Described>(args: &DivergeArgs, registry: &Registry<G>) -> anyhow::Result<String> {
     let side = match args.side.as_deref().unwrap_or(G::side_name(Side::First)) {
         s if s == G::side_name(Side::First) => Side::First,
@@ -76,42 +58,35 @@ pub fn search<G: Described>(args: &DivergeArgs, registry: &Registry<G>) -> anyho
     let mut a2 = registry.build(&args.a2)?;
     let mut b = registry.build(&args.b)?;
     let bar = crate::progress::bar(args.limit, "seeds");
-    for seed in args.from..args.from.saturating_add(args.limit) {
-        let (moves1, out1) = game(&mut *a, &mut *b, side, seed);
-        let (moves2, out2) = game(&mut *a2, &mut *b, side, seed);
-        crate::progress::advance(&bar, 1);
-        if out1 != out2 {
-            crate::progress::finish(bar);
-            return Ok(side_by_side::<G>(
-                args,
-                seed,
-                (&moves1, out1),
-                (&moves2, out2),
-            ));
-        }
-    }
+    let end = args.from.saturating_add(args.limit);
+    let found = first_divergence(
+        &mut *a,
+        &mut *a2,
+        &mut *b,
+        side,
+        args.from..end,
+        &mut |_| {
+            crate::progress::advance(&bar, 1);
+            true
+        },
+    );
     crate::progress::finish(bar);
-    bail!(
-        "{} and {} end every game alike against {} for seeds {} to {}",
-        args.a,
-        args.a2,
-        args.b,
-        args.from,
-        args.from.saturating_add(args.limit) - 1
-    )
+    match found {
+        Some(d) => Ok(side_by_side::<G>(args, &d)),
+        None => bail!(
+            "{} and {} end every game alike against {} for seeds {} to {}",
+            args.a,
+            args.a2,
+            args.b,
+            args.from,
+            end - 1
+        ),
+    }
 }
 
-fn side_by_side<G: Described>(
-    args: &DivergeArgs,
-    seed: u64,
-    (m1, o1): (&[G::Move], Outcome),
-    (m2, o2): (&[G::Move], Outcome),
-) -> String {
-    let parted = m1
-        .iter()
-        .zip(m2)
-        .position(|(x, y)| x != y)
-        .unwrap_or(m1.len().min(m2.len()));
+fn side_by_side<G: Described>(args: &DivergeArgs, d: &Divergence<G::Move>) -> String {
+    let [(m1, o1), (m2, o2)] = &d.games;
+    let (o1, o2, seed, parted) = (*o1, *o2, d.seed, d.parted);
     let titles = [
         format!("{} VS {}", args.a, args.b),
         format!("{} VS {}", args.a2, args.b),

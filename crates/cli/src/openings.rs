@@ -54,26 +54,13 @@ impl OpeningArgs {
         let openings = match (self.balanced, &self.judge) {
             (Some(window), Some(spec)) => {
                 let mut judge = registry.build(spec)?;
-                let mut unjudged = false;
-                let openings = arena::openings_where::<G>(
-                    games,
-                    self.openings,
-                    seed,
-                    " that the judge calls balanced",
-                    &mut |game: &G| match judge.value(game) {
-                        Some(v) => v.abs() <= window,
-                        None => {
-                            unjudged = true;
-                            false
-                        }
-                    },
-                );
-                if unjudged {
-                    bail!(
+                match arena::balanced_openings::<G>(games, self.openings, seed, window, &mut *judge)
+                {
+                    Err(arena::BalancedError::NoValue) => bail!(
                         "{spec} gives no value for a position; --judge needs an AI that scores moves (e.g. Othello's engine)"
-                    );
+                    ),
+                    other => other?,
                 }
-                openings?
             }
             _ => arena::openings::<G>(games, self.openings, seed)?,
         };

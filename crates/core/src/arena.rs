@@ -176,6 +176,47 @@ pub fn openings_where<G: Game>(
     Ok(out)
 }
 
+/// Why balanced openings cannot be made.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum BalancedError {
+    #[error(transparent)]
+    Openings(#[from] OpeningError),
+    /// The judge gave no value for a position: it does not score moves.
+    #[error(
+        "the judge gives no value for a position; judging openings needs an AI that scores moves (e.g. Othello's engine)"
+    )]
+    NoValue,
+}
+
+/// [`openings`] kept where `judge` values the position within ±`window` for the side to
+/// move ([`Agent::value`], in the judge's units).
+pub fn balanced_openings<G: Game>(
+    count: u64,
+    plies: u32,
+    seed: u64,
+    window: f64,
+    judge: &mut dyn Agent<G>,
+) -> Result<Vec<Vec<G::Move>>, BalancedError> {
+    let mut unjudged = false;
+    let openings = openings_where::<G>(
+        count,
+        plies,
+        seed,
+        " that the judge calls balanced",
+        &mut |game: &G| match judge.value(game) {
+            Some(v) => v.abs() <= window,
+            None => {
+                unjudged = true;
+                false
+            }
+        },
+    );
+    if unjudged {
+        return Err(BalancedError::NoValue);
+    }
+    Ok(openings?)
+}
+
 /// Why a file of openings cannot be used: where, and what was wrong.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 #[error("{name}, line {line}: {reason}")]

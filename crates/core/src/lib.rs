@@ -9,6 +9,7 @@ mod agent;
 pub mod arena;
 pub mod by_score;
 mod describe;
+pub mod diverge;
 pub mod elo;
 pub mod files;
 mod game;
@@ -20,6 +21,7 @@ pub mod registry;
 pub mod search;
 pub mod session;
 mod side;
+pub mod tournament;
 
 pub use agent::{Agent, BestMoves, Cutoff, Policy, StopFlag, Uniform};
 pub use by_score::{ByScore, Evaluate};

@@ -215,6 +215,12 @@ impl GameRng {
         w
     }
 
+    /// The index of the game whose stream this is (for a play session's stream, the ply),
+    /// so that an agent that fails can say in which game.
+    pub fn game(&self) -> u64 {
+        self.overflow_id.saturating_sub(2) / 2
+    }
+
     /// A uniform index in `0..n` (n ≥ 1), exactly unbiased, usually from one word
     /// (Lemire's multiply-and-reject).
     #[inline]
@@ -357,6 +363,16 @@ mod tests {
             first_words(rng, 30),
             first_words(key.game_rng(3, Side::First), 30)
         );
+    }
+
+    #[test]
+    fn a_stream_knows_its_game() {
+        assert_eq!(game_rng(3, 17, Side::Second).game(), 17);
+        let mut seq = StreamKey::new(3).side_stream(Side::First, 5);
+        let mut rng = seq.next_game();
+        assert_eq!(rng.game(), 5);
+        seq.refill(&mut rng);
+        assert_eq!(rng.game(), 6);
     }
 
     #[test]

@@ -1,0 +1,202 @@
+//! A round robin: every pair of AIs plays a match both ways round, and Elo ratings are
+//! fitted to the whole crosstable. What `gamelab tournament` prints and the Python
+//! package returns.
+
+use thiserror::Error;
+
+use crate::arena::{ChunkResult, LiveOptions, MatchConfig, run_match_from};
+use crate::elo::{Crosstable, fit};
+use crate::{Agent, EngineHooks, StopFlag};
+
+/// Why a tournament cannot be played.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum TournamentError {
+    #[error("a tournament needs at least two AIs")]
+    TooFew,
+    #[error(
+        "`{0}` is entered twice; each AI may enter once (give a second copy different parameters to compare it)"
+    )]
+    Twice(String),
+}
+
+/// One AI's results against one opponent, over both colours.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct PairResult {
+    pub opponent: String,
+    pub win: u64,
+    pub lose: u64,
+    pub draw: u64,
+}
+
+impl PairResult {
+    /// The share of the points scored (a draw is half a point).
+    pub fn score(&self) -> f64 {
+        let games = (self.win + self.lose + self.draw).max(1) as f64;
+        (self.win as f64 + self.draw as f64 / 2.0) / games
+    }
+}
+
+/// One AI's place in the table.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Standing {
+    pub ai: String,
+    /// Centred on 0 over the field.
+    pub elo: f64,
+    /// Half-width of the 95 % interval.
+    pub interval95: f64,
+    /// Against each other AI, in the order they were entered.
+    pub results: Vec<PairResult>,
+}
+
+/// A finished tournament, best-rated first: `gamelab tournament --json`.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct TournamentReport {
+    pub game: String,
+    /// Games per pair with each AI moving first.
+    pub games_per_side: u64,
+    pub seed: u64,
+    pub opening_plies: u32,
+    pub openings_file: Option<String>,
+    pub balanced: Option<f64>,
+    pub judge: Option<String>,
+    pub players: Vec<Standing>,
+}
+
+impl TournamentReport {
+    /// What the AI in place `row` scored against the one in place `column` (0 to 1).
+    pub fn score(&self, row: usize, column: usize) -> Option<f64> {
+        let opponent = &self.players[column].ai;
+        self.players[row]
+            .results
+            .iter()
+            .find(|r| &r.opponent == opponent)
+            .map(PairResult::score)
+    }
+}
+
+/// Checks the entrants: at least two, none twice.
+pub fn check_entrants(ais: &[String]) -> Result<(), TournamentError> {
+    if ais.len() < 2 {
+        return Err(TournamentError::TooFew);
+    }
+    match (1..ais.len()).find(|&i| ais[..i].contains(&ais[i])) {
+        Some(i) => Err(TournamentError::Twice(ais[i].clone())),
+        None => Ok(()),
+    }
+}
+
+/// Plays every pair of `ais` (built by `make(index)`) under `cfg` from `openings` (none:
+/// every game from the start, or `cfg.opening_plies` random plies), pair by pair in entry
+/// order. `progress` hears the games of each chunk as they finish. `None` when `stop` cut
+/// it short: a tournament with a match missing has no table. The openings fields of the
+/// report are the caller's to fill in.
+pub fn run_tournament<G: EngineHooks, A: Agent<G>>(
+    ais: &[String],
+    make: &(dyn Fn(usize) -> A + Sync),
+    cfg: &MatchConfig,
+    openings: &[Vec<G::Move>],
+    stop: Option<&StopFlag>,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<Option<TournamentReport>, TournamentError> {
+    check_entrants(ais)?;
+    let n = ais.len();
+    // Random openings are made once for all the pairs.
+    let random;
+    let openings = if openings.is_empty() && cfg.opening_plies > 0 {
+        random = crate::arena::openings::<G>(cfg.games_per_side, cfg.opening_plies, cfg.seed)
+            .expect("openings are checked before the tournament");
+        &random[..]
+    } else {
+        openings
+    };
+    // wins[i][j] and draws[i][j]: i's results against j over both colours.
+    let mut wins = vec![vec![0u64; n]; n];
+    let mut draws = vec![vec![0u64; n]; n];
+    let mut live = LiveOptions::for_match(cfg, false);
+    live.stop = stop;
+    let report = |chunk: &ChunkResult<G::Move>| progress(chunk.range.end - chunk.range.start);
+    for i in 0..n {
+        for j in i + 1..n {
+            let (result, stopped) = run_match_from::<G, A>(
+                &|| make(i),
+                &|| make(j),
+                cfg,
+                openings,
+                &live,
+                &report,
+                &mut |_| true,
+            );
+            if stopped {
+                return Ok(None);
+            }
+            let total = result.total();
+            wins[i][j] = total.win;
+            wins[j][i] = total.lose;
+            draws[i][j] = total.draw;
+            draws[j][i] = total.draw;
+        }
+    }
+    let games_per_pair = (2 * cfg.games_per_side) as f64;
+    let table = Crosstable {
+        points: (0..n)
+            .map(|i| {
+                (0..n)
+                    .map(|j| wins[i][j] as f64 + draws[i][j] as f64 / 2.0)
+                    .collect()
+            })
+            .collect(),
+        games: (0..n)
+            .map(|i| {
+                (0..n)
+                    .map(|j| if i == j { 0.0 } else { games_per_pair })
+                    .collect()
+            })
+            .collect(),
+    };
+    let ratings = fit(&table);
+    let mut order: Vec<usize> = (0..n).collect();
+    order.sort_by(|&x, &y| ratings[y].elo.total_cmp(&ratings[x].elo));
+    let players = order
+        .iter()
+        .map(|&i| Standing {
+            ai: ais[i].clone(),
+            elo: ratings[i].elo,
+            interval95: ratings[i].interval95,
+            results: (0..n)
+                .filter(|&j| j != i)
+                .map(|j| PairResult {
+                    opponent: ais[j].clone(),
+                    win: wins[i][j],
+                    lose: wins[j][i],
+                    draw: draws[i][j],
+                })
+                .collect(),
+        })
+        .collect();
+    Ok(Some(TournamentReport {
+        game: G::NAME.to_string(),
+        games_per_side: cfg.games_per_side,
+        seed: cfg.seed,
+        opening_plies: cfg.opening_plies,
+        openings_file: None,
+        balanced: None,
+        judge: None,
+        players,
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn entrants_are_checked() {
+        let names = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(check_entrants(&names(&["a"])), Err(TournamentError::TooFew));
+        assert_eq!(
+            check_entrants(&names(&["a", "b", "a"])),
+            Err(TournamentError::Twice("a".into()))
+        );
+        assert_eq!(check_entrants(&names(&["a", "b"])), Ok(()));
+    }
+}
