@@ -226,6 +226,31 @@ pub struct OpeningFileError {
     pub reason: String,
 }
 
+/// One opening from its moves in the game's notation: each must be legal where it is
+/// played, and the game must go on after the last one. The error says which move.
+pub fn opening_from_texts<G: Notation>(texts: &[String]) -> Result<Vec<G::Move>, String> {
+    let mut game = G::start();
+    let mut moves = Vec::new();
+    for (i, text) in texts.iter().enumerate() {
+        if game.is_over() {
+            return Err(format!("the game is over before move {} ({text})", i + 1));
+        }
+        let mv = game.parse_move(text).map_err(|e| {
+            format!(
+                "move {} ({text}): {e}; moves are {}",
+                i + 1,
+                G::move_syntax()
+            )
+        })?;
+        game.play_unchecked(mv);
+        moves.push(mv);
+    }
+    if game.is_over() {
+        return Err("the game is over after these moves; an opening must leave it going".into());
+    }
+    Ok(moves)
+}
+
 /// Openings from text: one a line, its moves in the game's notation separated by spaces
 /// (blank lines and `#` comments skipped). Every move must be legal where it is played,
 /// and the game must go on after the last one. `name` is the source errors name.
@@ -244,30 +269,7 @@ pub fn read_openings<G: Notation>(
         if line.is_empty() {
             continue;
         }
-        let mut game = G::start();
-        let mut moves = Vec::new();
-        for (i, text) in G::move_texts(line).iter().enumerate() {
-            if game.is_over() {
-                return Err(error(format!(
-                    "the game is over before move {} ({text})",
-                    i + 1
-                )));
-            }
-            let mv = game.parse_move(text).map_err(|e| {
-                error(format!(
-                    "move {} ({text}): {e}; moves are {}",
-                    i + 1,
-                    G::move_syntax()
-                ))
-            })?;
-            game.play_unchecked(mv);
-            moves.push(mv);
-        }
-        if game.is_over() {
-            return Err(error(
-                "the game is over after these moves; an opening must leave it going".into(),
-            ));
-        }
+        let moves = opening_from_texts::<G>(&G::move_texts(line)).map_err(error)?;
         out.push(moves);
     }
     if out.is_empty() {

@@ -2,6 +2,7 @@
 //! its board is drawn — and the visitor through which a front end runs generic code on a
 //! game chosen at run time from the catalogue (the `gamelab-games` crate).
 
+use crate::registry::{ParamKind, Value};
 use crate::{EngineHooks, Notation, Registry, Side};
 
 /// How the page draws a side's pieces.
@@ -134,5 +135,120 @@ impl<G: Described> CatalogueEntry for Single<G> {
             None | Some("bitboard") => Ok(visitor.visit::<G>()),
             Some(other) => Err(BoardError::of::<Self>(other)),
         }
+    }
+}
+
+/// One AI parameter as front ends show it (the web app's form, the Python package).
+#[derive(serde::Serialize, Debug)]
+pub struct ParamView {
+    pub name: &'static str,
+    /// `float`, `int`, `bool`, `choice` or `text`.
+    pub kind: &'static str,
+    pub default: Option<String>,
+    pub help: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub min: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub choices: Option<&'static [&'static str]>,
+}
+
+#[derive(serde::Serialize, Debug)]
+pub struct AiView {
+    pub name: &'static str,
+    pub aliases: Vec<&'static str>,
+    pub summary: &'static str,
+    pub params: Vec<ParamView>,
+}
+
+#[derive(serde::Serialize, Debug)]
+pub struct GameInfo {
+    pub name: &'static str,
+    pub title: &'static str,
+    pub sides: [&'static str; 2],
+    pub rows: usize,
+    pub cols: usize,
+    pub col_labels: Vec<String>,
+    pub row_labels: Vec<String>,
+    pub move_syntax: &'static str,
+    /// Each square's name, row by row.
+    pub square_names: Vec<String>,
+    /// How pieces are drawn: `marks` (letters) or `discs`.
+    pub pieces: &'static str,
+    /// CSS colours of the sides' pieces, first side first.
+    pub piece_colours: [&'static str; 2],
+    /// CSS colour of the board's squares.
+    pub board_colour: &'static str,
+    /// The players a new game starts with, first side first.
+    pub default_players: [&'static str; 2],
+    /// A and B of a new match.
+    pub default_match: [&'static str; 2],
+    /// Whether the whole game tree can be explored with exact values (small games only).
+    pub explorable: bool,
+    /// The AI whose values of each move the analysis shows first.
+    pub analysis_ai: &'static str,
+    /// Strengths by name, weakest first.
+    pub presets: &'static [Preset],
+    pub ais: Vec<AiView>,
+}
+
+/// What a front end shows of game `G`: its board, sides, notation, defaults and AIs.
+pub fn game_info<G: Described>() -> GameInfo {
+    let (col_labels, row_labels) = G::labels();
+    GameInfo {
+        name: G::NAME,
+        title: G::TITLE,
+        sides: Side::BOTH.map(G::side_name),
+        rows: G::GRID.0,
+        cols: G::GRID.1,
+        col_labels,
+        row_labels,
+        move_syntax: G::move_syntax(),
+        square_names: (0..G::GRID.0 * G::GRID.1).map(G::square_name).collect(),
+        pieces: G::PIECES.name(),
+        piece_colours: G::PIECE_COLOURS,
+        board_colour: G::BOARD_COLOUR,
+        default_players: G::DEFAULT_PLAYERS,
+        default_match: G::DEFAULT_MATCH,
+        analysis_ai: G::ANALYSIS_AI,
+        presets: G::PRESETS,
+        explorable: G::TREE_FITS_IN_MEMORY,
+        ais: G::registry()
+            .entries()
+            .iter()
+            .map(|e| AiView {
+                name: e.name,
+                aliases: e.aliases.clone(),
+                summary: e.summary,
+                params: e
+                    .params
+                    .iter()
+                    .map(|p| {
+                        let (kind, min, max, choices) = match &p.kind {
+                            ParamKind::Float { min, max } => {
+                                ("float", Some(*min), Some(*max), None)
+                            }
+                            ParamKind::Int { min, max } => {
+                                ("int", Some(*min as f64), Some(*max as f64), None)
+                            }
+                            ParamKind::Bool => ("bool", None, None, None),
+                            ParamKind::Choice(c) => ("choice", None, None, Some(*c)),
+                            ParamKind::Text => ("text", None, None, None),
+                            ParamKind::File { .. } => ("file", None, None, None),
+                        };
+                        ParamView {
+                            name: p.name,
+                            kind,
+                            default: p.default.as_ref().map(Value::to_string),
+                            help: p.help,
+                            min,
+                            max,
+                            choices,
+                        }
+                    })
+                    .collect(),
+            })
+            .collect(),
     }
 }

@@ -8,7 +8,7 @@
 mod agent;
 pub mod arena;
 pub mod by_score;
-mod describe;
+pub mod describe;
 pub mod diverge;
 pub mod elo;
 pub mod files;

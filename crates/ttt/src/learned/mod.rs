@@ -6,5 +6,5 @@ pub mod records;
 pub mod regression;
 
 pub use features::{Cells, FeatureSet};
-pub use records::{Game, Scores, Targets, csv_line, read_dataset, read_games};
+pub use records::{Game, Scores, Targets, csv_line, parse_games, read_dataset, read_games};
 pub use regression::{Regression, load_model, predict_board};

@@ -222,8 +222,13 @@ pub fn read_games(path: &Path) -> Result<Vec<Game>, FileError> {
         path: p.clone(),
         reason: e.to_string(),
     })?;
+    parse_games(&text, &p)
+}
+
+/// [`read_games`] from the text of a records file; `name` is the source errors name.
+pub fn parse_games(text: &str, name: &str) -> Result<Vec<Game>, FileError> {
     let malformed = |line: usize, reason: String| FileError::Malformed {
-        path: p.clone(),
+        path: name.to_string(),
         line,
         reason,
     };

@@ -1,0 +1,62 @@
+"""Othello's own tools: perft and the exact endgame solver (`gamelab perft`, `gamelab
+ffo`), and the FFO test suites.
+
+    pos = gamelab.Othello("f5d6c3d3c4f4f6f3e6e7")
+    gamelab.othello.perft(6, pos)
+    gamelab.othello.solve(gamelab.Othello(ffo_board))   # exact score and best move
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import Optional, Union
+
+from . import _gamelab
+from ._gamelab import Position
+
+__all__ = ["EndgameSolution", "FfoPosition", "ffo_positions", "perft", "solve"]
+
+
+def perft(depth: int, position: Optional[Position] = None, *, threads: Optional[int] = None) -> int:
+    """The leaves of the game tree `depth` plies below `position` (the start by default;
+    a pass counts as a ply), on `threads` threads (None: every core)."""
+    return _gamelab._perft(depth, position, threads=threads)
+
+
+@dataclass(frozen=True)
+class EndgameSolution:
+    """The exact final disc difference for the side to move (empty squares to the
+    winner), a best move (None when the game is over), and the nodes searched."""
+
+    score: int
+    best_move: Optional[str]
+    nodes: int
+
+
+def solve(position: Position, *, threads: Optional[int] = None, time_limit: Optional[float] = None) -> EndgameSolution:
+    """Solves `position` exactly (at most 36 empty squares). The score and the move do not
+    depend on `threads` (None: every core); the node count does. `time_limit` in seconds
+    raises TimeoutError when it passes first; Ctrl-C raises KeyboardInterrupt."""
+    score, best, nodes = _gamelab._solve_endgame(position, threads=threads, time_limit=time_limit)
+    return EndgameSolution(score, best, nodes)
+
+
+@dataclass(frozen=True)
+class FfoPosition:
+    """One position of an FFO suite: its id, the position, its exact score for the side
+    to move and the best move the file gives."""
+
+    id: int
+    position: Position
+    score: int
+    best_move: str
+
+
+def ffo_positions(path: Union[str, os.PathLike]) -> list[FfoPosition]:
+    """The positions of an FFO suite file (`<id> <64 squares> <side> <score> <move>` a
+    line, as in gamelab's data directory), in the file's order."""
+    path = os.fspath(path)
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    return [FfoPosition(*p) for p in _gamelab._ffo_parse(text, path)]

@@ -1,0 +1,636 @@
+//! AIs from Python's side: gamelab's own (`gamelab.Agent`, built from a spec), Python
+//! functions playing in gamelab's arena (`PythonAgent`), and the random stream a Python
+//! agent draws from (`gamelab.Stream`).
+
+use std::marker::PhantomData;
+use std::sync::{Arc, Mutex};
+
+use gamelab_core::{Described, GameRng, Policy, Side, StopFlag};
+use pyo3::exceptions::{PyIndexError, PyRuntimeError, PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList, PySequence};
+use rand::Rng;
+
+use crate::dyn_game::{AnyAgent, AnyGame, DynGame, make_position};
+use crate::errors::{AgentError, PositionError, SpecError};
+use crate::position::{Position, move_text};
+
+/// One of gamelab's AIs, built from a spec such as `ai12s:ver=1` or
+/// `engine:level=8` (see `gamelab.ais(game)` for each game's AIs and parameters).
+///
+/// Its moves draw from the stream `(seed, ply, side to move)`, as `gamelab move --seed`,
+/// `gamelab play` and the web app do, so the same seed gives the same move everywhere.
+#[pyclass(module = "gamelab", name = "Agent", frozen)]
+pub struct Agent {
+    spec: String,
+    game: &'static str,
+    built: Mutex<Box<dyn AnyAgent>>,
+}
+
+impl Agent {
+    pub fn spec(&self) -> &str {
+        &self.spec
+    }
+
+    pub fn game(&self) -> &'static str {
+        self.game
+    }
+
+    /// Runs `f` with this agent built for `pos`'s exact type (rebuilt when `pos` runs on
+    /// another board structure of the same game).
+    fn with<R>(&self, pos: &dyn AnyGame, f: impl FnOnce(&mut dyn AnyAgent) -> R) -> PyResult<R> {
+        if pos.name() != self.game {
+            return Err(PyValueError::new_err(format!(
+                "{} is an AI of {}; this position is of {}",
+                self.spec,
+                self.game,
+                pos.name()
+            )));
+        }
+        let mut built = self.built.lock().unwrap_or_else(|e| e.into_inner());
+        if built.position_type() != pos.as_any().type_id() {
+            *built = pos.build_agent(&self.spec).map_err(SpecError::new_err)?;
+        }
+        Ok(f(&mut **built))
+    }
+}
+
+fn check_going(pos: &dyn AnyGame) -> PyResult<()> {
+    match pos.outcome() {
+        Some(outcome) => Err(PyValueError::new_err(format!(
+            "the game is already over ({}); there is no move to choose",
+            pos.describe_outcome(outcome)
+        ))),
+        None => Ok(()),
+    }
+}
+
+/// `(move, value)` pairs as a dict in the agent's order.
+fn pairs_dict<'py>(py: Python<'py>, pairs: Vec<(String, f64)>) -> PyResult<Bound<'py, PyDict>> {
+    let dict = PyDict::new(py);
+    for (mv, v) in pairs {
+        dict.set_item(mv, v)?;
+    }
+    Ok(dict)
+}
+
+#[pymethods]
+impl Agent {
+    /// `Agent(spec, game="ttt", *, board=None)`; `gamelab.agent(spec, game)` is the same.
+    #[new]
+    #[pyo3(signature = (spec, game = None, *, board = None))]
+    fn py_new(spec: &str, game: Option<&str>, board: Option<&str>) -> PyResult<Agent> {
+        let game = game.unwrap_or(gamelab_games::DEFAULT);
+        let start = make_position(game, board, None).map_err(PositionError::new_err)?;
+        let built = start.build_agent(spec).map_err(SpecError::new_err)?;
+        Ok(Agent {
+            spec: spec.to_string(),
+            game: start.name(),
+            built: Mutex::new(built),
+        })
+    }
+
+    /// The spec it was built from.
+    #[getter(spec)]
+    fn py_spec(&self) -> &str {
+        &self.spec
+    }
+
+    /// The game it plays.
+    #[getter(game)]
+    fn py_game(&self) -> &'static str {
+        self.game
+    }
+
+    /// The move it plays in `position`, drawing from the stream `(seed, ply, side)`.
+    #[pyo3(signature = (position, seed = 0))]
+    fn choose(&self, py: Python<'_>, position: PyRef<'_, Position>, seed: u64) -> PyResult<String> {
+        let pos = &*position.inner;
+        check_going(pos)?;
+        py.detach(|| {
+            self.with(pos, |agent| {
+                let mut rng = gamelab_core::game_rng(seed, pos.ply() as u64, pos.to_move());
+                agent.choose(pos, &mut rng)
+            })
+        })
+    }
+
+    /// The distribution it draws its move from, `{move: probability}`; `None` for an AI
+    /// without a fixed one (a time-limited search, MCTS by time).
+    fn policy<'py>(
+        &self,
+        py: Python<'py>,
+        position: PyRef<'_, Position>,
+    ) -> PyResult<Option<Bound<'py, PyDict>>> {
+        let pos = &*position.inner;
+        check_going(pos)?;
+        let policy = py.detach(|| self.with(pos, |agent| agent.policy(pos)))?;
+        policy.map(|p| pairs_dict(py, p)).transpose()
+    }
+
+    /// The moves it considers best (those its policy gives a chance); for an AI without
+    /// a fixed distribution, the one move it plays with seed 0.
+    fn best_moves(&self, py: Python<'_>, position: PyRef<'_, Position>) -> PyResult<Vec<String>> {
+        let pos = &*position.inner;
+        check_going(pos)?;
+        py.detach(|| {
+            self.with(pos, |agent| match agent.policy(pos) {
+                Some(p) => p.into_iter().map(|(m, _)| m).collect(),
+                None => {
+                    let mut rng = gamelab_core::game_rng(0, pos.ply() as u64, pos.to_move());
+                    vec![agent.choose(pos, &mut rng)]
+                }
+            })
+        })
+    }
+
+    /// How it decides here (the seeds' `debug=True` trace), for AIs that give one.
+    fn explain(&self, py: Python<'_>, position: PyRef<'_, Position>) -> PyResult<Option<String>> {
+        let pos = &*position.inner;
+        check_going(pos)?;
+        py.detach(|| self.with(pos, |agent| agent.explain(pos)))
+    }
+
+    /// Its score of each legal move, `{move: score}`, for AIs that score moves (in the AI's
+    /// own units and point of view; see `gamelab.ais`).
+    fn move_scores<'py>(
+        &self,
+        py: Python<'py>,
+        position: PyRef<'_, Position>,
+    ) -> PyResult<Option<Bound<'py, PyDict>>> {
+        let pos = &*position.inner;
+        check_going(pos)?;
+        let scores = py.detach(|| self.with(pos, |agent| agent.move_scores(pos)))?;
+        scores.map(|s| pairs_dict(py, s)).transpose()
+    }
+
+    /// Its value of the position for the side to move, for AIs that evaluate.
+    fn value(&self, py: Python<'_>, position: PyRef<'_, Position>) -> PyResult<Option<f64>> {
+        let pos = &*position.inner;
+        check_going(pos)?;
+        py.detach(|| self.with(pos, |agent| agent.value(pos)))
+    }
+
+    fn __repr__(&self) -> String {
+        format!("gamelab.Agent({:?}, game={:?})", self.spec, self.game)
+    }
+
+    fn __str__(&self) -> String {
+        self.spec.clone()
+    }
+}
+
+/// The random stream of one side in one game: what a Python agent draws from, so that
+/// its games are reproducible like gamelab's own (same seed, same games, on any number
+/// of threads). Its methods follow `random.Random`'s.
+///
+/// In a match, an agent gets the stream of its side in that game, valid during its call.
+/// `Stream(seed, game=0, side=0)` makes one to try an agent by hand.
+#[pyclass(module = "gamelab", name = "Stream")]
+pub struct Stream {
+    rng: GameRng,
+    /// A stream lent for one call of an agent is dead outside it.
+    live: bool,
+}
+
+impl Stream {
+    fn rng(&mut self) -> PyResult<&mut GameRng> {
+        if self.live {
+            Ok(&mut self.rng)
+        } else {
+            Err(PyRuntimeError::new_err(
+                "this stream was lent to an agent for one move, which is over; an agent gets its stream anew at each move",
+            ))
+        }
+    }
+
+    fn below(&mut self, n: u64) -> PyResult<u64> {
+        if n == 0 || n > u64::from(u32::MAX) {
+            return Err(PyValueError::new_err(format!(
+                "a stream draws among 1 to {} choices; asked for {n}",
+                u32::MAX
+            )));
+        }
+        Ok(self.rng()?.below(n as usize) as u64)
+    }
+
+    fn unit(&mut self) -> PyResult<f64> {
+        Ok((self.rng()?.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64))
+    }
+}
+
+#[pymethods]
+impl Stream {
+    #[new]
+    #[pyo3(signature = (seed = 0, game = 0, side = 0))]
+    fn py_new(seed: u64, game: u64, side: u8) -> PyResult<Stream> {
+        let side = match side {
+            0 => Side::First,
+            1 => Side::Second,
+            _ => {
+                return Err(PyValueError::new_err(format!(
+                    "side is 0 (the first to move) or 1; got {side}"
+                )));
+            }
+        };
+        Ok(Stream {
+            rng: gamelab_core::game_rng(seed, game, side),
+            live: true,
+        })
+    }
+
+    /// A float in [0, 1).
+    fn random(&mut self) -> PyResult<f64> {
+        self.unit()
+    }
+
+    /// A float in [a, b].
+    fn uniform(&mut self, a: f64, b: f64) -> PyResult<f64> {
+        Ok(a + (b - a) * self.unit()?)
+    }
+
+    /// `randrange(stop)` or `randrange(start, stop[, step])`, as `random.randrange`.
+    #[pyo3(signature = (start, stop = None, step = 1))]
+    fn randrange(&mut self, start: i64, stop: Option<i64>, step: i64) -> PyResult<i64> {
+        let (start, stop) = match stop {
+            None => (0, start),
+            Some(stop) => (start, stop),
+        };
+        if step == 0 {
+            return Err(PyValueError::new_err("randrange's step must not be 0"));
+        }
+        let width = (i128::from(stop) - i128::from(start) + i128::from(step)
+            - i128::from(step.signum()))
+            / i128::from(step);
+        if width <= 0 {
+            return Err(PyValueError::new_err(format!(
+                "empty range for randrange({start}, {stop}, {step})"
+            )));
+        }
+        let k = self.below(u64::try_from(width).unwrap_or(u64::MAX))?;
+        Ok(start + step * k as i64)
+    }
+
+    /// An integer in [a, b], both included.
+    fn randint(&mut self, a: i64, b: i64) -> PyResult<i64> {
+        self.randrange(a, Some(b.saturating_add(1)), 1)
+    }
+
+    /// An element of `seq` chosen uniformly. A sequence of one is returned without
+    /// drawing, as gamelab's AIs do with a forced move, so that an agent that picks
+    /// `choice(position.legal_moves())` plays exactly the games of gamelab's `ai2`.
+    fn choice<'py>(&mut self, seq: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+        let seq = seq.cast::<PySequence>()?;
+        let n = seq.len()?;
+        match n {
+            0 => Err(PyIndexError::new_err(
+                "cannot choose from an empty sequence",
+            )),
+            1 => seq.get_item(0),
+            _ => seq.get_item(self.below(n as u64)? as usize),
+        }
+    }
+
+    /// Shuffles `x` in place (Fisher–Yates from the end).
+    fn shuffle(&mut self, x: &Bound<'_, PyList>) -> PyResult<()> {
+        for i in (1..x.len()).rev() {
+            let j = self.below(i as u64 + 1)? as usize;
+            if i != j {
+                let (a, b) = (x.get_item(i)?, x.get_item(j)?);
+                x.set_item(i, b)?;
+                x.set_item(j, a)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// `k` distinct elements of `population`, in the order drawn.
+    fn sample<'py>(
+        &mut self,
+        population: &Bound<'py, PyAny>,
+        k: usize,
+    ) -> PyResult<Bound<'py, PyList>> {
+        let items: Vec<Bound<'py, PyAny>> = population.try_iter()?.collect::<PyResult<_>>()?;
+        if k > items.len() {
+            return Err(PyValueError::new_err(format!(
+                "sample larger than the population ({k} of {})",
+                items.len()
+            )));
+        }
+        let mut pool = items;
+        let mut out = Vec::with_capacity(k);
+        for i in 0..k {
+            let j = i + self.below((pool.len() - i) as u64)? as usize;
+            pool.swap(i, j);
+            out.push(pool[i].clone());
+        }
+        PyList::new(population.py(), out)
+    }
+
+    /// An integer of `k` random bits (0 ≤ k ≤ 64).
+    fn getrandbits(&mut self, k: u32) -> PyResult<u64> {
+        if k > 64 {
+            return Err(PyValueError::new_err(format!(
+                "a stream gives at most 64 bits at a time; asked for {k}"
+            )));
+        }
+        let word = self.rng()?.next_u64();
+        Ok(if k == 0 { 0 } else { word >> (64 - k) })
+    }
+
+    /// The index of the game this stream is for (for a single move, the ply).
+    #[getter]
+    fn game(&self) -> u64 {
+        self.rng.game()
+    }
+}
+
+/// A Python function (or object with `choose`) as a player in gamelab's arena. The
+/// package's `gamelab.match` and friends make these from what they are given.
+#[pyclass(module = "gamelab._gamelab", name = "PythonAgent", frozen)]
+pub struct PythonAgent {
+    name: String,
+    choose: Py<PyAny>,
+    wants_stream: bool,
+    policy: Option<Py<PyAny>>,
+}
+
+#[pymethods]
+impl PythonAgent {
+    /// `choose(position)` or, with `wants_stream`, `choose(position, stream)` returns the
+    /// move; `policy(position)`, when given, returns `{move: probability}`.
+    #[new]
+    #[pyo3(signature = (name, choose, wants_stream, policy = None))]
+    fn py_new(
+        name: String,
+        choose: Py<PyAny>,
+        wants_stream: bool,
+        policy: Option<Py<PyAny>>,
+    ) -> PythonAgent {
+        PythonAgent {
+            name,
+            choose,
+            wants_stream,
+            policy,
+        }
+    }
+
+    #[getter]
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn __repr__(&self) -> String {
+        format!("<gamelab Python agent {}>", self.name)
+    }
+}
+
+/// Where a Python agent failed: the exception, the game and the position.
+pub struct Failure {
+    pub err: PyErr,
+    pub game: u64,
+    pub position: String,
+    pub side: &'static str,
+}
+
+/// A Python agent during one experiment: its callables, and what stops the experiment
+/// when it fails.
+pub struct PythonPlayer {
+    pub name: String,
+    choose: Py<PyAny>,
+    wants_stream: bool,
+    policy: Option<Py<PyAny>>,
+    failure: Mutex<Option<Failure>>,
+    stop: StopFlag,
+}
+
+impl PythonPlayer {
+    pub fn new(py: Python<'_>, agent: &PythonAgent, stop: StopFlag) -> Arc<PythonPlayer> {
+        Arc::new(PythonPlayer {
+            name: agent.name.clone(),
+            choose: agent.choose.clone_ref(py),
+            wants_stream: agent.wants_stream,
+            policy: agent.policy.as_ref().map(|p| p.clone_ref(py)),
+            failure: Mutex::new(None),
+            stop,
+        })
+    }
+
+    fn failed(&self) -> bool {
+        self.failure
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .is_some()
+    }
+
+    /// Keeps the first failure and stops the experiment.
+    fn fail(&self, failure: Failure) {
+        let mut slot = self.failure.lock().unwrap_or_else(|e| e.into_inner());
+        if slot.is_none() {
+            *slot = Some(failure);
+        }
+        self.stop.store(true, std::sync::atomic::Ordering::SeqCst);
+    }
+
+    /// The failure to raise, if the agent failed: an interrupt as it is, an agent's own
+    /// error as an `AgentError` saying where, with the exception as its cause.
+    pub fn take_failure(&self, py: Python<'_>) -> Option<PyErr> {
+        let failure = self
+            .failure
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .take()?;
+        let err = failure.err;
+        if !err.is_instance_of::<pyo3::exceptions::PyException>(py) {
+            // KeyboardInterrupt, SystemExit: not the agent's fault.
+            return Some(err);
+        }
+        let described = if err.is_instance_of::<AgentError>(py) {
+            err.value(py).to_string()
+        } else {
+            format!(
+                "raised {}",
+                err.value(py)
+                    .repr()
+                    .map(|r| r.to_string())
+                    .unwrap_or_else(|_| "an exception".into())
+            )
+        };
+        let wrapped = AgentError::new_err(format!(
+            "{} failed in game {} ({} to move): {described}; the position:\n{}",
+            self.name,
+            failure.game,
+            failure.side,
+            failure.position.trim_end()
+        ));
+        let value = wrapped.value(py);
+        let _ = value.setattr("game", failure.game);
+        let _ = value.setattr("position", failure.position);
+        if !err.is_instance_of::<AgentError>(py) {
+            wrapped.set_cause(py, Some(err));
+        }
+        Some(wrapped)
+    }
+}
+
+/// A Python agent playing game `G` in the arena.
+pub struct PyAgent<G> {
+    player: Arc<PythonPlayer>,
+    board: &'static str,
+    /// The stream object lent to the function at each move (made at the first).
+    stream: Option<Py<Stream>>,
+    game: PhantomData<fn() -> G>,
+}
+
+impl<G: Described> PyAgent<G> {
+    pub fn new(player: Arc<PythonPlayer>, board: &'static str) -> PyAgent<G> {
+        PyAgent {
+            player,
+            board,
+            stream: None,
+            game: PhantomData,
+        }
+    }
+
+    fn position<'py>(&self, py: Python<'py>, game: &G) -> PyResult<Bound<'py, Position>> {
+        let pos = DynGame {
+            game: game.clone(),
+            board: self.board,
+        };
+        Bound::new(py, Position::new(Box::new(pos)))
+    }
+
+    fn call(&mut self, py: Python<'_>, game: &G, rng: &mut GameRng) -> PyResult<G::Move> {
+        let pos = self.position(py, game)?;
+        let choose = self.player.choose.bind(py);
+        let answer = if self.player.wants_stream {
+            let stream = match &self.stream {
+                Some(s) => s.bind(py).clone(),
+                None => {
+                    let s = Bound::new(
+                        py,
+                        Stream {
+                            rng: gamelab_core::game_rng(0, 0, Side::First),
+                            live: false,
+                        },
+                    )?;
+                    self.stream = Some(s.clone().unbind());
+                    s
+                }
+            };
+            // The arena's stream goes into the object for the call and comes back after.
+            let lend = |s: &Bound<'_, Stream>, rng: &mut GameRng, live: bool| -> PyResult<()> {
+                let mut s = s.try_borrow_mut()?;
+                std::mem::swap(&mut s.rng, rng);
+                s.live = live;
+                Ok(())
+            };
+            lend(&stream, rng, true)?;
+            let answer = choose.call1((pos, &stream));
+            lend(&stream, rng, false)?;
+            answer?
+        } else {
+            choose.call1((pos,))?
+        };
+        let text = move_text(&answer)?;
+        game.parse_move(text.trim()).map_err(|e| {
+            AgentError::new_err(format!(
+                "it returned `{text}`, which cannot be played: {e}; moves are {}",
+                G::move_syntax()
+            ))
+        })
+    }
+
+    fn fail(&self, err: PyErr, game_index: u64, game: &G) {
+        self.player.fail(Failure {
+            err,
+            game: game_index,
+            position: game.to_string(),
+            side: G::side_name(game.to_move()),
+        });
+    }
+
+    fn call_policy(&self, py: Python<'_>, game: &G) -> PyResult<Option<Policy<G::Move>>> {
+        let Some(policy) = &self.player.policy else {
+            return Ok(None);
+        };
+        let answer = policy.bind(py).call1((self.position(py, game)?,))?;
+        let pairs: Vec<(Bound<'_, PyAny>, f64)> = if let Ok(dict) = answer.cast::<PyDict>() {
+            dict.iter()
+                .map(|(k, v)| Ok((k, v.extract::<f64>()?)))
+                .collect::<PyResult<_>>()?
+        } else {
+            answer
+                .try_iter()
+                .map_err(|_| {
+                    PyTypeError::new_err(
+                        "a policy is {move: probability} or a list of (move, probability)",
+                    )
+                })?
+                .map(|item| item?.extract::<(Bound<'_, PyAny>, f64)>())
+                .collect::<PyResult<_>>()?
+        };
+        let mut entries: Vec<(G::Move, f64)> = Vec::with_capacity(pairs.len());
+        for (mv, p) in pairs {
+            let text = move_text(&mv)?;
+            let mv = game.parse_move(text.trim()).map_err(|e| {
+                AgentError::new_err(format!(
+                    "its policy names `{text}`, which cannot be played: {e}"
+                ))
+            })?;
+            if !(p.is_finite() && p >= 0.0) {
+                return Err(AgentError::new_err(format!(
+                    "its policy gives `{text}` the probability {p}; probabilities are from 0 to 1"
+                )));
+            }
+            if entries.iter().any(|&(m, _)| m == mv) {
+                return Err(AgentError::new_err(format!(
+                    "its policy names `{text}` twice"
+                )));
+            }
+            if p > 0.0 {
+                entries.push((mv, p));
+            }
+        }
+        let total: f64 = entries.iter().map(|&(_, p)| p).sum();
+        if (total - 1.0).abs() > 1e-6 {
+            return Err(AgentError::new_err(format!(
+                "its policy's probabilities sum to {total}; they must sum to 1"
+            )));
+        }
+        for entry in &mut entries {
+            entry.1 /= total;
+        }
+        Ok(Some(Policy::from_weighted(entries)))
+    }
+}
+
+impl<G: Described> gamelab_core::Agent<G> for PyAgent<G> {
+    fn choose(&mut self, game: &G, rng: &mut GameRng) -> G::Move {
+        // After a failure the experiment is stopping: any legal move ends the game.
+        let fallback = |game: &G| game.legal_moves()[0];
+        if self.player.failed() {
+            return fallback(game);
+        }
+        match Python::attach(|py| self.call(py, game, rng)) {
+            Ok(mv) => mv,
+            Err(err) => {
+                self.fail(err, rng.game(), game);
+                fallback(game)
+            }
+        }
+    }
+
+    fn policy(&mut self, game: &G) -> Option<Policy<G::Move>> {
+        if self.player.failed() {
+            return Some(Policy::uniform(&game.legal_moves()));
+        }
+        match Python::attach(|py| self.call_policy(py, game)) {
+            Ok(policy) => policy,
+            Err(err) => {
+                self.fail(err, game.ply() as u64, game);
+                Some(Policy::uniform(&game.legal_moves()))
+            }
+        }
+    }
+}

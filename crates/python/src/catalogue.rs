@@ -1,0 +1,57 @@
+//! The catalogue of games and each game's AIs, as Python sees them: the same description
+//! the web app serves (`gamelab_core::describe::game_info`), as JSON the package turns
+//! into dicts.
+
+use gamelab_core::{Described, GameVisitor};
+use pyo3::prelude::*;
+
+use crate::errors::PositionError;
+
+/// The Python class name of a game from its title: `Tic-tac-toe` → `TicTacToe`,
+/// `Connect Four` → `ConnectFour`.
+pub fn class_name(title: &str) -> String {
+    title
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(|w| {
+            let mut chars = w.chars();
+            chars
+                .next()
+                .map(|c| c.to_ascii_uppercase().to_string() + chars.as_str())
+                .unwrap_or_default()
+        })
+        .collect()
+}
+
+struct Describe;
+
+impl GameVisitor for Describe {
+    type Output = serde_json::Value;
+    fn visit<G: Described>(self) -> serde_json::Value {
+        serde_json::to_value(gamelab_core::describe::game_info::<G>())
+            .expect("a game's description serialises")
+    }
+}
+
+/// Every game of the catalogue, in its order, as JSON: the web app's description (board,
+/// sides, notation, defaults, AIs with their parameters) with the board structures and
+/// the Python class name added.
+#[pyfunction]
+pub fn _catalogue_json() -> String {
+    let games: Vec<serde_json::Value> = gamelab_games::GAMES
+        .iter()
+        .map(|entry| {
+            let mut value = gamelab_games::visit(entry.name, None, Describe)
+                .expect("the catalogue visits its own games");
+            value["boards"] = entry.boards.into();
+            value["class_name"] = class_name(entry.title).into();
+            value
+        })
+        .collect();
+    serde_json::Value::Array(games).to_string()
+}
+
+/// The catalogue entry called `game`, or the error that lists the games.
+pub fn find(game: &str) -> PyResult<&'static gamelab_games::Entry> {
+    gamelab_games::find(game).map_err(|e| PositionError::new_err(e.to_string()))
+}

@@ -1,0 +1,287 @@
+//! Any game of the catalogue behind one object-safe interface: Python holds positions and
+//! agents of games chosen at run time, so the generic Rust code (generic over `G`) is
+//! reached through the catalogue's visitor once, when a position or an agent is made.
+
+use std::any::{Any, TypeId};
+
+use gamelab_core::{
+    Agent, Described, FileAccess, Game, GameRng, GameVisitor, Outcome, Side, StopFlag,
+};
+
+/// A position of some game of the catalogue.
+pub trait AnyGame: Send + Sync + 'static {
+    fn as_any(&self) -> &dyn Any;
+    fn clone_box(&self) -> Box<dyn AnyGame>;
+    /// The game's name in the catalogue (`ttt`).
+    fn name(&self) -> &'static str;
+    /// The board data structure it runs on.
+    fn board(&self) -> &'static str;
+    fn title(&self) -> &'static str;
+    /// Rows and columns of the board.
+    fn grid(&self) -> (usize, usize);
+    /// Whether exact matches and values (which walk the whole tree) work for the game.
+    fn tree_fits_in_memory(&self) -> bool;
+    /// The game's text form of the position.
+    fn text(&self) -> String;
+    fn to_move(&self) -> Side;
+    fn side_name(&self, side: Side) -> &'static str;
+    fn ply(&self) -> usize;
+    /// The legal moves as the game writes them, in its order.
+    fn legal_moves(&self) -> Vec<String>;
+    /// Plays a move given in the game's notation; returns it as the game writes it.
+    fn play(&mut self, text: &str) -> Result<String, String>;
+    fn undo(&mut self) -> Option<String>;
+    fn history(&self) -> Vec<String>;
+    fn outcome(&self) -> Option<Outcome>;
+    fn describe_outcome(&self, outcome: Outcome) -> String;
+    fn key(&self) -> u64;
+    /// Who holds each square, row by row from the top.
+    fn cells(&self) -> Vec<Option<Side>>;
+    fn score(&self) -> Option<[u32; 2]>;
+    fn highlight(&self) -> Vec<usize>;
+    /// The square a legal move puts a piece on (`None` for one that places none, a pass).
+    fn square_of(&self, mv: &str) -> Result<Option<usize>, String>;
+    /// Builds the AI `spec` for positions of this exact type.
+    fn build_agent(&self, spec: &str) -> Result<Box<dyn AnyAgent>, String>;
+}
+
+/// A position of game `G` on the board structure called `board`.
+#[derive(Clone)]
+pub struct DynGame<G> {
+    pub game: G,
+    pub board: &'static str,
+}
+
+impl<G: Described> DynGame<G> {
+    fn parse(&self, text: &str) -> Result<G::Move, String> {
+        if let Some(outcome) = self.game.outcome() {
+            return Err(format!(
+                "the game is over ({}); no move can be played",
+                G::describe_outcome(outcome)
+            ));
+        }
+        self.game
+            .parse_move(text.trim())
+            .map_err(|e| format!("{e}; moves are {}", G::move_syntax()))
+    }
+}
+
+impl<G: Described> AnyGame for DynGame<G> {
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+
+    fn clone_box(&self) -> Box<dyn AnyGame> {
+        Box::new(self.clone())
+    }
+
+    fn name(&self) -> &'static str {
+        G::NAME
+    }
+
+    fn board(&self) -> &'static str {
+        self.board
+    }
+
+    fn title(&self) -> &'static str {
+        G::TITLE
+    }
+
+    fn grid(&self) -> (usize, usize) {
+        G::GRID
+    }
+
+    fn tree_fits_in_memory(&self) -> bool {
+        G::TREE_FITS_IN_MEMORY
+    }
+
+    fn text(&self) -> String {
+        self.game.to_string()
+    }
+
+    fn to_move(&self) -> Side {
+        self.game.to_move()
+    }
+
+    fn side_name(&self, side: Side) -> &'static str {
+        G::side_name(side)
+    }
+
+    fn ply(&self) -> usize {
+        self.game.ply()
+    }
+
+    fn legal_moves(&self) -> Vec<String> {
+        self.game
+            .legal_moves()
+            .iter()
+            .map(|m| m.to_string())
+            .collect()
+    }
+
+    fn play(&mut self, text: &str) -> Result<String, String> {
+        let mv = self.parse(text)?;
+        self.game.play_unchecked(mv);
+        Ok(mv.to_string())
+    }
+
+    fn undo(&mut self) -> Option<String> {
+        self.game.undo().map(|m| m.to_string())
+    }
+
+    fn history(&self) -> Vec<String> {
+        self.game.history().iter().map(|m| m.to_string()).collect()
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        self.game.outcome()
+    }
+
+    fn describe_outcome(&self, outcome: Outcome) -> String {
+        G::describe_outcome(outcome)
+    }
+
+    fn key(&self) -> u64 {
+        self.game.key()
+    }
+
+    fn cells(&self) -> Vec<Option<Side>> {
+        let (rows, columns) = G::GRID;
+        (0..rows * columns).map(|i| self.game.piece(i)).collect()
+    }
+
+    fn score(&self) -> Option<[u32; 2]> {
+        self.game.score()
+    }
+
+    fn highlight(&self) -> Vec<usize> {
+        self.game.highlight()
+    }
+
+    fn square_of(&self, mv: &str) -> Result<Option<usize>, String> {
+        self.parse(mv).map(G::square_of)
+    }
+
+    fn build_agent(&self, spec: &str) -> Result<Box<dyn AnyAgent>, String> {
+        let agent = G::registry()
+            .build_with(spec, &FileAccess::Any)
+            .map_err(|e| e.to_string())?;
+        Ok(Box::new(DynAgent::<G> { agent }))
+    }
+}
+
+/// The catalogue's visitor that makes a position: the start, or one read from `text`.
+pub struct MakePosition<'a> {
+    pub text: Option<&'a str>,
+    pub board: &'static str,
+}
+
+impl GameVisitor for MakePosition<'_> {
+    type Output = Result<Box<dyn AnyGame>, String>;
+    fn visit<G: Described>(self) -> Self::Output {
+        let game = match self.text {
+            None => G::start(),
+            Some(text) => G::parse_position(text).map_err(|e| {
+                format!(
+                    "cannot read the {} position `{}`: {e}; positions are {}",
+                    G::TITLE,
+                    text.trim(),
+                    G::position_syntax()
+                )
+            })?,
+        };
+        Ok(Box::new(DynGame {
+            game,
+            board: self.board,
+        }))
+    }
+}
+
+/// A position of `game` on `board` (its default when `None`): the start, or `text`.
+pub fn make_position(
+    game: &str,
+    board: Option<&str>,
+    text: Option<&str>,
+) -> Result<Box<dyn AnyGame>, String> {
+    let entry = gamelab_games::find(game).map_err(|e| e.to_string())?;
+    let board = match board {
+        None => entry.boards[0],
+        Some(b) => entry
+            .boards
+            .iter()
+            .find(|&&known| known == b)
+            .copied()
+            .ok_or_else(|| {
+                format!(
+                    "{game} has no board `{b}`; its boards: {}",
+                    entry.boards.join(", ")
+                )
+            })?,
+    };
+    let visitor = MakePosition { text, board };
+    gamelab_games::visit(game, Some(board), visitor).map_err(|e| e.to_string())?
+}
+
+/// An agent of some game, used on positions of that game.
+pub trait AnyAgent: Send {
+    /// The type of position it plays (`DynGame<G>`).
+    fn position_type(&self) -> TypeId;
+    /// The positions must be of [`AnyAgent::position_type`].
+    fn choose(&mut self, pos: &dyn AnyGame, rng: &mut GameRng) -> String;
+    fn policy(&mut self, pos: &dyn AnyGame) -> Option<Vec<(String, f64)>>;
+    fn explain(&mut self, pos: &dyn AnyGame) -> Option<String>;
+    fn move_scores(&mut self, pos: &dyn AnyGame) -> Option<Vec<(String, f64)>>;
+    fn value(&mut self, pos: &dyn AnyGame) -> Option<f64>;
+    fn set_stop(&mut self, stop: &StopFlag);
+}
+
+struct DynAgent<G: Game> {
+    agent: Box<dyn Agent<G>>,
+}
+
+impl<G: Described> DynAgent<G> {
+    fn game(pos: &dyn AnyGame) -> &G {
+        &pos.as_any()
+            .downcast_ref::<DynGame<G>>()
+            .expect("an agent is used on positions of its own type")
+            .game
+    }
+}
+
+fn texts<M: ToString>(entries: Vec<(M, f64)>) -> Vec<(String, f64)> {
+    entries
+        .into_iter()
+        .map(|(m, v)| (m.to_string(), v))
+        .collect()
+}
+
+impl<G: Described> AnyAgent for DynAgent<G> {
+    fn position_type(&self) -> TypeId {
+        TypeId::of::<DynGame<G>>()
+    }
+
+    fn choose(&mut self, pos: &dyn AnyGame, rng: &mut GameRng) -> String {
+        self.agent.choose(Self::game(pos), rng).to_string()
+    }
+
+    fn policy(&mut self, pos: &dyn AnyGame) -> Option<Vec<(String, f64)>> {
+        let policy = self.agent.policy(Self::game(pos))?;
+        Some(texts(policy.entries().to_vec()))
+    }
+
+    fn explain(&mut self, pos: &dyn AnyGame) -> Option<String> {
+        self.agent.explain(Self::game(pos))
+    }
+
+    fn move_scores(&mut self, pos: &dyn AnyGame) -> Option<Vec<(String, f64)>> {
+        self.agent.move_scores(Self::game(pos)).map(texts)
+    }
+
+    fn value(&mut self, pos: &dyn AnyGame) -> Option<f64> {
+        self.agent.value(Self::game(pos))
+    }
+
+    fn set_stop(&mut self, stop: &StopFlag) {
+        self.agent.set_stop(stop);
+    }
+}

@@ -1,0 +1,744 @@
+//! Matches, tournaments, the divergence search and proofs, run by the same core code as
+//! the command line, with Python agents among gamelab's own. Each returns the command's
+//! JSON (`gamelab match --json`, …), which the package turns into result objects.
+
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+use gamelab_core::arena::{self, LiveOptions, MatchConfig, MatchReport};
+use gamelab_core::record::GameRecord;
+use gamelab_core::{Described, GameVisitor, Registry, Side, StopFlag};
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+
+use crate::agent::{Agent, PyAgent, PythonAgent, PythonPlayer};
+use crate::catalogue;
+use crate::errors::{PositionError, SpecError};
+use crate::interrupt::{self, Job};
+use crate::position::Position;
+
+/// A player of an experiment: one of gamelab's AIs by spec, or a Python agent.
+pub enum AgentArg {
+    Spec(String),
+    Python(Arc<PythonPlayer>),
+}
+
+impl AgentArg {
+    /// From what the package passes: a spec, a `gamelab.Agent` of `game`, or a
+    /// `PythonAgent` (the package wraps functions in one).
+    pub fn from_py(obj: &Bound<'_, PyAny>, game: &str, stop: &StopFlag) -> PyResult<AgentArg> {
+        if let Ok(spec) = obj.extract::<String>() {
+            return Ok(AgentArg::Spec(spec));
+        }
+        if let Ok(agent) = obj.cast::<Agent>() {
+            let agent = agent.get();
+            if agent.game() != game {
+                return Err(PyValueError::new_err(format!(
+                    "{} is an AI of {}; this experiment is of {game}",
+                    agent.spec(),
+                    agent.game()
+                )));
+            }
+            return Ok(AgentArg::Spec(agent.spec().to_string()));
+        }
+        if let Ok(agent) = obj.cast::<PythonAgent>() {
+            return Ok(AgentArg::Python(PythonPlayer::new(
+                obj.py(),
+                agent.get(),
+                stop.clone(),
+            )));
+        }
+        Err(PyTypeError::new_err(format!(
+            "an agent is an AI spec (\"ai2\", \"engine:level=8\"), a gamelab.Agent, or a Python function of a position; got {}",
+            obj.get_type().name()?
+        )))
+    }
+
+    pub fn name(&self) -> String {
+        match self {
+            AgentArg::Spec(spec) => spec.clone(),
+            AgentArg::Python(p) => p.name.clone(),
+        }
+    }
+
+    fn python(&self) -> Option<&Arc<PythonPlayer>> {
+        match self {
+            AgentArg::Python(p) => Some(p),
+            AgentArg::Spec(_) => None,
+        }
+    }
+
+    /// Checks a spec against the registry (Python agents need no check).
+    fn check<G: Described>(&self, registry: &Registry<G>) -> PyResult<()> {
+        if let AgentArg::Spec(spec) = self {
+            registry
+                .build(spec)
+                .map_err(|e| SpecError::new_err(e.to_string()))?;
+        }
+        Ok(())
+    }
+
+    /// A fresh agent for `G` (a spec already checked).
+    fn build<G: Described>(
+        &self,
+        registry: &Registry<G>,
+        board: &'static str,
+    ) -> Box<dyn gamelab_core::Agent<G>> {
+        match self {
+            AgentArg::Spec(spec) => registry.build(spec).expect("checked before the games"),
+            AgentArg::Python(player) => Box::new(PyAgent::<G>::new(player.clone(), board)),
+        }
+    }
+}
+
+/// The first failure of the Python agents, to raise instead of a result.
+pub fn agent_failure(py: Python<'_>, agents: &[&AgentArg]) -> Option<PyErr> {
+    agents
+        .iter()
+        .filter_map(|a| a.python())
+        .find_map(|p| p.take_failure(py))
+}
+
+/// Where the games of a match or tournament start.
+pub enum Openings {
+    /// Every game from the start.
+    None,
+    /// Distinct random openings of this many plies, kept where `judge` values them
+    /// within ±window when given.
+    Random {
+        plies: u32,
+        balanced: Option<(f64, String)>,
+    },
+    /// These openings, each a list of moves in the game's notation.
+    Given(Vec<Vec<String>>),
+}
+
+impl Openings {
+    pub fn from_args(
+        plies: u32,
+        given: Option<Vec<Vec<String>>>,
+        balanced: Option<f64>,
+        judge: Option<String>,
+    ) -> PyResult<Openings> {
+        if plies > 30 {
+            return Err(PyValueError::new_err(format!(
+                "openings are 0 to 30 random plies; got {plies}"
+            )));
+        }
+        let balanced = match (balanced, judge) {
+            (None, None) => None,
+            (Some(w), Some(judge)) if w.is_finite() && (0.0..=1e6).contains(&w) => Some((w, judge)),
+            (Some(w), Some(_)) => {
+                return Err(PyValueError::new_err(format!(
+                    "balanced is a window from 0 to 1000000 in the judge's units; got {w}"
+                )));
+            }
+            _ => {
+                return Err(PyValueError::new_err(
+                    "balanced and judge go together: keep the random openings the judge values within ±balanced",
+                ));
+            }
+        };
+        match (plies, given, balanced) {
+            (_, Some(_), _) if plies > 0 => Err(PyValueError::new_err(
+                "give openings as a number of random plies or as a list of move lists, not both",
+            )),
+            (_, Some(list), None) => Ok(Openings::Given(list)),
+            (0, None, Some(_)) => Err(PyValueError::new_err(
+                "balanced keeps some of the random openings of openings=PLIES; give it",
+            )),
+            (0, None, None) => Ok(Openings::None),
+            (plies, None, balanced) => Ok(Openings::Random { plies, balanced }),
+            (_, Some(_), Some(_)) => Err(PyValueError::new_err(
+                "balanced applies to random openings, not to a given list",
+            )),
+        }
+    }
+
+    fn plies(&self) -> u32 {
+        match self {
+            Openings::Random { plies, .. } => *plies,
+            _ => 0,
+        }
+    }
+
+    /// The openings (empty: from the start) for `games` games per side.
+    fn make<G: Described>(
+        &self,
+        games: u64,
+        seed: u64,
+        registry: &Registry<G>,
+    ) -> PyResult<Vec<Vec<G::Move>>> {
+        let value_error = |e: &dyn std::fmt::Display| PyValueError::new_err(e.to_string());
+        match self {
+            Openings::None => Ok(Vec::new()),
+            Openings::Random {
+                plies,
+                balanced: None,
+            } => arena::openings::<G>(games, *plies, seed).map_err(|e| value_error(&e)),
+            Openings::Random {
+                plies,
+                balanced: Some((window, judge)),
+            } => {
+                let mut judge_agent = registry
+                    .build(judge)
+                    .map_err(|e| SpecError::new_err(e.to_string()))?;
+                match arena::balanced_openings::<G>(games, *plies, seed, *window, &mut *judge_agent)
+                {
+                    Err(arena::BalancedError::NoValue) => Err(PyValueError::new_err(format!(
+                        "{judge} gives no value for a position; the judge must be an AI that scores moves (e.g. Othello's engine)"
+                    ))),
+                    other => other.map_err(|e| value_error(&e)),
+                }
+            }
+            Openings::Given(list) => {
+                if list.is_empty() {
+                    return Err(PyValueError::new_err(
+                        "the list of openings is empty; give None to start every game from the start",
+                    ));
+                }
+                list.iter()
+                    .enumerate()
+                    .map(|(i, moves)| {
+                        arena::opening_from_texts::<G>(moves)
+                            .map_err(|e| PyValueError::new_err(format!("opening {}: {e}", i + 1)))
+                    })
+                    .collect()
+            }
+        }
+    }
+}
+
+/// Games per side when neither `games` nor a list of openings says (the command line's).
+const DEFAULT_GAMES: u64 = 10_000;
+const MAX_GAMES: u64 = 1_000_000_000_000;
+
+fn check_games(games: Option<u64>) -> PyResult<Option<u64>> {
+    match games {
+        Some(n) if !(1..=MAX_GAMES).contains(&n) => Err(PyValueError::new_err(format!(
+            "games is the number of games with each AI first, from 1 to 10^12; got {n}"
+        ))),
+        other => Ok(other),
+    }
+}
+
+fn check_threads(threads: Option<usize>) -> PyResult<usize> {
+    match threads {
+        None => Ok(0),
+        Some(t) if (1..=256).contains(&t) => Ok(t),
+        Some(t) => Err(PyValueError::new_err(format!(
+            "threads is from 1 to 256 (None: every core); got {t}"
+        ))),
+    }
+}
+
+fn board_of(game: &str, board: Option<&str>) -> PyResult<&'static str> {
+    let entry = catalogue::find(game)?;
+    match board {
+        None => Ok(entry.boards[0]),
+        Some(b) => entry
+            .boards
+            .iter()
+            .find(|&&known| known == b)
+            .copied()
+            .ok_or_else(|| {
+                PositionError::new_err(format!(
+                    "{game} has no board `{b}`; its boards: {}",
+                    entry.boards.join(", ")
+                ))
+            }),
+    }
+}
+
+fn visit<V: GameVisitor<Output = PyResult<R>>, R>(
+    game: &str,
+    board: &'static str,
+    visitor: V,
+) -> PyResult<R> {
+    gamelab_games::visit(game, Some(board), visitor)
+        .map_err(|e| PositionError::new_err(e.to_string()))?
+}
+
+fn new_stop() -> StopFlag {
+    StopFlag::new(AtomicBool::new(false))
+}
+
+/// A match as the package asks for one.
+struct MatchJob<'a> {
+    a: &'a AgentArg,
+    b: &'a AgentArg,
+    board: &'static str,
+    games: Option<u64>,
+    seed: u64,
+    threads: usize,
+    exact: bool,
+    openings: &'a Openings,
+    records: bool,
+    job: &'a Job,
+}
+
+/// The match report (JSON) and, when asked for, every game's record (JSON).
+type MatchOutput = (String, Option<Vec<String>>);
+
+impl GameVisitor for MatchJob<'_> {
+    type Output = PyResult<MatchOutput>;
+    fn visit<G: Described>(self) -> Self::Output {
+        let registry = G::registry();
+        self.a.check(&registry)?;
+        self.b.check(&registry)?;
+        let (a_name, b_name) = (self.a.name(), self.b.name());
+        if self.exact {
+            if !matches!(self.openings, Openings::None) {
+                return Err(PyValueError::new_err(
+                    "exact=True walks every game from the start; it takes no openings",
+                ));
+            }
+            let started = Instant::now();
+            let (mut a, mut b) = (
+                self.a.build(&registry, self.board),
+                self.b.build(&registry, self.board),
+            );
+            let result = arena::exact_match(&mut *a, &mut *b, [&a_name, &b_name])
+                .map_err(|e| PyValueError::new_err(e.to_string()))?;
+            let mut report = MatchReport::new::<G>(&a_name, &b_name, 0, self.seed);
+            report.set_exact(Ok(result));
+            report.elapsed_ms = started.elapsed().as_millis() as u64;
+            return Ok((
+                serde_json::to_string(&report).expect("a report serialises"),
+                None,
+            ));
+        }
+        let openings =
+            self.openings
+                .make::<G>(self.games.unwrap_or(DEFAULT_GAMES), self.seed, &registry)?;
+        let games = match (self.games, self.openings) {
+            (Some(n), _) => n,
+            (None, Openings::Given(_)) => openings.len() as u64,
+            (None, _) => DEFAULT_GAMES,
+        };
+        let python = self.a.python().is_some() || self.b.python().is_some();
+        let cfg = MatchConfig {
+            games_per_side: games,
+            seed: self.seed,
+            // The interpreter runs one Python call at a time: Python agents play one
+            // game at a time (results do not depend on it).
+            threads: if python { 1 } else { self.threads },
+            opening_plies: self.openings.plies(),
+        };
+        let mut live = LiveOptions::for_match(&cfg, self.records);
+        live.stop = Some(&self.job.stop);
+        live.chunk_seconds = Some(0.1);
+        let make_a = || self.a.build(&registry, self.board);
+        let make_b = || self.b.build(&registry, self.board);
+        let mut records = Vec::new();
+        let started = Instant::now();
+        let (result, cut) = arena::run_match_from::<G, _>(
+            &make_a,
+            &make_b,
+            &cfg,
+            &openings,
+            &live,
+            &|chunk| self.job.advance(chunk.range.end - chunk.range.start),
+            &mut |played| {
+                records.extend(played.iter().map(|g| {
+                    serde_json::to_string(&GameRecord::of::<G>(g, &a_name, &b_name, self.seed))
+                        .expect("a record serialises")
+                }));
+                true
+            },
+        );
+        let mut report = MatchReport::new::<G>(&a_name, &b_name, games, self.seed);
+        report.finish(&result, !cut);
+        report.opening_plies = cfg.opening_plies;
+        if let Openings::Random {
+            balanced: Some((window, judge)),
+            ..
+        } = self.openings
+        {
+            report.balanced = Some(*window);
+            report.judge = Some(judge.clone());
+        }
+        report.elapsed_ms = started.elapsed().as_millis() as u64;
+        Ok((
+            serde_json::to_string(&report).expect("a report serialises"),
+            self.records.then_some(records),
+        ))
+    }
+}
+
+/// `gamelab.match`'s engine: see the package's docstring.
+#[pyfunction]
+#[pyo3(signature = (a, b, *, game, board = None, games = None, seed = 0, threads = None, exact = false, openings = 0, openings_list = None, balanced = None, judge = None, records = false, progress = None))]
+#[allow(clippy::too_many_arguments)]
+pub fn _match(
+    py: Python<'_>,
+    a: &Bound<'_, PyAny>,
+    b: &Bound<'_, PyAny>,
+    game: &str,
+    board: Option<&str>,
+    games: Option<u64>,
+    seed: u64,
+    threads: Option<usize>,
+    exact: bool,
+    openings: u32,
+    openings_list: Option<Vec<Vec<String>>>,
+    balanced: Option<f64>,
+    judge: Option<String>,
+    records: bool,
+    progress: Option<&Bound<'_, PyAny>>,
+) -> PyResult<MatchOutput> {
+    let board = board_of(game, board)?;
+    let games = check_games(games)?;
+    let threads = check_threads(threads)?;
+    let openings = Openings::from_args(openings, openings_list, balanced, judge)?;
+    let stop = new_stop();
+    let (a, b) = (
+        AgentArg::from_py(a, game, &stop)?,
+        AgentArg::from_py(b, game, &stop)?,
+    );
+    let out = interrupt::run(py, progress, Some(stop), |job| {
+        visit(
+            game,
+            board,
+            MatchJob {
+                a: &a,
+                b: &b,
+                board,
+                games,
+                seed,
+                threads,
+                exact,
+                openings: &openings,
+                records,
+                job,
+            },
+        )
+    });
+    if let Some(err) = agent_failure(py, &[&a, &b]) {
+        return Err(err);
+    }
+    out?
+}
+
+struct TournamentJob<'a> {
+    ais: &'a [AgentArg],
+    board: &'static str,
+    games: Option<u64>,
+    seed: u64,
+    threads: usize,
+    openings: &'a Openings,
+    job: &'a Job,
+}
+
+impl GameVisitor for TournamentJob<'_> {
+    type Output = PyResult<Option<String>>;
+    fn visit<G: Described>(self) -> Self::Output {
+        let registry = G::registry();
+        let names: Vec<String> = self.ais.iter().map(AgentArg::name).collect();
+        gamelab_core::tournament::check_entrants(&names)
+            .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        for ai in self.ais {
+            ai.check(&registry)?;
+        }
+        let openings =
+            self.openings
+                .make::<G>(self.games.unwrap_or(DEFAULT_GAMES), self.seed, &registry)?;
+        let games = match (self.games, self.openings) {
+            (Some(n), _) => n,
+            (None, Openings::Given(_)) => openings.len() as u64,
+            (None, _) => DEFAULT_GAMES,
+        };
+        let python = self.ais.iter().any(|a| a.python().is_some());
+        let cfg = MatchConfig {
+            games_per_side: games,
+            seed: self.seed,
+            threads: if python { 1 } else { self.threads },
+            opening_plies: self.openings.plies(),
+        };
+        let make = |i: usize| self.ais[i].build(&registry, self.board);
+        let report = gamelab_core::tournament::run_tournament::<G, _>(
+            &names,
+            &make,
+            &cfg,
+            &openings,
+            Some(&self.job.stop),
+            &|n| self.job.advance(n),
+        )
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        Ok(report.map(|mut r| {
+            if let Openings::Random {
+                balanced: Some((window, judge)),
+                ..
+            } = self.openings
+            {
+                r.balanced = Some(*window);
+                r.judge = Some(judge.clone());
+            }
+            serde_json::to_string(&r).expect("a report serialises")
+        }))
+    }
+}
+
+/// `gamelab.tournament`'s engine: the report's JSON (`None` only when stopped, which
+/// raises instead).
+#[pyfunction]
+#[pyo3(signature = (ais, *, game, board = None, games = None, seed = 0, threads = None, openings = 0, openings_list = None, balanced = None, judge = None, progress = None))]
+#[allow(clippy::too_many_arguments)]
+pub fn _tournament(
+    py: Python<'_>,
+    ais: Vec<Bound<'_, PyAny>>,
+    game: &str,
+    board: Option<&str>,
+    games: Option<u64>,
+    seed: u64,
+    threads: Option<usize>,
+    openings: u32,
+    openings_list: Option<Vec<Vec<String>>>,
+    balanced: Option<f64>,
+    judge: Option<String>,
+    progress: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Option<String>> {
+    let board = board_of(game, board)?;
+    let games = check_games(games)?;
+    let threads = check_threads(threads)?;
+    let openings = Openings::from_args(openings, openings_list, balanced, judge)?;
+    let stop = new_stop();
+    let ais: Vec<AgentArg> = ais
+        .iter()
+        .map(|a| AgentArg::from_py(a, game, &stop))
+        .collect::<PyResult<_>>()?;
+    let out = interrupt::run(py, progress, Some(stop), |job| {
+        visit(
+            game,
+            board,
+            TournamentJob {
+                ais: &ais,
+                board,
+                games,
+                seed,
+                threads,
+                openings: &openings,
+                job,
+            },
+        )
+    });
+    let refs: Vec<&AgentArg> = ais.iter().collect();
+    if let Some(err) = agent_failure(py, &refs) {
+        return Err(err);
+    }
+    out?
+}
+
+struct DivergeJob<'a> {
+    agents: [&'a AgentArg; 3],
+    board: &'static str,
+    side: Option<&'a str>,
+    seeds: std::ops::Range<u64>,
+    job: &'a Job,
+}
+
+impl GameVisitor for DivergeJob<'_> {
+    type Output = PyResult<Option<String>>;
+    fn visit<G: Described>(self) -> Self::Output {
+        let side = match self.side {
+            None => Side::First,
+            Some(s) if s == G::side_name(Side::First) => Side::First,
+            Some(s) if s == G::side_name(Side::Second) => Side::Second,
+            Some(other) => {
+                return Err(PyValueError::new_err(format!(
+                    "`{other}` is not a side: expected {} or {}",
+                    G::side_name(Side::First),
+                    G::side_name(Side::Second)
+                )));
+            }
+        };
+        let registry = G::registry();
+        for a in self.agents {
+            a.check(&registry)?;
+        }
+        let [mut a, mut a2, mut b] = self.agents.map(|a| a.build(&registry, self.board));
+        let found = gamelab_core::diverge::first_divergence(
+            &mut *a,
+            &mut *a2,
+            &mut *b,
+            side,
+            self.seeds,
+            &mut |_| {
+                self.job.advance(1);
+                !self.job.stopped()
+            },
+        );
+        Ok(found.map(|d| {
+            let game = |(moves, outcome): &(Vec<G::Move>, gamelab_core::Outcome)| {
+                serde_json::json!({
+                    "moves": moves.iter().map(ToString::to_string).collect::<Vec<_>>(),
+                    "result": outcome.winner().map_or("draw", G::side_name),
+                    "outcome": G::describe_outcome(*outcome),
+                })
+            };
+            serde_json::json!({
+                "game": G::NAME,
+                "seed": d.seed,
+                "side": G::side_name(side),
+                "parted": d.parted,
+                "games": [game(&d.games[0]), game(&d.games[1])],
+            })
+            .to_string()
+        }))
+    }
+}
+
+/// `gamelab.diverge`'s engine: the divergence as JSON, or `None` when every seed tried
+/// ended alike.
+#[pyfunction]
+#[pyo3(signature = (a, a2, b, *, game, board = None, start = 0, limit = 1_000_000, side = None, progress = None))]
+#[allow(clippy::too_many_arguments)]
+pub fn _diverge(
+    py: Python<'_>,
+    a: &Bound<'_, PyAny>,
+    a2: &Bound<'_, PyAny>,
+    b: &Bound<'_, PyAny>,
+    game: &str,
+    board: Option<&str>,
+    start: u64,
+    limit: u64,
+    side: Option<&str>,
+    progress: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Option<String>> {
+    if !(1..=MAX_GAMES).contains(&limit) {
+        return Err(PyValueError::new_err(format!(
+            "limit is the number of seeds to try, from 1 to 10^12; got {limit}"
+        )));
+    }
+    let board = board_of(game, board)?;
+    let stop = new_stop();
+    let agents = [a, a2, b].map(|x| AgentArg::from_py(x, game, &stop));
+    let [a, a2, b] = agents;
+    let (a, a2, b) = (a?, a2?, b?);
+    let out = interrupt::run(py, progress, Some(stop), |job| {
+        visit(
+            game,
+            board,
+            DivergeJob {
+                agents: [&a, &a2, &b],
+                board,
+                side,
+                seeds: start..start.saturating_add(limit),
+                job,
+            },
+        )
+    });
+    if let Some(err) = agent_failure(py, &[&a, &a2, &b]) {
+        return Err(err);
+    }
+    out?
+}
+
+struct VerifyJob<'a> {
+    agent: &'a AgentArg,
+    board: &'static str,
+}
+
+impl GameVisitor for VerifyJob<'_> {
+    type Output = PyResult<String>;
+    fn visit<G: Described>(self) -> Self::Output {
+        let registry = G::registry();
+        self.agent.check(&registry)?;
+        let mut agent = self.agent.build(&registry, self.board);
+        let name = self.agent.name();
+        let mut sides = serde_json::Map::new();
+        for side in Side::BOTH {
+            let proof = gamelab_core::proof::never_loses::<G>(&mut *agent, &name, side)
+                .map_err(|e| PyValueError::new_err(e.to_string()))?;
+            sides.insert(
+                G::side_name(side).to_string(),
+                serde_json::json!({
+                    "never_loses": proof.losing_line.is_none(),
+                    "positions": proof.positions,
+                    "losing_line": proof.losing_line.map(|line| {
+                        line.iter().map(ToString::to_string).collect::<Vec<_>>()
+                    }),
+                }),
+            );
+        }
+        Ok(serde_json::Value::Object(sides).to_string())
+    }
+}
+
+/// `gamelab.verify`'s engine: per side, whether the AI never loses, as JSON.
+#[pyfunction]
+#[pyo3(signature = (ai, *, game, board = None))]
+pub fn _verify(
+    py: Python<'_>,
+    ai: &Bound<'_, PyAny>,
+    game: &str,
+    board: Option<&str>,
+) -> PyResult<String> {
+    let board = board_of(game, board)?;
+    let stop = new_stop();
+    let agent = AgentArg::from_py(ai, game, &stop)?;
+    let out = interrupt::run(py, None, Some(stop), |_| {
+        visit(
+            game,
+            board,
+            VerifyJob {
+                agent: &agent,
+                board,
+            },
+        )
+    });
+    if let Some(err) = agent_failure(py, &[&agent]) {
+        return Err(err);
+    }
+    out?
+}
+
+struct SolveJob<'a> {
+    position: &'a Position,
+}
+
+impl GameVisitor for SolveJob<'_> {
+    type Output = PyResult<String>;
+    fn visit<G: Described>(self) -> Self::Output {
+        let game = &self
+            .position
+            .inner
+            .as_any()
+            .downcast_ref::<crate::dyn_game::DynGame<G>>()
+            .expect("visited with the position's own game and board")
+            .game;
+        if !G::TREE_FITS_IN_MEMORY {
+            return Err(PyValueError::new_err(format!(
+                "solving walks every position below this one, and {} has too many for that (it is for games as small as tic-tac-toe)",
+                G::NAME
+            )));
+        }
+        let mut values = gamelab_core::proof::GameValues::new();
+        let mover = game.to_move();
+        let for_mover = |v: i8| {
+            if mover == Side::First {
+                i64::from(v)
+            } else {
+                -i64::from(v)
+            }
+        };
+        let value = for_mover(values.value(game));
+        let mut moves = serde_json::Map::new();
+        for &mv in game.legal_moves().iter() {
+            let mut child = game.clone();
+            child.play_unchecked(mv);
+            moves.insert(mv.to_string(), for_mover(values.value(&child)).into());
+        }
+        Ok(serde_json::json!({ "value": value, "moves": moves }).to_string())
+    }
+}
+
+/// `gamelab.solve`'s engine: the perfect-play value (+1 win, 0 draw, −1 loss for the side
+/// to move) and each move's, as JSON.
+#[pyfunction]
+pub fn _solve(py: Python<'_>, position: PyRef<'_, Position>) -> PyResult<String> {
+    let (game, board) = (position.inner.name(), position.inner.board());
+    let position = &*position;
+    py.detach(|| visit(game, board, SolveJob { position }))
+}

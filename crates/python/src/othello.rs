@@ -1,0 +1,155 @@
+//! Othello's own part of the package (`gamelab.othello`): perft and the exact endgame
+//! solver, as `gamelab perft` and `gamelab ffo` run them.
+
+use gamelab_othello::Othello;
+use gamelab_othello::endgame::Solver;
+use pyo3::exceptions::{PyTimeoutError, PyValueError};
+use pyo3::prelude::*;
+
+use crate::dyn_game::DynGame;
+use crate::interrupt;
+use crate::position::Position;
+
+/// The most plies perft counts here (the command line's limit).
+const MAX_PERFT_DEPTH: u32 = 20;
+/// The most empty squares the solver takes (the command line's limit for FFO files):
+/// each one more multiplies its time several times.
+const MAX_EMPTIES: u32 = 36;
+
+fn othello(position: &Position) -> PyResult<Othello> {
+    position
+        .inner
+        .as_any()
+        .downcast_ref::<DynGame<Othello>>()
+        .map(|d| d.game.clone())
+        .ok_or_else(|| {
+            PyValueError::new_err(format!(
+                "this is an Othello function; the position is of {}",
+                position.inner.name()
+            ))
+        })
+}
+
+fn pool(threads: Option<usize>) -> PyResult<Option<rayon::ThreadPool>> {
+    match threads {
+        None => Ok(None),
+        Some(t) if (1..=256).contains(&t) => rayon::ThreadPoolBuilder::new()
+            .num_threads(t)
+            .build()
+            .map(Some)
+            .map_err(|e| PyValueError::new_err(format!("cannot start {t} threads: {e}"))),
+        Some(t) => Err(PyValueError::new_err(format!(
+            "threads is from 1 to 256 (None: every core); got {t}"
+        ))),
+    }
+}
+
+/// Leaves of the game tree `depth` plies below `position` (a pass is a ply).
+#[pyfunction]
+#[pyo3(signature = (depth, position = None, *, threads = None))]
+pub fn _perft(
+    py: Python<'_>,
+    depth: u32,
+    position: Option<PyRef<'_, Position>>,
+    threads: Option<usize>,
+) -> PyResult<u64> {
+    if depth > MAX_PERFT_DEPTH {
+        return Err(PyValueError::new_err(format!(
+            "depth {depth} is beyond what can be counted here (at most {MAX_PERFT_DEPTH})"
+        )));
+    }
+    let pos = match position {
+        Some(p) => othello(&p)?,
+        None => Othello::new(),
+    };
+    let pool = pool(threads)?;
+    // perft has no stop: the watcher still turns Ctrl-C into KeyboardInterrupt once the
+    // count ends.
+    interrupt::run(py, None, None, |_| match (threads, &pool) {
+        (Some(1), _) => gamelab_othello::perft::perft(&pos, depth),
+        (_, Some(pool)) => pool.install(|| gamelab_othello::perft::perft_parallel(&pos, depth)),
+        (_, None) => gamelab_othello::perft::perft_parallel(&pos, depth),
+    })
+}
+
+/// The exact final disc difference for the side to move under perfect play, and a best
+/// move (`None` when the game is over).
+#[pyfunction]
+#[pyo3(signature = (position, *, threads = None, time_limit = None))]
+pub fn _solve_endgame(
+    py: Python<'_>,
+    position: PyRef<'_, Position>,
+    threads: Option<usize>,
+    time_limit: Option<f64>,
+) -> PyResult<(i32, Option<String>, u64)> {
+    let pos = othello(&position)?;
+    drop(position);
+    if pos.empties() > MAX_EMPTIES {
+        return Err(PyValueError::new_err(format!(
+            "the position has {} empty squares; the exact solver takes at most {MAX_EMPTIES} (each one more multiplies its time several times)",
+            pos.empties()
+        )));
+    }
+    let limit = match time_limit {
+        None => None,
+        Some(s) if s > 0.0 && s <= 86_400.0 => Some(std::time::Duration::from_secs_f64(s)),
+        Some(s) => {
+            return Err(PyValueError::new_err(format!(
+                "time_limit is seconds above 0 and at most 86400; got {s}"
+            )));
+        }
+    };
+    let threads = match threads {
+        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        Some(t) if (1..=256).contains(&t) => t,
+        Some(t) => {
+            return Err(PyValueError::new_err(format!(
+                "threads is from 1 to 256 (None: every core); got {t}"
+            )));
+        }
+    };
+    let solved = interrupt::run(py, None, None, |job| {
+        let mut solver = Solver::default();
+        solver.set_threads(threads);
+        // The deadline raises the same flag as Ctrl-C.
+        let started = std::time::Instant::now();
+        let solved = std::thread::scope(|s| {
+            if let Some(limit) = limit {
+                s.spawn(move || {
+                    while started.elapsed() < limit && !job.stopped() {
+                        std::thread::sleep(std::time::Duration::from_millis(5));
+                    }
+                    job.stop.store(true, std::sync::atomic::Ordering::SeqCst);
+                });
+            }
+            let solved = solver.solve_until(&pos, Some(&job.stop));
+            job.stop.store(true, std::sync::atomic::Ordering::SeqCst);
+            solved
+        });
+        solved.map(|(score, mv)| (score, mv.map(|m| m.to_string()), solver.nodes))
+    })?;
+    solved.ok_or_else(|| {
+        PyTimeoutError::new_err(format!(
+            "not solved in the time limit of {} s",
+            time_limit.unwrap_or_default()
+        ))
+    })
+}
+
+/// The positions of an FFO suite's text (`name` says where it came from in errors): id,
+/// position, known score, best move as the file writes it.
+#[pyfunction]
+pub fn _ffo_parse(text: &str, name: &str) -> PyResult<Vec<(u32, Position, i32, String)>> {
+    let positions = gamelab_othello::ffo::parse(text, name)
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    Ok(positions
+        .into_iter()
+        .map(|p| {
+            let pos = DynGame {
+                game: p.position,
+                board: "bitboard",
+            };
+            (p.id, Position::new(Box::new(pos)), p.expected, p.best)
+        })
+        .collect())
+}
