@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every check and test of gamelab; installs what they need when it is missing
 # (rustfmt and clippy; cargo-fuzz; Debian's Chromium and npm's playwright-core for the
-# browser tests).
+# browser tests; a Python virtual environment in target/pyenv with maturin, pytest and
+# the packages the Python tests and notebook use).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -33,3 +34,12 @@ if [ ! -d "$browser/node_modules/playwright-core" ]; then
 fi
 (cd "$browser" && GAMELAB_BIN=target/debug/gamelab node --test --test-concurrency=1 app.test.mjs)
 echo "Screenshots of the browser tests: target/screenshots/"
+
+echo "== Python package (crates/python, built into target/pyenv; pytest and the notebook)"
+venv=target/pyenv
+if [ ! -x "$venv/bin/python" ]; then
+  python3 -m venv "$venv"
+fi
+"$venv/bin/pip" install --quiet --disable-pip-version-check -r crates/python/requirements-test.txt
+(cd crates/python && VIRTUAL_ENV="$PWD/../../$venv" PATH="$PWD/../../$venv/bin:$PATH" maturin develop --locked --quiet)
+GAMELAB_BIN=target/debug/gamelab "$venv/bin/python" -m pytest -q crates/python/tests

@@ -571,8 +571,18 @@ impl GameVisitor for DivergeJob<'_> {
         );
         Ok(found.map(|d| {
             let game = |(moves, outcome): &(Vec<G::Move>, gamelab_core::Outcome)| {
+                let mut replay = G::start();
+                let movers: Vec<&str> = moves
+                    .iter()
+                    .map(|&mv| {
+                        let side = G::side_name(replay.to_move());
+                        replay.play_unchecked(mv);
+                        side
+                    })
+                    .collect();
                 serde_json::json!({
                     "moves": moves.iter().map(ToString::to_string).collect::<Vec<_>>(),
+                    "movers": movers,
                     "result": outcome.winner().map_or("draw", G::side_name),
                     "outcome": G::describe_outcome(*outcome),
                 })

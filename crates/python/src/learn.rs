@@ -63,6 +63,14 @@ impl Dataset {
         self.data.rows.iter().map(|r| r.active.clone()).collect()
     }
 
+    /// `(X, y)` as numpy arrays: the one-hot feature matrix (rows × features, 0/1) and
+    /// the targets (needs numpy).
+    fn to_numpy<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+        slf.py()
+            .import("gamelab._learn")?
+            .call_method1("dataset_arrays", (slf,))
+    }
+
     /// Writes the seed's CSV (target column, then one 0/1 column per feature),
     /// atomically: a file already there is replaced only once the new one is whole.
     fn to_csv(&self, py: Python<'_>, path: PathBuf) -> PyResult<()> {
@@ -153,6 +161,13 @@ impl Model {
             )));
         }
         Ok(self.model.predict(&active))
+    }
+
+    /// The weights as a numpy array (needs numpy).
+    fn to_numpy<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+        slf.py()
+            .import("gamelab._learn")?
+            .call_method1("model_weights", (slf,))
     }
 
     /// Writes the model file (JSON), atomically.

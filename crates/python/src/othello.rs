@@ -84,12 +84,6 @@ pub fn _solve_endgame(
 ) -> PyResult<(i32, Option<String>, u64)> {
     let pos = othello(&position)?;
     drop(position);
-    if pos.empties() > MAX_EMPTIES {
-        return Err(PyValueError::new_err(format!(
-            "the position has {} empty squares; the exact solver takes at most {MAX_EMPTIES} (each one more multiplies its time several times)",
-            pos.empties()
-        )));
-    }
     let limit = match time_limit {
         None => None,
         Some(s) if s > 0.0 && s <= 86_400.0 => Some(std::time::Duration::from_secs_f64(s)),
@@ -108,6 +102,12 @@ pub fn _solve_endgame(
             )));
         }
     };
+    if pos.empties() > MAX_EMPTIES {
+        return Err(PyValueError::new_err(format!(
+            "the position has {} empty squares; the exact solver takes at most {MAX_EMPTIES} (each one more multiplies its time several times)",
+            pos.empties()
+        )));
+    }
     let solved = interrupt::run(py, None, None, |job| {
         let mut solver = Solver::default();
         solver.set_threads(threads);

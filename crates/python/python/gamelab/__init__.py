@@ -22,7 +22,7 @@ from __future__ import annotations
 import inspect
 import json
 import os
-from typing import Any, Callable, Iterable, Optional, Sequence, Union
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Optional, Sequence, Union
 
 from . import _gamelab
 from ._gamelab import (
@@ -138,6 +138,23 @@ for _info in _CATALOGUE:
     __all__.append(_info["class_name"])
 del _info
 
+if TYPE_CHECKING:
+    # What type checkers see of the game classes made above from the catalogue (a test
+    # checks that these are the catalogue's games).
+
+    class _Game(Position):
+        game: str
+        title: str
+        sides: tuple[str, str]
+
+        def __new__(cls, position: Optional[str] = None, *, board: Optional[str] = None) -> Position: ...
+
+    class TicTacToe(_Game): ...
+
+    class Othello(_Game): ...
+
+    class ConnectFour(_Game): ...
+
 
 def position(game: str = DEFAULT_GAME, text: Optional[str] = None, *, board: Optional[str] = None) -> Position:
     """A position of `game`: the start, or `text` in the game's notation."""
@@ -218,7 +235,11 @@ def _progress(progress: Any, total: Optional[int], unit: str):
     if callable(progress) and progress is not True:
         return progress, lambda: None
     try:
-        from tqdm.auto import tqdm
+        try:
+            import ipywidgets  # noqa: F401  (tqdm's notebook bar needs it)
+            from tqdm.auto import tqdm
+        except ImportError:
+            from tqdm import tqdm
     except ImportError:
         return None, lambda: None
     bar = tqdm(total=total, unit=unit, delay=0 if progress is True else 1.0, leave=False)
@@ -419,6 +440,6 @@ def _records_text(records: Any) -> tuple[str, str]:
     return "\n".join(lines) + "\n", "records"
 
 
-from . import othello, ttt  # noqa: E402  (they use the names above)
+from . import _draw, othello, ttt  # noqa: E402  (they use the names above)
 
 __all__ += ["othello", "ttt"]

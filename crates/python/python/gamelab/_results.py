@@ -258,11 +258,13 @@ class Divergence:
         width = max(len(titles[0]), 24)
         out = f"seed {self.seed}: the games part at move {self.parted + 1}\n"
         out += f"     {titles[0]:<{width}}   {titles[1]}\n"
-        left, right = self.games[0]["moves"], self.games[1]["moves"]
-        for i in range(max(len(left), len(right))):
+        def cell(game: dict, i: int) -> str:
+            return f"{game['movers'][i]} {game['moves'][i]}" if i < len(game["moves"]) else ""
+
+        left, right = self.games
+        for i in range(max(len(left["moves"]), len(right["moves"]))):
             mark = "*" if i == self.parted else " "
-            lm = left[i] if i < len(left) else ""
-            rm = right[i] if i < len(right) else ""
+            lm, rm = cell(left, i), cell(right, i)
             out += f"{mark}{i + 1:3}  {lm:<{width}}   {rm}\n"
         out += f"     {self.games[0]['outcome']:<{width}}   {self.games[1]['outcome']}\n"
         return out

@@ -4,7 +4,7 @@ by. The same code as `gamelab dataset` and `gamelab train`.
 
     result = gamelab.match("ai2", "ai2", games=5000, records=True)
     data = gamelab.ttt.dataset(result, symmetries=True)
-    X, y = data.to_numpy()            # numpy arrays, when numpy is installed
+    X, y = data.to_numpy()            # numpy arrays (numpy is optional)
     model = data.fit()
     model.save("model.json")
     gamelab.match("regression:model=model.json", "ai2", games=1000)
@@ -18,7 +18,7 @@ from typing import Any, Union
 from . import _gamelab
 from ._gamelab import Dataset, Model
 
-__all__ = ["dataset", "load_model", "read_dataset", "to_numpy", "weights"]
+__all__ = ["dataset", "load_model", "read_dataset"]
 
 
 def dataset(
@@ -50,21 +50,3 @@ def read_dataset(path: Union[str, os.PathLike]) -> Dataset:
 def load_model(path: Union[str, os.PathLike]) -> Model:
     """A model file written by `Model.save` or `gamelab train`."""
     return _gamelab._ttt_load_model(os.fspath(path))
-
-
-def to_numpy(data: Dataset) -> tuple[Any, Any]:
-    """`(X, y)`: the one-hot feature matrix (rows × features, 0/1 floats) and the
-    targets, as numpy arrays."""
-    import numpy as np
-
-    x = np.zeros((len(data), len(data.columns)), dtype=np.float64)
-    for i, active in enumerate(data.active):
-        x[i, active] = 1.0
-    return x, np.asarray(data.targets, dtype=np.float64)
-
-
-def weights(model: Model) -> Any:
-    """The model's weights as a numpy array (column order of its features)."""
-    import numpy as np
-
-    return np.asarray(model.weights, dtype=np.float64)

@@ -1,0 +1,48 @@
+"""Othello's own tools from Python: perft and the exact endgame solver."""
+
+from __future__ import annotations
+
+import pytest
+
+import gamelab
+
+
+def test_perft_matches_the_reference_table(data):
+    table = {}
+    for line in (data / "othello" / "perft.txt").read_text().splitlines():
+        if line and not line.startswith("#"):
+            depth, standard = line.split()[:2]
+            table[int(depth)] = int(standard)
+    for depth in range(1, 8):
+        assert gamelab.othello.perft(depth) == table[depth]
+    assert gamelab.othello.perft(7, threads=1) == table[7]
+    # The four first moves are images of each other.
+    assert 4 * gamelab.othello.perft(2, gamelab.Othello("f5")) == table[3]
+    with pytest.raises(ValueError, match="at most 20"):
+        gamelab.othello.perft(21)
+
+
+def test_the_solver_solves_ffo_positions_on_any_thread_count(data):
+    positions = gamelab.othello.ffo_positions(data / "othello" / "ffo1-39.txt")
+    assert [p.id for p in positions[:3]] == [1, 2, 3]
+    for p in positions[:8]:
+        one = gamelab.othello.solve(p.position, threads=1)
+        two = gamelab.othello.solve(p.position, threads=2)
+        assert one.score == two.score == p.score, p.id
+        after = p.position.after(one.best_move)
+        assert -gamelab.othello.solve(after).score == p.score
+
+
+def test_solver_limits():
+    with pytest.raises(ValueError, match="at most 36"):
+        gamelab.othello.solve(gamelab.Othello())
+    with pytest.raises(ValueError, match="this is an Othello function"):
+        gamelab.othello.solve(gamelab.TicTacToe())
+    with pytest.raises(ValueError, match="time_limit"):
+        gamelab.othello.solve(gamelab.Othello(), time_limit=-1)
+
+
+def test_a_deadline_gives_a_timeout(data):
+    hard = next(p for p in gamelab.othello.ffo_positions(data / "othello" / "ffo40-59.txt") if p.id == 49)
+    with pytest.raises(TimeoutError, match="not solved in the time limit"):
+        gamelab.othello.solve(hard.position, time_limit=0.05)
