@@ -13,6 +13,7 @@ pub mod diverge;
 pub mod elo;
 pub mod files;
 mod game;
+pub mod limits;
 pub mod mcts;
 pub mod proof;
 mod random;

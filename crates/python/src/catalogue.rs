@@ -5,8 +5,6 @@
 use gamelab_core::{Described, GameVisitor};
 use pyo3::prelude::*;
 
-use crate::errors::PositionError;
-
 /// The Python class name of a game from its title: `Tic-tac-toe` → `TicTacToe`,
 /// `Connect Four` → `ConnectFour`.
 pub fn class_name(title: &str) -> String {
@@ -49,9 +47,4 @@ pub fn _catalogue_json() -> String {
         })
         .collect();
     serde_json::Value::Array(games).to_string()
-}
-
-/// The catalogue entry called `game`, or the error that lists the games.
-pub fn find(game: &str) -> PyResult<&'static gamelab_games::Entry> {
-    gamelab_games::find(game).map_err(|e| PositionError::new_err(e.to_string()))
 }

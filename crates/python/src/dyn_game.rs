@@ -203,21 +203,7 @@ pub fn make_position(
     board: Option<&str>,
     text: Option<&str>,
 ) -> Result<Box<dyn AnyGame>, String> {
-    let entry = gamelab_games::find(game).map_err(|e| e.to_string())?;
-    let board = match board {
-        None => entry.boards[0],
-        Some(b) => entry
-            .boards
-            .iter()
-            .find(|&&known| known == b)
-            .copied()
-            .ok_or_else(|| {
-                format!(
-                    "{game} has no board `{b}`; its boards: {}",
-                    entry.boards.join(", ")
-                )
-            })?,
-    };
+    let board = crate::args::board(game, board)?;
     let visitor = MakePosition { text, board };
     gamelab_games::visit(game, Some(board), visitor).map_err(|e| e.to_string())?
 }

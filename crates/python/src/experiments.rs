@@ -7,13 +7,14 @@ use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use gamelab_core::arena::{self, LiveOptions, MatchConfig, MatchReport};
+use gamelab_core::limits;
 use gamelab_core::record::GameRecord;
 use gamelab_core::{Described, GameVisitor, Registry, Side, StopFlag};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 
 use crate::agent::{Agent, PyAgent, PythonAgent, PythonPlayer};
-use crate::catalogue;
+use crate::args;
 use crate::errors::{PositionError, SpecError};
 use crate::interrupt::{self, Job};
 use crate::position::Position;
@@ -121,19 +122,10 @@ impl Openings {
         balanced: Option<f64>,
         judge: Option<String>,
     ) -> PyResult<Openings> {
-        if plies > 30 {
-            return Err(PyValueError::new_err(format!(
-                "openings are 0 to 30 random plies; got {plies}"
-            )));
-        }
+        args::check("openings", limits::OPENING_PLIES, plies)?;
         let balanced = match (balanced, judge) {
             (None, None) => None,
-            (Some(w), Some(judge)) if w.is_finite() && (0.0..=1e6).contains(&w) => Some((w, judge)),
-            (Some(w), Some(_)) => {
-                return Err(PyValueError::new_err(format!(
-                    "balanced is a window from 0 to 1000000 in the judge's units; got {w}"
-                )));
-            }
+            (Some(w), Some(judge)) => Some((args::check("balanced", limits::WINDOW, w)?, judge)),
             _ => {
                 return Err(PyValueError::new_err(
                     "balanced and judge go together: keep the random openings the judge values within ±balanced",
@@ -212,43 +204,11 @@ impl Openings {
 
 /// Games per side when neither `games` nor a list of openings says (the command line's).
 const DEFAULT_GAMES: u64 = 10_000;
-const MAX_GAMES: u64 = 1_000_000_000_000;
 
 fn check_games(games: Option<u64>) -> PyResult<Option<u64>> {
-    match games {
-        Some(n) if !(1..=MAX_GAMES).contains(&n) => Err(PyValueError::new_err(format!(
-            "games is the number of games with each AI first, from 1 to 10^12; got {n}"
-        ))),
-        other => Ok(other),
-    }
-}
-
-fn check_threads(threads: Option<usize>) -> PyResult<usize> {
-    match threads {
-        None => Ok(0),
-        Some(t) if (1..=256).contains(&t) => Ok(t),
-        Some(t) => Err(PyValueError::new_err(format!(
-            "threads is from 1 to 256 (None: every core); got {t}"
-        ))),
-    }
-}
-
-fn board_of(game: &str, board: Option<&str>) -> PyResult<&'static str> {
-    let entry = catalogue::find(game)?;
-    match board {
-        None => Ok(entry.boards[0]),
-        Some(b) => entry
-            .boards
-            .iter()
-            .find(|&&known| known == b)
-            .copied()
-            .ok_or_else(|| {
-                PositionError::new_err(format!(
-                    "{game} has no board `{b}`; its boards: {}",
-                    entry.boards.join(", ")
-                ))
-            }),
-    }
+    games
+        .map(|n| args::check("games", limits::GAMES_PER_SIDE, n))
+        .transpose()
 }
 
 fn visit<V: GameVisitor<Output = PyResult<R>>, R>(
@@ -388,9 +348,9 @@ pub fn _match(
     records: bool,
     progress: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<MatchOutput> {
-    let board = board_of(game, board)?;
+    let board = args::board_py(game, board)?;
     let games = check_games(games)?;
-    let threads = check_threads(threads)?;
+    let threads = args::threads(threads)?.unwrap_or(0);
     let openings = Openings::from_args(openings, openings_list, balanced, judge)?;
     let stop = new_stop();
     let (a, b) = (
@@ -499,9 +459,9 @@ pub fn _tournament(
     judge: Option<String>,
     progress: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Option<String>> {
-    let board = board_of(game, board)?;
+    let board = args::board_py(game, board)?;
     let games = check_games(games)?;
-    let threads = check_threads(threads)?;
+    let threads = args::threads(threads)?.unwrap_or(0);
     let openings = Openings::from_args(openings, openings_list, balanced, judge)?;
     let stop = new_stop();
     let ais: Vec<AgentArg> = ais
@@ -616,12 +576,8 @@ pub fn _diverge(
     side: Option<&str>,
     progress: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Option<String>> {
-    if !(1..=MAX_GAMES).contains(&limit) {
-        return Err(PyValueError::new_err(format!(
-            "limit is the number of seeds to try, from 1 to 10^12; got {limit}"
-        )));
-    }
-    let board = board_of(game, board)?;
+    args::check("limit", limits::SEEDS, limit)?;
+    let board = args::board_py(game, board)?;
     let stop = new_stop();
     let agents = [a, a2, b].map(|x| AgentArg::from_py(x, game, &stop));
     let [a, a2, b] = agents;
@@ -685,7 +641,7 @@ pub fn _verify(
     game: &str,
     board: Option<&str>,
 ) -> PyResult<String> {
-    let board = board_of(game, board)?;
+    let board = args::board_py(game, board)?;
     let stop = new_stop();
     let agent = AgentArg::from_py(ai, game, &stop)?;
     let out = interrupt::run(py, None, Some(stop), |_| {

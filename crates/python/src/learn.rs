@@ -82,11 +82,7 @@ impl Dataset {
     /// term (the seed's features are collinear; see gamelab-learn).
     #[pyo3(signature = (ridge = DEFAULT_RIDGE))]
     fn fit(&self, py: Python<'_>, ridge: f64) -> PyResult<Model> {
-        if !(ridge > 0.0 && ridge <= 1e6) {
-            return Err(PyValueError::new_err(format!(
-                "the ridge term is a number above 0 and at most 10^6; got {ridge}"
-            )));
-        }
+        crate::args::check("ridge", gamelab_core::limits::RIDGE, ridge)?;
         let fitted = py
             .detach(|| gamelab_learn::fit(&self.data.rows, self.features.count(), ridge))
             .map_err(|e| PyValueError::new_err(e.to_string()))?;

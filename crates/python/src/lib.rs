@@ -4,6 +4,7 @@
 //! result objects, drawing and progress bars.
 
 mod agent;
+mod args;
 mod catalogue;
 mod dyn_game;
 mod errors;

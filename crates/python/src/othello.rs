@@ -6,6 +6,7 @@ use gamelab_othello::endgame::Solver;
 use pyo3::exceptions::{PyTimeoutError, PyValueError};
 use pyo3::prelude::*;
 
+use crate::args;
 use crate::dyn_game::DynGame;
 use crate::interrupt;
 use crate::position::Position;
@@ -31,17 +32,14 @@ fn othello(position: &Position) -> PyResult<Othello> {
 }
 
 fn pool(threads: Option<usize>) -> PyResult<Option<rayon::ThreadPool>> {
-    match threads {
-        None => Ok(None),
-        Some(t) if (1..=256).contains(&t) => rayon::ThreadPoolBuilder::new()
-            .num_threads(t)
-            .build()
-            .map(Some)
-            .map_err(|e| PyValueError::new_err(format!("cannot start {t} threads: {e}"))),
-        Some(t) => Err(PyValueError::new_err(format!(
-            "threads is from 1 to 256 (None: every core); got {t}"
-        ))),
-    }
+    args::threads(threads)?
+        .map(|t| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(t)
+                .build()
+                .map_err(|e| PyValueError::new_err(format!("cannot start {t} threads: {e}")))
+        })
+        .transpose()
 }
 
 /// Leaves of the game tree `depth` plies below `position` (a pass is a ply).
@@ -84,24 +82,8 @@ pub fn _solve_endgame(
 ) -> PyResult<(i32, Option<String>, u64)> {
     let pos = othello(&position)?;
     drop(position);
-    let limit = match time_limit {
-        None => None,
-        Some(s) if s > 0.0 && s <= 86_400.0 => Some(std::time::Duration::from_secs_f64(s)),
-        Some(s) => {
-            return Err(PyValueError::new_err(format!(
-                "time_limit is seconds above 0 and at most 86400; got {s}"
-            )));
-        }
-    };
-    let threads = match threads {
-        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
-        Some(t) if (1..=256).contains(&t) => t,
-        Some(t) => {
-            return Err(PyValueError::new_err(format!(
-                "threads is from 1 to 256 (None: every core); got {t}"
-            )));
-        }
-    };
+    let limit = args::seconds("time_limit", time_limit)?.map(std::time::Duration::from_secs_f64);
+    let threads = args::threads(threads)?.unwrap_or_else(gamelab_core::limits::all_cores);
     if pos.empties() > MAX_EMPTIES {
         return Err(PyValueError::new_err(format!(
             "the position has {} empty squares; the exact solver takes at most {MAX_EMPTIES} (each one more multiplies its time several times)",
@@ -147,7 +129,7 @@ pub fn _ffo_parse(text: &str, name: &str) -> PyResult<Vec<(u32, Position, i32, S
         .map(|p| {
             let pos = DynGame {
                 game: p.position,
-                board: "bitboard",
+                board: <gamelab_othello::Catalogue as gamelab_core::CatalogueEntry>::BOARDS[0],
             };
             (p.id, Position::new(Box::new(pos)), p.expected, p.best)
         })

@@ -201,8 +201,10 @@ impl Position {
     }
 
     fn __hash__(&self) -> u64 {
-        // Python reduces the hash to its own width.
-        self.inner.key() ^ gamelab_core::mix64(self.inner.name().len() as u64)
+        use std::hash::{Hash, Hasher};
+        let mut hasher = std::collections::hash_map::DefaultHasher::new();
+        (self.inner.name(), self.inner.key()).hash(&mut hasher);
+        hasher.finish()
     }
 
     /// The position drawn as SVG (Jupyter shows it), in the web app's look.

@@ -68,9 +68,11 @@ def test_learning_errors():
     with pytest.raises(ValueError, match="no examples"):
         gamelab.ttt.dataset([]).fit()
     data = gamelab.ttt.dataset(gamelab.match("ai2", "ai2", games=10, records=True))
-    for ridge in (0.0, -1.0, float("nan"), 1e300):
-        with pytest.raises(ValueError, match="ridge term"):
+    for ridge in (-1.0, float("nan"), 1e300):
+        with pytest.raises(ValueError, match="ridge: expected a ridge penalty from 0 to 1000000"):
             data.fit(ridge=ridge)
+    with pytest.raises(ValueError, match="the ridge term must be positive"):
+        data.fit(ridge=0.0)
     with pytest.raises(ValueError, match="line 1"):
         gamelab.ttt.dataset(['{"not": "a record"}'])
     with pytest.raises(OSError):

@@ -175,14 +175,16 @@ def test_proofs_and_solved_values():
 
 def test_bad_numbers_are_refused():
     for kwargs, message in [
-        ({"games": 0}, "games is the number of games"),
-        ({"games": 10**13}, "games is the number of games"),
-        ({"threads": 0}, "threads is from 1 to 256"),
-        ({"openings": 31}, "openings are 0 to 30"),
-        ({"openings": 2, "balanced": float("nan"), "judge": "ai2"}, "balanced is a window"),
+        ({"games": 0}, "games: expected a number of games from 1 to 1000000000000"),
+        ({"games": 10**12 + 1}, "games: expected a number of games"),
+        ({"threads": 0}, "threads: expected a number of threads from 1 to 256"),
+        ({"openings": 31}, "openings: expected a number of plies from 0 to 30"),
+        ({"openings": 2, "balanced": float("nan"), "judge": "ai2"}, "balanced: expected a window"),
         ({"balanced": 1.0}, "balanced and judge go together"),
     ]:
         with pytest.raises(ValueError, match=message):
             gamelab.match("ai2", "ai2", **kwargs)
+    # The command line says the same.
+    assert "expected a number of games from 1 to 1000000000000" in cli("match", "ai2", "ai2", "-n", "0", ok=False).stderr
     with pytest.raises(OverflowError):
         gamelab.match("ai2", "ai2", seed=-1)

@@ -20,6 +20,8 @@ def test_perft_matches_the_reference_table(data):
     assert 4 * gamelab.othello.perft(2, gamelab.Othello("f5")) == table[3]
     with pytest.raises(ValueError, match="at most 20"):
         gamelab.othello.perft(21)
+    with pytest.raises(ValueError, match="threads: expected a number of threads"):
+        gamelab.othello.perft(2, threads=0)
 
 
 def test_the_solver_solves_ffo_positions_on_any_thread_count(data):
@@ -38,7 +40,7 @@ def test_solver_limits():
         gamelab.othello.solve(gamelab.Othello())
     with pytest.raises(ValueError, match="this is an Othello function"):
         gamelab.othello.solve(gamelab.TicTacToe())
-    with pytest.raises(ValueError, match="time_limit"):
+    with pytest.raises(ValueError, match="time_limit: expected a number of seconds above 0"):
         gamelab.othello.solve(gamelab.Othello(), time_limit=-1)
 
 
