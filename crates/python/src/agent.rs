@@ -53,6 +53,19 @@ impl Agent {
         }
         Ok(f(&mut **built))
     }
+
+    /// Runs `f` on this agent and a position whose game goes on, with Python free to run
+    /// other threads meanwhile (a search may take seconds).
+    fn ask<R: Send>(
+        &self,
+        py: Python<'_>,
+        position: &Position,
+        f: impl FnOnce(&mut dyn AnyAgent, &dyn AnyGame) -> R + Send,
+    ) -> PyResult<R> {
+        let pos = &*position.inner;
+        check_going(pos)?;
+        py.detach(|| self.with(pos, |agent| f(agent, pos)))
+    }
 }
 
 fn check_going(pos: &dyn AnyGame) -> PyResult<()> {
@@ -105,13 +118,9 @@ impl Agent {
     /// The move it plays in `position`, drawing from the stream `(seed, ply, side)`.
     #[pyo3(signature = (position, seed = 0))]
     fn choose(&self, py: Python<'_>, position: PyRef<'_, Position>, seed: u64) -> PyResult<String> {
-        let pos = &*position.inner;
-        check_going(pos)?;
-        py.detach(|| {
-            self.with(pos, |agent| {
-                let mut rng = gamelab_core::game_rng(seed, pos.ply() as u64, pos.to_move());
-                agent.choose(pos, &mut rng)
-            })
+        self.ask(py, &position, |agent, pos| {
+            let mut rng = gamelab_core::game_rng(seed, pos.ply() as u64, pos.to_move());
+            agent.choose(pos, &mut rng)
         })
     }
 
@@ -122,33 +131,25 @@ impl Agent {
         py: Python<'py>,
         position: PyRef<'_, Position>,
     ) -> PyResult<Option<Bound<'py, PyDict>>> {
-        let pos = &*position.inner;
-        check_going(pos)?;
-        let policy = py.detach(|| self.with(pos, |agent| agent.policy(pos)))?;
+        let policy = self.ask(py, &position, |agent, pos| agent.policy(pos))?;
         policy.map(|p| pairs_dict(py, p)).transpose()
     }
 
     /// The moves it considers best (those its policy gives a chance); for an AI without
     /// a fixed distribution, the one move it plays with seed 0.
     fn best_moves(&self, py: Python<'_>, position: PyRef<'_, Position>) -> PyResult<Vec<String>> {
-        let pos = &*position.inner;
-        check_going(pos)?;
-        py.detach(|| {
-            self.with(pos, |agent| match agent.policy(pos) {
-                Some(p) => p.into_iter().map(|(m, _)| m).collect(),
-                None => {
-                    let mut rng = gamelab_core::game_rng(0, pos.ply() as u64, pos.to_move());
-                    vec![agent.choose(pos, &mut rng)]
-                }
-            })
+        self.ask(py, &position, |agent, pos| match agent.policy(pos) {
+            Some(p) => p.into_iter().map(|(m, _)| m).collect(),
+            None => {
+                let mut rng = gamelab_core::game_rng(0, pos.ply() as u64, pos.to_move());
+                vec![agent.choose(pos, &mut rng)]
+            }
         })
     }
 
     /// How it decides here (the seeds' `debug=True` trace), for AIs that give one.
     fn explain(&self, py: Python<'_>, position: PyRef<'_, Position>) -> PyResult<Option<String>> {
-        let pos = &*position.inner;
-        check_going(pos)?;
-        py.detach(|| self.with(pos, |agent| agent.explain(pos)))
+        self.ask(py, &position, |agent, pos| agent.explain(pos))
     }
 
     /// Its score of each legal move, `{move: score}`, for AIs that score moves (in the AI's
@@ -158,17 +159,13 @@ impl Agent {
         py: Python<'py>,
         position: PyRef<'_, Position>,
     ) -> PyResult<Option<Bound<'py, PyDict>>> {
-        let pos = &*position.inner;
-        check_going(pos)?;
-        let scores = py.detach(|| self.with(pos, |agent| agent.move_scores(pos)))?;
+        let scores = self.ask(py, &position, |agent, pos| agent.move_scores(pos))?;
         scores.map(|s| pairs_dict(py, s)).transpose()
     }
 
     /// Its value of the position for the side to move, for AIs that evaluate.
     fn value(&self, py: Python<'_>, position: PyRef<'_, Position>) -> PyResult<Option<f64>> {
-        let pos = &*position.inner;
-        check_going(pos)?;
-        py.detach(|| self.with(pos, |agent| agent.value(pos)))
+        self.ask(py, &position, |agent, pos| agent.value(pos))
     }
 
     fn __repr__(&self) -> String {

@@ -155,8 +155,25 @@ impl Openings {
         }
     }
 
-    /// The openings (empty: from the start) for `games` games per side.
+    /// The games per side (`games`, else one per given opening, else the command line's
+    /// default) and their openings (empty: every game from the start).
     fn make<G: Described>(
+        &self,
+        games: Option<u64>,
+        seed: u64,
+        registry: &Registry<G>,
+    ) -> PyResult<(u64, Vec<Vec<G::Move>>)> {
+        let openings = self.openings::<G>(games.unwrap_or(DEFAULT_GAMES), seed, registry)?;
+        let games = match (games, self) {
+            (Some(n), _) => n,
+            (None, Openings::Given(_)) => openings.len() as u64,
+            (None, _) => DEFAULT_GAMES,
+        };
+        Ok((games, openings))
+    }
+
+    /// The openings (empty: from the start) for `games` games per side.
+    fn openings<G: Described>(
         &self,
         games: u64,
         seed: u64,
@@ -269,14 +286,7 @@ impl GameVisitor for MatchJob<'_> {
                 None,
             ));
         }
-        let openings =
-            self.openings
-                .make::<G>(self.games.unwrap_or(DEFAULT_GAMES), self.seed, &registry)?;
-        let games = match (self.games, self.openings) {
-            (Some(n), _) => n,
-            (None, Openings::Given(_)) => openings.len() as u64,
-            (None, _) => DEFAULT_GAMES,
-        };
+        let (games, openings) = self.openings.make::<G>(self.games, self.seed, &registry)?;
         let python = self.a.python().is_some() || self.b.python().is_some();
         let cfg = MatchConfig {
             games_per_side: games,
@@ -401,14 +411,7 @@ impl GameVisitor for TournamentJob<'_> {
         for ai in self.ais {
             ai.check(&registry)?;
         }
-        let openings =
-            self.openings
-                .make::<G>(self.games.unwrap_or(DEFAULT_GAMES), self.seed, &registry)?;
-        let games = match (self.games, self.openings) {
-            (Some(n), _) => n,
-            (None, Openings::Given(_)) => openings.len() as u64,
-            (None, _) => DEFAULT_GAMES,
-        };
+        let (games, openings) = self.openings.make::<G>(self.games, self.seed, &registry)?;
         let python = self.ais.iter().any(|a| a.python().is_some());
         let cfg = MatchConfig {
             games_per_side: games,
