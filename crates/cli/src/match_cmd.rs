@@ -148,6 +148,23 @@ fn sampled<G: Described>(
     let elapsed = started.elapsed().as_secs_f64();
     crate::progress::finish(bar);
     let result = played.result;
+    let specs = [&args.a, &args.b];
+    if let Some(note) = &result.stopped_by {
+        anyhow::bail!(
+            "the match stopped: {} gave up game {}: {}{}",
+            specs[note.agent],
+            note.game,
+            note.reason,
+            match &args.records {
+                Some(path) => format!(
+                    " (the {} games before it are in {})",
+                    result.total().games(),
+                    path.display()
+                ),
+                None => String::new(),
+            }
+        );
+    }
     let total = result.total();
     let games_played = total.games();
     let digest = if played.interrupted {
@@ -188,6 +205,7 @@ fn sampled<G: Described>(
         String::new()
     };
     note += &timed_notes::<G>([&args.a, &args.b]);
+    note += &forfeit_notes(&result, specs);
     let openings = args.openings.describe(from_file.len());
     Ok(format!(
         "{} VS {}\n{}\n{}\n{} games in {:.3} s ({}/s), seed {}{openings}, digest {digest}\n{note}",
@@ -234,4 +252,27 @@ pub fn timed_notes<'a, G: Described>(specs: impl IntoIterator<Item = &'a String>
         .filter(|spec| registry.is_timed(spec))
         .map(|spec| format!("note: {spec} has a time limit: its moves and these results depend on the machine and its load\n"))
         .collect()
+}
+
+/// A note for each AI that forfeited games (an outside program that failed), with the
+/// first reason.
+pub fn forfeit_notes(result: &arena::MatchResult, specs: [&String; 2]) -> String {
+    let mut out = String::new();
+    for (agent, &count) in result.forfeits.iter().enumerate() {
+        if count == 0 {
+            continue;
+        }
+        let first = result
+            .first_forfeit
+            .as_ref()
+            .filter(|note| note.agent == agent)
+            .map(|note| format!(" (the first, game {}: {})", note.game, note.reason))
+            .unwrap_or_default();
+        out += &format!(
+            "note: {} forfeited {count} game{}, counted as lost{first}\n",
+            specs[agent],
+            if count == 1 { "" } else { "s" }
+        );
+    }
+    out
 }

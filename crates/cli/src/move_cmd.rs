@@ -61,7 +61,9 @@ pub fn report<G: Described>(args: &MoveArgs, registry: &Registry<G>) -> anyhow::
         }
         None => {
             let mut rng = game_rng(args.seed, game.ply() as u64, game.to_move());
-            let mv = agent.choose(&game, &mut rng);
+            let mv = agent.try_choose(&game, &mut rng).map_err(|f| {
+                anyhow::anyhow!("{} gave up instead of moving: {}", args.ai, f.reason)
+            })?;
             format!(
                 "plays {mv} ({} has no fixed set of best moves: this is its choice with seed {}; a time limit makes it depend on the machine)\n",
                 args.ai, args.seed

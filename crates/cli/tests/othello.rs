@@ -319,7 +319,8 @@ fn openings_from_a_file() {
     let file = dir.path().join("openings.txt");
     std::fs::write(
         &file,
-        "# three openings\nf5 d6 c3 d3 c4\n\nf5 f6 e6 f4  # a comment\nd3 c5\n",
+        // The third is a transcript that leaves out white's forced pass after c1.
+        "# three openings\nf5 d6 c3 d3 c4\n\nf5 f6 e6 f4  # a comment\nd3c3f5d2d1e1b2c1a3\n",
     )
     .unwrap();
     let records = dir.path().join("games.jsonl");
@@ -342,7 +343,7 @@ fn openings_from_a_file() {
     let openings: Vec<Vec<&str>> = vec![
         vec!["f5", "d6", "c3", "d3", "c4"],
         vec!["f5", "f6", "e6", "f4"],
-        vec!["d3", "c5"],
+        vec!["d3", "c3", "f5", "d2", "d1", "e1", "b2", "c1", "pass", "a3"],
     ];
     let text = std::fs::read_to_string(&records).unwrap();
     let games: Vec<serde_json::Value> = text

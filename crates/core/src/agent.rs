@@ -30,6 +30,17 @@ impl Cutoff {
     }
 }
 
+/// An agent that gave up a game: a program outside gamelab that crashed, stalled, or
+/// answered something that is not a legal move. The arena scores the game as a loss for
+/// it, with the reason in its record.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Forfeit {
+    pub reason: String,
+    /// The agent was told to stop the whole match at a failure rather than lose the game
+    /// and play on.
+    pub stops_match: bool,
+}
+
 /// The probability distribution an agent draws its move from in one position.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Policy<M> {
@@ -72,6 +83,14 @@ impl<M: Copy> Policy<M> {
 pub trait Agent<G: Game>: Send {
     /// Picks a move in a position where the game is not over.
     fn choose(&mut self, game: &G, rng: &mut GameRng) -> G::Move;
+
+    /// [`Agent::choose`] for agents that can fail (an external program): the move, or
+    /// the agent's forfeit of the game. The arena and play sessions call this; an agent
+    /// that cannot fail keeps the default. Such an agent's `choose` must still return a
+    /// legal move when it fails, for callers that cannot take a forfeit.
+    fn try_choose(&mut self, game: &G, rng: &mut GameRng) -> Result<G::Move, Forfeit> {
+        Ok(self.choose(game, rng))
+    }
 
     /// The distribution `choose` draws from, for agents that have one. It lets an exact
     /// match compute result probabilities as an expectation over the game tree instead of
@@ -129,6 +148,10 @@ pub trait Agent<G: Game>: Send {
 impl<G: Game, A: Agent<G> + ?Sized> Agent<G> for Box<A> {
     fn choose(&mut self, game: &G, rng: &mut GameRng) -> G::Move {
         (**self).choose(game, rng)
+    }
+
+    fn try_choose(&mut self, game: &G, rng: &mut GameRng) -> Result<G::Move, Forfeit> {
+        (**self).try_choose(game, rng)
     }
 
     fn policy(&mut self, game: &G) -> Option<Policy<G::Move>> {

@@ -12,8 +12,8 @@ use rayon::prelude::*;
 use thiserror::Error;
 
 use crate::{
-    Agent, EngineHooks, Game, GameRng, Notation, Outcome, Side, SideStream, StopFlag, StreamKey,
-    mix64,
+    Agent, EngineHooks, Forfeit, Game, GameRng, Notation, Outcome, Side, SideStream, StopFlag,
+    StreamKey, mix64,
 };
 
 /// Builds a fresh agent: a match makes one per side per chunk of games, so that threads
@@ -235,15 +235,15 @@ pub fn opening_from_texts<G: Notation>(texts: &[String]) -> Result<Vec<G::Move>,
         if game.is_over() {
             return Err(format!("the game is over before move {} ({text})", i + 1));
         }
-        let mv = game.parse_move(text).map_err(|e| {
+        // A pass left out of an Othello transcript is put back.
+        let played = crate::record::play_record_move(&mut game, text).map_err(|e| {
             format!(
                 "move {} ({text}): {e}; moves are {}",
                 i + 1,
                 G::move_syntax()
             )
         })?;
-        game.play_unchecked(mv);
-        moves.push(mv);
+        moves.extend(played);
     }
     if game.is_over() {
         return Err("the game is over after these moves; an opening must leave it going".into());
@@ -310,7 +310,7 @@ impl Sameness {
 }
 
 /// The result of a sampled match.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MatchResult {
     /// A's results when moving first.
     pub first: Tally,
@@ -321,6 +321,12 @@ pub struct MatchResult {
     /// Per side of A: whether every game was the same (two deterministic AIs from one
     /// start play one game over and over; openings vary them).
     pub sameness: [Sameness; 2],
+    /// Games forfeited by A and by B (counted as their losses).
+    pub forfeits: [u64; 2],
+    /// The first game forfeited (by game index).
+    pub first_forfeit: Option<ForfeitNote>,
+    /// The forfeit that stopped the match, when an agent was told to stop it at a failure.
+    pub stopped_by: Option<ForfeitNote>,
 }
 
 impl MatchResult {
@@ -400,6 +406,9 @@ pub struct MatchReport {
     /// Every game each way round was the same game: both AIs are deterministic and there
     /// were no openings to vary them.
     pub repeated_one_game: bool,
+    /// Games an agent forfeited (an external program that failed), when any did.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub forfeits: Option<Forfeits>,
     /// Wall-clock time (depends on the machine, unlike everything else here).
     pub elapsed_ms: u64,
 }
@@ -425,6 +434,7 @@ impl MatchReport {
             balanced: None,
             judge: None,
             repeated_one_game: false,
+            forfeits: None,
             elapsed_ms: 0,
         }
     }
@@ -446,6 +456,13 @@ impl MatchReport {
         self.played = self.total.games();
         self.digest = complete.then(|| digest_hex(result.digest));
         self.repeated_one_game = result.repeats_one_game();
+        self.forfeits =
+            (result.forfeits != [0, 0] || result.stopped_by.is_some()).then(|| Forfeits {
+                a: result.forfeits[0],
+                b: result.forfeits[1],
+                first: result.first_forfeit.clone(),
+                stopped_by: result.stopped_by.clone(),
+            });
     }
 
     /// The exact table, or the note saying why there is none.
@@ -457,6 +474,19 @@ impl MatchReport {
     }
 }
 
+/// The forfeits of a match, as its report gives them.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Forfeits {
+    /// Games A forfeited (counted as its losses).
+    pub a: u64,
+    /// Games B forfeited.
+    pub b: u64,
+    /// The first forfeited game.
+    pub first: Option<ForfeitNote>,
+    /// The forfeit that stopped the match, when an agent was told to stop it.
+    pub stopped_by: Option<ForfeitNote>,
+}
+
 /// One finished game, kept when the caller asks for records.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PlayedGame<M> {
@@ -464,6 +494,8 @@ pub struct PlayedGame<M> {
     pub a_side: Side,
     pub moves: Vec<M>,
     pub outcome: Outcome,
+    /// Why the loser gave the game up, when it did not play to the end.
+    pub forfeit: Option<String>,
 }
 
 /// Which side A plays in game `index`.
@@ -501,7 +533,8 @@ pub fn hash_move(hash: u64, move_code: u32) -> u64 {
 /// [`Game::uniform_playout`]'s default: the plain game loop, each side picking uniformly
 /// among the legal moves as [`crate::Uniform`] does.
 pub fn plain_uniform_playout<G: EngineHooks>(start: &G, rngs: &mut [GameRng; 2]) -> (Outcome, u64) {
-    play_game(start, [&mut AnyLegalMove, &mut AnyLegalMove], rngs, None)
+    let end = play_game(start, [&mut AnyLegalMove, &mut AnyLegalMove], rngs, None);
+    (end.outcome, end.hash)
 }
 
 /// Any legal move, uniformly, for any game.
@@ -558,15 +591,24 @@ pub fn check_uniform_playout<G: EngineHooks>(
     Ok(())
 }
 
+/// How a game ended: its outcome and the hash of its moves ([`hash_move`]); `forfeit`
+/// when the loser gave up ([`Agent::try_choose`]) instead of playing to the end.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameEnd {
+    pub outcome: Outcome,
+    pub hash: u64,
+    pub forfeit: Option<Forfeit>,
+}
+
 /// Plays one game from the start: `agents[side]` moves for `side` with `rngs[side]`.
-/// Returns the outcome and a hash of the moves; pushes the moves to `moves` if given.
+/// Pushes the moves to `moves` if given.
 #[inline]
 pub fn play_game<G: Game, A: Agent<G> + ?Sized>(
     start: &G,
     agents: [&mut A; 2],
     rngs: &mut [GameRng; 2],
     moves: Option<&mut Vec<G::Move>>,
-) -> (Outcome, u64) {
+) -> GameEnd {
     play_game_from(start, 0, agents, rngs, moves)
 }
 
@@ -578,20 +620,41 @@ fn play_game_from<G: Game, A: Agent<G> + ?Sized>(
     agents: [&mut A; 2],
     rngs: &mut [GameRng; 2],
     mut moves: Option<&mut Vec<G::Move>>,
-) -> (Outcome, u64) {
+) -> GameEnd {
     let mut game = start.clone();
     loop {
         if let Some(outcome) = game.outcome() {
-            return (outcome, hash);
+            return GameEnd {
+                outcome,
+                hash,
+                forfeit: None,
+            };
         }
-        let side = game.to_move().index();
-        let mv = agents[side].choose(&game, &mut rngs[side]);
+        let side = game.to_move();
+        let mv = match agents[side.index()].try_choose(&game, &mut rngs[side.index()]) {
+            Ok(mv) => mv,
+            Err(forfeit) => {
+                return GameEnd {
+                    outcome: Outcome::Win(side.opponent()),
+                    hash,
+                    forfeit: Some(forfeit),
+                };
+            }
+        };
         hash = hash_move(hash, G::move_code(mv));
         if let Some(list) = moves.as_deref_mut() {
             list.push(mv);
         }
         game.play_unchecked(mv);
     }
+}
+
+/// A game an agent forfeited: which game, which agent (0 for A, 1 for B), and why.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct ForfeitNote {
+    pub game: u64,
+    pub agent: usize,
+    pub reason: String,
 }
 
 /// The games of one chunk of a match: what [`run_match_live`] reports as they finish.
@@ -610,6 +673,12 @@ pub struct ChunkResult<M> {
     /// Every game of the chunk was played (a stopped match ends chunks early; `range`
     /// then holds the games played).
     pub complete: bool,
+    /// Games forfeited by A and by B.
+    pub forfeits: [u64; 2],
+    /// The chunk's first forfeit.
+    pub first_forfeit: Option<ForfeitNote>,
+    /// A forfeit that stopped the match (the game is not counted).
+    pub stopped_by: Option<ForfeitNote>,
 }
 
 /// Most games per unit of work: enough that making agents and seeking streams is noise.
@@ -653,6 +722,9 @@ fn play_chunk<G: EngineHooks, A: Agent<G>>(
         games: Vec::new(),
         sameness: [Sameness::Empty; 2],
         complete: true,
+        forfeits: [0; 2],
+        first_forfeit: None,
+        stopped_by: None,
     };
     let stopped = || stop.is_some_and(|s| s.load(Ordering::Relaxed));
     if stopped() {
@@ -695,7 +767,7 @@ fn play_chunk<G: EngineHooks, A: Agent<G>>(
             Side::Second => [&mut agent_b, &mut agent_a],
         };
         let mut moves = keep_games.then(Vec::new);
-        let (outcome, hash) = if openings.is_empty() {
+        let end = if openings.is_empty() {
             play_game(&start, agents, &mut rngs, moves.as_mut())
         } else {
             // The opening's moves are part of the game: its hash, its record.
@@ -711,12 +783,33 @@ fn play_chunk<G: EngineHooks, A: Agent<G>>(
             }
             play_game_from(&from, hash, agents, &mut rngs, moves.as_mut())
         };
+        let (outcome, hash) = (end.outcome, end.hash);
         // Checked after each game, so a stop is seen within one game; the game during
         // which it came may have been cut short, so it does not count.
         if stopped() {
             result.range.end = index;
             result.complete = false;
             break;
+        }
+        let forfeit = end.forfeit.map(|f| {
+            // The loser forfeited: B when A (on `side`) won, else A.
+            let agent = usize::from(outcome.winner() == Some(side));
+            let note = ForfeitNote {
+                game: index,
+                agent,
+                reason: f.reason,
+            };
+            (note, f.stops_match)
+        });
+        if let Some((note, stops_match)) = &forfeit {
+            if *stops_match {
+                result.range.end = index;
+                result.complete = false;
+                result.stopped_by = Some(note.clone());
+                break;
+            }
+            result.forfeits[note.agent] += 1;
+            result.first_forfeit.get_or_insert_with(|| note.clone());
         }
         counts[side.index()][outcome_code(outcome) as usize - 1] += 1;
         result.sameness[side.index()].add(hash);
@@ -729,6 +822,7 @@ fn play_chunk<G: EngineHooks, A: Agent<G>>(
                 a_side: side,
                 moves,
                 outcome,
+                forfeit: forfeit.map(|(note, _)| note.reason),
             });
         }
     }
@@ -898,6 +992,9 @@ pub fn run_match_from<G: EngineHooks, A: Agent<G>>(
         second: Tally::default(),
         digest: 0,
         sameness: [Sameness::Empty; 2],
+        forfeits: [0; 2],
+        first_forfeit: None,
+        stopped_by: None,
     };
     // Runs on the caller's pool (rayon's global one unless it installed another), or on
     // a pool of `cfg.threads` threads.
@@ -946,7 +1043,19 @@ pub fn run_match_from<G: EngineHooks, A: Agent<G>>(
             for (s, chunk) in out.sameness.iter_mut().zip(r.sameness) {
                 *s = s.merge(chunk);
             }
+            for (n, chunk) in out.forfeits.iter_mut().zip(r.forfeits) {
+                *n += chunk;
+            }
+            // Chunks come in game order: the first seen is the first.
+            if out.first_forfeit.is_none() {
+                out.first_forfeit = r.first_forfeit;
+            }
             games.extend(r.games);
+            if let Some(note) = r.stopped_by {
+                out.stopped_by = Some(note);
+                on_games(games);
+                return (out, true);
+            }
             if !r.complete {
                 on_games(games);
                 return (out, true);

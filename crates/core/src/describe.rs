@@ -142,7 +142,7 @@ impl<G: Described> CatalogueEntry for Single<G> {
 #[derive(serde::Serialize, Debug)]
 pub struct ParamView {
     pub name: &'static str,
-    /// `float`, `int`, `bool`, `choice` or `text`.
+    /// `float`, `int`, `bool`, `choice`, `text`, `file` or `program`.
     pub kind: &'static str,
     pub default: Option<String>,
     pub help: &'static str,
@@ -236,6 +236,7 @@ pub fn game_info<G: Described>() -> GameInfo {
                             ParamKind::Choice(c) => ("choice", None, None, Some(*c)),
                             ParamKind::Text => ("text", None, None, None),
                             ParamKind::File { .. } => ("file", None, None, None),
+                            ParamKind::Program => ("program", None, None, None),
                         };
                         ParamView {
                             name: p.name,

@@ -28,8 +28,8 @@ pub fn seeded_game<G: Game>(
         Side::Second => [b, ai],
     };
     let mut moves = Vec::new();
-    let (outcome, _) = play_game(&G::start(), agents, &mut rngs, Some(&mut moves));
-    (moves, outcome)
+    let end = play_game(&G::start(), agents, &mut rngs, Some(&mut moves));
+    (moves, end.outcome)
 }
 
 /// Tries the seeds of `seeds` in order: A and A2 each play `b` from the start on `side`.

@@ -20,6 +20,10 @@ pub struct GameRecord {
     pub second: String,
     pub moves: Vec<String>,
     pub result: String,
+    /// Why the loser gave the game up before its end, when it did (an external program
+    /// that failed): the moves then stop short of the end.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub forfeit: Option<String>,
 }
 
 impl GameRecord {
@@ -46,6 +50,7 @@ impl GameRecord {
                 .winner()
                 .map_or("draw", G::side_name)
                 .to_string(),
+            forfeit: played.forfeit.clone(),
         }
     }
 }
@@ -105,6 +110,35 @@ pub fn read_records(path: &Path) -> Result<Vec<GameRecord>, RecordError> {
     Ok(records)
 }
 
+/// Plays move `text` of a record on `game`, filling in a forced move the record left out
+/// (Othello's transcripts leave out passes): when `text` is not a legal move here and only
+/// one move is, that one is played first. Returns the moves played; on an error `game` is
+/// as it was.
+pub fn play_record_move<G: Notation>(
+    game: &mut G,
+    text: &str,
+) -> Result<Vec<G::Move>, G::MoveError> {
+    let forced = match (game.parse_move(text), &game.legal_moves()[..]) {
+        (Ok(mv), _) => {
+            game.play_unchecked(mv);
+            return Ok(vec![mv]);
+        }
+        (Err(_), &[forced]) => forced,
+        (Err(e), _) => return Err(e),
+    };
+    game.play_unchecked(forced);
+    match game.parse_move(text) {
+        Ok(mv) => {
+            game.play_unchecked(mv);
+            Ok(vec![forced, mv])
+        }
+        Err(e) => {
+            game.undo();
+            Err(e)
+        }
+    }
+}
+
 /// Replays a record's moves from the start position, checking each one; returns every
 /// position from the start to the end.
 pub fn replay<G: Notation>(record: &GameRecord) -> Result<Vec<G>, String> {
@@ -124,9 +158,14 @@ pub fn replay<G: Notation>(record: &GameRecord) -> Result<Vec<G>, String> {
         game.play_unchecked(mv);
         positions.push(game.clone());
     }
-    let result = match game.outcome() {
-        Some(o) => o.winner().map_or("draw", G::side_name),
-        None => return Err("the moves end before the game does".into()),
+    let result = match (game.outcome(), &record.forfeit) {
+        (Some(o), None) => o.winner().map_or("draw", G::side_name),
+        (None, None) => return Err("the moves end before the game does".into()),
+        // The side to move gave the game up: the other side won.
+        (None, Some(_)) => G::side_name(game.to_move().opponent()),
+        (Some(_), Some(_)) => {
+            return Err("the record says a side forfeited, but the moves end the game".into());
+        }
     };
     if result != record.result {
         return Err(format!(
@@ -201,5 +240,6 @@ pub fn record_from_csv<G: Notation>(line: &str, index: u64) -> Result<GameRecord
         second: G::side_name(crate::Side::Second).to_string(),
         moves,
         result: winner.map_or("draw", G::side_name).to_string(),
+        forfeit: None,
     })
 }

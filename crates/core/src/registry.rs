@@ -30,6 +30,9 @@ pub enum ParamKind {
     File {
         keywords: &'static [&'static str],
     },
+    /// A program to run, with its arguments (an external engine). Only where
+    /// [`FileAccess::Any`] holds: a server runs no program a request names.
+    Program,
 }
 
 impl ParamKind {
@@ -41,6 +44,9 @@ impl ParamKind {
             ParamKind::Choice(options) => format!("one of {}", options.join(", ")),
             ParamKind::Text => "a non-empty text".into(),
             ParamKind::File { keywords: [] } => "a file name".into(),
+            ParamKind::Program => {
+                "a program and its arguments, in parentheses when they hold spaces or commas".into()
+            }
             ParamKind::File { keywords } => format!("{} or a file name", keywords.join(", ")),
         }
     }
@@ -65,7 +71,7 @@ impl ParamKind {
             ParamKind::Choice(options) => options
                 .contains(&text)
                 .then(|| Value::Text(text.to_string())),
-            ParamKind::Text | ParamKind::File { .. } => {
+            ParamKind::Text | ParamKind::File { .. } | ParamKind::Program => {
                 (!text.is_empty()).then(|| Value::Text(text.to_string()))
             }
         }
@@ -162,6 +168,16 @@ impl ParamSpec {
             name,
             kind: ParamKind::File { keywords },
             default: default.map(|d| Value::Text(d.to_string())),
+            help,
+        }
+    }
+
+    /// A program and its arguments (required): an AI that runs it. See [`ParamKind::Program`].
+    pub fn program(name: &'static str, help: &'static str) -> Self {
+        ParamSpec {
+            name,
+            kind: ParamKind::Program,
+            default: None,
             help,
         }
     }
@@ -530,6 +546,15 @@ impl<G: Game> Registry<G> {
     ) -> Result<Box<dyn Agent<G>>, SpecError> {
         let (entry, mut params) = self.resolve(spec)?;
         for decl in &entry.params {
+            if decl.kind == ParamKind::Program && *files != FileAccess::Any {
+                return Err(SpecError::Invalid {
+                    agent: entry.name.to_string(),
+                    reason: format!(
+                        "{} names a program to run, and this front end runs none a request names",
+                        decl.name
+                    ),
+                });
+            }
             let ParamKind::File { keywords } = decl.kind else {
                 continue;
             };

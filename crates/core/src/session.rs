@@ -67,6 +67,8 @@ pub enum SessionError {
     IllegalMove(String),
     #[error("the AI's move was stopped before it was found; the game is as it was")]
     Stopped,
+    #[error("{spec} gave up instead of moving: {reason}; the game is as it was")]
+    Forfeit { spec: String, reason: String },
 }
 
 /// One game in play.
@@ -187,13 +189,18 @@ impl<G: Notation> PlaySession<G> {
         self.check_not_over()?;
         let side = self.game.to_move();
         let mut rng = game_rng(self.seed, self.game.ply() as u64, side);
-        let Seat::Ai { agent, .. } = &mut self.seats[side.index()] else {
+        let Seat::Ai { agent, spec } = &mut self.seats[side.index()] else {
             return Err(SessionError::HumanToMove(G::side_name(side)));
         };
         if let Some(stop) = stop {
             agent.set_stop(stop);
         }
-        let mv = agent.choose(&self.game, &mut rng);
+        let mv = agent
+            .try_choose(&self.game, &mut rng)
+            .map_err(|f| SessionError::Forfeit {
+                spec: spec.clone(),
+                reason: f.reason,
+            })?;
         if stop.is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed)) {
             return Err(SessionError::Stopped);
         }

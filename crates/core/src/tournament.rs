@@ -17,6 +17,15 @@ pub enum TournamentError {
         "`{0}` is entered twice; each AI may enter once (give a second copy different parameters to compare it)"
     )]
     Twice(String),
+    #[error(
+        "the tournament stopped: {ai} gave up game {game} of its match against {opponent}: {reason}"
+    )]
+    Stopped {
+        ai: String,
+        opponent: String,
+        game: u64,
+        reason: String,
+    },
 }
 
 /// One AI's results against one opponent, over both colours.
@@ -26,6 +35,13 @@ pub struct PairResult {
     pub win: u64,
     pub lose: u64,
     pub draw: u64,
+    /// Of the losses, the games this AI forfeited (an external program that failed).
+    #[serde(skip_serializing_if = "is_zero", default)]
+    pub forfeited: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 impl PairResult {
@@ -112,6 +128,7 @@ pub fn run_tournament<G: EngineHooks, A: Agent<G>>(
     // wins[i][j] and draws[i][j]: i's results against j over both colours.
     let mut wins = vec![vec![0u64; n]; n];
     let mut draws = vec![vec![0u64; n]; n];
+    let mut forfeited = vec![vec![0u64; n]; n];
     let mut live = LiveOptions::for_match(cfg, false);
     live.stop = stop;
     let report = |chunk: &ChunkResult<G::Move>| progress(chunk.range.end - chunk.range.start);
@@ -126,6 +143,15 @@ pub fn run_tournament<G: EngineHooks, A: Agent<G>>(
                 &report,
                 &mut |_| true,
             );
+            if let Some(note) = &result.stopped_by {
+                let (ai, opponent) = if note.agent == 0 { (i, j) } else { (j, i) };
+                return Err(TournamentError::Stopped {
+                    ai: ais[ai].clone(),
+                    opponent: ais[opponent].clone(),
+                    game: note.game,
+                    reason: note.reason.clone(),
+                });
+            }
             if stopped {
                 return Ok(None);
             }
@@ -134,6 +160,8 @@ pub fn run_tournament<G: EngineHooks, A: Agent<G>>(
             wins[j][i] = total.lose;
             draws[i][j] = total.draw;
             draws[j][i] = total.draw;
+            forfeited[i][j] = result.forfeits[0];
+            forfeited[j][i] = result.forfeits[1];
         }
     }
     let games_per_pair = (2 * cfg.games_per_side) as f64;
@@ -169,6 +197,7 @@ pub fn run_tournament<G: EngineHooks, A: Agent<G>>(
                     win: wins[i][j],
                     lose: wins[j][i],
                     draw: draws[i][j],
+                    forfeited: forfeited[i][j],
                 })
                 .collect(),
         })

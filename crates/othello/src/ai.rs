@@ -516,6 +516,48 @@ pub fn registry() -> Registry<Othello> {
             }))
         },
     ));
+    r.register(AgentEntry::new(
+        "nboard",
+        "an outside Othello program that speaks the NBoard protocol (Edax, Egaroucid, `gamelab nboard`), run as a child process; a crash, a stall, garbage or an illegal move forfeits the game",
+        vec![
+            ParamSpec::program(
+                "cmd",
+                "the program and its arguments, e.g. (edax -q) or (gamelab nboard --ai engine:level=4)",
+            ),
+            ParamSpec::int("depth", 0, 0, 60, "`set depth` sent when it starts; 0 leaves it at its own"),
+            ParamSpec::float(
+                "timeout",
+                60.0,
+                0.001,
+                86_400.0,
+                "seconds it may take to answer; past them it forfeits the game",
+            ),
+            ParamSpec::choice(
+                "on_failure",
+                &["lose", "stop"],
+                "lose",
+                "a failure loses the game (the program is started afresh), or stops the whole match",
+            ),
+        ],
+        |p| {
+            let on_failure = match p.text("on_failure") {
+                "stop" => crate::nboard_engine::OnFailure::Stop,
+                _ => crate::nboard_engine::OnFailure::Lose,
+            };
+            let depth = u32::try_from(p.int("depth")).ok().filter(|&d| d > 0);
+            let engine = crate::nboard_engine::NboardEngine::new(
+                p.text("cmd"),
+                depth,
+                Duration::from_secs_f64(p.float("timeout")),
+                on_failure,
+            )
+            .map_err(|reason| SpecError::Invalid {
+                agent: "nboard".into(),
+                reason,
+            })?;
+            Ok(Box::new(engine))
+        },
+    ));
     // Uniform playouts give corners away as often as they take them: MCTS over them loses
     // to seed 003's three-ply minimax, over roulette's and steered by it wins (RESULTS.md).
     r.register(gamelab_core::mcts::entry_with(

@@ -12,6 +12,7 @@ pub mod ggf;
 #[allow(unsafe_code)] // SIMD intrinsics behind a run-time CPU check; see the module.
 pub mod kernel;
 pub mod learned;
+pub mod nboard_engine;
 pub mod patterns;
 pub mod perft;
 mod position;

@@ -121,6 +121,9 @@ impl Agent {
         self.ask(py, &position, |agent, pos| {
             let mut rng = gamelab_core::game_rng(seed, pos.ply() as u64, pos.to_move());
             agent.choose(pos, &mut rng)
+        })?
+        .map_err(|reason| {
+            AgentError::new_err(format!("{} gave up instead of moving: {reason}", self.spec))
         })
     }
 
@@ -139,11 +142,14 @@ impl Agent {
     /// a fixed distribution, the one move it plays with seed 0.
     fn best_moves(&self, py: Python<'_>, position: PyRef<'_, Position>) -> PyResult<Vec<String>> {
         self.ask(py, &position, |agent, pos| match agent.policy(pos) {
-            Some(p) => p.into_iter().map(|(m, _)| m).collect(),
+            Some(p) => Ok(p.into_iter().map(|(m, _)| m).collect()),
             None => {
                 let mut rng = gamelab_core::game_rng(0, pos.ply() as u64, pos.to_move());
-                vec![agent.choose(pos, &mut rng)]
+                agent.choose(pos, &mut rng).map(|mv| vec![mv])
             }
+        })?
+        .map_err(|reason| {
+            AgentError::new_err(format!("{} gave up instead of moving: {reason}", self.spec))
         })
     }
 

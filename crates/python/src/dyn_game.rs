@@ -212,8 +212,9 @@ pub fn make_position(
 pub trait AnyAgent: Send {
     /// The type of position it plays (`DynGame<G>`).
     fn position_type(&self) -> TypeId;
-    /// The positions must be of [`AnyAgent::position_type`].
-    fn choose(&mut self, pos: &dyn AnyGame, rng: &mut GameRng) -> String;
+    /// The positions must be of [`AnyAgent::position_type`]. An agent that gave up (an
+    /// outside program that failed) says why.
+    fn choose(&mut self, pos: &dyn AnyGame, rng: &mut GameRng) -> Result<String, String>;
     fn policy(&mut self, pos: &dyn AnyGame) -> Option<Vec<(String, f64)>>;
     fn explain(&mut self, pos: &dyn AnyGame) -> Option<String>;
     fn move_scores(&mut self, pos: &dyn AnyGame) -> Option<Vec<(String, f64)>>;
@@ -246,8 +247,11 @@ impl<G: Described> AnyAgent for DynAgent<G> {
         TypeId::of::<DynGame<G>>()
     }
 
-    fn choose(&mut self, pos: &dyn AnyGame, rng: &mut GameRng) -> String {
-        self.agent.choose(Self::game(pos), rng).to_string()
+    fn choose(&mut self, pos: &dyn AnyGame, rng: &mut GameRng) -> Result<String, String> {
+        self.agent
+            .try_choose(Self::game(pos), rng)
+            .map(|mv| mv.to_string())
+            .map_err(|f| f.reason)
     }
 
     fn policy(&mut self, pos: &dyn AnyGame) -> Option<Vec<(String, f64)>> {

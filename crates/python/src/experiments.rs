@@ -318,6 +318,14 @@ impl GameVisitor for MatchJob<'_> {
                 true
             },
         );
+        if let Some(note) = &result.stopped_by {
+            return Err(crate::errors::AgentError::new_err(format!(
+                "the match stopped: {} gave up game {}: {}",
+                [&a_name, &b_name][note.agent],
+                note.game,
+                note.reason
+            )));
+        }
         let mut report = MatchReport::new::<G>(&a_name, &b_name, games, self.seed);
         report.finish(&result, !cut);
         report.opening_plies = cfg.opening_plies;
@@ -428,7 +436,12 @@ impl GameVisitor for TournamentJob<'_> {
             Some(&self.job.stop),
             &|n| self.job.advance(n),
         )
-        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        .map_err(|e| match e {
+            gamelab_core::tournament::TournamentError::Stopped { .. } => {
+                crate::errors::AgentError::new_err(e.to_string())
+            }
+            _ => PyValueError::new_err(e.to_string()),
+        })?;
         Ok(report.map(|mut r| {
             if let Openings::Random {
                 balanced: Some((window, judge)),

@@ -48,3 +48,21 @@ def test_a_deadline_gives_a_timeout(data):
     hard = next(p for p in gamelab.othello.ffo_positions(data / "othello" / "ffo40-59.txt") if p.id == 49)
     with pytest.raises(TimeoutError, match="not solved in the time limit"):
         gamelab.othello.solve(hard.position, time_limit=0.05)
+
+
+def test_outside_engines_play_in_python_matches(tmp_path):
+    from conftest import ROOT, gamelab_bin
+
+    spec = f"nboard:cmd=({gamelab_bin()} nboard --ai engine:level=1)"
+    outside = gamelab.match(spec, "greedy", game="othello", games=3, openings=4, threads=1)
+    inside = gamelab.match("engine:level=1", "greedy", game="othello", games=3, openings=4)
+    assert outside.digest == inside.digest and outside.forfeits is None
+    script = ROOT / "crates" / "cli" / "tests" / "fixtures" / "misbehaving-nboard.sh"
+    failing = f"nboard:cmd=({script} illegal {tmp_path / 'failed'} {gamelab_bin()})"
+    result = gamelab.match(failing, "greedy", game="othello", games=2, threads=1, records=True)
+    assert result.forfeits["a"] == 1 and "not legal here" in result.forfeits["first"]["reason"]
+    assert result.records[0]["forfeit"] and "forfeited 1 game" in str(result)
+    with pytest.raises(gamelab.AgentError, match="the match stopped"):
+        gamelab.match(failing.replace("illegal", "crash").replace("failed", "again") + ",on_failure=stop", "greedy", game="othello", games=2, threads=1)
+    with pytest.raises(gamelab.AgentError, match="gave up instead of moving"):
+        gamelab.agent(failing.replace("failed", "once-more").replace("illegal", "garbage"), "othello").choose(gamelab.Othello())

@@ -267,6 +267,7 @@ fn records_round_trip_and_replay() {
                 .winner()
                 .map_or("draw", |s| if s == Side::First { "o" } else { "x" })
                 .into(),
+            forfeit: None,
         })
         .collect();
     let dir = tempfile::tempdir().unwrap();

@@ -88,8 +88,11 @@ function makePicker(container, info, { title, icon, human = true, initial = "hum
   const select = el("select", { "aria-label": title, class: "ai" });
   if (human) select.append(el("option", { value: "human", text: "Human" }));
   const group = el("optgroup", { label: "AIs" });
-  // An AI that needs a model file can only be offered when the server has models to read.
-  const usable = (ai) => catalogue.models.length > 0 || !ai.params.some((p) => p.kind === "file" && p.default === null);
+  // An AI that needs a model file can only be offered when the server has models to read;
+  // one that runs a program (an external engine) never: the server runs none a page names.
+  const usable = (ai) =>
+    !ai.params.some((p) => p.kind === "program") &&
+    (catalogue.models.length > 0 || !ai.params.some((p) => p.kind === "file" && p.default === null));
   for (const ai of info.ais.filter(usable)) group.append(el("option", { value: ai.name, text: ai.name }));
   select.append(group);
   // `initial` may be a whole spec, `name:key=value,…`: its values fill the form.

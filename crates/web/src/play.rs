@@ -111,19 +111,16 @@ impl<G: Described> WebSession<G> {
         }
         if let Some(record) = &request.record {
             for (i, text) in G::move_texts(record).iter().enumerate() {
-                // A forced move may be left out of a record (Othello's transcripts leave
-                // out passes): when the text is not a legal move and only one move is,
-                // that one is played first.
-                if session.game().parse_move(text).is_err()
-                    && let [forced] = session.game().legal_moves()[..]
-                {
-                    session.play_any(&forced.to_string()).map_err(|e| {
-                        ApiError::bad_request(format!("record, before move {}: {e}", i + 1))
-                    })?;
-                }
-                session.play_any(text).map_err(|e| {
+                // A forced move left out of the record (a pass) is filled in.
+                let bad = |e: &dyn std::fmt::Display| {
                     ApiError::bad_request(format!("record, move {} (`{text}`): {e}", i + 1))
-                })?;
+                };
+                let mut game = session.game().clone();
+                let moves =
+                    gamelab_core::record::play_record_move(&mut game, text).map_err(|e| bad(&e))?;
+                for mv in moves {
+                    session.play_any(&mv.to_string()).map_err(|e| bad(&e))?;
+                }
             }
         }
         Ok(WebSession(session))

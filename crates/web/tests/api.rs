@@ -982,6 +982,25 @@ async fn specs_from_the_page_name_no_files() {
             .await;
         assert_eq!(status, StatusCode::BAD_REQUEST, "{spec}");
     }
+    // Nor programs to run: an outside engine's command is refused, with or without a
+    // models folder, and nothing is started.
+    let marker = dir.join("started");
+    let spec = format!("nboard:cmd=(touch {})", marker.display());
+    for path in ["/api/games", "/api/runs"] {
+        let body = if path == "/api/games" {
+            json!({"game": "othello", "players": ["human", spec]})
+        } else {
+            json!({"game": "othello", "a": spec, "b": "random", "games_per_side": 1})
+        };
+        let (status, body) = app.post(path, body).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{path}: {body}");
+        let message = body["error"].as_str().unwrap();
+        assert!(
+            message.contains("names a program to run, and this front end runs none"),
+            "{message}"
+        );
+    }
+    assert!(!marker.exists());
     // With a models folder, its files are named by their plain names, and nothing else.
     let set = gamelab_ttt::learned::FeatureSet::known().remove(0);
     let fitted = gamelab_learn::Fitted {

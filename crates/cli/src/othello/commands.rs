@@ -402,6 +402,7 @@ fn wthor_game_as_record(
         second: name("PW"),
         moves: game.plain_moves().iter().map(ToString::to_string).collect(),
         result: result.into(),
+        forfeit: None,
     };
     gamelab_core::record::replay::<Othello>(&record).map_err(|e| format!("as a record: {e}"))?;
     Ok(record)

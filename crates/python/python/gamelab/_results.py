@@ -105,6 +105,9 @@ class MatchResult:
         self.balanced: Optional[float] = report.get("balanced")
         self.judge: Optional[str] = report.get("judge")
         self.repeated_one_game: bool = report.get("repeated_one_game", False)
+        #: Games forfeited by an outside engine (`nboard:cmd=…`): `{"a": n, "b": m,
+        #: "first": {...}}`, or None when no game was.
+        self.forfeits: Optional[dict] = report.get("forfeits")
         self.elapsed_ms: int = report.get("elapsed_ms", 0)
         self.sides: tuple[str, str] = tuple(game_info["sides"])  # type: ignore[assignment]
         self.records: Optional[list[dict]] = None if records is None else [json.loads(r) for r in records]
@@ -134,6 +137,10 @@ class MatchResult:
         out += f"\n{self.played} games, seed {self.seed}, digest {self.digest or 'none (stopped)'}\n"
         if self.exact is not None:
             out += "\nexact\n" + _text_table("ratio", self._rows(True), lambda v: f"{v * 100:.2f}%")
+        if self.forfeits:
+            for who, name in (("a", self.a), ("b", self.b)):
+                if self.forfeits[who]:
+                    out += f"note: {name} forfeited {self.forfeits[who]} game(s), counted as lost\n"
         if self.repeated_one_game:
             out += "note: every game each way round was the same game (both AIs are deterministic); openings=PLIES starts them from different positions\n"
         return out
