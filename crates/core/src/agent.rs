@@ -88,7 +88,10 @@ pub trait Agent<G: Game>: Send {
     /// the agent's forfeit of the game. The arena and play sessions call this; an agent
     /// that cannot fail keeps the default. Such an agent's `choose` must still return a
     /// legal move when it fails, for callers that cannot take a forfeit.
-    fn try_choose(&mut self, game: &G, rng: &mut GameRng) -> Result<G::Move, Forfeit> {
+    ///
+    /// The forfeit is boxed so that the common answer, a move, stays as small as the move
+    /// itself: this is called at every move of every match.
+    fn try_choose(&mut self, game: &G, rng: &mut GameRng) -> Result<G::Move, Box<Forfeit>> {
         Ok(self.choose(game, rng))
     }
 
@@ -150,7 +153,7 @@ impl<G: Game, A: Agent<G> + ?Sized> Agent<G> for Box<A> {
         (**self).choose(game, rng)
     }
 
-    fn try_choose(&mut self, game: &G, rng: &mut GameRng) -> Result<G::Move, Forfeit> {
+    fn try_choose(&mut self, game: &G, rng: &mut GameRng) -> Result<G::Move, Box<Forfeit>> {
         (**self).try_choose(game, rng)
     }
 
@@ -213,9 +216,12 @@ pub trait BestMoves<G: Game>: Send {
 #[derive(Clone, Debug, Default)]
 pub struct Uniform<T>(pub T);
 
-impl<G: Game, T: BestMoves<G>> Agent<G> for Uniform<T> {
-    #[inline]
-    fn choose(&mut self, game: &G, rng: &mut GameRng) -> G::Move {
+impl<T> Uniform<T> {
+    #[inline(always)]
+    fn pick<G: Game>(&mut self, game: &G, rng: &mut GameRng) -> G::Move
+    where
+        T: BestMoves<G>,
+    {
         let moves = self.0.best_moves(game);
         assert!(!moves.is_empty(), "choose called on a finished game");
         // A forced choice draws nothing, so a deterministic agent leaves its stream untouched.
@@ -224,6 +230,20 @@ impl<G: Game, T: BestMoves<G>> Agent<G> for Uniform<T> {
         } else {
             moves[rng.below(moves.len())]
         }
+    }
+}
+
+impl<G: Game, T: BestMoves<G>> Agent<G> for Uniform<T> {
+    #[inline]
+    fn choose(&mut self, game: &G, rng: &mut GameRng) -> G::Move {
+        self.pick(game, rng)
+    }
+
+    // Its own, rather than the default's call of `choose`: the arena calls this at every
+    // move of the rule-based AIs' matches, which run at millions of games a second.
+    #[inline]
+    fn try_choose(&mut self, game: &G, rng: &mut GameRng) -> Result<G::Move, Box<Forfeit>> {
+        Ok(self.pick(game, rng))
     }
 
     fn policy(&mut self, game: &G) -> Option<Policy<G::Move>> {

@@ -597,7 +597,7 @@ pub fn check_uniform_playout<G: EngineHooks>(
 pub struct GameEnd {
     pub outcome: Outcome,
     pub hash: u64,
-    pub forfeit: Option<Forfeit>,
+    pub forfeit: Option<Box<Forfeit>>,
 }
 
 /// Plays one game from the start: `agents[side]` moves for `side` with `rngs[side]`.
@@ -633,19 +633,23 @@ fn play_game_from<G: Game, A: Agent<G> + ?Sized>(
         let side = game.to_move();
         let mv = match agents[side.index()].try_choose(&game, &mut rngs[side.index()]) {
             Ok(mv) => mv,
-            Err(forfeit) => {
-                return GameEnd {
-                    outcome: Outcome::Win(side.opponent()),
-                    hash,
-                    forfeit: Some(forfeit),
-                };
-            }
+            Err(forfeit) => return forfeited(side, hash, forfeit),
         };
         hash = hash_move(hash, G::move_code(mv));
         if let Some(list) = moves.as_deref_mut() {
             list.push(mv);
         }
         game.play_unchecked(mv);
+    }
+}
+
+/// The end of a game `side` gave up (out of the move loop: it is rare).
+#[cold]
+fn forfeited(side: Side, hash: u64, forfeit: Box<Forfeit>) -> GameEnd {
+    GameEnd {
+        outcome: Outcome::Win(side.opponent()),
+        hash,
+        forfeit: Some(forfeit),
     }
 }
 

@@ -247,17 +247,17 @@ impl Agent<Othello> for NboardEngine {
             .unwrap_or_else(|_| game.legal_moves()[0])
     }
 
-    fn try_choose(&mut self, game: &Othello, _rng: &mut GameRng) -> Result<Move, Forfeit> {
+    fn try_choose(&mut self, game: &Othello, _rng: &mut GameRng) -> Result<Move, Box<Forfeit>> {
         let moves = game.legal_moves();
         if moves.len() == 1 && moves[0] == Move::Pass {
             return Ok(Move::Pass);
         }
         self.ask(game).map_err(|reason| {
             self.kill();
-            Forfeit {
+            Box::new(Forfeit {
                 reason: format!("{}: {reason}", self.name()),
                 stops_match: self.on_failure == OnFailure::Stop,
-            }
+            })
         })
     }
 
