@@ -36,8 +36,9 @@ pub struct MatchArgs {
     /// Print the match report as one JSON object instead of the tables.
     #[arg(long)]
     json: bool,
-    /// Write every game to this JSON Lines file, as they finish (Ctrl-C keeps the games
-    /// finished before it).
+    /// Write every game to this file, as they finish (Ctrl-C keeps the games finished
+    /// before it): JSON Lines, the seed's CSV for a `.csv` file, the game's own format
+    /// for its extension (GGF for Othello's `.ggf`).
     #[arg(long, value_name = "FILE")]
     records: Option<PathBuf>,
     #[command(flatten)]
@@ -134,7 +135,7 @@ fn sampled<G: Described>(
     let started = Instant::now();
     let output = args.records.as_deref().map(|path| recording::Output {
         path,
-        format: recording::Format::JsonLines,
+        format: recording::Format::of::<G>(path),
         specs: [&args.a, &args.b],
     });
     let played = recording::play::<G, _>(

@@ -21,8 +21,9 @@ pub struct RecordsArgs {
     games: u64,
     #[arg(long, default_value_t = 0)]
     seed: u64,
-    /// Output file: `.csv` for the seed's format, anything else for JSON Lines. Games are
-    /// written as they finish; Ctrl-C keeps those finished before it.
+    /// Output file: `.csv` for the seed's format, the game's own format for its extension
+    /// (GGF for Othello's `.ggf`), anything else for JSON Lines. Games are written as they
+    /// finish; Ctrl-C keeps those finished before it.
     #[arg(long, value_name = "FILE")]
     out: PathBuf,
     #[command(flatten)]
@@ -84,7 +85,7 @@ fn write<G: Described>(args: &RecordsArgs) -> anyhow::Result<()> {
     let progress = |n: u64| crate::progress::advance(&bar, n);
     let output = recording::Output {
         path: &args.out,
-        format: recording::Format::of(&args.out),
+        format: recording::Format::of::<G>(&args.out),
         specs: [&args.a, &args.b],
     };
     let played = recording::play::<G, _>(&make_a, &make_b, &cfg, &[], Some(&output), &progress)?;

@@ -11,7 +11,9 @@ use gamelab_core::{Described, GameVisitor, Side};
 
 #[derive(Args, Debug)]
 pub struct ReplayArgs {
-    /// A records file: JSON Lines, or CSV (its game is `--game`: the CSV does not say).
+    /// A records file: JSON Lines, CSV (its game is `--game`: the CSV does not say), or a
+    /// game's own format (GGF for Othello's `.ggf`; its games numbered in file order unless
+    /// gamelab wrote it).
     file: PathBuf,
     /// The index of the game in the run (in a CSV, its line number from 0).
     index: u64,
@@ -21,8 +23,11 @@ pub struct ReplayArgs {
 
 pub fn run(args: ReplayArgs) -> anyhow::Result<()> {
     let csv = args.file.extension().is_some_and(|e| e == "csv");
+    let native = native_game(&args.file);
     let record = if csv {
         args.game.visit(CsvRecord(&args))??
+    } else if let Some(game) = native {
+        gamelab_games::visit(game, None, NativeRecord(&args))??
     } else {
         json_record(&args)?
     };
@@ -40,7 +45,42 @@ pub fn run(args: ReplayArgs) -> anyhow::Result<()> {
 }
 
 fn json_record(args: &ReplayArgs) -> anyhow::Result<GameRecord> {
-    let records = read_records(&args.file)?;
+    pick(read_records(&args.file)?, args)
+}
+
+/// The game whose own record format has the file's extension (`.ggf`: Othello), if any.
+fn native_game(path: &std::path::Path) -> Option<&'static str> {
+    struct Extension;
+    impl GameVisitor for Extension {
+        type Output = Option<&'static str>;
+        fn visit<G: Described>(self) -> Self::Output {
+            G::RECORD_EXTENSION
+        }
+    }
+    let ext = path.extension()?.to_str()?;
+    gamelab_games::GAMES
+        .iter()
+        .find(|g| gamelab_games::visit(g.name, None, Extension).ok().flatten() == Some(ext))
+        .map(|g| g.name)
+}
+
+/// The game asked for from a file in its game's own format.
+struct NativeRecord<'a>(&'a ReplayArgs);
+
+impl GameVisitor for NativeRecord<'_> {
+    type Output = anyhow::Result<GameRecord>;
+    fn visit<G: Described>(self) -> Self::Output {
+        let args = self.0;
+        let path = args.file.display().to_string();
+        let text =
+            std::fs::read_to_string(&args.file).with_context(|| format!("cannot read {path}"))?;
+        let records = G::read_records(&text, &path).map_err(anyhow::Error::msg)?;
+        pick(records, args)
+    }
+}
+
+/// The record with the index asked for, or an error that says which the file holds.
+fn pick(records: Vec<GameRecord>, args: &ReplayArgs) -> anyhow::Result<GameRecord> {
     let Some(record) = records.iter().find(|r| r.index == args.index) else {
         let range = match (records.first(), records.last()) {
             (Some(a), Some(b)) => format!("it holds games {} to {}", a.index, b.index),

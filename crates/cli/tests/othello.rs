@@ -625,3 +625,57 @@ fn wthor_games_become_ggf_read_back_the_same() {
         .failure()
         .stderr(predicate::str::contains("cannot write"));
 }
+
+#[test]
+fn records_in_ggf_read_back_as_the_json_records() {
+    let dir = tempfile::tempdir().unwrap();
+    let (ggf, jsonl) = (dir.path().join("games.ggf"), dir.path().join("games.jsonl"));
+    for path in [&ggf, &jsonl] {
+        gamelab()
+            .args([
+                "match",
+                "--game",
+                "othello",
+                "engine:level=1",
+                "greedy",
+                "-n",
+                "3",
+            ])
+            .args(["--openings", "4", "--seed", "5", "--records"])
+            .arg(path)
+            .assert()
+            .success();
+    }
+    let text = std::fs::read_to_string(&ggf).unwrap();
+    assert_eq!(text.lines().count(), 6);
+    assert!(
+        text.lines()
+            .all(|l| l.starts_with("(;GM[Othello]PC[gamelab, seed 5, game "))
+    );
+    let records = gamelab_othello::ggf::read_records(&text, "games.ggf").unwrap();
+    let json: Vec<gamelab_core::record::GameRecord> = std::fs::read_to_string(&jsonl)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(records, json);
+    // replay reads GGF, knowing its game from the extension.
+    let shown = gamelab()
+        .args(["replay"])
+        .arg(&ggf)
+        .arg("4")
+        .output()
+        .unwrap();
+    assert!(shown.status.success());
+    assert!(
+        String::from_utf8_lossy(&shown.stdout)
+            .starts_with("game 4 of seed 5: greedy (black) VS engine:level=1 (white)")
+    );
+    let missing = gamelab()
+        .args(["replay"])
+        .arg(&ggf)
+        .arg("9")
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("no game 9 in"));
+}

@@ -135,6 +135,24 @@ pub trait Notation: Game {
 
     /// One-line description of the texts `parse_position` reads, for help and errors.
     fn position_syntax() -> &'static str;
+
+    /// The file extension of the game's own format for whole games, when it has one that
+    /// other programs read (Othello's GGF): records written to such a file are in it.
+    const RECORD_EXTENSION: Option<&'static str> = None;
+
+    /// A game record in that format, on one line (only for games with
+    /// [`Notation::RECORD_EXTENSION`]).
+    fn write_record(record: &crate::record::GameRecord) -> Result<String, String> {
+        let _ = record;
+        Err(format!("{} has no record format of its own", Self::NAME))
+    }
+
+    /// Every game of a file in that format, as records numbered from 0 in file order
+    /// (unless the file says otherwise); `name` is the source errors name.
+    fn read_records(text: &str, name: &str) -> Result<Vec<crate::record::GameRecord>, String> {
+        let _ = (text, name);
+        Err(format!("{} has no record format of its own", Self::NAME))
+    }
 }
 
 /// What engines may ask of a game beyond its rules, each with a default that is always

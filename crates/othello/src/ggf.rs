@@ -6,6 +6,9 @@
 
 use thiserror::Error;
 
+use gamelab_core::record::GameRecord;
+use gamelab_core::{Game, Notation};
+
 use crate::{Move, Othello, Square};
 
 /// Why GGF text cannot be read: where (line and column, from 1) and what was wrong.
@@ -149,6 +152,110 @@ impl GgfGame {
         out.push_str(";)");
         out
     }
+}
+
+/// Where gamelab's records say they come from, in GGF's place property: the seed and the
+/// game's index in its run, so that reading the file back keeps them.
+fn place(seed: u64, index: u64) -> String {
+    format!("gamelab, seed {seed}, game {index}")
+}
+
+fn read_place(text: &str) -> Option<(u64, u64)> {
+    let rest = text.strip_prefix("gamelab, seed ")?;
+    let (seed, index) = rest.split_once(", game ")?;
+    Some((seed.parse().ok()?, index.parse().ok()?))
+}
+
+/// A game record as a GGF game on one line: the players, the moves (passes included), the
+/// result (black's discs minus white's; a forfeited game `±64:r`, the way GGS writes a
+/// resignation — the reason stays in gamelab's JSON Lines only) and, in `PC`, the run's
+/// seed and the game's index.
+pub fn write_record(record: &GameRecord) -> Result<String, String> {
+    let positions = gamelab_core::record::replay::<Othello>(record)?;
+    let end = positions.last().expect("a replay holds the start");
+    let moves: Vec<Move> = end.history().to_vec();
+    let result = match &record.forfeit {
+        // Black's discs minus white's, the empty squares to the winner (as WTHOR scores).
+        None => format!(
+            "{:+}",
+            crate::endgame::final_score(end.black(), end.white())
+        ),
+        Some(_) if record.result == "black" => "+64:r".to_string(),
+        Some(_) => "-64:r".to_string(),
+    };
+    let game = GgfGame::new(
+        Othello::new(),
+        &moves,
+        vec![
+            ("GM".into(), "Othello".into()),
+            ("PC".into(), place(record.seed, record.index)),
+            ("PB".into(), record.first.clone()),
+            ("PW".into(), record.second.clone()),
+            ("RE".into(), result),
+            ("TY".into(), "8".into()),
+        ],
+    )?;
+    Ok(game.write())
+}
+
+/// Every game of GGF text as game records, checked by replaying them: numbered in file
+/// order unless written by gamelab (whose `PC` keeps the seed and index). A game must
+/// start from the standard position, and end or have been resigned or lost on time
+/// (`RE[…:r]`, `RE[…:t]`: a forfeit).
+pub fn read_records(text: &str, name: &str) -> Result<Vec<GameRecord>, String> {
+    let games = parse(text).map_err(|e| format!("{name}: {e}"))?;
+    games
+        .iter()
+        .enumerate()
+        .map(|(i, game)| {
+            let fail = |reason: String| format!("{name}, game {} of the file: {reason}", i + 1);
+            if game.start.discs() != Othello::new().discs() || !game.start.black_to_move() {
+                return Err(fail("it starts from another position; records start from the start".into()));
+            }
+            let (seed, index) = game
+                .property("PC")
+                .and_then(read_place)
+                .unwrap_or((0, i as u64));
+            let end = game.end();
+            let re = game.property("RE").unwrap_or("");
+            let (result, forfeit) = match end.outcome() {
+                Some(outcome) => (
+                    outcome.winner().map_or("draw", Othello::side_name).to_string(),
+                    None,
+                ),
+                None => {
+                    let how = match re.split_once(':').map(|(_, how)| how) {
+                        Some("r") => "resigned",
+                        Some("t") => "lost on time",
+                        _ => {
+                            return Err(fail(format!(
+                                "the moves end before the game does, and RE[{re}] says no resignation or loss on time"
+                            )));
+                        }
+                    };
+                    let winner = match game.result() {
+                        Some(v) if v > 0.0 => "black",
+                        Some(v) if v < 0.0 => "white",
+                        _ => return Err(fail(format!("RE[{re}] names no winner"))),
+                    };
+                    let loser = if winner == "black" { "white" } else { "black" };
+                    (winner.to_string(), Some(format!("{loser} {how}")))
+                }
+            };
+            let record = GameRecord {
+                game: <Othello as gamelab_core::Game>::NAME.to_string(),
+                index,
+                seed,
+                first: game.property("PB").unwrap_or("black").to_string(),
+                second: game.property("PW").unwrap_or("white").to_string(),
+                moves: game.plain_moves().iter().map(ToString::to_string).collect(),
+                result,
+                forfeit,
+            };
+            gamelab_core::record::replay::<Othello>(&record).map_err(fail)?;
+            Ok(record)
+        })
+        .collect()
 }
 
 /// A move as GGF (and NBoard) writes it: `F5`, `PA` for a pass.
@@ -502,5 +609,67 @@ mod tests {
             "{reason}"
         );
         assert!(parse("").unwrap().is_empty());
+    }
+
+    fn record(moves: &str, result: &str, forfeit: Option<&str>) -> GameRecord {
+        GameRecord {
+            game: "othello".into(),
+            index: 7,
+            seed: 3,
+            first: "engine".into(),
+            second: "nboard:cmd=(edax)".into(),
+            moves: crate::transcript::parse(moves)
+                .unwrap()
+                .0
+                .iter()
+                .map(ToString::to_string)
+                .collect(),
+            result: result.into(),
+            forfeit: forfeit.map(String::from),
+        }
+    }
+
+    #[test]
+    fn records_go_to_ggf_and_back() {
+        // A whole game, and a game black gave up after four moves (at its turn).
+        let mut pos = Othello::new();
+        let mut moves = String::new();
+        while !pos.is_over() {
+            let mv = pos.legal_moves()[0];
+            moves += &mv.to_string();
+            pos.play_unchecked(mv);
+        }
+        let moves = moves.replace("pass", "");
+        let whole = record(&moves, "white", None);
+        let text = write_record(&whole).unwrap();
+        assert!(text.contains("PC[gamelab, seed 3, game 7]PB[engine]PW[nboard:cmd=(edax)]"));
+        assert_eq!(read_records(&text, "t").unwrap(), vec![whole.clone()]);
+        let given_up = record("f5d6c3d3", "white", Some("edax: it ended"));
+        let text = write_record(&given_up).unwrap();
+        assert!(text.contains("RE[-64:r]"), "{text}");
+        let back = read_records(&text, "t").unwrap();
+        assert_eq!(back[0].moves, given_up.moves);
+        assert_eq!(back[0].result, "white");
+        // GGF says that black resigned, not why.
+        assert_eq!(back[0].forfeit.as_deref(), Some("black resigned"));
+        // Someone else's games: numbered in file order; one cut short without a
+        // resignation is refused.
+        let theirs = write_record(&whole)
+            .unwrap()
+            .replace("PC[gamelab, seed 3, game 7]", "");
+        let read = read_records(&format!("{theirs}\n{theirs}"), "t").unwrap();
+        assert_eq!((read[1].index, read[1].seed), (1, 0));
+        let err = read_records(NBOARD, "t").unwrap_err();
+        assert!(
+            err.contains("t, game 1 of the file: the moves end before the game does"),
+            "{err}"
+        );
+        let mut other = given_up.clone();
+        other.forfeit = None;
+        assert!(
+            write_record(&other)
+                .unwrap_err()
+                .contains("the moves end before the game does")
+        );
     }
 }

@@ -646,6 +646,19 @@ impl Notation for Othello {
         "64 squares (`X` black, `O` white, `-` empty, a1…h1, a2…h8) then the side to move `X` or `O`; or the moves from the start (`f5d6c3`); or a GGF game (`(;GM[Othello]…;)`)"
     }
 
+    const RECORD_EXTENSION: Option<&'static str> = Some("ggf");
+
+    fn write_record(record: &gamelab_core::record::GameRecord) -> Result<String, String> {
+        crate::ggf::write_record(record)
+    }
+
+    fn read_records(
+        text: &str,
+        name: &str,
+    ) -> Result<Vec<gamelab_core::record::GameRecord>, String> {
+        crate::ggf::read_records(text, name)
+    }
+
     fn move_syntax() -> &'static str {
         "a square like d3 (file a–h, rank 1–8), or `pass` when you have no move"
     }
