@@ -166,11 +166,11 @@ impl NboardEngine {
                 }
                 Err(RecvTimeoutError::Timeout) => continue,
                 Err(RecvTimeoutError::Disconnected) => {
-                    let status = running
-                        .child
-                        .wait()
-                        .map_or_else(|_| "it ended".to_string(), |s| format!("it ended ({s})"));
-                    return Err(format!("{status} while {what} was awaited"));
+                    let ended = wait_briefly(&mut running.child)
+                        .map_or("it closed its output".to_string(), |s| {
+                            format!("it ended ({s})")
+                        });
+                    return Err(format!("{ended} while {what} was awaited"));
                 }
             };
             let line = line.trim();
@@ -233,11 +233,24 @@ impl NboardEngine {
 impl Drop for NboardEngine {
     fn drop(&mut self) {
         if let Some(running) = &mut self.running {
-            // Asked to leave first; stopped if it does not at once.
+            // Asked to leave first (an engine may save what it learned); stopped if it
+            // has not left soon after.
             let _ = writeln!(running.input, "quit").and_then(|()| running.input.flush());
+            wait_briefly(&mut running.child);
         }
         self.kill();
     }
+}
+
+/// The program's exit status once it has ended, waiting a little for it.
+fn wait_briefly(child: &mut Child) -> Option<std::process::ExitStatus> {
+    for _ in 0..20 {
+        if let Ok(Some(status)) = child.try_wait() {
+            return Some(status);
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    None
 }
 
 impl Agent<Othello> for NboardEngine {
