@@ -8,31 +8,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use anyhow::Context;
 use gamelab_core::arena::{self, AgentFactory, LiveOptions, MatchConfig, MatchResult};
-use gamelab_core::record::{GameRecord, csv_line};
-use gamelab_core::{Agent, Described, Notation, StopFlag};
+use gamelab_core::record::GameRecord;
+use gamelab_core::{Agent, Described, StopFlag};
 
-/// How games are written.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Format {
-    /// gamelab's JSON Lines records.
-    JsonLines,
-    /// The seed's CSV: the winner, then each move's code.
-    Csv,
-    /// The game's own format for whole games, one a line (Othello's GGF).
-    Native,
-}
-
-impl Format {
-    /// CSV for a `.csv` file, the game's own format for its extension (`.ggf` for
-    /// Othello), JSON Lines otherwise.
-    pub fn of<G: Notation>(path: &Path) -> Format {
-        match path.extension().and_then(|e| e.to_str()) {
-            Some("csv") => Format::Csv,
-            Some(ext) if G::RECORD_EXTENSION == Some(ext) => Format::Native,
-            _ => Format::JsonLines,
-        }
-    }
-}
+pub use gamelab_core::record::RecordFormat as Format;
 
 /// Where the games go.
 pub struct Output<'a> {
@@ -117,17 +96,13 @@ pub fn play<G: Described, A: Agent<G>>(
             &live,
             &on_chunk,
             &mut |games| {
-                let record = |g| GameRecord::of::<G>(g, out.specs[0], out.specs[1], cfg.seed);
-                let wrote = games.iter().try_for_each(|g| match out.format {
-                    Format::Csv => writeln!(w, "{}", csv_line::<G>(&g.moves, g.outcome)),
-                    Format::JsonLines => {
-                        serde_json::to_writer(&mut *w, &record(g))?;
-                        w.write_all(b"\n")
-                    }
-                    Format::Native => {
-                        let line = G::write_record(&record(g)).map_err(std::io::Error::other)?;
-                        writeln!(w, "{line}")
-                    }
+                let wrote = games.iter().try_for_each(|g| {
+                    let record = GameRecord::of::<G>(g, out.specs[0], out.specs[1], cfg.seed);
+                    let line = out
+                        .format
+                        .line::<G>(&record, Some((&g.moves, g.outcome)))
+                        .map_err(std::io::Error::other)?;
+                    writeln!(w, "{line}")
                 });
                 written += games.len() as u64;
                 wrote.map_err(|e| failed = Some(e)).is_ok()

@@ -50,18 +50,7 @@ fn json_record(args: &ReplayArgs) -> anyhow::Result<GameRecord> {
 
 /// The game whose own record format has the file's extension (`.ggf`: Othello), if any.
 fn native_game(path: &std::path::Path) -> Option<&'static str> {
-    struct Extension;
-    impl GameVisitor for Extension {
-        type Output = Option<&'static str>;
-        fn visit<G: Described>(self) -> Self::Output {
-            G::RECORD_EXTENSION
-        }
-    }
-    let ext = path.extension()?.to_str()?;
-    gamelab_games::GAMES
-        .iter()
-        .find(|g| gamelab_games::visit(g.name, None, Extension).ok().flatten() == Some(ext))
-        .map(|g| g.name)
+    gamelab_games::by_record_extension(path.extension()?.to_str()?)
 }
 
 /// The game asked for from a file in its game's own format.

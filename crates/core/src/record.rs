@@ -176,6 +176,56 @@ pub fn replay<G: Notation>(record: &GameRecord) -> Result<Vec<G>, String> {
     Ok(positions)
 }
 
+/// The formats games are written in, picked by a file's extension.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RecordFormat {
+    /// gamelab's JSON Lines records: everything, readable back.
+    JsonLines,
+    /// The seed's CSV: the winner, then each move's code.
+    Csv,
+    /// The game's own format for whole games (Othello's GGF).
+    Native,
+}
+
+impl RecordFormat {
+    /// CSV for a `.csv` file, the game's own format for its extension (`.ggf` for
+    /// Othello), JSON Lines otherwise.
+    pub fn of<G: Notation>(path: &Path) -> RecordFormat {
+        match path.extension().and_then(|e| e.to_str()) {
+            Some("csv") => RecordFormat::Csv,
+            Some(ext) if G::RECORD_EXTENSION == Some(ext) => RecordFormat::Native,
+            _ => RecordFormat::JsonLines,
+        }
+    }
+
+    /// One game as a line of this format. `moves` and `outcome` are the record's, when
+    /// the caller has them (the CSV is written from them without replaying the record).
+    pub fn line<G: Notation>(
+        self,
+        record: &GameRecord,
+        played: Option<(&[G::Move], crate::Outcome)>,
+    ) -> Result<String, String> {
+        match self {
+            RecordFormat::JsonLines => {
+                Ok(serde_json::to_string(record).expect("a record serialises"))
+            }
+            RecordFormat::Native => G::write_record(record),
+            RecordFormat::Csv => match played {
+                Some((moves, outcome)) => Ok(csv_line::<G>(moves, outcome)),
+                None => {
+                    let positions = replay::<G>(record)?;
+                    let end = positions.last().expect("a replay holds the start");
+                    let outcome = match end.outcome() {
+                        Some(outcome) => outcome,
+                        None => crate::Outcome::Win(end.to_move().opponent()),
+                    };
+                    Ok(csv_line::<G>(end.history(), outcome))
+                }
+            },
+        }
+    }
+}
+
 /// A game as one line of the seed's CSV: the winner (0 a draw, 1 the first side, 2 the
 /// second), then each move's [`Game::move_code`].
 pub fn csv_line<G: Notation>(moves: &[G::Move], outcome: crate::Outcome) -> String {

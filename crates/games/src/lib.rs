@@ -70,6 +70,21 @@ pub fn find(name: &str) -> Result<&'static Entry, CatalogueError> {
         })
 }
 
+/// The game whose own record format files end in `.{extension}` (`ggf`: Othello), if any.
+pub fn by_record_extension(extension: &str) -> Option<&'static str> {
+    struct Extension;
+    impl GameVisitor for Extension {
+        type Output = Option<&'static str>;
+        fn visit<G: gamelab_core::Described>(self) -> Self::Output {
+            G::RECORD_EXTENSION
+        }
+    }
+    GAMES
+        .iter()
+        .find(|g| visit(g.name, None, Extension).ok().flatten() == Some(extension))
+        .map(|g| g.name)
+}
+
 #[cfg(test)]
 mod tests {
     use gamelab_core::Described;
@@ -93,6 +108,12 @@ mod tests {
                 assert!(ais > 0, "{name} has no AI");
             }
         }
+    }
+
+    #[test]
+    fn a_record_extension_names_its_game() {
+        assert_eq!(by_record_extension("ggf"), Some("othello"));
+        assert_eq!(by_record_extension("jsonl"), None);
     }
 
     #[test]

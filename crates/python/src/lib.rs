@@ -13,6 +13,7 @@ mod interrupt;
 mod learn;
 mod othello;
 mod position;
+mod records;
 mod ttt;
 
 use pyo3::prelude::*;
@@ -40,6 +41,8 @@ fn _gamelab(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(experiments::_diverge, m)?)?;
     m.add_function(wrap_pyfunction!(experiments::_verify, m)?)?;
     m.add_function(wrap_pyfunction!(experiments::_solve, m)?)?;
+    m.add_function(wrap_pyfunction!(records::_save_records, m)?)?;
+    m.add_function(wrap_pyfunction!(records::_load_records, m)?)?;
     m.add_function(wrap_pyfunction!(ttt::_ttt_dataset, m)?)?;
     m.add_function(wrap_pyfunction!(ttt::_ttt_read_dataset, m)?)?;
     m.add_function(wrap_pyfunction!(ttt::_ttt_load_model, m)?)?;

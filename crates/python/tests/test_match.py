@@ -188,3 +188,25 @@ def test_bad_numbers_are_refused():
     assert "expected a number of games from 1 to 1000000000000" in cli("match", "ai2", "ai2", "-n", "0", ok=False).stderr
     with pytest.raises(OverflowError):
         gamelab.match("ai2", "ai2", seed=-1)
+
+
+def test_records_are_saved_and_loaded_in_the_command_lines_formats(tmp_path):
+    result = gamelab.match("engine:level=1", "greedy", game="othello", games=3, openings=4, seed=5, records=True)
+    for name in ("games.jsonl", "games.ggf"):
+        path = tmp_path / name
+        assert gamelab.save_records(result, path) == 6
+        cli("match", "--game", "othello", "engine:level=1", "greedy", "-n", "3", "--openings", "4", "--seed", "5",
+            "--records", str(tmp_path / f"cli-{name}"))
+        assert path.read_text() == (tmp_path / f"cli-{name}").read_text(), name
+        assert gamelab.load_records(path) == result.records
+    ttt = gamelab.match("ai14s", "ai2", games=20, records=True)
+    gamelab.save_records(ttt.records, tmp_path / "t.csv")
+    loaded = gamelab.load_records(tmp_path / "t.csv", game="ttt")
+    assert [r["moves"] for r in loaded] == [r["moves"] for r in ttt.records]
+    bad = dict(ttt.records[0], result="x" if ttt.records[0]["result"] != "x" else "o")
+    with pytest.raises(ValueError, match="record 0: the moves end in"):
+        gamelab.save_records([bad], tmp_path / "bad.jsonl")
+    assert not (tmp_path / "bad.jsonl").exists()
+    (tmp_path / "junk.ggf").write_text("(;GM[Othello]B[Z9];)")
+    with pytest.raises(ValueError, match="junk.ggf"):
+        gamelab.load_records(tmp_path / "junk.ggf")

@@ -72,8 +72,10 @@ __all__ = [
     "ais",
     "diverge",
     "games",
+    "load_records",
     "match",
     "position",
+    "save_records",
     "solve",
     "tournament",
     "verify",
@@ -423,6 +425,30 @@ def solve(position: Position) -> Solution:
         if own is not None and hasattr(own, "solve"):
             raise ValueError(f"{e}; {position.game}'s own solver is gamelab.{position.game}.solve") from None
         raise
+
+
+def save_records(records: Any, path: Union[str, os.PathLike], *, game: Optional[str] = None) -> int:
+    """Writes game records — a `MatchResult` played with `records=True`, or a list of
+    its record dicts — to `path` in the format its extension picks, as the command line
+    does: JSON Lines (anything else), the seed's CSV (`.csv`), or the game's own format
+    (`.ggf`: GGF for Othello, which NBoard and GGS read). Every record is checked by
+    replaying it first; the file is replaced whole or not at all. Returns how many."""
+    if isinstance(records, MatchResult):
+        if records.records is None:
+            raise ValueError("this match kept no records; play it with records=True")
+        game = game or records.game
+        records = records.records
+    lines = [r if isinstance(r, str) else json.dumps(r) for r in records]
+    if game is None:
+        game = json.loads(lines[0])["game"] if lines else DEFAULT_GAME
+    return _gamelab._save_records(game, lines, os.fspath(path))
+
+
+def load_records(path: Union[str, os.PathLike], *, game: Optional[str] = None) -> list[dict]:
+    """The game records of a file, each checked by replaying it: gamelab's JSON Lines,
+    the seed's CSV (of `game`, tic-tac-toe by default: the CSV does not say), or a game's
+    own format (`.ggf`: Othello's GGF, gamelab's or a GGS archive's)."""
+    return [json.loads(r) for r in _gamelab._load_records(os.fspath(path), game)]
 
 
 def _records_text(records: Any) -> tuple[str, str]:
