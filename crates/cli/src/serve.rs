@@ -14,6 +14,36 @@ pub struct ServeArgs {
     /// `engine:model=mine.glopat`); without it, AI specs from the page name no files.
     #[arg(long, value_name = "FOLDER")]
     models: Option<PathBuf>,
+    /// An outside program the page's AIs may run, by NAME: `--engine edax="edax -q"` lets
+    /// the page play `nboard:cmd=edax` (repeat for more); without it, AI specs from the
+    /// page run no program.
+    #[arg(long = "engine", value_name = "NAME=COMMAND", value_parser = named_program)]
+    engines: Vec<gamelab_core::NamedProgram>,
+}
+
+/// `NAME=COMMAND`, NAME a plain word (the page names it in a spec).
+fn named_program(text: &str) -> Result<gamelab_core::NamedProgram, String> {
+    let (name, command) = text
+        .split_once('=')
+        .ok_or_else(|| "expected NAME=COMMAND, e.g. edax=\"edax -q\"".to_string())?;
+    let (name, command) = (name.trim(), command.trim());
+    let plain = !name.is_empty()
+        && name.len() <= 64
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"_-".contains(&b));
+    if !plain {
+        return Err(format!(
+            "`{name}` is not a plain name: letters, digits, `_` and `-`, at most 64"
+        ));
+    }
+    if command.is_empty() {
+        return Err(format!("the engine `{name}` has no command"));
+    }
+    Ok(gamelab_core::NamedProgram {
+        name: name.to_string(),
+        command: command.to_string(),
+    })
 }
 
 pub fn run(args: ServeArgs) -> anyhow::Result<()> {
@@ -24,8 +54,16 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
     }
     let runtime =
         tokio::runtime::Runtime::new().context("cannot start the web server's runtime")?;
+    if let Some(i) = (1..args.engines.len()).find(|&i| {
+        args.engines[..i]
+            .iter()
+            .any(|e| e.name == args.engines[i].name)
+    }) {
+        anyhow::bail!("--engine {}: the name is given twice", args.engines[i].name);
+    }
     let config = gamelab_web::Config {
         models: args.models,
+        engines: args.engines,
         port: args.port,
         ..Default::default()
     };

@@ -31,7 +31,9 @@ pub use describe::{
 };
 pub use game::{EngineHooks, Game, MoveList, Notation};
 pub use random::{GameRng, SideStream, StreamKey, WORDS_PER_GAME, game_rng};
-pub use registry::{AgentEntry, AgentSpec, FileAccess, ParamSpec, Params, Registry, SpecError};
+pub use registry::{
+    AgentEntry, AgentSpec, FileAccess, NamedProgram, ParamSpec, Params, Registry, SpecError,
+};
 pub use side::{Outcome, Side};
 
 /// splitmix64's finaliser: a fixed, well-mixing 64-bit function for keys and digests

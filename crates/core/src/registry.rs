@@ -546,14 +546,16 @@ impl<G: Game> Registry<G> {
     ) -> Result<Box<dyn Agent<G>>, SpecError> {
         let (entry, mut params) = self.resolve(spec)?;
         for decl in &entry.params {
-            if decl.kind == ParamKind::Program && *files != FileAccess::Any {
-                return Err(SpecError::Invalid {
+            if decl.kind == ParamKind::Program {
+                let Value::Text(given) = params.value(decl.name).clone() else {
+                    unreachable!("program parameters hold text")
+                };
+                let command = files.program(&given).map_err(|reason| SpecError::Invalid {
                     agent: entry.name.to_string(),
-                    reason: format!(
-                        "{} names a program to run, and this front end runs none a request names",
-                        decl.name
-                    ),
-                });
+                    reason: format!("{} `{given}` {reason}", decl.name),
+                })?;
+                params.values.insert(decl.name, Value::Text(command));
+                continue;
             }
             let ParamKind::File { keywords } = decl.kind else {
                 continue;
@@ -576,27 +578,76 @@ impl<G: Game> Registry<G> {
     }
 }
 
-/// Where an AI's file parameters may read. The command line reads what its user names;
-/// a server must not let a request open paths on its machine.
+/// Where an AI's file parameters may read and which programs its program parameters may
+/// run. The command line reads and runs what its user names; a server must not let a
+/// request open paths or start programs on its machine.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub enum FileAccess {
-    /// Any path, as given.
+    /// Any path and any program, as given.
     #[default]
     Any,
-    /// Only files directly in this folder, named by their plain name (`None`: no files).
-    Folder(Option<std::path::PathBuf>),
-    /// No files, for the reason given (an AI built inside another).
+    /// A server's: only files directly in the models folder, named by their plain name
+    /// (`None`: no files), and only the programs its operator named, by those names.
+    Served {
+        models: Option<std::path::PathBuf>,
+        programs: Vec<NamedProgram>,
+    },
+    /// No files and no programs, for the reason given (an AI built inside another).
     Refused(&'static str),
 }
 
-/// The longest file name a [`FileAccess::Folder`] accepts.
+/// A program a server's operator lets requests run, by name (`gamelab serve --engine
+/// NAME=COMMAND`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NamedProgram {
+    pub name: String,
+    pub command: String,
+}
+
+/// The longest file name a [`FileAccess::Served`] accepts.
 const MAX_FILE_NAME: usize = 128;
 
 impl FileAccess {
-    /// The names a [`FileAccess::Folder`] offers: its regular files with plain names,
+    /// The program `given` names under this access (the command to run), or why none.
+    pub fn program(&self, given: &str) -> Result<String, String> {
+        match self {
+            FileAccess::Any => Ok(given.to_string()),
+            FileAccess::Refused(reason) => Err(reason.to_string()),
+            FileAccess::Served { programs, .. } => match programs.iter().find(|p| p.name == given) {
+                Some(p) => Ok(p.command.clone()),
+                None if programs.is_empty() => Err(
+                    "names a program to run, and this front end runs none a request names; start the server with `gamelab serve --engine NAME=COMMAND` to offer COMMAND by NAME".into(),
+                ),
+                None => Err(format!(
+                    "names a program this server does not offer; it offers {}",
+                    programs
+                        .iter()
+                        .map(|p| p.name.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )),
+            },
+        }
+    }
+
+    /// The names of the programs a [`FileAccess::Served`] offers.
+    pub fn program_names(&self) -> Vec<String> {
+        match self {
+            FileAccess::Served { programs, .. } => {
+                programs.iter().map(|p| p.name.clone()).collect()
+            }
+            _ => Vec::new(),
+        }
+    }
+
+    /// The names a [`FileAccess::Served`] offers: its regular files with plain names,
     /// sorted (none for `Any`, which offers every path, or a folder that cannot be read).
     pub fn names(&self) -> Vec<String> {
-        let FileAccess::Folder(Some(folder)) = self else {
+        let FileAccess::Served {
+            models: Some(folder),
+            ..
+        } = self
+        else {
             return Vec::new();
         };
         let mut names: Vec<String> = std::fs::read_dir(folder)
@@ -614,10 +665,13 @@ impl FileAccess {
         let folder = match self {
             FileAccess::Any => return Ok(given.into()),
             FileAccess::Refused(reason) => return Err(reason.to_string()),
-            FileAccess::Folder(None) => {
+            FileAccess::Served { models: None, .. } => {
                 return Err("this server reads no files; start it with `gamelab serve --models FOLDER` to offer the model files in FOLDER by name".into());
             }
-            FileAccess::Folder(Some(folder)) => folder,
+            FileAccess::Served {
+                models: Some(folder),
+                ..
+            } => folder,
         };
         let plain = !given.is_empty()
             && given.len() <= MAX_FILE_NAME

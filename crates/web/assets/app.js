@@ -88,10 +88,11 @@ function makePicker(container, info, { title, icon, human = true, initial = "hum
   const select = el("select", { "aria-label": title, class: "ai" });
   if (human) select.append(el("option", { value: "human", text: "Human" }));
   const group = el("optgroup", { label: "AIs" });
-  // An AI that needs a model file can only be offered when the server has models to read;
-  // one that runs a program (an external engine) never: the server runs none a page names.
+  // An AI that needs a model file can only be offered when the server has models to read,
+  // and one that runs a program (an outside engine) when it offers programs by name
+  // (`gamelab serve --engine NAME=COMMAND`).
   const usable = (ai) =>
-    !ai.params.some((p) => p.kind === "program") &&
+    (catalogue.programs.length > 0 || !ai.params.some((p) => p.kind === "program")) &&
     (catalogue.models.length > 0 || !ai.params.some((p) => p.kind === "file" && p.default === null));
   for (const ai of info.ais.filter(usable)) group.append(el("option", { value: ai.name, text: ai.name }));
   select.append(group);
@@ -143,6 +144,10 @@ function makePicker(container, info, { title, icon, human = true, initial = "hum
       } else if (p.kind === "choice") {
         input = el("select", {}, ...p.choices.map((c) => el("option", { value: c, text: c })));
         input.value = p.default;
+      } else if (p.kind === "program") {
+        // The server's engines, by the names it was started with.
+        input = el("select", {}, ...catalogue.programs.map((c) => el("option", { value: c, text: c })));
+        input.value = catalogue.programs[0];
       } else if (p.kind === "file" && catalogue.models.length > 0) {
         // The server's models folder, by name (`gamelab serve --models FOLDER`).
         const names = [...new Set([p.default, ...catalogue.models].filter((n) => n))];

@@ -58,6 +58,9 @@ pub struct Config {
     /// The folder whose files AI specs may name as models (by plain name, e.g.
     /// `engine:model=mine.glopat`); `None`: specs name no files.
     pub models: Option<PathBuf>,
+    /// The programs AI specs may run, by name (e.g. `nboard:cmd=edax` with an engine
+    /// named `edax`); none: specs run no program.
+    pub engines: Vec<gamelab_core::NamedProgram>,
     /// The port the server listens on: requests must name it in `Host`.
     pub port: u16,
     /// The longest an AI may think over one move.
@@ -68,6 +71,7 @@ impl Default for Config {
     fn default() -> Self {
         Config {
             models: None,
+            engines: Vec::new(),
             port: 8080,
             ai_move_limit: std::time::Duration::from_secs(MAX_AI_MOVE_SECONDS),
         }
@@ -103,7 +107,10 @@ impl AppState {
             sessions: Mutex::new(Keyed::new("game", MAX_SESSIONS)),
             runs: Mutex::new(Keyed::new("run", MAX_RUNS)),
             ids: IdSource::default(),
-            files: FileAccess::Folder(config.models),
+            files: FileAccess::Served {
+                models: config.models,
+                programs: config.engines,
+            },
             hosts: [
                 format!("127.0.0.1:{}", config.port),
                 format!("localhost:{}", config.port),
@@ -302,7 +309,8 @@ async fn not_found() -> ApiError {
     ApiError::not_found("no such page or API endpoint; the API is under /api/ (see the README)")
 }
 
-/// Every game, and the model files AI specs may name (those of `serve --models`).
+/// Every game, the model files AI specs may name (those of `serve --models`) and the
+/// programs they may run (`serve --engine`).
 async fn catalogue(State(app): State<Arc<AppState>>) -> Json<serde_json::Value> {
     let games: Vec<_> = gamelab_games::NAMES
         .iter()
@@ -312,7 +320,8 @@ async fn catalogue(State(app): State<Arc<AppState>>) -> Json<serde_json::Value> 
     let models = tokio::task::spawn_blocking(move || files.names())
         .await
         .unwrap_or_default();
-    Json(serde_json::json!({ "games": games, "models": models }))
+    let programs = app.files.program_names();
+    Json(serde_json::json!({ "games": games, "models": models, "programs": programs }))
 }
 
 /// Builds the session of a new game, in the game the request names.

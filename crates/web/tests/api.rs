@@ -1001,6 +1001,40 @@ async fn specs_from_the_page_name_no_files() {
         );
     }
     assert!(!marker.exists());
+    // A server started with engines runs those, by name, and nothing else.
+    let opener = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/opener.sh");
+    let served = App::with(gamelab_web::Config {
+        engines: vec![gamelab_core::NamedProgram {
+            name: "opener".into(),
+            command: opener.into(),
+        }],
+        port: PORT,
+        ..Default::default()
+    });
+    let (_, catalogue) = served.get("/api/catalogue").await;
+    assert_eq!(catalogue["programs"], json!(["opener"]));
+    let state = served
+        .new_game("othello", ["nboard:cmd=opener", "human"])
+        .await;
+    let game = id(&state);
+    let (status, state) = served
+        .post(&format!("/api/games/{game}/ai-move"), json!({"ply": 0}))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{state}");
+    assert_eq!(state["moves"][0]["text"], "f5");
+    let (status, body) = served
+        .post(
+            "/api/games",
+            json!({"game": "othello", "players": ["human", spec]}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    let message = body["error"].as_str().unwrap();
+    assert!(
+        message.contains("names a program this server does not offer; it offers opener"),
+        "{message}"
+    );
+    assert!(!marker.exists());
     // With a models folder, its files are named by their plain names, and nothing else.
     let set = gamelab_ttt::learned::FeatureSet::known().remove(0);
     let fitted = gamelab_learn::Fitted {
