@@ -29,7 +29,9 @@ let url;
 let browser;
 
 before(async () => {
-  server = spawn(bin, ["serve", "--port", "0"], { stdio: ["ignore", "pipe", "inherit"] });
+  // `opener` is a scripted outside engine that answers F5 (tests/fixtures/opener.sh).
+  const opener = resolve(root, "crates/web/tests/fixtures/opener.sh");
+  server = spawn(bin, ["serve", "--port", "0", "--engine", `opener=${opener}`], { stdio: ["ignore", "pipe", "inherit"] });
   url = await new Promise((ok, fail) => {
     let out = "";
     server.stdout.on("data", (chunk) => {
@@ -425,6 +427,21 @@ test("the pickers are the game's players: a new one takes over, a refused one is
 });
 
 // Issue 22, bug 4: raw server text in toasts, and an AI offered that cannot be used.
+test("an outside engine the server was started with plays from the pickers, by its name", async () => {
+  const page = await open();
+  await page.selectOption("#play-game", "othello");
+  await page.waitForSelector('#play-board.discs .cell[data-square="19"].legal');
+  await page.selectOption("#play-seat-1 select.ai", "human");
+  await page.selectOption("#play-seat-0 select.ai", "nboard");
+  await page.click('#play-seat-0 details summary');
+  assert.deepEqual(await page.$$eval('#play-seat-0 select[data-param="cmd"] option', (o) => o.map((x) => x.value)), ["opener"]);
+  await page.waitForFunction(() => document.querySelectorAll("#move-list li").length === 1);
+  assert.match(await page.textContent("#move-list li:first-child"), /f5/);
+  assert.match(await page.textContent("#play-players"), /nboard:cmd=opener/);
+  await shot(page, "othello-outside-engine");
+  assert.deepEqual(page.errors, []);
+});
+
 test("numbers are checked on the page, and AIs that need a model file are offered only with models", async () => {
   const page = await open();
   await page.fill("#play-seed", "-5");
