@@ -620,7 +620,17 @@ impl Notation for Othello {
     }
 
     /// Squares run together (`f5d6c3`) are read as one move each.
+    /// Moves separated by spaces or run together (`f5d6c3`), or a GGF game's moves (from
+    /// the standard start; a game from another position is left as one text, which then
+    /// fails to read as a move).
     fn move_texts(line: &str) -> Vec<String> {
+        if line.trim_start().starts_with("(;")
+            && let Ok(game) = crate::ggf::parse_one(line.trim())
+            && game.start.discs() == Othello::new().discs()
+            && game.start.black_to_move()
+        {
+            return game.plain_moves().iter().map(ToString::to_string).collect();
+        }
         let mut texts = Vec::new();
         for word in line.split_whitespace() {
             let chars: Vec<char> = word.chars().collect();

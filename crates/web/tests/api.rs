@@ -884,6 +884,18 @@ async fn a_pasted_record_is_played_with_its_left_out_passes() {
     assert_eq!(line.len(), 54);
     assert_eq!(line[52], "pass");
     assert_eq!(line[53], reply);
+    // A GGF game pastes in too (NBoard copies games that way): its moves, passes and all.
+    let ggf = "(;GM[Othello]PC[NBoard]PB[Player]PW[Edax]RE[?]TY[8]BO[8 ---------------------------O*------*O--------------------------- *]B[F5]W[F6]B[E6//0.01]W[F4];)";
+    let state = app
+        .new_game_with(json!({"game": "othello", "players": ["human", "human"], "record": ggf}))
+        .await;
+    let line: Vec<&str> = state["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["text"].as_str().unwrap())
+        .collect();
+    assert_eq!(line, ["f5", "f6", "e6", "f4"]);
     assert_error(
         app.post(
             "/api/games",
