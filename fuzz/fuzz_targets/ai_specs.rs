@@ -11,7 +11,13 @@ struct Build<'a>(&'a str);
 impl GameVisitor for Build<'_> {
     type Output = ();
     fn visit<G: Described>(self) {
-        let _ = G::registry().build_with(self.0, &FileAccess::Folder(None));
+        let _ = G::registry().build_with(
+            self.0,
+            &FileAccess::Served {
+                models: None,
+                programs: Vec::new(),
+            },
+        );
     }
 }
 

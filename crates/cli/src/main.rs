@@ -6,6 +6,7 @@ use clap::{Arg, CommandFactory, FromArgMatches, Parser, Subcommand};
 
 // Generic subcommands: they run on any game of the catalogue (`--game`).
 mod ais;
+mod cluster;
 mod diverge;
 mod game_args;
 mod games;

@@ -43,6 +43,8 @@ pub struct MatchArgs {
     records: Option<PathBuf>,
     #[command(flatten)]
     game: GameArgs,
+    #[command(flatten)]
+    cluster: crate::cluster::ClusterArgs,
 }
 
 pub fn run(args: MatchArgs) -> anyhow::Result<()> {
@@ -138,14 +140,29 @@ fn sampled<G: Described>(
         format: recording::Format::of::<G>(path),
         specs: [&args.a, &args.b],
     });
-    let played = recording::play::<G, _>(
-        &make_a,
-        &make_b,
-        &cfg,
-        from_file,
-        output.as_ref(),
-        &progress,
-    )?;
+    let played = match args.cluster.cluster()? {
+        Some(cluster) => {
+            let specs = [args.a.as_str(), args.b.as_str()];
+            match crate::cluster::play_match::<G>(
+                &cluster,
+                specs,
+                &cfg,
+                from_file,
+                output.as_ref(),
+            )? {
+                Some(played) => played,
+                None => return Ok(crate::cluster::helper_done()),
+            }
+        }
+        None => recording::play::<G, _>(
+            &make_a,
+            &make_b,
+            &cfg,
+            from_file,
+            output.as_ref(),
+            &progress,
+        )?,
+    };
     let elapsed = started.elapsed().as_secs_f64();
     crate::progress::finish(bar);
     let result = played.result;

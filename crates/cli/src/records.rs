@@ -28,6 +28,8 @@ pub struct RecordsArgs {
     out: PathBuf,
     #[command(flatten)]
     game: crate::game_args::GameArgs,
+    #[command(flatten)]
+    cluster: crate::cluster::ClusterArgs,
 }
 
 /// Plays `games_per_side` games of `a` against `b` each way round and returns them in
@@ -88,7 +90,19 @@ fn write<G: Described>(args: &RecordsArgs) -> anyhow::Result<()> {
         format: recording::Format::of::<G>(&args.out),
         specs: [&args.a, &args.b],
     };
-    let played = recording::play::<G, _>(&make_a, &make_b, &cfg, &[], Some(&output), &progress)?;
+    let played = match args.cluster.cluster()? {
+        Some(cluster) => {
+            let specs = [args.a.as_str(), args.b.as_str()];
+            match crate::cluster::play_match::<G>(&cluster, specs, &cfg, &[], Some(&output))? {
+                Some(played) => played,
+                None => {
+                    crate::cluster::helper_done();
+                    return Ok(());
+                }
+            }
+        }
+        None => recording::play::<G, _>(&make_a, &make_b, &cfg, &[], Some(&output), &progress)?,
+    };
     crate::progress::finish(bar);
     if played.interrupted {
         eprintln!("interrupted: the games finished before it are kept");

@@ -5,7 +5,7 @@ use std::time::Instant;
 
 use clap::Args;
 use gamelab_core::arena::MatchConfig;
-use gamelab_core::tournament::{TournamentReport, check_entrants, run_tournament};
+use gamelab_core::tournament::{TournamentReport, check_entrants, run_tournament, tabulate};
 use gamelab_core::{Described, GameVisitor, Registry};
 
 use crate::game_args::GameArgs;
@@ -31,6 +31,8 @@ pub struct TournamentArgs {
     json: bool,
     #[command(flatten)]
     game: GameArgs,
+    #[command(flatten)]
+    cluster: crate::cluster::ClusterArgs,
 }
 
 pub fn run(args: TournamentArgs) -> anyhow::Result<()> {
@@ -66,8 +68,16 @@ fn tournament<G: Described>(
     let bar = crate::progress::bar(pairs * 2 * games, "games");
     let progress = |games: u64| crate::progress::advance(&bar, games);
     let make = |i: usize| registry.build(&args.ais[i]).expect("checked above");
-    let mut report = run_tournament::<G, _>(&args.ais, &make, &cfg, &openings, None, &progress)?
-        .expect("a tournament with no stop plays to its end");
+    let mut report = match args.cluster.cluster()? {
+        Some(cluster) => {
+            match crate::cluster::play_tournament::<G>(&cluster, &args.ais, &cfg, &openings)? {
+                Some(results) => tabulate::<G>(&args.ais, &cfg, &results)?,
+                None => return Ok(crate::cluster::helper_done()),
+            }
+        }
+        None => run_tournament::<G, _>(&args.ais, &make, &cfg, &openings, None, &progress)?
+            .expect("a tournament with no stop plays to its end"),
+    };
     crate::progress::finish(bar);
     report.openings_file = args
         .openings

@@ -283,7 +283,7 @@ pub fn read_openings<G: Notation>(
 }
 
 /// Whether a set of games were all the same game.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Sameness {
     /// No games.
     #[default]
@@ -329,7 +329,46 @@ pub struct MatchResult {
     pub stopped_by: Option<ForfeitNote>,
 }
 
+impl Default for MatchResult {
+    fn default() -> Self {
+        MatchResult::new()
+    }
+}
+
 impl MatchResult {
+    /// No game played yet.
+    pub fn new() -> MatchResult {
+        MatchResult {
+            first: Tally::default(),
+            second: Tally::default(),
+            digest: 0,
+            sameness: [Sameness::Empty; 2],
+            forfeits: [0; 2],
+            first_forfeit: None,
+            stopped_by: None,
+        }
+    }
+
+    /// Adds a chunk's games; chunks come in game order (the first forfeit seen is the
+    /// first).
+    pub fn add(&mut self, chunk: &ChunkTotals) {
+        self.first.add(&chunk.first);
+        self.second.add(&chunk.second);
+        self.digest = self.digest.wrapping_add(chunk.digest);
+        for (s, c) in self.sameness.iter_mut().zip(chunk.sameness) {
+            *s = s.merge(c);
+        }
+        for (n, c) in self.forfeits.iter_mut().zip(chunk.forfeits) {
+            *n += c;
+        }
+        if self.first_forfeit.is_none() {
+            self.first_forfeit = chunk.first_forfeit.clone();
+        }
+        if self.stopped_by.is_none() {
+            self.stopped_by = chunk.stopped_by.clone();
+        }
+    }
+
     /// Every game with A first was one game, and every game with A second another, with
     /// at least two games each way.
     pub fn repeats_one_game(&self) -> bool {
@@ -685,6 +724,54 @@ pub struct ChunkResult<M> {
     pub stopped_by: Option<ForfeitNote>,
 }
 
+/// What a chunk adds to a match's result, without its games: what the shards of a match
+/// played on a cluster send to the process that prints it.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct ChunkTotals {
+    pub first: Tally,
+    pub second: Tally,
+    pub digest: u64,
+    pub sameness: [Sameness; 2],
+    pub forfeits: [u64; 2],
+    pub first_forfeit: Option<ForfeitNote>,
+    pub stopped_by: Option<ForfeitNote>,
+}
+
+impl<M> ChunkResult<M> {
+    pub fn totals(&self) -> ChunkTotals {
+        ChunkTotals {
+            first: self.first,
+            second: self.second,
+            digest: self.digest,
+            sameness: self.sameness,
+            forfeits: self.forfeits,
+            first_forfeit: self.first_forfeit.clone(),
+            stopped_by: self.stopped_by.clone(),
+        }
+    }
+}
+
+/// Plays games `range` of the match `cfg` from `openings` (as [`run_match_from`] would,
+/// game for game): one shard of a match played on several machines. With `keep_games`,
+/// the games come back in index order.
+pub fn play_range<G: EngineHooks, A: Agent<G>>(
+    a: &AgentFactory<A>,
+    b: &AgentFactory<A>,
+    cfg: &MatchConfig,
+    openings: &[Vec<G::Move>],
+    range: std::ops::Range<u64>,
+    keep_games: bool,
+) -> ChunkResult<G::Move> {
+    let live = LiveOptions {
+        chunk: 1,
+        stop: None,
+        keep_games,
+        chunk_seconds: None,
+    };
+    let _playing = PlayingMatch::enter();
+    play_chunk::<G, A>(a, b, cfg, &StreamKey::new(cfg.seed), range, &live, openings)
+}
+
 /// Most games per unit of work: enough that making agents and seeking streams is noise.
 const CHUNK: u64 = 4096;
 
@@ -991,15 +1078,7 @@ pub fn run_match_from<G: EngineHooks, A: Agent<G>>(
         on_chunk(&r);
         r
     };
-    let mut out = MatchResult {
-        first: Tally::default(),
-        second: Tally::default(),
-        digest: 0,
-        sameness: [Sameness::Empty; 2],
-        forfeits: [0; 2],
-        first_forfeit: None,
-        stopped_by: None,
-    };
+    let mut out = MatchResult::new();
     // Runs on the caller's pool (rayon's global one unless it installed another), or on
     // a pool of `cfg.threads` threads.
     let own_pool = (cfg.threads > 1)
@@ -1041,22 +1120,9 @@ pub fn run_match_from<G: EngineHooks, A: Agent<G>>(
         }
         let mut games = Vec::new();
         for r in results {
-            out.first.add(&r.first);
-            out.second.add(&r.second);
-            out.digest = out.digest.wrapping_add(r.digest);
-            for (s, chunk) in out.sameness.iter_mut().zip(r.sameness) {
-                *s = s.merge(chunk);
-            }
-            for (n, chunk) in out.forfeits.iter_mut().zip(r.forfeits) {
-                *n += chunk;
-            }
-            // Chunks come in game order: the first seen is the first.
-            if out.first_forfeit.is_none() {
-                out.first_forfeit = r.first_forfeit;
-            }
+            out.add(&r.totals());
             games.extend(r.games);
-            if let Some(note) = r.stopped_by {
-                out.stopped_by = Some(note);
+            if r.stopped_by.is_some() {
                 on_games(games);
                 return (out, true);
             }

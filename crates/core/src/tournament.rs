@@ -4,7 +4,7 @@
 
 use thiserror::Error;
 
-use crate::arena::{ChunkResult, LiveOptions, MatchConfig, run_match_from};
+use crate::arena::{ChunkResult, LiveOptions, MatchConfig, MatchResult, run_match_from};
 use crate::elo::{Crosstable, fit};
 use crate::{Agent, EngineHooks, StopFlag};
 
@@ -115,7 +115,6 @@ pub fn run_tournament<G: EngineHooks, A: Agent<G>>(
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<Option<TournamentReport>, TournamentError> {
     check_entrants(ais)?;
-    let n = ais.len();
     // Random openings are made once for all the pairs.
     let random;
     let openings = if openings.is_empty() && cfg.opening_plies > 0 {
@@ -125,44 +124,65 @@ pub fn run_tournament<G: EngineHooks, A: Agent<G>>(
     } else {
         openings
     };
+    let mut live = LiveOptions::for_match(cfg, false);
+    live.stop = stop;
+    let report = |chunk: &ChunkResult<G::Move>| progress(chunk.range.end - chunk.range.start);
+    let mut results = Vec::new();
+    for (i, j) in pairs(ais.len()) {
+        let (result, stopped) = run_match_from::<G, A>(
+            &|| make(i),
+            &|| make(j),
+            cfg,
+            openings,
+            &live,
+            &report,
+            &mut |_| true,
+        );
+        if stopped && result.stopped_by.is_none() {
+            return Ok(None);
+        }
+        results.push(result);
+    }
+    tabulate::<G>(ais, cfg, &results).map(Some)
+}
+
+/// Every pair of `n` entrants, in the order they play: (0, 1), (0, 2), …, (1, 2), ….
+pub fn pairs(n: usize) -> Vec<(usize, usize)> {
+    (0..n)
+        .flat_map(|i| (i + 1..n).map(move |j| (i, j)))
+        .collect()
+}
+
+/// The report of a round robin from each pair's match, in [`pairs`] order (`results[k]`
+/// the match of the k-th pair, its first AI as A): crosstable, Elo fitted to it, best first.
+/// A match that an entrant's forfeit stopped stops the tournament.
+pub fn tabulate<G: EngineHooks>(
+    ais: &[String],
+    cfg: &MatchConfig,
+    results: &[MatchResult],
+) -> Result<TournamentReport, TournamentError> {
+    let n = ais.len();
     // wins[i][j] and draws[i][j]: i's results against j over both colours.
     let mut wins = vec![vec![0u64; n]; n];
     let mut draws = vec![vec![0u64; n]; n];
     let mut forfeited = vec![vec![0u64; n]; n];
-    let mut live = LiveOptions::for_match(cfg, false);
-    live.stop = stop;
-    let report = |chunk: &ChunkResult<G::Move>| progress(chunk.range.end - chunk.range.start);
-    for i in 0..n {
-        for j in i + 1..n {
-            let (result, stopped) = run_match_from::<G, A>(
-                &|| make(i),
-                &|| make(j),
-                cfg,
-                openings,
-                &live,
-                &report,
-                &mut |_| true,
-            );
-            if let Some(note) = &result.stopped_by {
-                let (ai, opponent) = if note.agent == 0 { (i, j) } else { (j, i) };
-                return Err(TournamentError::Stopped {
-                    ai: ais[ai].clone(),
-                    opponent: ais[opponent].clone(),
-                    game: note.game,
-                    reason: note.reason.clone(),
-                });
-            }
-            if stopped {
-                return Ok(None);
-            }
-            let total = result.total();
-            wins[i][j] = total.win;
-            wins[j][i] = total.lose;
-            draws[i][j] = total.draw;
-            draws[j][i] = total.draw;
-            forfeited[i][j] = result.forfeits[0];
-            forfeited[j][i] = result.forfeits[1];
+    for (&(i, j), result) in pairs(n).iter().zip(results) {
+        if let Some(note) = &result.stopped_by {
+            let (ai, opponent) = if note.agent == 0 { (i, j) } else { (j, i) };
+            return Err(TournamentError::Stopped {
+                ai: ais[ai].clone(),
+                opponent: ais[opponent].clone(),
+                game: note.game,
+                reason: note.reason.clone(),
+            });
         }
+        let total = result.total();
+        wins[i][j] = total.win;
+        wins[j][i] = total.lose;
+        draws[i][j] = total.draw;
+        draws[j][i] = total.draw;
+        forfeited[i][j] = result.forfeits[0];
+        forfeited[j][i] = result.forfeits[1];
     }
     let games_per_pair = (2 * cfg.games_per_side) as f64;
     let table = Crosstable {
@@ -202,7 +222,7 @@ pub fn run_tournament<G: EngineHooks, A: Agent<G>>(
                 .collect(),
         })
         .collect();
-    Ok(Some(TournamentReport {
+    Ok(TournamentReport {
         game: G::NAME.to_string(),
         games_per_side: cfg.games_per_side,
         seed: cfg.seed,
@@ -211,7 +231,7 @@ pub fn run_tournament<G: EngineHooks, A: Agent<G>>(
         balanced: None,
         judge: None,
         players,
-    }))
+    })
 }
 
 #[cfg(test)]

@@ -855,6 +855,16 @@ async fn analysis_values_each_move_or_says_why_not() {
     );
 }
 
+/// The moves of a game's state, as texts.
+fn move_texts(state: &Value) -> Vec<&str> {
+    state["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["text"].as_str().unwrap())
+        .collect()
+}
+
 #[tokio::test]
 async fn a_pasted_record_is_played_with_its_left_out_passes() {
     // After these moves black must pass (the browser tests' game).
@@ -875,12 +885,7 @@ async fn a_pasted_record_is_played_with_its_left_out_passes() {
     let state = app
         .new_game_with(json!({"game": "othello", "players": ["human", "human"], "record": record}))
         .await;
-    let line: Vec<&str> = state["moves"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|m| m["text"].as_str().unwrap())
-        .collect();
+    let line = move_texts(&state);
     assert_eq!(line.len(), 54);
     assert_eq!(line[52], "pass");
     assert_eq!(line[53], reply);
@@ -889,13 +894,7 @@ async fn a_pasted_record_is_played_with_its_left_out_passes() {
     let state = app
         .new_game_with(json!({"game": "othello", "players": ["human", "human"], "record": ggf}))
         .await;
-    let line: Vec<&str> = state["moves"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|m| m["text"].as_str().unwrap())
-        .collect();
-    assert_eq!(line, ["f5", "f6", "e6", "f4"]);
+    assert_eq!(move_texts(&state), ["f5", "f6", "e6", "f4"]);
     assert_error(
         app.post(
             "/api/games",

@@ -63,6 +63,8 @@ pub struct FfoArgs {
     /// the run goes on (the run then fails).
     #[arg(long, value_parser = crate::limits::seconds)]
     time_limit: Option<f64>,
+    #[command(flatten)]
+    cluster: crate::cluster::ClusterArgs,
 }
 
 /// The largest FFO id `--ids` takes (the suites number theirs from 1 to 79).
@@ -144,77 +146,151 @@ pub fn ffo_cmd(args: FfoArgs) -> anyhow::Result<()> {
             p.position.empties()
         );
     }
+    if let Some(cluster) = args.cluster.cluster()? {
+        return ffo_on_cluster(&cluster, positions, args.time_limit);
+    }
     let threads = args.threads.unwrap_or_else(crate::limits::all_cores);
     let interrupt = crate::recording::interrupt_flag();
     println!("{} thread(s)", threads);
-    println!(" id empties  score best  expected       nodes     time      nodes/s");
+    println!("{FFO_HEADER}");
     let bar = crate::progress::bar(positions.len() as u64, "positions");
-    let (mut wrong, mut unsolved, mut total_nodes, mut total_time) = (0, 0, 0u64, 0.0);
-    let mut solved = 0;
+    let mut table = FfoTable::default();
     for p in &positions {
-        let started = Instant::now();
-        let mut solver = Solver::default();
-        solver.set_threads(threads);
-        let stop = Watchdog::start(&interrupt, args.time_limit);
-        let result = solver.solve_until(&p.position, Some(&stop.flag));
-        drop(stop);
-        let s = started.elapsed().as_secs_f64();
+        let solved = solve_position(p, threads, args.time_limit, &interrupt);
         if crate::recording::interrupted() {
             crate::progress::finish(bar);
             println!("interrupted during position {}", p.id);
-            summary(solved, total_nodes, total_time);
+            summary(table.solved, table.nodes, table.time);
             bail!(
-                "interrupted: {solved} of {} positions solved",
+                "interrupted: {} of {} positions solved",
+                table.solved,
                 positions.len()
             );
         }
-        let row = match result {
+        crate::progress::println(&bar, &table.row(p, &solved));
+        crate::progress::advance(&bar, 1);
+    }
+    crate::progress::finish(bar);
+    table.finish(args.time_limit)
+}
+
+const FFO_HEADER: &str = " id empties  score best  expected       nodes     time      nodes/s";
+
+/// One position solved: its score and best move (`None`: not in time), the nodes searched
+/// and the seconds taken.
+#[derive(Clone, serde::Serialize, serde::Deserialize)]
+struct Solved {
+    found: Option<(i32, String)>,
+    nodes: u64,
+    seconds: f64,
+}
+
+fn solve_position(
+    p: &FfoPosition,
+    threads: usize,
+    time_limit: Option<f64>,
+    interrupt: &gamelab_core::StopFlag,
+) -> Solved {
+    let started = Instant::now();
+    let mut solver = Solver::default();
+    solver.set_threads(threads);
+    let stop = Watchdog::start(interrupt, time_limit);
+    let result = solver.solve_until(&p.position, Some(&stop.flag));
+    drop(stop);
+    Solved {
+        found: result.map(|(score, best)| (score, best.map_or("-".to_string(), |m| m.to_string()))),
+        nodes: solver.nodes,
+        seconds: started.elapsed().as_secs_f64(),
+    }
+}
+
+/// The rows of `ffo`'s table and what they add up to.
+#[derive(Default)]
+struct FfoTable {
+    solved: usize,
+    wrong: usize,
+    unsolved: usize,
+    nodes: u64,
+    time: f64,
+}
+
+impl FfoTable {
+    fn row(&mut self, p: &FfoPosition, solved: &Solved) -> String {
+        let (nodes, s) = (solved.nodes, solved.seconds);
+        match &solved.found {
             Some((score, best)) => {
-                solved += 1;
-                let ok = score == p.expected;
+                self.solved += 1;
+                self.nodes += nodes;
+                self.time += s;
+                let ok = *score == p.expected;
                 if !ok {
-                    wrong += 1;
+                    self.wrong += 1;
                 }
-                let best = best.map_or("-".to_string(), |m| m.to_string());
                 format!(
                     "{:3} {:7} {score:+6} {best:4}  {:+4} {:4} {:11} {s:8.3} s {:10.0}{}",
                     p.id,
                     p.position.empties(),
                     p.expected,
                     p.best,
-                    solver.nodes,
-                    solver.nodes as f64 / s.max(1e-9),
+                    nodes,
+                    nodes as f64 / s.max(1e-9),
                     if ok { "" } else { "  WRONG" }
                 )
             }
             None => {
-                unsolved += 1;
+                self.unsolved += 1;
                 format!(
                     "{:3} {:7}      - -     {:+4} {:4} {:11} {s:8.3} s  not solved in time",
                     p.id,
                     p.position.empties(),
                     p.expected,
                     p.best,
-                    solver.nodes,
+                    nodes,
                 )
             }
-        };
-        crate::progress::println(&bar, &row);
-        crate::progress::advance(&bar, 1);
-        if result.is_some() {
-            total_nodes += solver.nodes;
-            total_time += s;
         }
     }
-    crate::progress::finish(bar);
-    summary(solved, total_nodes, total_time);
-    if wrong > 0 {
-        bail!("{wrong} score(s) differ from the file");
+
+    fn finish(&self, time_limit: Option<f64>) -> anyhow::Result<()> {
+        summary(self.solved, self.nodes, self.time);
+        if self.wrong > 0 {
+            bail!("{} score(s) differ from the file", self.wrong);
+        }
+        if let (true, Some(limit)) = (self.unsolved > 0, time_limit) {
+            bail!("{} position(s) not solved within {limit} s", self.unsolved);
+        }
+        Ok(())
     }
-    if let (true, Some(limit)) = (unsolved > 0, args.time_limit) {
-        bail!("{unsolved} position(s) not solved within {limit} s");
+}
+
+/// The suite on a cluster: a position a worker, each solved on one thread (the workers are
+/// the cores), the rows printed in the file's order by process 0.
+fn ffo_on_cluster(
+    cluster: &gamelab_cluster::Cluster,
+    positions: Vec<FfoPosition>,
+    time_limit: Option<f64>,
+) -> anyhow::Result<()> {
+    if cluster.is_leader() {
+        println!("{} worker(s), one thread each", cluster.workers());
+        println!("{FFO_HEADER}");
     }
-    Ok(())
+    let shared = std::sync::Arc::new(positions.clone());
+    let never = gamelab_core::StopFlag::default();
+    let mut table = FfoTable::default();
+    crate::cluster::solve_each(
+        cluster,
+        positions.len(),
+        move |i| solve_position(&shared[i], 1, time_limit, &never),
+        |i, solved: Solved| {
+            println!("{}", table.row(&positions[i], &solved));
+            Ok(())
+        },
+    )?;
+    if !cluster.is_leader() {
+        crate::cluster::helper_done();
+        return Ok(());
+    }
+    table.finish(time_limit)
 }
 
 fn summary(solved: usize, nodes: u64, time: f64) {

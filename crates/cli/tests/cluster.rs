@@ -1,0 +1,310 @@
+//! `--cluster`: matches, tournaments, records and FFO suites shared among processes on
+//! this machine (127.0.0.1, ports picked free when the test runs). Process 0 must print
+//! exactly what one process prints; a peer that cannot be reached or dies ends the run
+//! with an error in bounded time.
+
+use std::net::TcpListener;
+use std::path::Path;
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+/// The processes of one run, killed (by their PIDs) if the test ends before they do.
+struct Run(Vec<Child>);
+
+impl Drop for Run {
+    fn drop(&mut self) {
+        for child in &mut self.0 {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+}
+
+impl Run {
+    /// `gamelab ARGS --cluster -- -n N -p I -h HOSTFILE` for each process I.
+    fn start(dir: &Path, processes: usize, args: &[&str]) -> Run {
+        let hostfile = dir.join("hosts.txt");
+        let ports: Vec<u16> = (0..processes)
+            .map(|_| {
+                TcpListener::bind("127.0.0.1:0")
+                    .unwrap()
+                    .local_addr()
+                    .unwrap()
+                    .port()
+            })
+            .collect();
+        let hosts: Vec<String> = ports.iter().map(|p| format!("127.0.0.1:{p}")).collect();
+        std::fs::write(&hostfile, hosts.join("\n") + "\n").unwrap();
+        Run((0..processes)
+            .map(|i| {
+                Command::new(env!("CARGO_BIN_EXE_gamelab"))
+                    .args(args)
+                    .args(["--cluster", "--cluster-timeout", "30", "--"])
+                    .args(["-n", &processes.to_string(), "-p", &i.to_string(), "-h"])
+                    .arg(&hostfile)
+                    .current_dir(dir)
+                    .stdout(Stdio::piped())
+                    .stderr(Stdio::piped())
+                    .spawn()
+                    .unwrap()
+            })
+            .collect())
+    }
+
+    /// Every process's output, once all have ended (at most `limit`).
+    fn finish(mut self, limit: Duration) -> Vec<Output> {
+        let started = Instant::now();
+        let mut outputs = Vec::new();
+        for child in std::mem::take(&mut self.0) {
+            while child_running(&child) && started.elapsed() < limit {
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            let mut child = child;
+            if started.elapsed() >= limit {
+                let _ = child.kill();
+            }
+            outputs.push(child.wait_with_output().unwrap());
+        }
+        assert!(
+            started.elapsed() < limit,
+            "the run did not end within {limit:?}"
+        );
+        outputs
+    }
+}
+
+fn child_running(child: &Child) -> bool {
+    // A zero signal tests whether the process is there without touching it.
+    Command::new("kill")
+        .args(["-0", &child.id().to_string()])
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success())
+        && !std::fs::read_to_string(format!("/proc/{}/stat", child.id()))
+            .is_ok_and(|s| s.split_whitespace().nth(2) == Some("Z"))
+}
+
+fn alone(dir: &Path, args: &[&str]) -> Output {
+    let out = Command::new(env!("CARGO_BIN_EXE_gamelab"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
+fn report(out: &Output) -> serde_json::Value {
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let mut v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    if let Some(o) = v.as_object_mut() {
+        o.remove("elapsed_ms");
+    }
+    v
+}
+
+#[test]
+fn two_and_three_processes_print_what_one_does() {
+    let dir = tempfile::tempdir().unwrap();
+    for (processes, args) in [
+        (
+            2,
+            &[
+                "match", "ai14s", "ai2", "-n", "3000", "--seed", "4", "--json",
+            ][..],
+        ),
+        (3, &["match", "ai12s", "ai6", "-n", "2000", "--json"][..]),
+        (
+            2,
+            &[
+                "match",
+                "--game",
+                "othello",
+                "engine:level=1",
+                "greedy",
+                "-n",
+                "6",
+                "--openings",
+                "5",
+                "--json",
+            ][..],
+        ),
+        (
+            3,
+            &["tournament", "ai2", "ai14s", "ai6", "-n", "300", "--json"][..],
+        ),
+    ] {
+        let expected = report(&alone(dir.path(), args));
+        let outputs = Run::start(dir.path(), processes, args).finish(Duration::from_secs(120));
+        assert_eq!(report(&outputs[0]), expected, "{args:?} on {processes}");
+        for other in &outputs[1..] {
+            assert!(other.status.success());
+            assert!(other.stdout.is_empty(), "only process 0 prints");
+        }
+    }
+}
+
+#[test]
+fn records_come_out_in_the_same_order() {
+    let dir = tempfile::tempdir().unwrap();
+    let args = |out: &str| {
+        [
+            "records",
+            "--game",
+            "othello",
+            "engine:level=1",
+            "random",
+            "-n",
+            "7",
+            "--out",
+            out,
+        ]
+        .map(String::from)
+    };
+    alone(
+        dir.path(),
+        &args("alone.ggf").each_ref().map(String::as_str),
+    );
+    let cluster_args = args("cluster.ggf");
+    let outputs = Run::start(dir.path(), 2, &cluster_args.each_ref().map(String::as_str))
+        .finish(Duration::from_secs(120));
+    assert!(outputs.iter().all(|o| o.status.success()));
+    let (a, b) = (
+        std::fs::read_to_string(dir.path().join("alone.ggf")).unwrap(),
+        std::fs::read_to_string(dir.path().join("cluster.ggf")).unwrap(),
+    );
+    assert_eq!(a.lines().count(), 14);
+    assert_eq!(a, b);
+}
+
+#[test]
+fn an_ffo_suite_is_solved_a_position_a_worker() {
+    let dir = tempfile::tempdir().unwrap();
+    let file =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/othello/ffo1-39.txt");
+    let file = file.to_str().unwrap();
+    let outputs =
+        Run::start(dir.path(), 2, &["ffo", file, "--ids", "1-8"]).finish(Duration::from_secs(120));
+    assert!(
+        outputs[0].status.success(),
+        "{}",
+        String::from_utf8_lossy(&outputs[0].stderr)
+    );
+    let text = String::from_utf8_lossy(&outputs[0].stdout);
+    let rows: Vec<&str> = text
+        .lines()
+        .filter(|l| l.starts_with(' '))
+        .skip(1)
+        .collect();
+    let ids: Vec<&str> = rows
+        .iter()
+        .map(|r| r.split_whitespace().next().unwrap())
+        .collect();
+    assert_eq!(ids, ["1", "2", "3", "4", "5", "6", "7", "8"], "{text}");
+    assert!(
+        !text.contains("WRONG") && text.contains("8 positions"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_peer_that_dies_ends_the_run_with_an_error_and_no_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut run = Run::start(
+        dir.path(),
+        2,
+        &[
+            "match",
+            "ai14s",
+            "ai2",
+            "-n",
+            "1000000000",
+            "--threads",
+            "1",
+            "--records",
+            "games.jsonl",
+        ],
+    );
+    std::thread::sleep(Duration::from_secs(2));
+    run.0[1].kill().unwrap();
+    let outputs = run.finish(Duration::from_secs(30));
+    assert!(!outputs[0].status.success());
+    let err = String::from_utf8_lossy(&outputs[0].stderr);
+    assert!(err.contains("the cluster lost a peer"), "{err}");
+    assert!(
+        !dir.path().join("games.jsonl").exists(),
+        "nothing written under the final name"
+    );
+}
+
+#[test]
+fn peers_that_never_come_are_an_error_in_bounded_time() {
+    let dir = tempfile::tempdir().unwrap();
+    let hostfile = dir.path().join("hosts.txt");
+    let port = TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let other = TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    std::fs::write(&hostfile, format!("127.0.0.1:{port}\n127.0.0.1:{other}\n")).unwrap();
+    let started = Instant::now();
+    let out = Command::new(env!("CARGO_BIN_EXE_gamelab"))
+        .args([
+            "match",
+            "ai2",
+            "ai2",
+            "--cluster",
+            "--cluster-timeout",
+            "2",
+            "--",
+            "-n",
+            "2",
+            "-p",
+            "0",
+            "-h",
+        ])
+        .arg(&hostfile)
+        .output()
+        .unwrap();
+    assert!(started.elapsed() < Duration::from_secs(20));
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("cannot reach the cluster's other processes"),
+        "{err}"
+    );
+    // Arguments are checked before anything starts.
+    let out = Command::new(env!("CARGO_BIN_EXE_gamelab"))
+        .args([
+            "match",
+            "ai2",
+            "ai2",
+            "--cluster",
+            "--",
+            "-n",
+            "2",
+            "-p",
+            "5",
+        ])
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&out.stderr).contains("-p 5 is not a process of -n 2"));
+    let out = Command::new(env!("CARGO_BIN_EXE_gamelab"))
+        .args(["match", "ai2", "ai2", "--", "-n", "2"])
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&out.stderr).contains("give --cluster"));
+}

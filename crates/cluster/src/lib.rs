@@ -1,0 +1,334 @@
+//! Jobs whose units are independent — the games of a match, the positions of an endgame
+//! suite — on many processes and machines, with timely-dataflow's runtime (its standard
+//! arguments: `-w` workers per process, `-n` processes, `-p` this process's index, `-h` a
+//! file of `host:port` lines, one a process).
+//!
+//! The work is a list of chunks, the same on every process. Worker `k` of `W` (over all
+//! processes) does the chunks `k, k + W, k + 2W, …`; each chunk's result travels through
+//! the dataflow to process 0's first worker, which hands the results to the caller's sink
+//! in chunk order. So process 0 sees exactly what one process would, whatever the cluster:
+//! gamelab's results depend only on (seed, game index, agents).
+//!
+//! Failures end the run in bounded time: peers that cannot be reached within the
+//! connection timeout, and a peer whose connection breaks mid-run (it ended, or its
+//! machine went away), end this process with an error naming the cause — timely itself
+//! would retry for ever, or leave the survivors waiting. A caller writing files writes them
+//! so that nothing appears under a final name unless the run completed.
+
+use std::collections::BTreeMap;
+use std::ops::Range;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, Once};
+use std::time::Duration;
+
+mod quiet;
+
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use timely::container::CapacityContainerBuilder;
+use timely::dataflow::operators::{Exchange, Input, Inspect, Probe};
+use timely::dataflow::{InputHandle, ProbeHandle};
+
+/// Why a cluster run could not be made or finished.
+#[derive(Debug, thiserror::Error)]
+pub enum ClusterError {
+    #[error(
+        "cannot read the cluster's arguments ({0}); they are timely's: -w WORKERS per process, -n PROCESSES, -p INDEX of this process (0 to n-1), -h HOSTFILE (a host:port line per process)"
+    )]
+    Arguments(String),
+    #[error("cannot start the cluster: {0}")]
+    Start(String),
+    #[error("a worker of this process failed: {0}")]
+    Worker(String),
+}
+
+/// A cluster as this process sees it.
+#[derive(Debug)]
+pub struct Cluster {
+    args: Vec<String>,
+    /// Workers per process.
+    threads: usize,
+    process: usize,
+    processes: usize,
+    addresses: Vec<String>,
+    connect_timeout: Duration,
+}
+
+impl Cluster {
+    /// A cluster from timely's arguments (`-w 2 -n 3 -p 0 -h hosts.txt`), whose peers must
+    /// all be reached within `connect_timeout`.
+    pub fn from_args(args: &[String], connect_timeout: Duration) -> Result<Cluster, ClusterError> {
+        let mut opts = getopts::Options::new();
+        timely::Config::install_options(&mut opts);
+        let matches = opts
+            .parse(args)
+            .map_err(|e| ClusterError::Arguments(e.to_string()))?;
+        if let Some(extra) = matches.free.first() {
+            return Err(ClusterError::Arguments(format!(
+                "`{extra}` is not one of them"
+            )));
+        }
+        let number = |flag: &str, default: usize| -> Result<usize, ClusterError> {
+            match matches.opt_str(flag) {
+                None => Ok(default),
+                Some(text) => text
+                    .parse::<usize>()
+                    .ok()
+                    .filter(|&n| (1..=1024).contains(&n) || (flag == "p" && n < 1024))
+                    .ok_or_else(|| {
+                        ClusterError::Arguments(format!("-{flag} {text} is not a number in range"))
+                    }),
+            }
+        };
+        let (threads, processes, process) = (number("w", 1)?, number("n", 1)?, number("p", 0)?);
+        if process >= processes {
+            return Err(ClusterError::Arguments(format!(
+                "-p {process} is not a process of -n {processes} (0 to {})",
+                processes - 1
+            )));
+        }
+        // Checked here rather than left to timely, which asserts.
+        let addresses = match matches.opt_str("h") {
+            Some(path) => {
+                let text = std::fs::read_to_string(&path).map_err(|e| {
+                    ClusterError::Arguments(format!("cannot read the hostfile {path}: {e}"))
+                })?;
+                let lines: Vec<String> = text
+                    .lines()
+                    .map(str::trim)
+                    .filter(|l| !l.is_empty())
+                    .map(String::from)
+                    .collect();
+                if lines.len() < processes {
+                    return Err(ClusterError::Arguments(format!(
+                        "the hostfile {path} has {} address(es) for -n {processes} processes",
+                        lines.len()
+                    )));
+                }
+                lines
+            }
+            None => (0..processes)
+                .map(|i| format!("localhost:{}", 2101 + i))
+                .collect(),
+        };
+        Ok(Cluster {
+            args: args.to_vec(),
+            threads,
+            process,
+            processes,
+            addresses,
+            connect_timeout,
+        })
+    }
+
+    /// Workers over all processes.
+    pub fn workers(&self) -> usize {
+        self.threads * self.processes
+    }
+
+    /// Whether this is process 0, which prints and writes the results.
+    pub fn is_leader(&self) -> bool {
+        self.process == 0
+    }
+
+    /// Runs `work` on each chunk of `chunks` (every process must give the same list), one
+    /// worker a chunk, and hands each chunk's result to `sink` on process 0, in chunk order
+    /// (`sink` is never called on the other processes). Returns once every chunk is done.
+    pub fn run<R, W, S>(
+        &self,
+        chunks: Vec<Range<u64>>,
+        work: W,
+        sink: S,
+    ) -> Result<(), ClusterError>
+    where
+        R: Serialize + DeserializeOwned + Clone + Send + 'static,
+        W: Fn(Range<u64>) -> R + Send + Sync + 'static,
+        S: FnMut(usize, R) + Send + 'static,
+    {
+        install_failure_hook();
+        let connected = Arc::new(AtomicBool::new(self.processes == 1));
+        if self.processes > 1 {
+            let (connected, timeout) = (connected.clone(), self.connect_timeout);
+            let others: Vec<String> = self
+                .addresses
+                .iter()
+                .take(self.processes)
+                .enumerate()
+                .filter(|&(i, _)| i != self.process)
+                .map(|(_, a)| a.clone())
+                .collect();
+            std::thread::spawn(move || {
+                std::thread::sleep(timeout);
+                if !connected.load(Ordering::SeqCst) {
+                    eprintln!(
+                        "error: cannot reach the cluster's other processes ({}) within {} s; start every process of the run (the same command with its own -p), or check the hostfile",
+                        others.join(", "),
+                        timeout.as_secs_f64()
+                    );
+                    std::process::exit(CLUSTER_FAILURE);
+                }
+            });
+        }
+        let config = timely::Config::from_args(self.args.iter().cloned())
+            .map_err(ClusterError::Arguments)?;
+        let chunks = Arc::new(chunks);
+        let work = Arc::new(work);
+        let order = Arc::new(Mutex::new(InOrder {
+            next: 0,
+            waiting: BTreeMap::new(),
+            sink,
+        }));
+        let leader = self.is_leader();
+        // The workers start once standard output is back (see `quiet`).
+        let go = Arc::new(std::sync::Barrier::new(self.threads + 1));
+        let workers_go = go.clone();
+        let quiet = quiet::OnStderr::start();
+        let guards = timely::execute(config, move |worker| {
+            connected.store(true, Ordering::SeqCst);
+            workers_go.wait();
+            let (me, peers) = (worker.index(), worker.peers());
+            let mut input: InputHandle<u64, CapacityContainerBuilder<Vec<(u64, R)>>> =
+                InputHandle::new();
+            let probe = ProbeHandle::new();
+            let order = order.clone();
+            worker.dataflow(|scope| {
+                scope
+                    .input_from(&mut input)
+                    .container::<Vec<_>>()
+                    // Every result to process 0's first worker.
+                    .exchange(|_| 0)
+                    .inspect(move |(index, result): &(u64, R)| {
+                        if leader {
+                            order
+                                .lock()
+                                .unwrap_or_else(|e| e.into_inner())
+                                .arrive(*index as usize, result.clone());
+                        }
+                    })
+                    .probe_with(&probe);
+            });
+            for index in (me..chunks.len()).step_by(peers) {
+                let result = work(chunks[index].clone());
+                input.send((index as u64, result));
+                // Sent on now, so that process 0 hears of chunks as they finish.
+                worker.step();
+            }
+            input.close();
+            while !probe.done() {
+                worker.step();
+            }
+        });
+        drop(quiet);
+        let guards = guards.map_err(ClusterError::Start)?;
+        go.wait();
+        for result in guards.join() {
+            result.map_err(ClusterError::Worker)?;
+        }
+        Ok(())
+    }
+}
+
+/// Results put back in chunk order for the sink.
+struct InOrder<R, S> {
+    next: usize,
+    waiting: BTreeMap<usize, R>,
+    sink: S,
+}
+
+impl<R, S: FnMut(usize, R)> InOrder<R, S> {
+    fn arrive(&mut self, index: usize, result: R) {
+        self.waiting.insert(index, result);
+        while let Some(result) = self.waiting.remove(&self.next) {
+            (self.sink)(self.next, result);
+            self.next += 1;
+        }
+    }
+}
+
+/// The exit status of a run the cluster's failure ended.
+pub const CLUSTER_FAILURE: i32 = 3;
+
+/// A broken connection makes timely's network threads panic with "timely communication
+/// error"; the workers would then wait for ever. This hook ends the process instead, with
+/// a message saying what happened.
+fn install_failure_hook() {
+    static INSTALLED: Once = Once::new();
+    INSTALLED.call_once(|| {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            let message = info
+                .payload()
+                .downcast_ref::<String>()
+                .map(String::as_str)
+                .or_else(|| info.payload().downcast_ref::<&str>().copied())
+                .unwrap_or("");
+            if message.starts_with("timely communication error") {
+                eprintln!(
+                    "error: the cluster lost a peer ({message}): a process of the run ended or cannot be reached; this run is abandoned and nothing was written"
+                );
+                std::process::exit(CLUSTER_FAILURE);
+            }
+            previous(info);
+        }));
+    });
+}
+
+/// `total` units as contiguous chunks of about `size` (at least one unit each).
+pub fn chunks(total: u64, size: u64) -> Vec<Range<u64>> {
+    let size = size.max(1);
+    (0..total.div_ceil(size))
+        .map(|i| i * size..((i + 1) * size).min(total))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn chunks_cover_the_units_in_order() {
+        assert_eq!(chunks(10, 4), vec![0..4, 4..8, 8..10]);
+        assert_eq!(chunks(0, 4), Vec::<Range<u64>>::new());
+        assert_eq!(chunks(3, 0), vec![0..1, 1..2, 2..3]);
+    }
+
+    #[test]
+    fn arguments_are_checked() {
+        let args = |s: &str| s.split_whitespace().map(String::from).collect::<Vec<_>>();
+        let t = Duration::from_secs(1);
+        let c = Cluster::from_args(&args("-w 2 -n 3 -p 1"), t).unwrap();
+        assert_eq!((c.workers(), c.is_leader()), (6, false));
+        for bad in [
+            "-p 3 -n 3",
+            "-w 0",
+            "-n x",
+            "--what",
+            "stray",
+            "-n 2 -h /no/such/file",
+        ] {
+            assert!(Cluster::from_args(&args(bad), t).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn one_process_gives_every_result_in_order() {
+        let cluster =
+            Cluster::from_args(&["-w".into(), "3".into()], Duration::from_secs(5)).unwrap();
+        let seen = Arc::new(Mutex::new(Vec::new()));
+        let sink = seen.clone();
+        cluster
+            .run(
+                chunks(100, 7),
+                |r| r.clone().sum::<u64>(),
+                move |i, s| sink.lock().unwrap().push((i, s)),
+            )
+            .unwrap();
+        let seen = seen.lock().unwrap();
+        assert_eq!(seen.len(), 15);
+        assert!(seen.iter().enumerate().all(|(k, &(i, _))| i == k));
+        assert_eq!(
+            seen.iter().map(|&(_, s)| s).sum::<u64>(),
+            (0..100).sum::<u64>()
+        );
+    }
+}
