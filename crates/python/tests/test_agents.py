@@ -15,7 +15,7 @@ def test_every_game_lists_its_ais_with_parameters():
         assert ais and all({"name", "summary", "params", "aliases"} <= set(a) for a in ais)
         for a in ais:
             for p in a["params"]:
-                assert p["kind"] in {"float", "int", "bool", "choice", "text", "file"}
+                assert p["kind"] in {"float", "int", "bool", "choice", "text", "file", "program"}
     ai12s = next(a for a in gamelab.ais("ttt") if a["name"] == "ai12s")
     assert any(p["name"] == "ver" for p in ai12s["params"])
     assert gamelab.TicTacToe.ais() == gamelab.ais("ttt")
