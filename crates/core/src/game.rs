@@ -136,6 +136,23 @@ pub trait Notation: Game {
     /// One-line description of the texts `parse_position` reads, for help and errors.
     fn position_syntax() -> &'static str;
 
+    /// A line of moves as people write them, which [`Notation::move_texts`] reads back: by
+    /// default the moves separated by spaces.
+    fn write_moves(moves: &[Self::Move]) -> String {
+        moves
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    /// A game from the start, in play or over, in the game's own format on one line (only
+    /// for games with [`Notation::RECORD_EXTENSION`]); `players` first side first.
+    fn write_game(moves: &[Self::Move], players: [&str; 2]) -> Option<String> {
+        let _ = (moves, players);
+        None
+    }
+
     /// The file extension of the game's own format for whole games, when it has one that
     /// other programs read (Othello's GGF): records written to such a file are in it.
     const RECORD_EXTENSION: Option<&'static str> = None;

@@ -198,6 +198,40 @@ pub fn write_record(record: &GameRecord) -> Result<String, String> {
     Ok(game.write())
 }
 
+/// A game from the start, in play or over, as a GGF game on one line: the players, the
+/// moves (passes put back) and, once it is over, the result (`RE[?]` before).
+pub fn write_game(moves: &[Move], players: [&str; 2]) -> Result<String, String> {
+    let mut end = Othello::new();
+    for &mv in moves {
+        if end.pass_if_forced(mv) {
+            end.play_unchecked(Move::Pass);
+        }
+        end.check_move(mv).map_err(|e| e.to_string())?;
+        end.play_unchecked(mv);
+    }
+    let result = if end.is_over() {
+        format!(
+            "{:+}",
+            crate::endgame::final_score(end.black(), end.white())
+        )
+    } else {
+        "?".to_string()
+    };
+    let game = GgfGame::new(
+        Othello::new(),
+        moves,
+        vec![
+            ("GM".into(), "Othello".into()),
+            ("PC".into(), "gamelab".into()),
+            ("PB".into(), players[0].to_string()),
+            ("PW".into(), players[1].to_string()),
+            ("RE".into(), result),
+            ("TY".into(), "8".into()),
+        ],
+    )?;
+    Ok(game.write())
+}
+
 /// Every game of GGF text as game records, checked by replaying them: numbered in file
 /// order unless written by gamelab (whose `PC` keeps the seed and index). A game must
 /// start from the standard position, and end or have been resigned or lost on time

@@ -656,6 +656,15 @@ impl Notation for Othello {
         "64 squares (`X` black, `O` white, `-` empty, a1…h1, a2…h8) then the side to move `X` or `O`; or the moves from the start (`f5d6c3`); or a GGF game (`(;GM[Othello]…;)`)"
     }
 
+    /// A transcript (`f5d6c3`), passes left out as transcripts do.
+    fn write_moves(moves: &[Move]) -> String {
+        crate::transcript::write(moves)
+    }
+
+    fn write_game(moves: &[Move], players: [&str; 2]) -> Option<String> {
+        crate::ggf::write_game(moves, players).ok()
+    }
+
     const RECORD_EXTENSION: Option<&'static str> = Some("ggf");
 
     fn write_record(record: &gamelab_core::record::GameRecord) -> Result<String, String> {

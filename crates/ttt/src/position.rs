@@ -332,6 +332,16 @@ impl<B: Board> Notation for Position<B> {
     fn move_syntax() -> &'static str {
         "x,y — x the column and y the row, each 0, 1 or 2 (1,1 is the centre)"
     }
+
+    /// A move list as positions are typed (`1,1 0,0`): the tuples moves print as hold
+    /// spaces, which separate a list's moves.
+    fn write_moves(moves: &[Square]) -> String {
+        moves
+            .iter()
+            .map(|sq| format!("{},{}", sq.x(), sq.y()))
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
 }
 
 impl<B: Board> EngineHooks for Position<B> {

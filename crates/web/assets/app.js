@@ -452,6 +452,15 @@ function renderControls() {
 function renderPlay() {
   const s = play.state;
   const info = play.info;
+  // The game's own format (Othello's GGF), for games that have one.
+  const format = s.record.format;
+  $("#record-native").hidden = !format;
+  $("#record-save").hidden = !format;
+  if (format) {
+    $("#record-native").textContent = `Copy as ${format.toUpperCase()}`;
+    $("#record-native").title = `This game as a ${format.toUpperCase()} record, which other programs read`;
+    $("#record-save").title = `Save this game as a .${format} file`;
+  }
   const mover = s.players.find((p) => p.side === s.board.to_move);
   const status = $("#play-status");
   const last = s.cursor > 0 ? s.moves[s.cursor - 1] : null;
@@ -558,15 +567,21 @@ function initPlay() {
   $("#analysis-on").addEventListener("change", analyse);
   $("#hint").addEventListener("click", askHint);
   $("#review").addEventListener("click", review);
-  // A game's moves as people write them: Othello's as a transcript (`f5d6c3`, passes left
-  // out), the others' separated by spaces.
-  $("#record-copy").addEventListener("click", () => {
-    const s = play.state;
-    const texts = s.moves.map((m) => m.text);
-    const text = s.game === "othello" ? texts.filter((t) => t !== "pass").join("") : texts.join(" ");
+  // A game's moves as people write them (the server's: Othello's as a transcript,
+  // `f5d6c3`), or the whole game in the game's own format (Othello's GGF) to copy or save.
+  const copyRecord = (text) => {
     $("#record-text").value = text;
     $("#record-text").select();
     navigator.clipboard?.writeText(text).catch(() => {});
+  };
+  $("#record-copy").addEventListener("click", () => copyRecord(play.state.record.moves));
+  $("#record-native").addEventListener("click", () => copyRecord(play.state.record.native));
+  $("#record-save").addEventListener("click", () => {
+    const r = play.state.record;
+    const link = el("a", { href: URL.createObjectURL(new Blob([r.native + "\n"], { type: "text/plain" })) });
+    link.download = `${play.state.game}-game.${r.format}`;
+    link.click();
+    setTimeout(() => URL.revokeObjectURL(link.href), 1000);
   });
   $("#record-load").addEventListener("click", () => {
     const text = $("#record-text").value.trim();

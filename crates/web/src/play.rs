@@ -57,6 +57,20 @@ pub struct GameState {
     pub cursor: usize,
     /// The side to move is an AI and the game goes on.
     pub ai_to_move: bool,
+    /// The whole line as text to copy: its moves as people write them, and the game in the
+    /// game's own format when it has one.
+    pub record: RecordView,
+}
+
+/// A game written out for the page's copy and download.
+#[derive(Serialize, Debug)]
+pub struct RecordView {
+    /// The moves in the game's notation (Othello's transcript), as pasting reads them.
+    pub moves: String,
+    /// The file extension of the game's own format (`ggf`), when it has one.
+    pub format: Option<&'static str>,
+    /// The game in that format.
+    pub native: Option<String>,
 }
 
 /// A game session, whatever the game.
@@ -165,6 +179,15 @@ impl<G: Described> Session for WebSession<G> {
             moves,
             cursor: session.cursor(),
             ai_to_move: session.ai_to_move(),
+            record: {
+                let players =
+                    Side::BOTH.map(|side| session.seats()[side.index()].spec().unwrap_or("human"));
+                RecordView {
+                    moves: G::write_moves(session.line()),
+                    format: G::RECORD_EXTENSION,
+                    native: G::write_game(session.line(), players),
+                }
+            },
         }
     }
 

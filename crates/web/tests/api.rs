@@ -889,6 +889,45 @@ async fn a_pasted_record_is_played_with_its_left_out_passes() {
     assert_eq!(line.len(), 54);
     assert_eq!(line[52], "pass");
     assert_eq!(line[53], reply);
+    // What the page copies pastes back: in every game, the moves as written; in Othello
+    // also the GGF record.
+    for (game, players) in [
+        ("ttt", ["ai2", "ai2"]),
+        ("othello", ["random", "random"]),
+        ("connect4", ["random", "random"]),
+    ] {
+        let mut state = app.new_game(game, players).await;
+        for _ in 0..12 {
+            if !state["ai_to_move"].as_bool().unwrap() {
+                break;
+            }
+            let (_, next) = app
+                .post(&format!("/api/games/{}/ai-move", id(&state)), json!({}))
+                .await;
+            state = next;
+        }
+        let line = move_texts(&state);
+        assert!(line.len() >= 5, "{game}");
+        let record = &state["record"];
+        let mut copies = vec![record["moves"].as_str().unwrap().to_string()];
+        if game == "othello" {
+            assert_eq!(record["format"], "ggf");
+            let ggf = record["native"].as_str().unwrap();
+            assert!(
+                ggf.starts_with("(;GM[Othello]PC[gamelab]PB[random]PW[random]RE[?]"),
+                "{ggf}"
+            );
+            copies.push(ggf.to_string());
+        } else {
+            assert!(record["native"].is_null());
+        }
+        for copy in copies {
+            let pasted = app
+                .new_game_with(json!({"game": game, "players": ["human", "human"], "record": copy}))
+                .await;
+            assert_eq!(move_texts(&pasted), line, "{game}: {copy}");
+        }
+    }
     // A GGF game pastes in too (NBoard copies games that way): its moves, passes and all.
     let ggf = "(;GM[Othello]PC[NBoard]PB[Player]PW[Edax]RE[?]TY[8]BO[8 ---------------------------O*------*O--------------------------- *]B[F5]W[F6]B[E6//0.01]W[F4];)";
     let state = app

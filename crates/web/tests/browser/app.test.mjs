@@ -665,10 +665,30 @@ test("a game's moves copy out and paste back in, an Othello transcript included"
   await page.fill("#record-text", "");
   await page.click("#record-copy");
   assert.equal(await page.inputValue("#record-text"), "f5d6c3d3c4");
+  // The game as GGF, which NBoard reads: copied, saved as a file, and pasted back.
+  await page.click("#record-native");
+  const ggf = await page.inputValue("#record-text");
+  assert.match(ggf, /^\(;GM\[Othello\]PC\[gamelab\]PB\[human\]PW\[human\]RE\[\?\]TY\[8\]BO\[8 .*B\[F5\]W\[D6\]B\[C3\]W\[D3\]B\[C4\];\)$/);
+  const [download] = await Promise.all([page.waitForEvent("download"), page.click("#record-save")]);
+  assert.equal(download.suggestedFilename(), "othello-game.ggf");
+  await page.click("#new-game");
+  await page.waitForFunction(() => document.querySelectorAll("#move-list li").length === 0);
+  await page.fill("#record-text", ggf);
+  await page.click("#record-load");
+  await page.waitForFunction(() => document.querySelectorAll("#move-list li").length === 5);
   await shot(page, "othello-records");
-  // A move that cannot be played: said which.
+  // Tic-tac-toe's moves copy as a move list that pastes back; it has no file format.
   await page.selectOption("#play-game", "ttt");
   await page.waitForFunction(() => document.querySelectorAll("#play-board .cell").length === 9);
+  assert.equal(await page.isHidden("#record-native"), true);
+  await page.selectOption("#play-seat-1 select.ai", "human");
+  await page.waitForFunction(() => document.querySelector("#play-players").textContent.includes("X: Human"));
+  await page.fill("#record-text", "1,1 0,0 2,2");
+  await page.click("#record-load");
+  await page.waitForFunction(() => document.querySelectorAll("#move-list li").length === 3);
+  await page.click("#record-copy");
+  assert.equal(await page.inputValue("#record-text"), "1,1 0,0 2,2");
+  // A move that cannot be played: said which.
   await page.fill("#record-text", "1,1 1,1");
   await page.click("#record-load");
   await page.waitForSelector("#toast:not([hidden])");
