@@ -43,6 +43,11 @@ pub trait AnyGame: Send + Sync + 'static {
     fn square_of(&self, mv: &str) -> Result<Option<usize>, String>;
     /// Builds the AI `spec` for positions of this exact type.
     fn build_agent(&self, spec: &str) -> Result<Box<dyn AnyAgent>, String>;
+    /// The moves played, as the game writes a line of them.
+    fn write_moves(&self) -> String;
+    /// The game so far in the game's own format (Othello's GGF), when the moves reach this
+    /// position from the start.
+    fn write_game(&self, players: [&str; 2]) -> Result<String, String>;
 }
 
 /// A position of game `G` on the board structure called `board`.
@@ -160,6 +165,27 @@ impl<G: Described> AnyGame for DynGame<G> {
 
     fn square_of(&self, mv: &str) -> Result<Option<usize>, String> {
         self.parse(mv).map(G::square_of)
+    }
+
+    fn write_moves(&self) -> String {
+        G::write_moves(self.game.history())
+    }
+
+    fn write_game(&self, players: [&str; 2]) -> Result<String, String> {
+        let mut from_start = G::start();
+        for &mv in self.game.history() {
+            if from_start.check_move(mv).is_err() {
+                break;
+            }
+            from_start.play_unchecked(mv);
+        }
+        if from_start.key() != self.game.key() {
+            return Err(
+                "this position was read from a board, not reached by moves from the start: there is no game to write".into(),
+            );
+        }
+        G::write_game(self.game.history(), players)
+            .ok_or_else(|| format!("{} has no record format of its own", G::NAME))
     }
 
     fn build_agent(&self, spec: &str) -> Result<Box<dyn AnyAgent>, String> {

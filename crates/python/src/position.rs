@@ -175,6 +175,26 @@ impl Position {
             .map_err(IllegalMoveError::new_err)
     }
 
+    /// The moves played, as the game writes a line of them (Othello's transcript
+    /// `f5d6c3`, tic-tac-toe's `1,1 0,0`): what `Position(game, text)` reads back.
+    fn moves_text(&self) -> String {
+        self.inner.write_moves()
+    }
+
+    /// The game so far in the game's own format (Othello's GGF, which NBoard and GGS
+    /// read), with the players' names; `ValueError` for a game without one, or a position
+    /// read from a board rather than reached by moves from the start.
+    #[pyo3(signature = (players = None))]
+    fn game_record(&self, players: Option<(String, String)>) -> PyResult<String> {
+        let (first, second) = players.unwrap_or_else(|| {
+            let [a, b] = [Side::First, Side::Second].map(|s| self.inner.side_name(s).to_string());
+            (a, b)
+        });
+        self.inner
+            .write_game([&first, &second])
+            .map_err(pyo3::exceptions::PyValueError::new_err)
+    }
+
     /// An independent copy.
     fn copy(&self) -> Position {
         Position::new(self.inner.clone_box())

@@ -143,3 +143,20 @@ def test_positions_draw_themselves():
     assert ">o<" in ttt and "o wins" in ttt and 'fill="#facc15"' in ttt
     assert "<svg" in gamelab.ConnectFour()._repr_html_()
     assert "TicTacToe position, ply 0" in repr(gamelab.TicTacToe())
+
+
+def test_moves_and_games_write_out_and_read_back():
+    othello = gamelab.Othello()
+    for mv in ["f5", "d6", "c3", "d3", "c4"]:
+        othello.play(mv)
+    assert othello.moves_text() == "f5d6c3d3c4"
+    assert gamelab.Othello(othello.moves_text()) == othello
+    ggf = othello.game_record(("me", "edax"))
+    assert ggf.startswith("(;GM[Othello]PC[gamelab]PB[me]PW[edax]RE[?]") and "B[C4]" in ggf
+    assert gamelab.Othello(ggf) == othello
+    ttt = gamelab.TicTacToe("1,1 0,0")
+    assert ttt.moves_text() == "1,1 0,0" and gamelab.TicTacToe(ttt.moves_text()) == ttt
+    with pytest.raises(ValueError, match="ttt has no record format of its own"):
+        ttt.game_record()
+    with pytest.raises(ValueError, match="read from a board"):
+        gamelab.Othello("--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X").game_record()
