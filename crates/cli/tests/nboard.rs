@@ -64,12 +64,20 @@ fn a_whole_game_with_hints_through_the_protocol() {
         let hint = engine.send("hint 2");
         let searched: Vec<&String> = hint.iter().filter(|l| l.starts_with("search ")).collect();
         let go = engine.send("go");
-        assert_eq!(go.len(), 1, "{go:?}");
         if go[0].starts_with("status error: `go`: the game is over") {
+            assert_eq!(go.len(), 1, "{go:?}");
             assert!(hint[0].contains("the game is over"), "{hint:?}");
             break;
         }
+        // The move, then what the search did: `nodestats NODES SECONDS`.
         assert!(go[0].starts_with("=== "), "{go:?}");
+        assert_eq!(go.len(), 2, "{go:?}");
+        let stats: Vec<&str> = go[1].split(' ').collect();
+        assert_eq!(stats[0], "nodestats", "{go:?}");
+        assert!(
+            stats[1].parse::<u64>().is_ok() && stats[2].parse::<f64>().is_ok(),
+            "{go:?}"
+        );
         let mv = go[0][4..].split('/').next().unwrap().to_string();
         // Hints: at most two, best first, at the depth set.
         if mv != "PA" {

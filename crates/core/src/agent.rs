@@ -41,6 +41,14 @@ pub struct Forfeit {
     pub stops_match: bool,
 }
 
+/// What the agent's last search did, for front ends that show it (NBoard's `nodestats`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SearchStats {
+    pub nodes: u64,
+    /// Plies searched (for an exact endgame search, the empty squares).
+    pub depth: u32,
+}
+
 /// The probability distribution an agent draws its move from in one position.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Policy<M> {
@@ -133,6 +141,11 @@ pub trait Agent<G: Game>: Send {
             .reduce(f64::max)
     }
 
+    /// What its last search did, for agents that search.
+    fn last_search(&self) -> Option<SearchStats> {
+        None
+    }
+
     /// Whether `choose` is exactly: the legal moves in the game's order, the only one when
     /// it is forced (drawing nothing), else `moves[rng.below(moves.len())]`. When both
     /// agents of a match say so, the arena lets the game play whole games itself
@@ -179,6 +192,10 @@ impl<G: Game, A: Agent<G> + ?Sized> Agent<G> for Box<A> {
 
     fn is_uniform_random(&self) -> bool {
         (**self).is_uniform_random()
+    }
+
+    fn last_search(&self) -> Option<SearchStats> {
+        (**self).last_search()
     }
 
     fn set_stop(&mut self, stop: &StopFlag) {

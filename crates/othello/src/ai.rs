@@ -319,6 +319,13 @@ impl Engine {
 }
 
 impl Agent<Othello> for Engine {
+    fn last_search(&self) -> Option<gamelab_core::SearchStats> {
+        self.last.as_ref().map(|(_, r)| gamelab_core::SearchStats {
+            nodes: r.nodes,
+            depth: r.depth,
+        })
+    }
+
     fn set_stop(&mut self, stop: &gamelab_core::StopFlag) {
         self.searcher.set_stop(stop.clone());
     }

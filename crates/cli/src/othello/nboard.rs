@@ -4,8 +4,9 @@
 //!
 //! Understood: `nboard <version>`, `set depth <n>`, `set game <GGF>`, `set contempt <n>`,
 //! `move <move>[/<eval>[/<time>]]`, `hint <n>`, `go`, `ping <n>`, `learn`, `analyze`,
-//! `quit`. Replies: `set myname`, `pong`, `=== <move>/<eval>/<time>`, `search <move>
-//! <eval> 0 <depth>`, `status`, `learned`. Anything else, and any command that cannot be
+//! `quit`. Replies: `set myname`, `pong`, `=== <move>/<eval>/<time>` (and `nodestats
+//! <nodes> <seconds>` from an AI that searches), `search <move> <eval> 0 <depth>`,
+//! `status`, `learned`. Anything else, and any command that cannot be
 //! carried out, gets one `status error: …` line; the engine goes on.
 
 use std::io::{BufRead, Write};
@@ -194,10 +195,15 @@ impl Session {
         let mv = self.agent.choose(&pos, &mut rng);
         let value = self.agent.value(&pos);
         let seconds = started.elapsed().as_secs_f64();
-        Ok(vec![match value {
+        let mut replies = vec![match value {
             Some(v) => format!("=== {}/{v:+.2}/{seconds:.3}", ggf::write_move(mv)),
             None => format!("=== {}", ggf::write_move(mv)),
-        }])
+        }];
+        // What the search did, for the GUI's statistics (AIs that search).
+        if let Some(stats) = self.agent.last_search() {
+            replies.push(format!("nodestats {} {seconds:.3}", stats.nodes));
+        }
+        Ok(replies)
     }
 
     /// `hint N`: the N best moves by the AI's value of the position after each.
