@@ -6,21 +6,24 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# Each stage says when it starts, so a slow run shows where its time went.
+stage() { echo "== $1 (at ${SECONDS}s)"; }
+
 if ! cargo fmt --version >/dev/null 2>&1 || ! cargo clippy --version >/dev/null 2>&1; then
   rustup component add rustfmt clippy
 fi
 
-echo "== cargo fmt --check"
+stage "cargo fmt --check"
 cargo fmt --all -- --check
-echo "== cargo clippy"
+stage "cargo clippy"
 cargo clippy --workspace --all-targets --locked -- -D warnings
-echo "== cargo test"
+stage "cargo test"
 cargo test --workspace --locked
 
-echo "== fuzz smoke (every parser for a few seconds; see FUZZING.md)"
+stage "fuzz smoke (every parser for a few seconds; see FUZZING.md)"
 scripts/fuzz.sh 5
 
-echo "== browser tests (gamelab serve in headless Chromium)"
+stage "browser tests (gamelab serve in headless Chromium)"
 if [ ! -x /usr/bin/chromium ]; then
   sudo=""
   [ "$(id -u)" -ne 0 ] && sudo="sudo"
@@ -35,7 +38,7 @@ fi
 (cd "$browser" && GAMELAB_BIN=target/debug/gamelab node --test --test-concurrency=1 app.test.mjs)
 echo "Screenshots of the browser tests: target/screenshots/"
 
-echo "== Python package (crates/python, built into target/pyenv; pytest and the notebook)"
+stage "Python package (crates/python, built into target/pyenv; pytest and the notebook)"
 venv=target/pyenv
 if [ ! -x "$venv/bin/python" ]; then
   python3 -m venv "$venv"
@@ -43,3 +46,4 @@ fi
 "$venv/bin/pip" install --quiet --disable-pip-version-check -r crates/python/requirements-test.txt
 (cd crates/python && VIRTUAL_ENV="$PWD/../../$venv" PATH="$PWD/../../$venv/bin:$PATH" maturin develop --locked --quiet)
 GAMELAB_BIN=target/debug/gamelab "$venv/bin/python" -m pytest -q crates/python/tests
+echo "== all checks passed in ${SECONDS}s"
