@@ -161,7 +161,9 @@ pub fn play_match<G: Described>(
         written += shard_lines.len() as u64;
         anyhow::Ok(())
     };
-    match output {
+    // Only process 0 writes: the others, on the same machine, would race it to the
+    // same file with no games in theirs.
+    match output.filter(|_| cluster.is_leader()) {
         None => gather(cluster, chunks, work, |_, shard| {
             add(shard, &mut |_| Ok(()))
         })?,
