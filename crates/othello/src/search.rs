@@ -266,6 +266,17 @@ impl Searcher {
         })
     }
 
+    /// The best move the table holds for (p, o) from a search at least `min_depth` plies
+    /// deep: a hint for other searches of the same tree.
+    #[inline]
+    pub(crate) fn table_move(&self, p: u64, o: u64, min_depth: u32) -> Option<u32> {
+        self.table
+            .get(Table::key(p, o))
+            .filter(|e| u32::from(e.depth) >= min_depth)
+            .and_then(|e| e.best.checked_sub(1))
+            .map(u32::from)
+    }
+
     fn principal_variation(&self, mut p: u64, mut o: u64, depth: u32) -> Vec<Move> {
         let mut pv = Vec::new();
         while pv.len() < depth as usize {
