@@ -119,7 +119,9 @@ pub trait Agent<G: Game>: Send {
         None
     }
 
-    /// The agent's score for each legal move, for agents that score moves.
+    /// The agent's score for each legal move, for agents that score moves: for the side to
+    /// move, higher better, 0 even, so that a score for one side is the negated score for
+    /// the other (the analysis graph and the evaluation bar rely on it).
     fn move_scores(&mut self, game: &G) -> Option<Vec<(G::Move, f64)>> {
         let _ = game;
         None

@@ -750,7 +750,12 @@ impl<G: EngineHooks> Agent<G> for Mcts<G> {
         Some(
             stats
                 .into_iter()
-                .map(|s| (s.mv, s.proven.map_or(s.mean.unwrap_or(0.0), Proven::value)))
+                // Mean results run from 0 (lost) to 1 (won); scores from −1 to 1, 0
+                // even, as every AI's do.
+                .map(|s| {
+                    let value = s.proven.map_or(s.mean.unwrap_or(0.0), Proven::value);
+                    (s.mv, 2.0 * value - 1.0)
+                })
                 .collect(),
         )
     }

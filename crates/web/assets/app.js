@@ -302,7 +302,7 @@ function showGame(state) {
 
 // The values an AI gives each move of the position shown, when asked for: `serial` drops
 // answers for positions the page has left.
-const analysis = { serial: 0, values: null };
+const analysis = { serial: 0, values: null, curve: new Map() };
 // The moves of game state `s` up to `ply` (its position by default), as texts.
 const movesTo = (s, ply = s.cursor) => s.moves.slice(0, ply).map((m) => m.text);
 const positionKey = (s) => `${s.id} ${movesTo(s).join(" ")}`;
@@ -314,6 +314,57 @@ async function valuesAt(s, ply, spec) {
 }
 const bestOf = (scores) => scores.reduce((b, v) => (b === null || v.score > b.score ? v : b), null);
 const valueText = (v) => (Math.abs(v) >= 10 ? v.toFixed(0) : String(+v.toFixed(2)));
+
+// The evaluation of each position valued so far (by the analysis or a review): the best
+// move's value, from the first side's view, keyed by the game, the AI and the moves.
+const curveKey = (s, spec, ply) => `${s.id} ${spec} ${movesTo(s, ply).join(" ")}`;
+function remember(s, spec, ply, side, view) {
+  if (!view.best) return;
+  const first = gameInfo(s.game).sides[0];
+  analysis.curve.set(curveKey(s, spec, ply), side === first ? view.best.score : -view.best.score);
+}
+
+// The bar for the position shown and the graph over the game, from what has been valued
+// with the analysis AI named now. The scale is the largest value seen in the game: the
+// AIs' units differ (discs, win rates).
+function renderEval(s, info) {
+  const spec = $("#analysis-ai").value.trim();
+  const values = s.moves.map((_, ply) => analysis.curve.get(curveKey(s, spec, ply)))
+    .concat([analysis.curve.get(curveKey(s, spec, s.moves.length))]);
+  const known = values.flatMap((v, ply) => (v === undefined ? [] : [[ply, v]]));
+  const scale = Math.max(1e-9, ...known.map(([, v]) => Math.abs(v)));
+  const here = values[s.cursor];
+  const bar = $("#eval");
+  bar.hidden = here === undefined;
+  if (here !== undefined) {
+    const share = 0.5 + 0.5 * here / scale;
+    $("#eval-fill").style.width = `${(100 * share).toFixed(1)}%`;
+    $("#eval-bar").setAttribute("aria-valuenow", (here / scale).toFixed(3));
+    const ahead = here > 0 ? info.sides[0] : info.sides[1];
+    $("#eval-text").textContent = here === 0 ? `Even, by ${spec}`
+      : `${sideTitle(ahead)} ahead: ${here > 0 ? "+" : "−"}${valueText(Math.abs(here))}, by ${spec}`;
+  }
+  const box = $("#eval-graph-box");
+  box.hidden = known.length < 2;
+  if (known.length < 2) return;
+  const svg = $("#eval-graph");
+  const [w, h] = [300, 90];
+  const x = (ply) => (w * ply) / Math.max(1, s.moves.length);
+  const y = (v) => h / 2 - (0.45 * h * v) / scale;
+  const ns = "http://www.w3.org/2000/svg";
+  const shape = (tag, attrs) => {
+    const node = document.createElementNS(ns, tag);
+    for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+    return node;
+  };
+  svg.replaceChildren(
+    shape("line", { class: "axis", x1: 0, y1: h / 2, x2: w, y2: h / 2 }),
+    shape("line", { class: "cursor", x1: x(s.cursor), y1: 0, x2: x(s.cursor), y2: h }),
+    shape("polyline", { class: "curve", points: known.map(([p, v]) => `${x(p)},${y(v)}`).join(" ") }),
+    ...known.map(([p, v]) => shape("circle", { cx: x(p), cy: y(v), r: 2, "data-ply": p })),
+  );
+  $("#eval-graph-note").textContent = `${sideTitle(info.sides[0])}'s view by ${spec}, up is better for ${sideTitle(info.sides[0])}: ${known.length} of ${values.length} positions valued (Review the game values them all).`;
+}
 
 // The hint shown for position `s`, if one was asked for there.
 const hint = (s) => (analysis.hint?.key === positionKey(s) ? analysis.hint.square : null);
@@ -350,6 +401,8 @@ async function review() {
       out.textContent = `Reviewing with ${spec}: move ${ply + 1} of ${moves.length}…`;
       const view = await valuesAt(s, ply, spec);
       if (play.state.id !== s.id) return;
+      remember(s, spec, ply, s.moves[ply].side, view);
+      renderEval(play.state, play.info);
       if (view.scores.length < 2) continue;
       const best = view.best;
       const played = view.scores.find((v) => v.text === moves[ply]);
@@ -393,6 +446,7 @@ async function analyse() {
     const view = await valuesAt(s, s.cursor, spec);
     if (serial !== analysis.serial) return;
     analysis.values = { key: positionKey(s), scores: view.scores };
+    remember(s, spec, s.cursor, s.board.to_move, view);
     note.textContent = `Values by ${view.spec} for the side to move, in its own units; the best is outlined.`;
     renderPlay();
   } catch (e) {
@@ -506,6 +560,7 @@ function renderPlay() {
     onSquare: humanToMove ? (i, mv) => send("move", { move: mv.text, ply: s.cursor }) : null,
     overlay, pick: best ? best.square : hint(s), flipped: play.flipped,
   });
+  renderEval(s, info);
   if (hadFocus) {
     const again = focused === undefined ? null : $(`#play-board .cell[data-square="${focused}"]`);
     (again && !again.disabled ? again : $("#play-board .cell.legal") || board).focus();

@@ -604,6 +604,49 @@ test("analysis: each move's value on the board, for every game, by the AI asked"
   assert.deepEqual(page.errors, []);
 });
 
+// Issue 22: an evaluation bar for the position shown and a graph over the game, on a
+// desktop and on a phone.
+for (const [name, viewport] of [["desktop", { width: 1360, height: 900 }], ["phone", { width: 390, height: 844 }]]) {
+  test(`the evaluation bar and the graph over the game (${name})`, async () => {
+    const page = await open(viewport);
+    await page.selectOption("#play-game", "othello");
+    await page.waitForSelector('#play-board.discs .cell[data-square="19"].legal');
+    await page.selectOption("#play-seat-1 select.ai", "human");
+    await page.waitForFunction(() => document.querySelector("#play-players").textContent.includes("White: Human"));
+    assert.ok(await page.isHidden("#eval"), "a bar before anything was valued");
+    await page.check("#analysis-on");
+    await page.waitForFunction(() => !document.querySelector("#eval").hidden);
+    // The start is even for the engine, or nearly: the bar near the middle, the text says who.
+    assert.match(await page.textContent("#eval-text"), /^(Even|(Black|White) ahead: [+−][\d.]+), by engine:level=4$/);
+    assert.ok(await page.isHidden("#eval-graph-box"), "a graph from one position");
+    // Three moves by the two humans, each position valued as it comes.
+    for (let ply = 1; ply <= 3; ply++) {
+      await playAt(page, "#play-board .cell.legal >> nth=0");
+      await page.waitForFunction((n) => document.querySelectorAll("#move-list li").length === n, ply);
+      await page.waitForFunction((n) => document.querySelectorAll("#eval-graph circle").length === n, ply + 1);
+    }
+    assert.ok(await page.isVisible("#eval-graph-box"));
+    assert.match(await page.textContent("#eval-graph-note"), /^Black's view by engine:level=4, up is better for Black: 4 of 4 positions valued/);
+    // The bar's fill is the first side's share; the graph's points sit inside it.
+    const width = await page.$eval("#eval-fill", (f) => parseFloat(f.style.width));
+    assert.ok(width >= 0 && width <= 100, String(width));
+    const said = await page.textContent("#eval-text");
+    assert.ok(said.startsWith("Black ahead") ? width > 50 : said.startsWith("White ahead") ? width < 50 : width === 50, `${said}: ${width}`);
+    const ys = await page.$$eval("#eval-graph circle", (c) => c.map((x) => Number(x.getAttribute("cy"))));
+    assert.ok(ys.every((y) => y >= 0 && y <= 90), String(ys));
+    // Going back: the cursor line moves, the bar shows that position's value.
+    await page.click("#undo");
+    await page.waitForFunction(() => document.querySelector("#replay-label").textContent === "move 2 of 3");
+    assert.equal(await page.$eval("#eval-graph .cursor", (l) => Number(l.getAttribute("x1"))), 200);
+    assert.ok(await page.isVisible("#eval"));
+    if (name === "phone") {
+      assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), "the graph makes the page wider");
+    }
+    await shot(page, `${name}-othello-evaluation`);
+    assert.deepEqual(page.errors, []);
+  });
+}
+
 // Issue 22: a hint button, and the discs a move turns over marked.
 test("a hint outlines the best move; the discs a move turns over are marked", async () => {
   const page = await open();
