@@ -41,12 +41,17 @@ pub struct Forfeit {
     pub stops_match: bool,
 }
 
-/// What the agent's last search did, for front ends that show it (NBoard's `nodestats`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct SearchStats {
+/// What the agent's last search did, for front ends that show it (NBoard's `nodestats`,
+/// the web app's status line).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchStats<M> {
     pub nodes: u64,
     /// Plies searched (for an exact endgame search, the empty squares).
     pub depth: u32,
+    /// Whether the value is exact (the game solved from there).
+    pub exact: bool,
+    /// The line it expects, its move first.
+    pub pv: Vec<M>,
 }
 
 /// The probability distribution an agent draws its move from in one position.
@@ -144,7 +149,7 @@ pub trait Agent<G: Game>: Send {
     }
 
     /// What its last search did, for agents that search.
-    fn last_search(&self) -> Option<SearchStats> {
+    fn last_search(&self) -> Option<SearchStats<G::Move>> {
         None
     }
 
@@ -196,7 +201,7 @@ impl<G: Game, A: Agent<G> + ?Sized> Agent<G> for Box<A> {
         (**self).is_uniform_random()
     }
 
-    fn last_search(&self) -> Option<SearchStats> {
+    fn last_search(&self) -> Option<SearchStats<G::Move>> {
         (**self).last_search()
     }
 

@@ -7,7 +7,9 @@
 //! next move cuts the line there. The AI to move draws from the stream `(seed, ply, side)`,
 //! so it replays the same move after undo and redo.
 
-use crate::{Agent, FileAccess, Game, Notation, Registry, Side, SpecError, StopFlag, game_rng};
+use crate::{
+    Agent, FileAccess, Game, Notation, Registry, SearchStats, Side, SpecError, StopFlag, game_rng,
+};
 
 /// Who plays a side.
 pub enum Seat<G: Game> {
@@ -76,6 +78,8 @@ pub struct PlaySession<G: Game> {
     game: G,
     /// Every move played from the start position, also those after the cursor (to redo).
     line: Vec<G::Move>,
+    /// What the AI's search did for each move of the line an AI chose, when it says.
+    searches: Vec<Option<SearchStats<G::Move>>>,
     /// Moves of the line on the board.
     cursor: usize,
     seats: [Seat<G>; 2],
@@ -88,6 +92,7 @@ impl<G: Notation> PlaySession<G> {
         PlaySession {
             game: start,
             line: Vec::new(),
+            searches: Vec::new(),
             cursor: 0,
             seats,
             seed,
@@ -100,6 +105,12 @@ impl<G: Notation> PlaySession<G> {
 
     pub fn line(&self) -> &[G::Move] {
         &self.line
+    }
+
+    /// What the AI's search did for move `ply` of the line (0 the first), if an AI chose
+    /// it and says.
+    pub fn search(&self, ply: usize) -> Option<&SearchStats<G::Move>> {
+        self.searches.get(ply)?.as_ref()
     }
 
     pub fn cursor(&self) -> usize {
@@ -148,6 +159,8 @@ impl<G: Notation> PlaySession<G> {
         if self.line.get(self.cursor) != Some(&mv) {
             self.line.truncate(self.cursor);
             self.line.push(mv);
+            self.searches.truncate(self.cursor);
+            self.searches.push(None);
         }
         self.game.play_unchecked(mv);
         self.cursor += 1;
@@ -204,7 +217,9 @@ impl<G: Notation> PlaySession<G> {
         if stop.is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed)) {
             return Err(SessionError::Stopped);
         }
+        let search = agent.last_search();
         self.advance(mv);
+        self.searches[self.cursor - 1] = search;
         Ok(mv)
     }
 

@@ -319,10 +319,12 @@ impl Engine {
 }
 
 impl Agent<Othello> for Engine {
-    fn last_search(&self) -> Option<gamelab_core::SearchStats> {
+    fn last_search(&self) -> Option<gamelab_core::SearchStats<Move>> {
         self.last.as_ref().map(|(_, r)| gamelab_core::SearchStats {
             nodes: r.nodes,
             depth: r.depth,
+            exact: r.exact,
+            pv: r.pv.clone(),
         })
     }
 

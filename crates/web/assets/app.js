@@ -537,6 +537,15 @@ function renderPlay() {
     `${sideTitle(p.side)}: `,
     el("strong", { text: p.kind === "human" ? "Human" : p.spec }),
   ].filter((x) => x !== null)));
+  // What the AI's search did for the move just shown: how deep, how many positions, the line
+  // it expected (the search's own principal variation, its move first).
+  const searched = last?.search;
+  $("#play-search").hidden = !searched;
+  if (searched) {
+    const how = searched.exact ? `solved to the end (${searched.depth} empty squares)` : `searched ${searched.depth} plies`;
+    const expects = searched.pv.length > 1 ? `, expecting ${searched.pv.join(" ")}` : "";
+    $("#play-search").textContent = `Move ${s.cursor}, ${last.text}: ${how}, ${searched.nodes.toLocaleString("en")} positions${expects}`;
+  }
   const score = $("#play-score");
   score.replaceChildren(...(s.board.score ? info.sides.map((side, i) => el("span", {}, pieceIcon(side, info), String(s.board.score[i]))) : []));
 

@@ -41,6 +41,20 @@ pub struct LineMove {
     #[serde(flatten)]
     pub mv: MoveView,
     pub side: &'static str,
+    /// What the AI's search did to choose this move, for AIs that say.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub search: Option<SearchView>,
+}
+
+/// An AI's search for a move: how deep, how many positions, and the line it expects.
+#[derive(Serialize, Debug)]
+pub struct SearchView {
+    pub depth: u32,
+    pub nodes: u64,
+    /// The value is exact: the search reached the end of the game.
+    pub exact: bool,
+    /// The principal variation, in the game's notation, the move itself first.
+    pub pv: Vec<String>,
 }
 
 /// A game as the page sees it.
@@ -158,9 +172,16 @@ impl<G: Described> Session for WebSession<G> {
             .line()
             .iter()
             .zip(session.movers())
-            .map(|(&mv, side)| LineMove {
+            .enumerate()
+            .map(|(ply, (&mv, side))| LineMove {
                 mv: move_view::<G>(mv),
                 side: G::side_name(side),
+                search: session.search(ply).map(|s| SearchView {
+                    depth: s.depth,
+                    nodes: s.nodes,
+                    exact: s.exact,
+                    pv: s.pv.iter().map(ToString::to_string).collect(),
+                }),
             })
             .collect();
         GameState {

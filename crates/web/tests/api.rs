@@ -223,6 +223,48 @@ async fn a_game_against_an_ai_step_by_step() {
 }
 
 #[tokio::test]
+async fn an_engine_move_says_what_its_search_did() {
+    let app = App::new();
+    let game = id(&app.new_game("othello", ["human", "engine:level=4"]).await);
+    let (status, _) = app
+        .post(
+            &format!("/api/games/{game}/move"),
+            json!({"move": "d3", "ply": 0}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    let (status, state) = app
+        .post(&format!("/api/games/{game}/ai-move"), json!({"ply": 1}))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{state}");
+    // A person's move has no search; the engine's has its depth, positions and line.
+    assert!(state["moves"][0].get("search").is_none(), "{state}");
+    let search = &state["moves"][1]["search"];
+    assert_eq!(search["depth"], 4, "{state}");
+    assert_eq!(search["exact"], false);
+    assert!(search["nodes"].as_u64().unwrap() > 0);
+    let pv = search["pv"].as_array().unwrap();
+    assert_eq!(pv[0], state["moves"][1]["text"]);
+    assert!(pv.len() >= 2, "{search}");
+    // Another line from the start drops the old line's searches with its moves.
+    let (_, _) = app
+        .post(&format!("/api/games/{game}/seek"), json!({"ply": 0}))
+        .await;
+    let (status, state) = app
+        .post(
+            &format!("/api/games/{game}/move"),
+            json!({"move": "c4", "ply": 0}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{state}");
+    assert_eq!(state["moves"].as_array().unwrap().len(), 1, "{state}");
+    let (_, state) = app
+        .post(&format!("/api/games/{game}/ai-move"), json!({"ply": 1}))
+        .await;
+    assert_eq!(state["moves"][1]["search"]["depth"], 4, "{state}");
+}
+
+#[tokio::test]
 async fn bad_requests_for_new_games() {
     let app = App::new();
     let post = |body: Value| app.post("/api/games", body);

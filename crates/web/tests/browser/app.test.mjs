@@ -318,7 +318,20 @@ test("an Othello move against the default engine", async () => {
   await page.waitForFunction(() => document.querySelectorAll("#move-list li").length === 2);
   await humanTurn(page);
   assert.match(await page.textContent("#move-list li:first-child"), /d3/);
+  // What the engine's search did for its reply: depth, positions, and the line it expects,
+  // its own move first.
+  const reply = (await page.textContent("#move-list li:nth-child(2)")).replace(/^2\.\s*/, "").trim();
+  const searchLine = await page.textContent("#play-search");
+  assert.ok(await page.isVisible("#play-search"));
+  const m = searchLine.match(/^Move 2, ([a-h][1-8]): searched (\d+) plies, ([\d,]+) positions, expecting ([a-h][1-8])/);
+  assert.ok(m, searchLine);
+  assert.equal(m[1], reply);
+  assert.equal(m[4], reply);
+  assert.ok(Number(m[2]) >= 1 && Number(m[3].replaceAll(",", "")) > 0, searchLine);
   await shot(page, "othello-vs-engine");
+  // A person's move has no search to show.
+  await page.click('#move-list li[data-ply="1"]');
+  await page.waitForFunction(() => document.querySelector("#play-search").hidden);
   assert.deepEqual(page.errors, []);
 });
 
