@@ -344,7 +344,17 @@ impl Agent<Othello> for Engine {
     }
 
     fn value(&mut self, pos: &Othello) -> Option<f64> {
-        (!pos.is_over()).then(|| self.analyse(pos).score)
+        if pos.is_over() {
+            return None;
+        }
+        // The search only evaluates a position whose side must pass: the value is the
+        // opponent's position's, searched, turned round.
+        if pos.must_pass() {
+            let mut passed = pos.clone();
+            passed.play_unchecked(Move::Pass);
+            return Some(-self.analyse(&passed).score);
+        }
+        Some(self.analyse(pos).score)
     }
 
     /// Each move's value in discs for the side that plays it: the position after it
@@ -365,6 +375,10 @@ impl Agent<Othello> for Engine {
                 let score = if child.is_over() {
                     let (p, o) = child.discs();
                     -f64::from(crate::endgame::final_score(p, o))
+                } else if child.must_pass() {
+                    // The search only evaluates a position whose side must pass.
+                    child.play_unchecked(Move::Pass);
+                    self.searcher.search(&child, limits).score
                 } else {
                     -self.searcher.search(&child, limits).score
                 };

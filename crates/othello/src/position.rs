@@ -186,6 +186,11 @@ impl Othello {
         self.over
     }
 
+    /// The side to move has no move but the game goes on: its only move is to pass.
+    pub fn must_pass(&self) -> bool {
+        self.legal == 0 && !self.over
+    }
+
     /// Plays a legal move.
     #[inline]
     pub fn play_unchecked(&mut self, mv: Move) {

@@ -229,8 +229,11 @@ function drawBoard(root, board, info, { onSquare = null, overlay = {}, pick = nu
 }
 
 function miniBoard(cells, info, newSquare = null) {
-  const mini = el("div", { class: "mini", style: `grid-template-columns: repeat(${info.cols}, 22px); grid-template-rows: repeat(${info.rows}, 22px)` }, ...cells.map((c, i) =>
-    el("span", { class: (c ? `side-${info.sides.indexOf(c)}` : "") + (i === newSquare ? " new" : ""), text: c })));
+  // Marks are written in their cells; discs are drawn, on cells small enough for an 8×8 board.
+  const discs = info.pieces === "discs";
+  const size = discs ? 11 : 22;
+  const mini = el("div", { class: "mini" + (discs ? " discs" : ""), style: `grid-template-columns: repeat(${info.cols}, ${size}px); grid-template-rows: repeat(${info.rows}, ${size}px)` }, ...cells.map((c, i) =>
+    el("span", { class: (c ? `side-${info.sides.indexOf(c)}` : "") + (i === newSquare ? " new" : ""), text: discs ? "" : c })));
   setColours(mini, info);
   return mini;
 }
@@ -881,17 +884,20 @@ const explore = { moves: [], picker: null, view: null, info: null };
 
 async function exploreAt(moves) {
   const game = explore.info.name;
-  const body = { game, moves };
+  // A game too large to solve whole is valued by a search: the AI named in the field.
+  const valuer = explore.info.explorable ? undefined : ($("#explore-valuer").value.trim() || explore.info.analysis_ai);
+  const body = { game, moves, valuer };
   const ai = explore.picker.spec();
   try {
     const view = await api("POST", "/api/explore", body);
+    if (explore.info.name !== game) return;
     explore.moves = moves;
     explore.view = view;
     renderExplore();
     saveUrl();
     if (!view.board.outcome) {
-      const withAi = await api("POST", "/api/explore", { game, moves, ai });
-      if (explore.moves === moves) {
+      const withAi = await api("POST", "/api/explore", { ...body, ai });
+      if (explore.moves === moves && explore.info.name === game) {
         explore.view = withAi;
         renderExplore();
       }
@@ -912,15 +918,21 @@ function renderExplore() {
   status.replaceChildren(...(v.board.outcome ? ["Game over: " + v.board.outcome.text] : [pieceIcon(v.board.to_move, info), `${v.board.to_move} to move`]));
   const badge = $("#explore-value");
   badge.className = `badge v${v.value.value}`;
-  badge.textContent = (v.board.outcome ? "" : "with best play: ") + v.value.text;
+  badge.textContent = (v.board.outcome ? "" : v.valuer ? `by ${v.valuer}: ` : "with best play: ") + v.value.text;
+  $("#explore-children-note").textContent = v.valuer
+    ? `value by ${v.valuer}'s search (exact where it reaches the end); ★ best for the side to move`
+    : "value with best play; ★ best for the side to move";
   $("#explore-path").textContent = v.moves.length ? `Moves: ${v.moves.join("  ")}` : "The empty board.";
 
   const overlay = {};
   let pick = null;
+  if (v.valuer) {
+    // Searched values: each move's on its square, as the Play view's analysis shows them.
+    for (const c of v.children) if (c.square !== null && c.value.score !== undefined) overlay[c.square] = valueText(c.value.score * (v.board.to_move === info.sides[0] ? 1 : -1));
+  }
   if (v.ai) {
     pick = v.ai.choice.square;
-    const rows = v.ai.policy || [];
-    for (const r of rows) overlay[r.square] = `${Math.round(100 * r.score)}%`;
+    if (!v.valuer) for (const r of v.ai.policy || []) overlay[r.square] = `${Math.round(100 * r.score)}%`;
   }
   drawBoard($("#explore-board"), v.board, info, {
     onSquare: (i, mv) => exploreAt([...v.moves, mv.text]),
@@ -970,18 +982,27 @@ function renderExplore() {
   out.replaceChildren(...parts);
 }
 
-function initExplore(moves = []) {
-  // The first game small enough to solve whole; without one there is no tree to explore.
-  explore.info = catalogue.games.find((g) => g.explorable);
-  if (!explore.info) {
-    $("#tab-explore").hidden = true;
-    return;
-  }
+// Explore `name` from `moves`: its AI picker and, for a game valued by a search, the valuer.
+function exploreGame(name, moves = []) {
+  explore.info = gameInfo(name);
+  $("#explore-game").value = name;
+  $("#explore-valuer-row").hidden = explore.info.explorable;
+  $("#explore-valuer").value = explore.info.analysis_ai;
   explore.picker = makePicker($("#explore-ai"), explore.info, {
     title: "AI", icon: null, human: false, initial: explore.info.default_match[0], onChange: () => exploreAt(explore.moves),
   });
+  explore.moves = [];
+  return exploreAt(moves);
+}
+
+function initExplore(game, moves = []) {
+  fillGameSelect($("#explore-game"), catalogue.games.map((g) => g.name));
+  $("#explore-game").addEventListener("change", (e) => exploreGame(e.target.value));
+  $("#explore-valuer").addEventListener("change", () => exploreAt(explore.moves));
   $("#explore-start").addEventListener("click", () => exploreAt([]));
-  exploreAt(moves);
+  // By default the first game small enough to solve whole.
+  const known = catalogue.games.some((g) => g.name === game);
+  exploreGame(known ? game : (catalogue.games.find((g) => g.explorable) || catalogue.games[0]).name, known ? moves : []);
 }
 
 // ---------------------------------------------------------------- tabs and start
@@ -1015,8 +1036,9 @@ function saveUrl() {
     q.set("cursor", String(s.cursor));
   } else if (view === "watch" && watch.run) {
     q.set("run", watch.run.id);
-  } else if (view === "explore" && explore.moves.length) {
-    q.set("moves", explore.moves.join(" "));
+  } else if (view === "explore" && explore.info) {
+    q.set("game", explore.info.name);
+    if (explore.moves.length) q.set("moves", explore.moves.join(" "));
   }
   history.replaceState(null, "", `#${q}`);
 }
@@ -1033,7 +1055,8 @@ async function main() {
   const view = ["play", "watch", "explore"].includes(q.get("view")) ? q.get("view") : "play";
   initPlay();
   initWatch();
-  initExplore(view === "explore" ? (q.get("moves") || "").split(" ").filter((m) => m) : []);
+  if (view === "explore") initExplore(q.get("game"), (q.get("moves") || "").split(" ").filter((m) => m));
+  else initExplore(null);
   if (!(view === "play" && (await restorePlay(q)))) await newGame();
   if (view === "watch") await restoreWatch(q);
   switchView(view);

@@ -1,11 +1,12 @@
-//! The game-tree viewer, for games small enough to solve whole: a position,
-//! its parent, its children with their minimax values, and what a chosen AI would play
-//! there and why.
+//! The game-tree viewer: a position, its parent, its children with their values, and what
+//! a chosen AI would play there and why. A game small enough to solve whole shows minimax
+//! values; a larger one (Othello) the values a searching AI gives each child, exact where
+//! its search reaches the end.
 
 use gamelab_core::FileAccess;
 use gamelab_core::Notation;
 use gamelab_core::proof::GameValues;
-use gamelab_core::{Agent, Described, Game, GameVisitor, Side, game_rng};
+use gamelab_core::{Agent, Described, Game, GameVisitor, Side, StopFlag, game_rng};
 use serde::{Deserialize, Serialize};
 
 use crate::error::ApiError;
@@ -14,20 +15,33 @@ use crate::games::{BoardView, MoveView, board_view, move_view, position_after};
 #[derive(Deserialize, Debug)]
 #[serde(deny_unknown_fields)]
 pub struct ExploreRequest {
-    /// The game (the catalogue's first if absent); its tree must fit in memory.
+    /// The game (the catalogue's first if absent).
     pub game: Option<String>,
     /// The moves from the start to the position, e.g. `["1,1", "0,0"]`.
     #[serde(default)]
     pub moves: Vec<String>,
     /// An AI spec whose view of the position to show.
     pub ai: Option<String>,
+    /// For a game too large to solve whole, the AI whose search values the position and
+    /// its children (the game's analysis AI if absent); it must value positions.
+    pub valuer: Option<String>,
 }
 
-/// A minimax value: +1 the first side (o) wins with best play by both, 0 a draw, −1 x wins.
+/// A position's value from the first side's view: `value` +1 when the first side wins with
+/// best play (or, searched, is ahead), 0 a draw (even), −1 when the second side does.
 #[derive(Serialize, Debug, Clone, PartialEq)]
 pub struct ValueView {
     pub value: i8,
     pub text: String,
+    /// The valuing AI's score from the first side's view, in its units (Othello's engine:
+    /// discs), for a game valued by a search.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub score: Option<f64>,
+    /// Plies the search looked ahead (the empty squares when exact), when it says.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub depth: Option<u32>,
+    /// The value is the game's with best play by both: solved, not estimated.
+    pub exact: bool,
 }
 
 fn value_view<G: Game + Notation>(value: i8) -> ValueView {
@@ -36,7 +50,47 @@ fn value_view<G: Game + Notation>(value: i8) -> ValueView {
         -1 => format!("{} wins", G::side_name(Side::Second)),
         _ => "draw".to_string(),
     };
-    ValueView { value, text }
+    ValueView {
+        value,
+        text,
+        score: None,
+        depth: None,
+        exact: true,
+    }
+}
+
+/// A search's value, `score` from the first side's view.
+fn searched_view<G: Game + Notation>(score: f64, depth: Option<u32>, exact: bool) -> ValueView {
+    let value = if score > 0.0 {
+        1
+    } else if score < 0.0 {
+        -1
+    } else {
+        0
+    };
+    let amount = if score.fract() == 0.0 {
+        format!("+{}", score.abs())
+    } else {
+        format!("+{:.2}", score.abs())
+    };
+    let who = match value {
+        1 => format!("{} {amount}", G::side_name(Side::First)),
+        -1 => format!("{} {amount}", G::side_name(Side::Second)),
+        _ => "even".to_string(),
+    };
+    let how = match depth {
+        _ if exact => "exact".to_string(),
+        Some(1) => "1 ply".to_string(),
+        Some(d) => format!("{d} plies"),
+        None => "estimate".to_string(),
+    };
+    ValueView {
+        value,
+        text: format!("{who} ({how})"),
+        score: Some(score),
+        depth,
+        exact,
+    }
 }
 
 #[derive(Serialize, Debug)]
@@ -81,6 +135,8 @@ pub struct ExploreView {
     pub parent_cells: Option<Vec<&'static str>>,
     pub children: Vec<ChildView>,
     pub ai: Option<AiView>,
+    /// The AI whose search gave the values, for a game too large to solve whole.
+    pub valuer: Option<String>,
 }
 
 fn moves_of<G: Game>(game: &G) -> Vec<String> {
@@ -97,52 +153,146 @@ pub(crate) fn scored<G: Described>(entries: Vec<(G::Move, f64)>) -> Vec<MoveScor
         .collect()
 }
 
-/// Explores `request` in the game it names.
-pub fn explore(request: ExploreRequest, files: &FileAccess) -> Result<ExploreView, ApiError> {
+/// Explores `request` in the game it names; `stop` ends the searches early (the request
+/// is then refused).
+pub fn explore(
+    request: ExploreRequest,
+    files: &FileAccess,
+    stop: &StopFlag,
+) -> Result<ExploreView, ApiError> {
     let name = request
         .game
         .clone()
         .unwrap_or_else(|| gamelab_games::DEFAULT.to_string());
-    crate::games::visit(&name, Explore(request, files))?
+    crate::games::visit(&name, Explore(request, files, stop))?
 }
 
-struct Explore<'a>(ExploreRequest, &'a FileAccess);
+struct Explore<'a>(ExploreRequest, &'a FileAccess, &'a StopFlag);
 
 impl GameVisitor for Explore<'_> {
     type Output = Result<ExploreView, ApiError>;
     fn visit<G: Described>(self) -> Self::Output {
-        explore_game::<G>(&self.0, self.1)
+        explore_game::<G>(&self.0, self.1, self.2)
     }
 }
 
-fn explore_game<G: Described>(
-    request: &ExploreRequest,
-    files: &FileAccess,
-) -> Result<ExploreView, ApiError> {
-    if !G::TREE_FITS_IN_MEMORY {
-        return Err(ApiError::bad_request(format!(
-            "{} is too large to explore: its game tree does not fit in memory",
-            G::TITLE
-        )));
+fn stopped(stop: &StopFlag) -> Result<(), ApiError> {
+    if stop.load(std::sync::atomic::Ordering::Relaxed) {
+        return Err(ApiError::conflict(
+            "the exploration was stopped".to_string(),
+        ));
     }
-    let game = position_after::<G>(&request.moves)?;
+    Ok(())
+}
+
+/// The value of a position and of each legal move's child, from the first side's view,
+/// and which children keep the best value for the side to move.
+struct Values {
+    value: ValueView,
+    children: Vec<ValueView>,
+}
+
+/// Minimax values of the whole tree below.
+fn solved_values<G: Described>(game: &G) -> Values {
     let mut values = GameValues::new();
-    let value = values.value(&game);
-    let mover = if game.to_move() == Side::First { 1 } else { -1 };
-    let child_values: Vec<i8> = game
+    let value = value_view::<G>(values.value(game));
+    let children = game
         .legal_moves()
         .iter()
         .map(|&mv| {
             let mut child = game.clone();
             child.play_unchecked(mv);
-            values.value(&child)
+            value_view::<G>(values.value(&child))
         })
         .collect();
+    Values { value, children }
+}
+
+/// Values by `spec`'s search of the position and of each child; a finished child by its
+/// outcome.
+fn searched_values<G: Described>(
+    game: &G,
+    spec: &str,
+    files: &FileAccess,
+    stop: &StopFlag,
+) -> Result<Values, ApiError> {
+    let mut agent = G::registry()
+        .build_with(spec, files)
+        .map_err(|e| ApiError::bad_request(format!("valuer: {e}")))?;
+    agent.set_stop(stop);
+    let mut value_of = |position: &G| -> Result<ValueView, ApiError> {
+        if let Some(outcome) = position.outcome() {
+            let value = match outcome.winner() {
+                Some(Side::First) => 1,
+                Some(Side::Second) => -1,
+                None => 0,
+            };
+            return Ok(ValueView {
+                text: G::describe_outcome(outcome),
+                ..value_view::<G>(value)
+            });
+        }
+        let score = agent.value(position).ok_or_else(|| {
+            ApiError::bad_request(format!(
+                "valuer: {spec} gives no value of a position; choose an AI that does, such as {}",
+                G::ANALYSIS_AI
+            ))
+        })?;
+        stopped(stop)?;
+        let search = agent.last_search();
+        let first = if position.to_move() == Side::First {
+            score
+        } else {
+            -score
+        };
+        Ok(searched_view::<G>(
+            first,
+            search.as_ref().map(|s| s.depth),
+            search.is_some_and(|s| s.exact),
+        ))
+    };
+    let value = value_of(game)?;
     let children = game
         .legal_moves()
         .iter()
-        .zip(&child_values)
-        .map(|(&mv, &child_value)| {
+        .map(|&mv| {
+            let mut child = game.clone();
+            child.play_unchecked(mv);
+            value_of(&child)
+        })
+        .collect::<Result<_, _>>()?;
+    Ok(Values { value, children })
+}
+
+fn explore_game<G: Described>(
+    request: &ExploreRequest,
+    files: &FileAccess,
+    stop: &StopFlag,
+) -> Result<ExploreView, ApiError> {
+    let game = position_after::<G>(&request.moves)?;
+    let valuer = (!G::TREE_FITS_IN_MEMORY).then(|| {
+        request
+            .valuer
+            .clone()
+            .unwrap_or_else(|| G::ANALYSIS_AI.to_string())
+    });
+    let Values { value, children } = match &valuer {
+        None => solved_values(&game),
+        Some(spec) => searched_values(&game, spec, files, stop)?,
+    };
+    // The best for the side to move: the most for the first side, or the least.
+    let mover = if game.to_move() == Side::First {
+        1.0
+    } else {
+        -1.0
+    };
+    let key = |v: &ValueView| mover * v.score.unwrap_or(f64::from(v.value) * 1e9);
+    let best = children.iter().map(key).fold(f64::NEG_INFINITY, f64::max);
+    let children = game
+        .legal_moves()
+        .iter()
+        .zip(children)
+        .map(|(&mv, child_value)| {
             let mut child = game.clone();
             child.play_unchecked(mv);
             let board = board_view(&child);
@@ -150,8 +300,8 @@ fn explore_game<G: Described>(
                 mv: move_view::<G>(mv),
                 moves: moves_of(&child),
                 cells: board.cells,
-                value: value_view::<G>(child_value),
-                best: child_value * mover == value * mover,
+                best: key(&child_value) == best,
+                value: child_value,
             }
         })
         .collect();
@@ -172,8 +322,10 @@ fn explore_game<G: Described>(
                 .build_with(spec, files)
                 .map_err(|e| ApiError::bad_request(format!("ai: {e}")))?;
             // The same stream as move `ply` of a game with seed 0 in the Play view.
+            agent.set_stop(stop);
             let mut rng = game_rng(0, game.ply() as u64, game.to_move());
             let choice = agent.choose(&game, &mut rng);
+            stopped(stop)?;
             Some(AiView {
                 spec: spec.clone(),
                 choice: move_view::<G>(choice),
@@ -188,10 +340,11 @@ fn explore_game<G: Described>(
     Ok(ExploreView {
         moves: moves_of(&game),
         board: board_view(&game),
-        value: value_view::<G>(value),
+        value,
         parent_cells: parent.as_ref().map(|p| board_view(p).cells),
         parent: parent.as_ref().map(moves_of),
         children,
         ai,
+        valuer,
     })
 }

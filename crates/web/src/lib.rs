@@ -606,5 +606,12 @@ async fn explore(
 ) -> AppResult<explore::ExploreView> {
     let Json(request) = body?;
     let files = app.files.clone();
-    blocking(move || explore::explore(request, &files).map(Json)).await
+    let stop = StopFlag::default();
+    let _stop_when_abandoned = StopOnDrop(stop.clone());
+    let limit = app.ai_move_limit;
+    let work = blocking(move || explore::explore(request, &files, &stop).map(Json));
+    within(limit, work, |seconds| {
+        format!("the exploration had not finished after {seconds} s, the most this server allows; it was stopped (give the AI a `time` or a lower level)")
+    })
+    .await
 }

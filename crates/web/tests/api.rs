@@ -731,6 +731,97 @@ async fn the_tree_viewer() {
     );
 }
 
+#[tokio::test]
+async fn the_tree_viewer_values_othello_by_a_search_exact_near_the_end() {
+    use gamelab_core::Game;
+    let app = App::new();
+    let (status, view) = app.post("/api/explore", json!({"game": "othello"})).await;
+    assert_eq!(status, StatusCode::OK, "{view}");
+    assert_eq!(view["valuer"], "engine:level=4");
+    assert_eq!(view["value"]["exact"], false);
+    let children = view["children"].as_array().unwrap();
+    assert_eq!(children.len(), 4);
+    for child in children {
+        assert_eq!(child["value"]["depth"], 4, "{child}");
+        assert_eq!(child["value"]["exact"], false);
+        assert!(
+            child["value"]["text"]
+                .as_str()
+                .unwrap()
+                .ends_with("(4 plies)")
+        );
+        assert_eq!(child["cells"].as_array().unwrap().len(), 64);
+    }
+    // The four first moves are one move turned: the same value, all best.
+    assert!(
+        children
+            .iter()
+            .all(|c| c["value"]["score"] == children[0]["value"]["score"])
+    );
+    assert!(children.iter().all(|c| c["best"] == true));
+
+    // Ten empty squares from the end the values are the game's, and the best child's is
+    // the position's.
+    let mut game = gamelab_othello::Othello::new();
+    while game.empties() > 10 {
+        let mv = game.legal_moves()[0];
+        game.play_unchecked(mv);
+    }
+    let moves: Vec<String> = game.history().iter().map(ToString::to_string).collect();
+    let (status, view) = app
+        .post("/api/explore", json!({"game": "othello", "moves": moves}))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{view}");
+    assert_eq!(view["value"]["exact"], true, "{view}");
+    assert!(view["value"]["text"].as_str().unwrap().ends_with("(exact)"));
+    let best: Vec<&Value> = view["children"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["best"] == true)
+        .collect();
+    assert!(!best.is_empty());
+    for child in &best {
+        assert_eq!(child["value"]["exact"], true, "{child}");
+        assert_eq!(child["value"]["score"], view["value"]["score"], "{view}");
+    }
+
+    // A side that must pass: its value is the search's of the position after the pass
+    // (not the evaluation of the position with no move), exact this near the end.
+    let to_pass = "d3 c5 c6 c7 f6 e3 f3 f2 f1 d6 d7 e8 b5 b6 a7 f4 b7 a6 f5 g3 d8 c4 b8 g2 a4 g6 \
+                   g5 a5 h2 h3 b3 h1 c3 g4 h6 c8 h4 g1 f8 e2 d2 e7 b4 g7 h8 f7 h7 a8 e1 g8 h5 e6";
+    let moves: Vec<&str> = to_pass.split_whitespace().collect();
+    let (status, view) = app
+        .post("/api/explore", json!({"game": "othello", "moves": moves}))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{view}");
+    let children = view["children"].as_array().unwrap();
+    assert_eq!(children.len(), 1);
+    assert_eq!(children[0]["text"], "pass");
+    assert_eq!(view["value"]["exact"], true, "{view}");
+    assert_eq!(view["value"]["depth"], 8, "{view}");
+    assert_eq!(view["value"]["score"], children[0]["value"]["score"]);
+
+    assert_error(
+        app.post(
+            "/api/explore",
+            json!({"game": "othello", "valuer": "random"}),
+        )
+        .await,
+        StatusCode::BAD_REQUEST,
+        "random gives no value of a position",
+    );
+    assert_error(
+        app.post(
+            "/api/explore",
+            json!({"game": "othello", "valuer": "engine:level=-1"}),
+        )
+        .await,
+        StatusCode::BAD_REQUEST,
+        "valuer:",
+    );
+}
+
 /// The same moves `gamelab play --seed 3 --x ai2` plays for the input `1,1`, `undo`, `1,1`,
 /// `0,0` (the CLI's test `the_same_seed_plays_the_same_moves_as_the_web_app`): both drive
 /// gamelab-core's play session.
@@ -1278,4 +1369,15 @@ async fn an_ai_move_past_the_limit_is_stopped_and_not_played() {
         StatusCode::SERVICE_UNAVAILABLE,
         "the analysis had not finished after 0.3 s",
     );
+    // So is an exploration, by its valuer or by the AI asked.
+    for body in [
+        json!({"game": "othello", "valuer": "engine:level=30"}),
+        json!({"game": "othello", "ai": "engine:level=30"}),
+    ] {
+        assert_error(
+            app.post("/api/explore", body).await,
+            StatusCode::SERVICE_UNAVAILABLE,
+            "the exploration had not finished after 0.3 s",
+        );
+    }
 }

@@ -660,6 +660,54 @@ for (const [name, viewport] of [["desktop", { width: 1360, height: 900 }], ["pho
   });
 }
 
+// Issue 22: Explore works for Othello, its children valued by the engine's search, exact
+// near the end; on a desktop and on a phone.
+for (const [name, viewport] of [["desktop", { width: 1360, height: 900 }], ["phone", { width: 390, height: 844 }]]) {
+  test(`explore Othello's tree, valued by a search (${name})`, async () => {
+    const page = await open(viewport);
+    await page.click("#tab-explore");
+    await page.waitForSelector("#explore-children .child");
+    assert.ok(await page.isHidden("#explore-valuer-row"), "tic-tac-toe is solved, not searched");
+    await page.selectOption("#explore-game", "othello");
+    await page.waitForFunction(() => document.querySelectorAll("#explore-children .child").length === 4);
+    assert.ok(await page.isVisible("#explore-valuer-row"));
+    assert.equal(await page.inputValue("#explore-valuer"), "engine:level=4");
+    assert.match(await page.textContent("#explore-value"), /^by engine:level=4: (even|black \+[\d.]+|white \+[\d.]+) \(4 plies\)$/);
+    // The four first moves are one move turned: one value, all best, shown on their squares.
+    const values = await page.$$eval("#explore-children .child .badge", (bs) => bs.map((b) => b.textContent));
+    assert.equal(new Set(values).size, 1, String(values));
+    assert.equal((await page.$$("#explore-children .child.best")).length, 4);
+    assert.equal((await page.$$("#explore-board .cell .overlay")).length, 4);
+    assert.equal((await page.$$("#explore-children .child .mini.discs")).length, 4);
+    // Down a child, to the engine's choice there, and back up.
+    await page.click('#explore-children .child[data-move="f5"]');
+    await page.waitForFunction(() => document.querySelector("#explore-path").textContent === "Moves: f5");
+    await page.waitForSelector("#explore-ai-choice");
+    await page.waitForFunction(() => document.querySelectorAll("#explore-children .child").length === 3);
+    // Another valuer values anew.
+    await page.fill("#explore-valuer", "engine:level=2");
+    await page.press("#explore-valuer", "Tab");
+    await page.waitForFunction(() => /^by engine:level=2: .*\(2 plies\)$/.test(document.querySelector("#explore-value").textContent));
+    // A link to a position eight empty squares from the end, where black must pass: the
+    // search reaches the end, so the values are exact.
+    await page.goto(`${url}#view=explore&game=othello&moves=${OTHELLO_TO_PASS.join("%20")}`);
+    await page.reload();
+    await page.waitForFunction(() => /\(exact\)$/.test(document.querySelector("#explore-value").textContent));
+    const children = await page.$$eval("#explore-children .child", (cs) => cs.map((c) => c.dataset.move));
+    assert.deepEqual(children, ["pass"]);
+    assert.match(await page.textContent("#explore-children .child .badge"), /\(exact\)$/);
+    await page.click("#explore-up");
+    await page.waitForFunction(() => document.querySelector("#explore-path").textContent.endsWith("h5"));
+    await page.waitForFunction(() => /\(exact\)$/.test(document.querySelector("#explore-value").textContent));
+    assert.equal(await page.inputValue("#explore-game"), "othello");
+    if (name === "phone") {
+      assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), "Explore makes the page wider");
+    }
+    await shot(page, `${name}-explore-othello`);
+    assert.deepEqual(page.errors, []);
+  });
+}
+
 // Issue 22: a hint button, and the discs a move turns over marked.
 test("a hint outlines the best move; the discs a move turns over are marked", async () => {
   const page = await open();
