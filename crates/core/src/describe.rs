@@ -188,6 +188,8 @@ pub struct GameInfo {
     pub explorable: bool,
     /// The AI whose values of each move the analysis shows first.
     pub analysis_ai: &'static str,
+    /// The file extension of the game's own format for whole games (Othello's `ggf`).
+    pub record_format: Option<&'static str>,
     /// Strengths by name, weakest first.
     pub presets: &'static [Preset],
     pub ais: Vec<AiView>,
@@ -212,6 +214,7 @@ pub fn game_info<G: Described>() -> GameInfo {
         default_players: G::DEFAULT_PLAYERS,
         default_match: G::DEFAULT_MATCH,
         analysis_ai: G::ANALYSIS_AI,
+        record_format: G::RECORD_EXTENSION,
         presets: G::PRESETS,
         explorable: G::TREE_FITS_IN_MEMORY,
         ais: G::registry()

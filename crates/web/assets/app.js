@@ -699,7 +699,7 @@ async function restorePlay(q) {
 
 // ---------------------------------------------------------------- Watch
 
-const watch = { run: null, source: null, filter: "", a: null, b: null, shown: 0, listedAt: 0 };
+const watch = { run: null, source: null, filter: "", a: null, b: null, shown: 0, listedAt: 0, runsListedAt: 0 };
 // Games asked for at a time, and how often the list follows a running run.
 const GAMES_PAGE = 200;
 const LIST_EVERY_MS = 1000;
@@ -716,6 +716,7 @@ function clearRun() {
   for (const id of ["#watch-count", "#watch-ratio", "#watch-exact", "#watch-games-list"]) $(id).replaceChildren();
   for (const id of ["#watch-exact-note", "#watch-digest", "#watch-games-note"]) $(id).textContent = "";
   $("#watch-more").hidden = true;
+  $("#watch-downloads").hidden = true;
   $("#watch-start").disabled = false;
   $("#watch-stop").disabled = true;
 }
@@ -761,6 +762,21 @@ function renderRun(run) {
   $("#watch-digest").textContent = run.digest ? `seed ${run.seed} · digest ${run.digest} (the same as gamelab match --json)` : "";
   $("#watch-start").disabled = !run.done;
   $("#watch-stop").disabled = run.done;
+  // The kept games as files, in the formats `gamelab match --records` writes.
+  $("#watch-downloads").hidden = !run.games_kept;
+  const records = (format) => `/api/runs/${run.id}/records?format=${format}`;
+  $("#watch-download-jsonl").href = records("jsonl");
+  $("#watch-download-csv").href = records("csv");
+  const native = gameInfo(run.game).record_format;
+  $("#watch-download-native-item").hidden = !native;
+  if (native) {
+    $("#watch-download-native").href = records(native);
+    $("#watch-download-native").textContent = native.toUpperCase();
+  }
+  // The runs list follows too, while it is open, about once a second and when a run ends.
+  const finished = run.done && watch.listedDone !== run.id;
+  if (finished) watch.listedDone = run.id;
+  if (finished || ($("#watch-runs").open && Date.now() - watch.runsListedAt > LIST_EVERY_MS)) listRuns();
   // The list follows a running run about once a second, and shows all of a finished one.
   if (run.done || Date.now() - watch.listedAt > LIST_EVERY_MS) loadRunGames();
 }
@@ -781,19 +797,57 @@ function followRun(run) {
   source.onerror = () => source.close();
 }
 
+// Shows run `run` with its players and settings in the set-up card.
+function openRun(run) {
+  $("#watch-game").value = run.game;
+  setupWatchPickers([run.a, run.b]);
+  $("#watch-games").value = String(run.games_per_side);
+  $("#watch-seed").value = String(run.seed);
+  watch.shown = 0;
+  watch.listedAt = 0;
+  followRun(run);
+}
+
 async function restoreWatch(q) {
   const id = q.get("run");
   if (!id) return;
   try {
-    const run = await api("GET", `/api/runs/${encodeURIComponent(id)}`);
-    $("#watch-game").value = run.game;
-    setupWatchPickers([run.a, run.b]);
-    $("#watch-games").value = String(run.games_per_side);
-    $("#watch-seed").value = String(run.seed);
-    followRun(run);
+    openRun(await api("GET", `/api/runs/${encodeURIComponent(id)}`));
   } catch {
     toast("The run this page showed is no longer on the server (it keeps the last 64 runs, until it restarts).");
   }
+}
+
+// Every run on the server, the newest first, to reopen (after a reload, or from another
+// tab) or to stop.
+async function listRuns() {
+  watch.runsListedAt = Date.now();
+  let runs;
+  try {
+    ({ runs } = await api("GET", "/api/runs"));
+  } catch (e) {
+    toast(e.message);
+    return;
+  }
+  const list = $("#watch-runs-list");
+  $("#watch-runs").querySelector("summary").textContent = `Runs on this server (${runs.length})`;
+  if (runs.length === 0) {
+    list.replaceChildren(el("li", { class: "muted small", text: "None yet." }));
+    return;
+  }
+  list.replaceChildren(...runs.map((r) => {
+    const state = r.done ? (r.stopped ? "stopped" : "done") : "playing";
+    const item = el("li", { "data-run": r.id, "data-state": state },
+      el("span", { class: "small" }, el("strong", { text: `${gameInfo(r.game).title}: ` }), `${r.a} vs ${r.b}`,
+        el("span", { class: "muted", text: ` · ${r.played.toLocaleString()} of ${(2 * r.games_per_side).toLocaleString()} · ${state}` })),
+      el("span", { class: "run-buttons" },
+        el("button", { text: "Open", "aria-label": `Open the run ${r.a} vs ${r.b}`, onclick: () => openRun(r) }),
+        r.done ? null : el("button", {
+          text: "Stop", "aria-label": `Stop the run ${r.a} vs ${r.b}`,
+          onclick: () => api("POST", `/api/runs/${r.id}/stop`).then(listRuns, (e) => toast(e.message)),
+        })));
+    return item;
+  }));
 }
 
 function startRun() {
@@ -812,7 +866,7 @@ function startRun() {
   $("#watch-games-note").textContent = "";
   watch.shown = 0;
   watch.listedAt = 0;
-  api("POST", "/api/runs", body).then(followRun, (e) => toast(e.message));
+  api("POST", "/api/runs", body).then((run) => { followRun(run); listRuns(); }, (e) => toast(e.message));
 }
 
 // The run's games, from the first: as many as are shown already (at least a page), or
@@ -863,6 +917,7 @@ function initWatch() {
   fillGameSelect($("#watch-game"), catalogue.games.map((g) => g.name));
   $("#watch-game").addEventListener("change", () => { clearRun(); setupWatchPickers(); saveUrl(); });
   $("#watch-more").addEventListener("click", () => loadRunGames(true));
+  $("#watch-runs").addEventListener("toggle", () => { if ($("#watch-runs").open) listRuns(); });
   setupWatchPickers();
   $("#watch-start").addEventListener("click", startRun);
   $("#watch-stop").addEventListener("click", () => {
@@ -1013,6 +1068,7 @@ function switchView(name) {
     tab.setAttribute("aria-selected", String(tab.dataset.view === name));
   }
   for (const view of document.querySelectorAll(".view")) view.classList.toggle("active", view.id === `view-${name}`);
+  if (name === "watch") listRuns();
   saveUrl();
 }
 

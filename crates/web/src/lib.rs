@@ -37,7 +37,7 @@ use tokio_stream::wrappers::ReceiverStream;
 pub use error::ApiError;
 use gamelab_core::{Described, FileAccess, GameVisitor, StopFlag};
 use play::{GameState, NewGame, Session, WebSession};
-use runs::{GamesQuery, NewRun, Run, RunState};
+use runs::{GamesQuery, NewRun, RecordsQuery, Run, RunState};
 
 /// Games kept at once; the one used least recently is dropped beyond this.
 pub const MAX_SESSIONS: usize = 1000;
@@ -220,11 +220,12 @@ fn router_with(state: Arc<AppState>) -> Router {
         .route("/api/games/{id}/undo", post(undo))
         .route("/api/games/{id}/redo", post(redo))
         .route("/api/games/{id}/seek", post(seek))
-        .route("/api/runs", post(new_run))
+        .route("/api/runs", post(new_run).get(list_runs))
         .route("/api/runs/{id}", get(run_state))
         .route("/api/runs/{id}/events", get(run_events))
         .route("/api/runs/{id}/stop", post(stop_run))
         .route("/api/runs/{id}/games", get(run_games))
+        .route("/api/runs/{id}/records", get(run_records))
         .route("/api/explore", post(explore))
         .route("/api/analysis", post(analysis))
         .fallback(not_found)
@@ -558,6 +559,53 @@ async fn run_events(
             .expect("run states serialise"))
     });
     Ok(Sse::new(stream).keep_alive(KeepAlive::default()))
+}
+
+/// Every run the server holds, the newest first: a page reloaded, or another tab, finds
+/// its runs here to reopen or stop them.
+#[derive(serde::Serialize)]
+struct RunList {
+    runs: Vec<RunState>,
+}
+
+async fn list_runs(State(app): State<Arc<AppState>>) -> AppResult<RunList> {
+    let mut runs: Vec<Arc<Run>> = lock(&app.runs).values().cloned().collect();
+    runs.sort_by_key(|r| std::cmp::Reverse(r.began));
+    Ok(Json(RunList {
+        runs: runs.iter().map(|r| r.state.borrow().clone()).collect(),
+    }))
+}
+
+/// A run's kept games as a file to save, in `gamelab match --records`'s formats.
+async fn run_records(
+    State(app): State<Arc<AppState>>,
+    Path(id): Path<String>,
+    query: Result<Query<RecordsQuery>, QueryRejection>,
+) -> Result<Response, ApiError> {
+    let Query(query) = query?;
+    let run = run(&app, &id)?;
+    if !run.state.borrow().games_kept {
+        return Err(ApiError::conflict(format!(
+            "this run's games were not kept: runs keep them up to {} games per side",
+            runs::KEPT_GAMES_PER_SIDE
+        )));
+    }
+    let (text, extension) = blocking(move || run.records(&query)).await?;
+    let mime = match extension {
+        "jsonl" => "application/x-ndjson",
+        "csv" => "text/csv; charset=utf-8",
+        _ => "text/plain; charset=utf-8",
+    };
+    // The id is the server's own (hex digits), so the name needs no quoting.
+    let disposition = format!("attachment; filename=\"gamelab-run-{id}.{extension}\"");
+    Ok((
+        [
+            (header::CONTENT_TYPE, mime.to_string()),
+            (header::CONTENT_DISPOSITION, disposition),
+        ],
+        text,
+    )
+        .into_response())
 }
 
 async fn stop_run(State(app): State<Arc<AppState>>, Path(id): Path<String>) -> AppResult<RunState> {

@@ -8,6 +8,7 @@ use std::time::Instant;
 use gamelab_core::arena::{
     self, ChunkResult, LiveOptions, MatchConfig, MatchReport, PlayedGame, Tally,
 };
+use gamelab_core::record::{GameRecord, RecordFormat};
 use gamelab_core::{Agent, FileAccess};
 use serde::{Deserialize, Serialize};
 use tokio::sync::watch;
@@ -66,6 +67,21 @@ pub struct Run {
     pub state: watch::Sender<RunState>,
     pub stop: Arc<AtomicBool>,
     pub games: Mutex<Vec<RunGame>>,
+    /// The kept games as `gamelab match --records` writes them.
+    records: Mutex<Vec<GameRecord>>,
+    /// Writes a record in a format, for the run's game.
+    write: fn(&GameRecord, RecordFormat) -> Result<String, String>,
+    /// The extension of the game's own format for whole games (Othello's `ggf`).
+    pub native: Option<&'static str>,
+    /// When it began, to list the newest first.
+    pub began: Instant,
+}
+
+#[derive(Deserialize, Debug, Default)]
+#[serde(deny_unknown_fields)]
+pub struct RecordsQuery {
+    /// `jsonl` (the default), `csv`, or the game's own format (Othello's `ggf`).
+    pub format: Option<String>,
 }
 
 #[derive(Deserialize, Debug, Default)]
@@ -108,6 +124,35 @@ impl Run {
             matching,
             games: games.into_iter().skip(query.offset).take(limit).collect(),
         })
+    }
+}
+
+impl Run {
+    /// The games kept so far in `query`'s format, a line each in game order, and the
+    /// format's file extension; the same lines `gamelab match --records FILE` writes.
+    pub fn records(&self, query: &RecordsQuery) -> Result<(String, &'static str), ApiError> {
+        let (format, extension) = match query.format.as_deref().unwrap_or("jsonl") {
+            "jsonl" => (RecordFormat::JsonLines, "jsonl"),
+            "csv" => (RecordFormat::Csv, "csv"),
+            other if Some(other) == self.native => (RecordFormat::Native, self.native.unwrap()),
+            other => {
+                let native = self.native.map_or(String::new(), |n| format!(", {n}"));
+                return Err(ApiError::bad_request(format!(
+                    "format `{other}` is not one of jsonl, csv{native}"
+                )));
+            }
+        };
+        let mut records = self.records.lock().expect("run records lock").clone();
+        records.sort_by_key(|r| r.index);
+        let mut text = String::new();
+        for record in &records {
+            let line = (self.write)(record, format).map_err(|e| {
+                ApiError::internal(format!("game {} cannot be written: {e}", record.index))
+            })?;
+            text.push_str(&line);
+            text.push('\n');
+        }
+        Ok((text, extension))
     }
 }
 
@@ -182,6 +227,10 @@ pub fn start<G: Described>(
         state: watch::Sender::new(initial),
         stop: Arc::new(AtomicBool::new(false)),
         games: Mutex::new(Vec::new()),
+        records: Mutex::new(Vec::new()),
+        write: |record, format| format.line::<G>(record, None),
+        native: G::RECORD_EXTENSION,
+        began: Instant::now(),
     });
     let worker = run.clone();
     let (a, b) = (request.a.clone(), request.b.clone());
@@ -252,6 +301,13 @@ fn play<G: Described>(
         if keep_games {
             let mut games = run.games.lock().expect("run games lock");
             games.extend(chunk.games.iter().map(run_game::<G>));
+            let mut records = run.records.lock().expect("run records lock");
+            records.extend(
+                chunk
+                    .games
+                    .iter()
+                    .map(|g| GameRecord::of::<G>(g, a, b, cfg.seed)),
+            );
         }
         run.state.send_modify(|s| {
             s.report.add(&chunk.first, &chunk.second);

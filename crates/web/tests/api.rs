@@ -558,6 +558,121 @@ async fn a_run_is_the_cli_match() {
 }
 
 #[tokio::test]
+async fn a_runs_games_download_as_the_cli_writes_them_and_runs_are_listed() {
+    use gamelab_core::record::{GameRecord, RecordFormat};
+    use gamelab_othello::Othello;
+    let app = App::new();
+    let (a, b) = ("engine:level=1", "random");
+    let first = finished_run(
+        &app,
+        json!({"game": "othello", "a": a, "b": b, "games_per_side": 4, "seed": 7}),
+    )
+    .await;
+    let second = finished_run(
+        &app,
+        json!({"game": "ttt", "a": "ai2", "b": "ai1", "games_per_side": 3}),
+    )
+    .await;
+    // The list holds both, the newest first.
+    let (status, list) = app.get("/api/runs").await;
+    assert_eq!(status, StatusCode::OK);
+    let ids: Vec<&Value> = list["runs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| &r["id"])
+        .collect();
+    assert_eq!(ids, [&second["id"], &first["id"]]);
+    assert_eq!(list["runs"][1]["played"], 8);
+    assert_eq!(list["runs"][1]["a"], a);
+
+    // What `gamelab match --records` writes for the same match, in each format.
+    let registry = gamelab_othello::ai::registry();
+    let cfg = MatchConfig {
+        games_per_side: 4,
+        seed: 7,
+        threads: 1,
+        opening_plies: 0,
+    };
+    let (_, games) = run_match::<Othello, _>(
+        &|| registry.build(a).unwrap(),
+        &|| registry.build(b).unwrap(),
+        &cfg,
+        &|_| {},
+        true,
+    );
+    assert_eq!(games.len(), 8);
+    let path = format!("/api/runs/{}/records", id(&first));
+    for (format, query, mime) in [
+        (RecordFormat::JsonLines, "", "application/x-ndjson"),
+        (
+            RecordFormat::JsonLines,
+            "?format=jsonl",
+            "application/x-ndjson",
+        ),
+        (RecordFormat::Csv, "?format=csv", "text/csv; charset=utf-8"),
+        (
+            RecordFormat::Native,
+            "?format=ggf",
+            "text/plain; charset=utf-8",
+        ),
+    ] {
+        let expected: String = games
+            .iter()
+            .map(|g| {
+                let record = GameRecord::of::<Othello>(g, a, b, 7);
+                format.line::<Othello>(&record, None).unwrap() + "\n"
+            })
+            .collect();
+        let response = app
+            .0
+            .clone()
+            .oneshot(
+                Request::builder()
+                    .uri(format!("{path}{query}"))
+                    .header(header::HOST, format!("127.0.0.1:{PORT}"))
+                    .body(Body::empty())
+                    .unwrap(),
+            )
+            .await
+            .unwrap();
+        assert_eq!(response.status(), StatusCode::OK, "{query}");
+        assert_eq!(response.headers()[header::CONTENT_TYPE], mime);
+        let extension = if query.is_empty() {
+            "jsonl"
+        } else {
+            &query[8..]
+        };
+        assert_eq!(
+            response.headers()[header::CONTENT_DISPOSITION],
+            format!(
+                "attachment; filename=\"gamelab-run-{}.{extension}\"",
+                id(&first)
+            )
+            .as_str()
+        );
+        let bytes = response.into_body().collect().await.unwrap().to_bytes();
+        assert_eq!(String::from_utf8_lossy(&bytes), expected, "{query}");
+    }
+    // Tic-tac-toe has no format of its own.
+    assert_error(
+        app.get(&format!("/api/runs/{}/records?format=ggf", id(&second)))
+            .await,
+        StatusCode::BAD_REQUEST,
+        "format `ggf` is not one of jsonl, csv",
+    );
+    assert_error(
+        app.get(&format!(
+            "/api/runs/{}/records?format=ggf",
+            "0123456789abcdef"
+        ))
+        .await,
+        StatusCode::NOT_FOUND,
+        "no run has id",
+    );
+}
+
+#[tokio::test]
 async fn run_events_stream_until_the_end() {
     let app = App::new();
     let (_, run) = app

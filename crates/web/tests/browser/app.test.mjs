@@ -243,6 +243,62 @@ test("a watch run can be stopped", async () => {
   assert.deepEqual(page.errors, []);
 });
 
+// Issue 22: runs are listed, so that one can be reopened after a reload (or from another
+// tab) and stopped; a run's games download in the CLI's record formats.
+for (const [name, viewport] of [["desktop", { width: 1360, height: 900 }], ["phone", { width: 390, height: 844 }]]) {
+  test(`runs are listed, reopened and stopped from another page; a run's games download (${name})`, async () => {
+    const page = await open(viewport);
+    await page.click("#tab-watch");
+    await page.selectOption("#watch-game", "othello");
+    await page.fill("#watch-games", "3");
+    await page.click("#watch-start");
+    await page.waitForSelector('#watch-progress[data-state="done"]');
+    assert.ok(await page.isVisible("#watch-downloads"));
+    const hrefs = await page.$$eval("#watch-downloads a", (as) => as.map((a) => a.getAttribute("href")));
+    const id = hrefs[0].split("/")[3];
+    assert.deepEqual(hrefs, ["jsonl", "csv", "ggf"].map((f) => `/api/runs/${id}/records?format=${f}`));
+    const text = async (href) => (await fetch(new URL(href, url))).text();
+    const records = (await text(hrefs[0])).trim().split("\n").map((line) => JSON.parse(line));
+    assert.deepEqual(records.map((r) => [r.game, r.index]), [0, 1, 2, 3, 4, 5].map((i) => ["othello", i]));
+    assert.ok(records.every((r) => r.moves.length >= 9 && ["black", "white", "draw"].includes(r.result)));
+    assert.equal((await text(hrefs[1])).trim().split("\n").length, 6);
+    assert.equal((await text(hrefs[2])).match(/\(;GM\[Othello\]/g).length, 6);
+    const [download] = await Promise.all([page.waitForEvent("download"), page.click("#watch-download-native")]);
+    assert.equal(download.suggestedFilename(), `gamelab-run-${id}.ggf`);
+
+    // A long run left playing; another page, with nothing in its address, finds it, opens
+    // it and stops it.
+    await page.fill("#watch-games", "100000");
+    await page.click("#watch-start");
+    await page.waitForFunction(() => document.querySelector("#watch-progress").dataset.state === "running");
+    const running = await page.evaluate(() => new URLSearchParams(location.hash.slice(1)).get("run"));
+    const other = await open(viewport);
+    await other.click("#tab-watch");
+    await other.click("#watch-runs summary");
+    await other.waitForSelector(`#watch-runs-list li[data-run="${running}"][data-state="playing"]`);
+    await other.waitForSelector(`#watch-runs-list li[data-run="${id}"][data-state="done"]`);
+    await other.click(`#watch-runs-list li[data-run="${running}"] button >> text=Open`);
+    await other.waitForFunction(() => document.querySelector("#watch-progress").dataset.state === "running");
+    assert.equal(await other.textContent("#watch-title"), "A = greedy  vs  B = random");
+    assert.equal(await other.inputValue("#watch-game"), "othello");
+    assert.equal(await other.inputValue("#watch-games"), "100000");
+    // The list follows the run it shows.
+    const listed = await other.textContent(`#watch-runs-list li[data-run="${running}"]`);
+    await other.waitForFunction(([r, before]) => document.querySelector(`#watch-runs-list li[data-run="${r}"]`).textContent !== before, [running, listed]);
+    if (name === "phone") {
+      assert.ok(await other.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), "the runs list makes the page wider");
+    }
+    await shot(other, `${name}-watch-runs`);
+    await other.click(`#watch-runs-list li[data-run="${running}"] button >> text=Stop`);
+    await other.waitForSelector('#watch-progress[data-state="stopped"]');
+    await other.waitForSelector(`#watch-runs-list li[data-run="${running}"][data-state="stopped"]`);
+    // The page that started it sees it stop.
+    await page.waitForSelector('#watch-progress[data-state="stopped"]');
+    assert.deepEqual(page.errors, []);
+    assert.deepEqual(other.errors, []);
+  });
+}
+
 test("the tree viewer goes down to children and back up to parents", async () => {
   const page = await open();
   await page.click("#tab-explore");
