@@ -19,6 +19,11 @@ pub struct ServeArgs {
     /// page run no program.
     #[arg(long = "engine", value_name = "NAME=COMMAND", value_parser = named_program)]
     engines: Vec<gamelab_core::NamedProgram>,
+    /// A folder of WTHOR files (`*.wtb`, with `WTHOR.JOU` and `WTHOR.TRN` for the names)
+    /// whose Othello games the page can find by player, tournament or year and open, e.g.
+    /// `../shared/data/othello/wthor`.
+    #[arg(long, value_name = "FOLDER")]
+    wthor: Option<PathBuf>,
 }
 
 /// `NAME=COMMAND`, NAME a plain word (the page names it in a spec).
@@ -61,7 +66,17 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
     }) {
         anyhow::bail!("--engine {}: the name is given twice", args.engines[i].name);
     }
+    let wthor = match &args.wthor {
+        Some(folder) => {
+            let db = gamelab_othello::wthor_database::Database::open(folder)
+                .with_context(|| format!("--wthor {}", folder.display()))?;
+            println!("{} WTHOR games from {}", db.len(), folder.display());
+            Some(std::sync::Arc::new(db))
+        }
+        None => None,
+    };
     let config = gamelab_web::Config {
+        wthor,
         models: args.models,
         engines: args.engines,
         port: args.port,

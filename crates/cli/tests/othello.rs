@@ -145,6 +145,25 @@ fn perft_ffo_and_wthor_commands() {
         .assert()
         .failure()
         .stderr(predicate::str::contains("the header announces"));
+    // The server refuses a WTHOR folder it cannot read before it listens.
+    let empty = dir.path().join("empty");
+    std::fs::create_dir(&empty).unwrap();
+    gamelab()
+        .args(["serve", "--port", "0", "--wthor", empty.to_str().unwrap()])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("no .wtb file in this folder"));
+    gamelab()
+        .args([
+            "serve",
+            "--port",
+            "0",
+            "--wthor",
+            dir.path().to_str().unwrap(),
+        ])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("the header announces"));
 }
 
 #[test]

@@ -22,6 +22,7 @@ pub mod selfplay;
 pub mod training;
 pub mod transcript;
 pub mod wthor;
+pub mod wthor_database;
 
 pub use describe::Catalogue;
 pub use position::{Move, Moves, Othello, OthelloError, Square, squares_of};

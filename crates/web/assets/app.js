@@ -697,6 +697,66 @@ async function restorePlay(q) {
   return true;
 }
 
+// ---------------------------------------------------------------- WTHOR games
+
+// The French federation's tournament games, when the server was started with them: found
+// by player and year, opened in the Play view between two humans, to step through.
+const wthor = { shown: 0, query: null };
+const WTHOR_PAGE = 50;
+
+async function findWthor(more = false) {
+  if (!more) {
+    const year = $("#wthor-year").value.trim();
+    const [first, last] = catalogue.wthor.years;
+    if (year !== "" && !(Number.isInteger(Number(year)) && Number(year) >= first && Number(year) <= last)) {
+      toast(`The year must be from ${first} to ${last}, the years of the games; "${year}" is not.`);
+      $("#wthor-year").focus();
+      return;
+    }
+    wthor.query = { player: $("#wthor-player").value.trim(), year };
+    wthor.shown = 0;
+  }
+  const q = new URLSearchParams({ offset: String(wthor.shown), limit: String(WTHOR_PAGE) });
+  if (wthor.query.player) q.set("player", wthor.query.player);
+  if (wthor.query.year) q.set("year", wthor.query.year);
+  let page;
+  try {
+    page = await api("GET", `/api/wthor?${q}`);
+  } catch (e) {
+    toast(e.message);
+    return;
+  }
+  const items = page.games.map((g) => el("li", { "data-id": g.id },
+    el("span", { class: "small" }, `${g.year} · `, el("strong", { text: g.black }), ` ${g.black_discs}–${64 - g.black_discs} `, el("strong", { text: g.white }),
+      el("span", { class: "muted", text: ` · ${g.tournament}` })),
+    el("button", { text: "Open", "aria-label": `Open ${g.black} against ${g.white}, ${g.year}`, onclick: () => openWthor(g) })));
+  if (more) $("#wthor-list").append(...items);
+  else $("#wthor-list").replaceChildren(...items);
+  wthor.shown += page.games.length;
+  $("#wthor-note").textContent = page.matching === 0
+    ? `No game of the ${page.total.toLocaleString("en")} matches.`
+    : `${page.matching.toLocaleString("en")} of ${page.total.toLocaleString("en")} games match; showing ${wthor.shown.toLocaleString("en")}.`;
+  $("#wthor-more").hidden = wthor.shown >= page.matching;
+}
+
+function openWthor(g) {
+  const players = ["human", "human"];
+  $("#play-game").value = "othello";
+  setupPlaySeats(players);
+  newGame([], players, "othello", g.moves);
+}
+
+function initWthor() {
+  if (!catalogue.wthor) return;
+  $("#wthor").hidden = false;
+  const [first, last] = catalogue.wthor.years;
+  $("#wthor-year").min = String(first);
+  $("#wthor-year").max = String(last);
+  $("#wthor-year").title = `A year from ${first} to ${last}`;
+  $("#wthor-form").addEventListener("submit", (e) => { e.preventDefault(); findWthor(); });
+  $("#wthor-more").addEventListener("click", () => findWthor(true));
+}
+
 // ---------------------------------------------------------------- Watch
 
 const watch = { run: null, source: null, filter: "", a: null, b: null, shown: 0, listedAt: 0, runsListedAt: 0 };
@@ -1110,6 +1170,7 @@ async function main() {
   const q = new URLSearchParams(location.hash.slice(1));
   const view = ["play", "watch", "explore"].includes(q.get("view")) ? q.get("view") : "play";
   initPlay();
+  initWthor();
   initWatch();
   if (view === "explore") initExplore(q.get("game"), (q.get("moves") || "").split(" ").filter((m) => m));
   else initExplore(null);

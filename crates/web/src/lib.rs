@@ -12,6 +12,7 @@ mod games;
 mod memory;
 mod play;
 mod runs;
+mod wthor;
 
 use std::collections::HashMap;
 use std::convert::Infallible;
@@ -65,6 +66,8 @@ pub struct Config {
     pub port: u16,
     /// The longest an AI may think over one move.
     pub ai_move_limit: std::time::Duration,
+    /// WTHOR's Othello games, for the page to find and open (`serve --wthor FOLDER`).
+    pub wthor: Option<Arc<gamelab_othello::wthor_database::Database>>,
 }
 
 impl Default for Config {
@@ -74,6 +77,7 @@ impl Default for Config {
             engines: Vec::new(),
             port: 8080,
             ai_move_limit: std::time::Duration::from_secs(MAX_AI_MOVE_SECONDS),
+            wthor: None,
         }
     }
 }
@@ -99,6 +103,7 @@ pub struct AppState {
     /// The `Host` values a request may carry.
     hosts: [String; 2],
     ai_move_limit: std::time::Duration,
+    wthor: Option<Arc<gamelab_othello::wthor_database::Database>>,
 }
 
 impl AppState {
@@ -116,6 +121,7 @@ impl AppState {
                 format!("localhost:{}", config.port),
             ],
             ai_move_limit: config.ai_move_limit,
+            wthor: config.wthor,
         }
     }
 }
@@ -228,6 +234,7 @@ fn router_with(state: Arc<AppState>) -> Router {
         .route("/api/runs/{id}/records", get(run_records))
         .route("/api/explore", post(explore))
         .route("/api/analysis", post(analysis))
+        .route("/api/wthor", get(wthor_games))
         .fallback(not_found)
         .layer(axum::extract::DefaultBodyLimit::max(MAX_BODY_BYTES))
         .layer(middleware::from_fn_with_state(state.clone(), guard))
@@ -322,7 +329,13 @@ async fn catalogue(State(app): State<Arc<AppState>>) -> Json<serde_json::Value> 
         .await
         .unwrap_or_default();
     let programs = app.files.program_names();
-    Json(serde_json::json!({ "games": games, "models": models, "programs": programs }))
+    let wthor = app.wthor.as_ref().map(|db| {
+        let years = db.years().map(|(a, b)| [a, b]);
+        serde_json::json!({ "games": db.len(), "years": years })
+    });
+    Json(
+        serde_json::json!({ "games": games, "models": models, "programs": programs, "wthor": wthor }),
+    )
 }
 
 /// Builds the session of a new game, in the game the request names.
@@ -628,6 +641,20 @@ async fn run_games(
         )));
     }
     Ok(Json(run.list(&query)?))
+}
+
+/// WTHOR games by player, tournament and year, for the page to open in the Play view.
+async fn wthor_games(
+    State(app): State<Arc<AppState>>,
+    query: Result<Query<wthor::WthorQuery>, QueryRejection>,
+) -> AppResult<wthor::WthorPage> {
+    let Query(query) = query?;
+    let db = app.wthor.clone().ok_or_else(|| {
+        ApiError::not_found(
+            "this server has no WTHOR games: start it with `gamelab serve --wthor FOLDER` (the folder of the .wtb files)".to_string(),
+        )
+    })?;
+    blocking(move || wthor::find(&db, &query).map(Json)).await
 }
 
 /// An AI's value of each move, stopped like an AI's move when the page goes away or the

@@ -1496,3 +1496,84 @@ async fn an_ai_move_past_the_limit_is_stopped_and_not_played() {
         );
     }
 }
+
+#[tokio::test]
+async fn wthor_games_are_found_and_open_as_games() {
+    let folder =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/othello/wthor");
+    let db = gamelab_othello::wthor_database::Database::open(&folder).unwrap();
+    let app = App::with(gamelab_web::Config {
+        port: PORT,
+        wthor: Some(std::sync::Arc::new(db)),
+        ..Default::default()
+    });
+    let (_, catalogue) = app.get("/api/catalogue").await;
+    assert_eq!(
+        catalogue["wthor"],
+        json!({"games": 127_475, "years": [1977, 2021]})
+    );
+
+    let (status, page) = app.get("/api/wthor?year=1990&player=tastet&limit=3").await;
+    assert_eq!(status, StatusCode::OK, "{page}");
+    assert_eq!(page["total"], 127_475);
+    let matching = page["matching"].as_u64().unwrap();
+    assert!(matching > 3, "{page}");
+    let games = page["games"].as_array().unwrap();
+    assert_eq!(games.len(), 3);
+    for g in games {
+        assert_eq!(g["year"], 1990);
+        let names = format!("{} {}", g["black"], g["white"]).to_lowercase();
+        assert!(names.contains("tastet"), "{g}");
+    }
+    // The next page goes on where this one ended.
+    let (_, next) = app
+        .get("/api/wthor?year=1990&player=TASTET&limit=3&offset=2")
+        .await;
+    assert_eq!(next["games"][0]["id"], games[2]["id"]);
+    assert_eq!(next["matching"], matching);
+
+    // A game opens in the Play view from its transcript, passes put back in, to its end.
+    let game = &games[0];
+    let (status, state) = app
+        .post(
+            "/api/games",
+            json!({"game": "othello", "players": ["human", "human"], "record": game["moves"]}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{state}");
+    let played: String = state["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["text"].as_str().unwrap())
+        .filter(|t| *t != "pass")
+        .collect();
+    assert_eq!(played, game["moves"].as_str().unwrap());
+
+    assert_error(
+        app.get("/api/wthor?limit=0").await,
+        StatusCode::BAD_REQUEST,
+        "limit 0 is out of range",
+    );
+    assert_error(
+        app.get("/api/wthor?year=70000").await,
+        StatusCode::BAD_REQUEST,
+        "year",
+    );
+    assert_error(
+        app.get(&format!("/api/wthor?player={}", "x".repeat(101)))
+            .await,
+        StatusCode::BAD_REQUEST,
+        "player is longer than 100 characters",
+    );
+    // A server started without the folder says how to start it with one.
+    assert_error(
+        App::new().get("/api/wthor").await,
+        StatusCode::NOT_FOUND,
+        "--wthor FOLDER",
+    );
+    assert_eq!(
+        App::new().get("/api/catalogue").await.1["wthor"],
+        Value::Null
+    );
+}

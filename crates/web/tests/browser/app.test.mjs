@@ -31,7 +31,8 @@ let browser;
 before(async () => {
   // `opener` is a scripted outside engine that answers F5 (tests/fixtures/opener.sh).
   const opener = resolve(root, "crates/web/tests/fixtures/opener.sh");
-  server = spawn(bin, ["serve", "--port", "0", "--engine", `opener=${opener}`], { stdio: ["ignore", "pipe", "inherit"] });
+  const wthorFolder = resolve(root, "../shared/data/othello/wthor");
+  server = spawn(bin, ["serve", "--port", "0", "--engine", `opener=${opener}`, "--wthor", wthorFolder], { stdio: ["ignore", "pipe", "inherit"] });
   url = await new Promise((ok, fail) => {
     let out = "";
     server.stdout.on("data", (chunk) => {
@@ -760,6 +761,47 @@ for (const [name, viewport] of [["desktop", { width: 1360, height: 900 }], ["pho
       assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), "Explore makes the page wider");
     }
     await shot(page, `${name}-explore-othello`);
+    assert.deepEqual(page.errors, []);
+  });
+}
+
+// Issue 22: WTHOR's games, found by player and year and opened in the Play view.
+for (const [name, viewport] of [["desktop", { width: 1360, height: 900 }], ["phone", { width: 390, height: 844 }]]) {
+  test(`a WTHOR game found by player and year opens for replay (${name})`, async () => {
+    const page = await open(viewport);
+    await page.click("#wthor summary");
+    assert.equal(await page.getAttribute("#wthor-year", "title"), "A year from 1977 to 2021");
+    await page.fill("#wthor-player", "tastet");
+    await page.fill("#wthor-year", "1990");
+    await page.click("#wthor-find");
+    await page.waitForSelector("#wthor-list li");
+    const note = await page.textContent("#wthor-note");
+    const m = note.match(/^([\d,]+) of 127,475 games match; showing ([\d,]+)\.$/);
+    assert.ok(m, note);
+    const rows = await page.$$eval("#wthor-list li", (items) => items.map((li) => li.textContent));
+    assert.ok(rows.every((r) => r.startsWith("1990 · ") && /tastet/i.test(r)), String(rows));
+    // Opened: Othello between two humans, at the game's last move, the moves listed.
+    const [first] = rows;
+    await page.click("#wthor-list li >> nth=0 >> button");
+    await page.waitForFunction(() => document.querySelectorAll("#move-list li").length >= 50);
+    assert.equal(await page.inputValue("#play-game"), "othello");
+    assert.match(await page.textContent("#play-players"), /Black: Human · .*White: Human/);
+    const [black, white] = await page.$$eval("#play-score > span", (s) => s.map((x) => Number(x.textContent)));
+    const recorded = Number(first.match(/ (\d+)–(\d+) /)[1]);
+    // The recorded count gives the empty squares to the winner.
+    assert.ok(black === recorded || (black > white && black + (64 - black - white) === recorded) || (black < white && black === recorded), `${black}–${white} against ${first}`);
+    // Nothing found says so.
+    await page.fill("#wthor-player", "no such player at all");
+    await page.click("#wthor-find");
+    await page.waitForFunction(() => document.querySelector("#wthor-note").textContent === "No game of the 127,475 matches.");
+    // A year out of range is refused on the page.
+    await page.fill("#wthor-year", "1850");
+    await page.click("#wthor-find");
+    await page.waitForFunction(() => document.querySelector("#toast").textContent === 'The year must be from 1977 to 2021, the years of the games; "1850" is not.');
+    if (name === "phone") {
+      assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), "the WTHOR list makes the page wider");
+    }
+    await shot(page, `${name}-wthor`);
     assert.deepEqual(page.errors, []);
   });
 }
