@@ -190,6 +190,8 @@ pub struct GameInfo {
     pub analysis_ai: &'static str,
     /// The file extension of the game's own format for whole games (Othello's `ggf`).
     pub record_format: Option<&'static str>,
+    /// Positions can be set up square by square (a position editor).
+    pub can_set_up: bool,
     /// Strengths by name, weakest first.
     pub presets: &'static [Preset],
     pub ais: Vec<AiView>,
@@ -215,6 +217,7 @@ pub fn game_info<G: Described>() -> GameInfo {
         default_match: G::DEFAULT_MATCH,
         analysis_ai: G::ANALYSIS_AI,
         record_format: G::RECORD_EXTENSION,
+        can_set_up: G::CAN_SET_UP,
         presets: G::PRESETS,
         explorable: G::TREE_FITS_IN_MEMORY,
         ais: G::registry()

@@ -136,6 +136,17 @@ pub trait Notation: Game {
     /// One-line description of the texts `parse_position` reads, for help and errors.
     fn position_syntax() -> &'static str;
 
+    /// Whether [`Notation::from_cells`] sets positions up (a position editor offers it).
+    const CAN_SET_UP: bool = false;
+
+    /// A position set up square by square, as a position editor makes it: `cells` row by
+    /// row, the side on each square or none, and the side to move. Refused, with the
+    /// reason, where the game could not be in that position.
+    fn from_cells(cells: &[Option<Side>], to_move: Side) -> Result<Self, String> {
+        let _ = (cells, to_move);
+        Err("this game cannot be set up square by square".to_string())
+    }
+
     /// A line of moves as people write them, which [`Notation::move_texts`] reads back: by
     /// default the moves separated by spaces.
     fn write_moves(moves: &[Self::Move]) -> String {

@@ -288,12 +288,8 @@ impl Othello {
             Some(other) => return Err(err(format!("`{other}` is not a side"))),
             None => return Err(err("the side to move is missing".into())),
         };
-        // Every Othello position grows from the four centre discs, which never go away.
-        const CENTRE: u64 = (1 << 27) | (1 << 28) | (1 << 35) | (1 << 36);
         if (black | white) & CENTRE != CENTRE {
-            return Err(err(
-                "the four centre squares d4, e4, d5 and e5 must hold discs (every Othello position has them)".into(),
-            ));
+            return Err(err(CENTRE_EMPTY.into()));
         }
         Ok(Othello::from_discs(black, white, black_to_move))
     }
@@ -577,7 +573,32 @@ impl Game for Othello {
     }
 }
 
+/// Every Othello position grows from the four centre discs, which never go away.
+const CENTRE: u64 = (1 << 27) | (1 << 28) | (1 << 35) | (1 << 36);
+const CENTRE_EMPTY: &str =
+    "the four centre squares d4, e4, d5 and e5 must hold discs (every Othello position has them)";
+
 impl Notation for Othello {
+    const CAN_SET_UP: bool = true;
+
+    fn from_cells(cells: &[Option<Side>], to_move: Side) -> Result<Self, String> {
+        if cells.len() != 64 {
+            return Err(format!("{} squares: an Othello board has 64", cells.len()));
+        }
+        let (mut black, mut white) = (0u64, 0u64);
+        for (i, c) in cells.iter().enumerate() {
+            match c {
+                Some(Side::First) => black |= 1 << i,
+                Some(Side::Second) => white |= 1 << i,
+                None => {}
+            }
+        }
+        if (black | white) & CENTRE != CENTRE {
+            return Err(CENTRE_EMPTY.to_string());
+        }
+        Ok(Othello::from_discs(black, white, to_move == Side::First))
+    }
+
     type PositionError = OthelloError;
 
     /// A board string, a GGF game (its last position) or a move transcript from the start;

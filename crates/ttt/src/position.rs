@@ -302,6 +302,37 @@ impl<B: Board> Game for Position<B> {
 }
 
 impl<B: Board> Notation for Position<B> {
+    const CAN_SET_UP: bool = true;
+
+    fn from_cells(cells: &[Option<Side>], to_move: Side) -> Result<Self, String> {
+        if cells.len() != 9 {
+            return Err(format!(
+                "{} squares: a tic-tac-toe board has 9",
+                cells.len()
+            ));
+        }
+        let text: String = cells
+            .iter()
+            .map(|c| match c {
+                Some(Side::First) => 'o',
+                Some(Side::Second) => 'x',
+                None => '.',
+            })
+            .collect();
+        let pos = Position::from_board_str(&text).map_err(|e| e.to_string())?;
+        // o moves first, so the marks on the board say whose turn it is.
+        if !pos.is_over() && Game::to_move(&pos) != to_move {
+            let count = |side| cells.iter().filter(|&&c| c == Some(side)).count();
+            return Err(format!(
+                "with {} o and {} x on the board, {} is to move (o moves first)",
+                count(Side::First),
+                count(Side::Second),
+                Self::side_name(Game::to_move(&pos))
+            ));
+        }
+        Ok(pos)
+    }
+
     type PositionError = crate::ParsePositionError;
 
     fn parse_position(text: &str) -> Result<Self, crate::ParsePositionError> {

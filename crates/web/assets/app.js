@@ -264,7 +264,7 @@ function setupPlaySeats(initial = null) {
 // The players of the game in play, as specs.
 const playersOf = (state) => state.players.map((p) => (p.kind === "human" ? "human" : p.spec));
 
-async function newGame(moves = [], players = null, game = null, record = null) {
+async function newGame(moves = [], players = null, game = null, record = null, position = null) {
   const name = game || $("#play-game").value;
   const seed = wholeNumber($("#play-seed"), "The seed", 0, MAX_SEED);
   if (seed === null) return;
@@ -275,6 +275,7 @@ async function newGame(moves = [], players = null, game = null, record = null) {
     moves,
   };
   if (record !== null) body.record = record;
+  if (position !== null) body.position = position;
   try {
     const state = await api("POST", "/api/games", body);
     play.paused = false;
@@ -510,7 +511,8 @@ function renderPlay() {
   const s = play.state;
   const info = play.info;
   // The game's own format (Othello's GGF), for games that have one.
-  const format = s.record.format;
+  // (None for a game set up square by square: the format's games start from the start.)
+  const format = s.record.native ? s.record.format : null;
   $("#record-native").hidden = !format;
   $("#record-save").hidden = !format;
   if (format) {
@@ -688,13 +690,89 @@ async function restorePlay(q) {
   }
   setupPlaySeats(players);
   const moves = (q.get("moves") || "").split(" ").filter((m) => m);
-  await newGame(moves, players, name);
+  await newGame(moves, players, name, null, q.get("position") ? positionFromText(q.get("position"), gameInfo(name)) : null);
   const cursor = Number(q.get("cursor"));
   if (play.state && Number.isInteger(cursor) && cursor < play.state.moves.length) {
     play.paused = true;
     await send("seek", { ply: cursor });
   }
   return true;
+}
+
+// ---------------------------------------------------------------- position editor
+
+// A position set up square by square, for games that allow it: the cells (a side's name
+// or null) and the side to move, as the server's `position` reads them.
+const editor = { cells: [], toMove: null, info: null };
+
+// In the address: a character a square (`0`, `1` for the sides' pieces, `-` empty), `:`,
+// the side to move's number.
+function positionText(position, info) {
+  return position.cells.map((c) => (c === null ? "-" : String(info.sides.indexOf(c)))).join("") + ":" + info.sides.indexOf(position.to_move);
+}
+
+function positionFromText(text, info) {
+  const [cells, side] = text.split(":");
+  return {
+    cells: [...cells].map((c) => (c === "0" || c === "1" ? info.sides[Number(c)] : null)),
+    to_move: info.sides[Number(side)] ?? info.sides[0],
+  };
+}
+
+function renderEditor() {
+  const info = editor.info;
+  const board = { rows: info.rows, cols: info.cols, cells: editor.cells.map((c) => c || ""), legal: [], last: null, highlight: [] };
+  const root = $("#editor-board");
+  drawBoard(root, board, info);
+  // Every square takes a click: empty, the first side's piece, the second's, empty again.
+  for (const cell of root.querySelectorAll(".cell")) {
+    cell.disabled = false;
+    cell.addEventListener("click", () => {
+      const i = Number(cell.dataset.square);
+      const now = editor.cells[i];
+      editor.cells[i] = now === null ? info.sides[0] : now === info.sides[0] ? info.sides[1] : null;
+      renderEditor();
+      root.querySelector(`.cell[data-square="${i}"]`)?.focus();
+    });
+  }
+  $("#editor-to-move").value = editor.toMove;
+}
+
+// The editor for the game picked, starting from the board in play when it is that game's.
+function setupEditor() {
+  const info = gameInfo($("#play-game").value);
+  $("#editor").hidden = !info.can_set_up;
+  if (!info.can_set_up) return;
+  editor.info = info;
+  $("#editor-to-move").replaceChildren(...info.sides.map((side) => el("option", { value: side, text: sideTitle(side) })));
+  editorFromGame();
+}
+
+function editorFromGame() {
+  const info = editor.info;
+  const s = play.state;
+  if (s && s.game === info.name) {
+    editor.cells = s.board.cells.map((c) => c || null);
+    editor.toMove = s.board.to_move || info.sides[0];
+  } else {
+    editor.cells = Array(info.rows * info.cols).fill(null);
+    editor.toMove = info.sides[0];
+  }
+  renderEditor();
+}
+
+function initEditor() {
+  $("#editor-to-move").addEventListener("change", (e) => { editor.toMove = e.target.value; });
+  $("#editor-from-game").addEventListener("click", editorFromGame);
+  $("#editor-clear").addEventListener("click", () => {
+    editor.cells = editor.cells.map(() => null);
+    renderEditor();
+  });
+  $("#editor-play").addEventListener("click", () =>
+    newGame([], play.seats.map((seat) => seat.spec()), editor.info.name, null, { cells: editor.cells, to_move: editor.toMove }));
+  $("#editor").addEventListener("toggle", () => { if ($("#editor").open) editorFromGame(); });
+  $("#play-game").addEventListener("change", setupEditor);
+  setupEditor();
 }
 
 // ---------------------------------------------------------------- WTHOR games
@@ -1150,6 +1228,7 @@ function saveUrl() {
     q.set("seed", String(s.seed));
     q.set("moves", s.moves.map((m) => m.text).join(" "));
     q.set("cursor", String(s.cursor));
+    if (s.position) q.set("position", positionText(s.position, gameInfo(s.game)));
   } else if (view === "watch" && watch.run) {
     q.set("run", watch.run.id);
   } else if (view === "explore" && explore.info) {
@@ -1170,6 +1249,7 @@ async function main() {
   const q = new URLSearchParams(location.hash.slice(1));
   const view = ["play", "watch", "explore"].includes(q.get("view")) ? q.get("view") : "play";
   initPlay();
+  initEditor();
   initWthor();
   initWatch();
   if (view === "explore") initExplore(q.get("game"), (q.get("moves") || "").split(" ").filter((m) => m));

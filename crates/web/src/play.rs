@@ -25,6 +25,60 @@ pub struct NewGame {
     /// them so, run together (Othello's transcripts, `f5d6c3`); forced moves (passes) may
     /// be left out.
     pub record: Option<String>,
+    /// A position set up square by square (the page's position editor) to start from
+    /// instead of the game's start; `moves` and `record` are played from it.
+    pub position: Option<SetUp>,
+}
+
+/// A position as the position editor makes it: the side on each square, row by row
+/// (`null` for an empty one), and the side to move.
+#[derive(Deserialize, Serialize, Debug, Clone)]
+#[serde(deny_unknown_fields)]
+pub struct SetUp {
+    pub cells: Vec<Option<String>>,
+    pub to_move: String,
+}
+
+/// Reads a side by the game's name for it.
+fn side_named<G: Described>(name: &str, what: &str) -> Result<Side, ApiError> {
+    Side::BOTH
+        .into_iter()
+        .find(|&s| G::side_name(s) == name)
+        .ok_or_else(|| {
+            ApiError::bad_request(format!(
+                "position: {what} `{name}` is not {} or {}",
+                G::side_name(Side::First),
+                G::side_name(Side::Second)
+            ))
+        })
+}
+
+fn set_up<G: Described>(setup: &SetUp) -> Result<G, ApiError> {
+    if !G::CAN_SET_UP {
+        return Err(ApiError::bad_request(format!(
+            "position: {} cannot be set up square by square",
+            G::TITLE
+        )));
+    }
+    let squares = G::GRID.0 * G::GRID.1;
+    if setup.cells.len() != squares {
+        return Err(ApiError::bad_request(format!(
+            "position: {} squares, expected {squares}",
+            setup.cells.len()
+        )));
+    }
+    let cells = setup
+        .cells
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            c.as_deref()
+                .map(|name| side_named::<G>(name, &format!("square {}", G::square_name(i))))
+                .transpose()
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let to_move = side_named::<G>(&setup.to_move, "the side to move")?;
+    G::from_cells(&cells, to_move).map_err(|e| ApiError::bad_request(format!("position: {e}")))
 }
 
 #[derive(Serialize, Debug)]
@@ -74,6 +128,9 @@ pub struct GameState {
     /// The whole line as text to copy: its moves as people write them, and the game in the
     /// game's own format when it has one.
     pub record: RecordView,
+    /// The position the game was set up from, when it was not the game's start.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub position: Option<SetUp>,
 }
 
 /// A game written out for the page's copy and download.
@@ -83,7 +140,8 @@ pub struct RecordView {
     pub moves: String,
     /// The file extension of the game's own format (`ggf`), when it has one.
     pub format: Option<&'static str>,
-    /// The game in that format.
+    /// The game in that format (not for a game set up square by square: the format's
+    /// games start from the start).
     pub native: Option<String>,
 }
 
@@ -100,8 +158,9 @@ pub trait Session: Send {
     fn seek(&mut self, ply: usize) -> Result<(), ApiError>;
 }
 
-/// The play session of gamelab-core, with the page's views.
-pub struct WebSession<G: Described>(PlaySession<G>);
+/// The play session of gamelab-core, with the page's views, and the position it was set
+/// up from when it was.
+pub struct WebSession<G: Described>(PlaySession<G>, Option<SetUp>);
 
 /// The HTTP status of a refused request: a move the rules refuse is 422, a ply past the
 /// end 400, anything that does not fit the game's state 409.
@@ -131,7 +190,11 @@ impl<G: Described> WebSession<G> {
         let seats: [Seat<G>; 2] = seats
             .try_into()
             .unwrap_or_else(|_| unreachable!("two sides"));
-        let mut session = PlaySession::new(G::start(), seats, request.seed);
+        let start = match &request.position {
+            Some(setup) => set_up::<G>(setup)?,
+            None => G::start(),
+        };
+        let mut session = PlaySession::new(start, seats, request.seed);
         for (i, text) in request.moves.iter().enumerate() {
             session.play_any(text).map_err(|e| {
                 ApiError::bad_request(format!("move {} (`{text}`) of `moves`: {e}", i + 1))
@@ -151,7 +214,7 @@ impl<G: Described> WebSession<G> {
                 }
             }
         }
-        Ok(WebSession(session))
+        Ok(WebSession(session, request.position.clone()))
     }
 
     fn check_ply(&self, ply: Option<usize>) -> Result<(), ApiError> {
@@ -206,9 +269,14 @@ impl<G: Described> Session for WebSession<G> {
                 RecordView {
                     moves: G::write_moves(session.line()),
                     format: G::RECORD_EXTENSION,
-                    native: G::write_game(session.line(), players),
+                    native: self
+                        .1
+                        .is_none()
+                        .then(|| G::write_game(session.line(), players))
+                        .flatten(),
                 }
             },
+            position: self.1.clone(),
         }
     }
 

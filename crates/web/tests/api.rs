@@ -1577,3 +1577,119 @@ async fn wthor_games_are_found_and_open_as_games() {
         Value::Null
     );
 }
+
+#[tokio::test]
+async fn a_game_starts_from_a_position_set_up_square_by_square() {
+    let app = App::new();
+    // FFO #40, black to move: a1 is the only empty corner.
+    let board = "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X--------";
+    let cells: Vec<Value> = board
+        .chars()
+        .map(|c| match c {
+            'X' => json!("black"),
+            'O' => json!("white"),
+            _ => Value::Null,
+        })
+        .collect();
+    let position = json!({"cells": cells, "to_move": "black"});
+    let (status, state) = app
+        .post(
+            "/api/games",
+            json!({"game": "othello", "players": ["human", "engine:level=4"], "position": position}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{state}");
+    assert_eq!(state["position"], position);
+    assert_eq!(state["board"]["to_move"], "black");
+    assert_eq!(state["board"]["cells"][0], "white");
+    assert_eq!(state["board"]["cells"][8], "");
+    assert_eq!(state["cursor"], 0);
+    // Its GGF would start from the start: only the moves are offered.
+    assert_eq!(state["record"]["native"], Value::Null);
+    let legal: Vec<&str> = state["board"]["legal"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["text"].as_str().unwrap())
+        .collect();
+    assert!(legal.contains(&"a2"), "{legal:?}");
+    // It plays on from there, the moves given played from the set-up position.
+    let (status, state) = app
+        .post(
+            "/api/games",
+            json!({"game": "othello", "players": ["human", "human"], "position": position, "moves": ["a2"]}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{state}");
+    assert_eq!(state["moves"][0]["text"], "a2");
+    assert_eq!(state["board"]["to_move"], "white");
+
+    let new_game = |game: &str, position: Value| {
+        app.post(
+            "/api/games",
+            json!({"game": game, "players": ["human", "human"], "position": position}),
+        )
+    };
+    let mut empty_centre = cells.clone();
+    empty_centre[27] = Value::Null;
+    for (game, position, message) in [
+        (
+            "othello",
+            json!({"cells": empty_centre, "to_move": "black"}),
+            "the four centre squares",
+        ),
+        (
+            "othello",
+            json!({"cells": cells[..10], "to_move": "black"}),
+            "position: 10 squares, expected 64",
+        ),
+        (
+            "othello",
+            json!({"cells": cells, "to_move": "red"}),
+            "the side to move `red` is not black or white",
+        ),
+        (
+            "ttt",
+            json!({"cells": ["o", null, null, null, null, null, null, null, "purple"], "to_move": "x"}),
+            "square 2,2 `purple` is not o or x",
+        ),
+        (
+            "ttt",
+            json!({"cells": ["o", null, null, null, null, null, null, null, null], "to_move": "o"}),
+            "with 1 o and 0 x on the board, x is to move (o moves first)",
+        ),
+        (
+            "connect4",
+            json!({"cells": [], "to_move": "red"}),
+            "cannot be set up square by square",
+        ),
+    ] {
+        assert_error(
+            new_game(game, position).await,
+            StatusCode::BAD_REQUEST,
+            message,
+        );
+    }
+    // Tic-tac-toe from a set-up position: x to move after one o.
+    let (status, state) = new_game(
+        "ttt",
+        json!({"cells": [null, null, null, null, "o", null, null, null, null], "to_move": "x"}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED, "{state}");
+    assert_eq!(state["board"]["to_move"], "x");
+    let (_, catalogue) = app.get("/api/catalogue").await;
+    let can: Vec<(&str, bool)> = catalogue["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| {
+            (
+                g["name"].as_str().unwrap(),
+                g["can_set_up"].as_bool().unwrap(),
+            )
+        })
+        .collect();
+    assert!(can.contains(&("othello", true)) && can.contains(&("ttt", true)));
+    assert!(can.contains(&("connect4", false)), "{can:?}");
+}

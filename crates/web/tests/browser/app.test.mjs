@@ -806,6 +806,57 @@ for (const [name, viewport] of [["desktop", { width: 1360, height: 900 }], ["pho
   });
 }
 
+// Issue 22: a simple position editor: a game starts from a position set up square by square.
+for (const [name, viewport] of [["desktop", { width: 1360, height: 900 }], ["phone", { width: 390, height: 844 }]]) {
+  test(`a position set up square by square starts a game (${name})`, async () => {
+    const page = await open(viewport);
+    await page.selectOption("#play-game", "othello");
+    await page.waitForSelector('#play-board.discs .cell[data-square="19"].legal');
+    await page.selectOption("#play-seat-1 select.ai", "human");
+    await page.waitForFunction(() => document.querySelector("#play-players").textContent.includes("White: Human"));
+    await page.click("#editor summary");
+    // It starts from the board in play: the four centre discs.
+    await page.waitForSelector("#editor-board.discs");
+    assert.equal((await page.$$("#editor-board .disc")).length, 4);
+    // d3 black (one click), e6 white (two), then black to move.
+    await page.click('#editor-board .cell[data-square="19"]');
+    await page.click('#editor-board .cell[data-square="44"]');
+    await page.click('#editor-board .cell[data-square="44"]');
+    assert.equal((await page.$$("#editor-board .disc.side-0")).length, 3);
+    assert.equal((await page.$$("#editor-board .disc.side-1")).length, 3);
+    await page.selectOption("#editor-to-move", "black");
+    await page.click("#editor-play");
+    await page.waitForFunction(() => document.querySelector('#play-board .cell[data-square="44"] .disc.side-1'));
+    assert.ok(await page.$('#play-board .cell[data-square="19"] .disc.side-0'));
+    assert.match(await status(page), /Black to move — your move/);
+    assert.equal(await moveCount(page), 0);
+    assert.match(await page.evaluate(() => location.hash), /position=/);
+    // Its GGF would start from the start: only the moves are offered.
+    assert.ok(await page.isHidden("#record-native"));
+    // A move from there, as in any game.
+    await playAt(page, "#play-board .cell.legal >> nth=0");
+    assert.equal(await moveCount(page), 1);
+    // A position no game reaches is refused with the reason, and the game stays.
+    await page.click("#editor-clear");
+    await page.click("#editor-play");
+    await page.waitForFunction(() => /four centre squares/.test(document.querySelector("#toast").textContent));
+    assert.equal(await moveCount(page), 1);
+    // Tic-tac-toe: o in the centre, x to move.
+    await page.selectOption("#play-game", "ttt");
+    await page.waitForSelector("#editor-board.marks");
+    await page.click("#editor-clear");
+    await page.click('#editor-board .cell[data-square="4"]');
+    await page.selectOption("#editor-to-move", "x");
+    await page.click("#editor-play");
+    await page.waitForFunction(() => document.querySelector('#play-board .cell[data-square="4"] .mark-0'));
+    if (name === "phone") {
+      assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), "the editor makes the page wider");
+    }
+    await shot(page, `${name}-position-editor`);
+    assert.deepEqual(page.errors, []);
+  });
+}
+
 // Issue 22: a hint button, and the discs a move turns over marked.
 test("a hint outlines the best move; the discs a move turns over are marked", async () => {
   const page = await open();
