@@ -4,7 +4,7 @@
 
 use thiserror::Error;
 
-use crate::arena::{ChunkResult, LiveOptions, MatchConfig, MatchResult, run_match_from};
+use crate::arena::{ChunkResult, LiveOptions, MatchConfig, MatchResult, Tally, run_match_from};
 use crate::elo::{Crosstable, fit};
 use crate::{Agent, EngineHooks, StopFlag};
 
@@ -114,6 +114,21 @@ pub fn run_tournament<G: EngineHooks, A: Agent<G>>(
     stop: Option<&StopFlag>,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<Option<TournamentReport>, TournamentError> {
+    let on_chunk =
+        |_: usize, chunk: &ChunkResult<G::Move>| progress(chunk.range.end - chunk.range.start);
+    run_tournament_live::<G, A>(ais, make, cfg, openings, stop, &on_chunk)
+}
+
+/// [`run_tournament`], telling `on_chunk` of each chunk of games as it finishes and which
+/// pair (by its place in [`pairs`]) played it, for a table that fills up while it plays.
+pub fn run_tournament_live<G: EngineHooks, A: Agent<G>>(
+    ais: &[String],
+    make: &(dyn Fn(usize) -> A + Sync),
+    cfg: &MatchConfig,
+    openings: &[Vec<G::Move>],
+    stop: Option<&StopFlag>,
+    on_chunk: &(dyn Fn(usize, &ChunkResult<G::Move>) + Sync),
+) -> Result<Option<TournamentReport>, TournamentError> {
     check_entrants(ais)?;
     // Random openings are made once for all the pairs.
     let random;
@@ -126,16 +141,15 @@ pub fn run_tournament<G: EngineHooks, A: Agent<G>>(
     };
     let mut live = LiveOptions::for_match(cfg, false);
     live.stop = stop;
-    let report = |chunk: &ChunkResult<G::Move>| progress(chunk.range.end - chunk.range.start);
     let mut results = Vec::new();
-    for (i, j) in pairs(ais.len()) {
+    for (k, (i, j)) in pairs(ais.len()).into_iter().enumerate() {
         let (result, stopped) = run_match_from::<G, A>(
             &|| make(i),
             &|| make(j),
             cfg,
             openings,
             &live,
-            &report,
+            &|chunk| on_chunk(k, chunk),
             &mut |_| true,
         );
         if stopped && result.stopped_by.is_none() {
@@ -184,7 +198,43 @@ pub fn tabulate<G: EngineHooks>(
         forfeited[i][j] = result.forfeits[0];
         forfeited[j][i] = result.forfeits[1];
     }
-    let games_per_pair = (2 * cfg.games_per_side) as f64;
+    Ok(TournamentReport {
+        game: G::NAME.to_string(),
+        games_per_side: cfg.games_per_side,
+        seed: cfg.seed,
+        opening_plies: cfg.opening_plies,
+        openings_file: None,
+        balanced: None,
+        judge: None,
+        players: standings(ais, &wins, &draws, &forfeited),
+    })
+}
+
+/// The standings while a tournament plays: `tallies[k]` is what the first AI of the
+/// k-th pair of [`pairs`] has scored against the second so far (pairs not begun: none),
+/// the ratings fitted to the games played. Best-rated first.
+pub fn live_standings(ais: &[String], tallies: &[Tally]) -> Vec<Standing> {
+    let n = ais.len();
+    let mut wins = vec![vec![0u64; n]; n];
+    let mut draws = vec![vec![0u64; n]; n];
+    for (&(i, j), t) in pairs(n).iter().zip(tallies) {
+        wins[i][j] = t.win;
+        wins[j][i] = t.lose;
+        draws[i][j] = t.draw;
+        draws[j][i] = t.draw;
+    }
+    standings(ais, &wins, &draws, &vec![vec![0; n]; n])
+}
+
+/// Ratings fitted to what each AI scored against each other (`wins[i][j]`, `draws[i][j]`:
+/// i's against j), and the table, best-rated first.
+fn standings(
+    ais: &[String],
+    wins: &[Vec<u64>],
+    draws: &[Vec<u64>],
+    forfeited: &[Vec<u64>],
+) -> Vec<Standing> {
+    let n = ais.len();
     let table = Crosstable {
         points: (0..n)
             .map(|i| {
@@ -196,7 +246,7 @@ pub fn tabulate<G: EngineHooks>(
         games: (0..n)
             .map(|i| {
                 (0..n)
-                    .map(|j| if i == j { 0.0 } else { games_per_pair })
+                    .map(|j| (wins[i][j] + wins[j][i] + draws[i][j]) as f64)
                     .collect()
             })
             .collect(),
@@ -204,7 +254,7 @@ pub fn tabulate<G: EngineHooks>(
     let ratings = fit(&table);
     let mut order: Vec<usize> = (0..n).collect();
     order.sort_by(|&x, &y| ratings[y].elo.total_cmp(&ratings[x].elo));
-    let players = order
+    order
         .iter()
         .map(|&i| Standing {
             ai: ais[i].clone(),
@@ -221,22 +271,31 @@ pub fn tabulate<G: EngineHooks>(
                 })
                 .collect(),
         })
-        .collect();
-    Ok(TournamentReport {
-        game: G::NAME.to_string(),
-        games_per_side: cfg.games_per_side,
-        seed: cfg.seed,
-        opening_plies: cfg.opening_plies,
-        openings_file: None,
-        balanced: None,
-        judge: None,
-        players,
-    })
+        .collect()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn live_standings_fit_the_games_played_so_far() {
+        let ais: Vec<String> = ["a", "b", "c"].iter().map(|s| s.to_string()).collect();
+        // a beat b 8–2; a against c and b against c not begun.
+        let tally = |win, lose, draw| Tally { win, lose, draw };
+        let live = live_standings(&ais, &[tally(8, 2, 0), tally(0, 0, 0), tally(0, 0, 0)]);
+        assert_eq!(live[0].ai, "a");
+        assert_eq!(live[0].results[0].win, 8);
+        assert!(
+            live.iter()
+                .all(|s| s.elo.is_finite() && s.interval95.is_finite())
+        );
+        // c has played nobody: its rating stays between a's and b's, its interval widest.
+        let c = live.iter().find(|s| s.ai == "c").unwrap();
+        let b = live.iter().find(|s| s.ai == "b").unwrap();
+        assert!(c.elo < live[0].elo && c.elo > b.elo, "{live:?}");
+        assert!(live.iter().all(|s| s.interval95 <= c.interval95));
+    }
 
     #[test]
     fn entrants_are_checked() {

@@ -890,7 +890,15 @@ function renderRun(run) {
   $("#watch-progress").textContent = `${run.played.toLocaleString()} of ${total.toLocaleString()} games · ${secs} s · ${state}`;
   $("#watch-progress").dataset.state = state;
   tallyTable($("#watch-count"), run, (t, k) => t[k].toLocaleString());
-  tallyTable($("#watch-ratio"), run, (t, k) => (t.win + t.lose + t.draw ? pct(t[k] / (t.win + t.lose + t.draw)) : "–"));
+  // Each share with the half-width of its 95% interval (Agresti–Coull: two wins and two
+  // losses added, so that a share of 0 or 1 still has an honest width; the games of a row
+  // are independent draws of the same match-up).
+  tallyTable($("#watch-ratio"), run, (t, k) => {
+    const n = t.win + t.lose + t.draw;
+    if (!n) return "–";
+    const p = (t[k] + 2) / (n + 4);
+    return `${pct(t[k] / n)} ±${(196 * Math.sqrt((p * (1 - p)) / (n + 4))).toFixed(1)}`;
+  });
   if (run.exact) {
     tallyTable($("#watch-exact"), { ...run, first: run.exact.first, second: run.exact.second, total: run.exact.total }, (t, k) => pct(t[k]));
   } else {
@@ -1071,6 +1079,158 @@ function initWatch() {
   }
 }
 
+// ---------------------------------------------------------------- Tournament
+
+const tour = { entrants: [], state: null, source: null };
+const MAX_ENTRANTS = 8;
+
+function addEntrant(initial) {
+  const info = gameInfo($("#tour-game").value);
+  const box = el("div", { class: "seat entrant" });
+  const entry = { box, picker: null };
+  entry.picker = makePicker(box, info, { title: `AI ${tour.entrants.length + 1}`, icon: null, human: false, initial });
+  box.append(el("button", {
+    class: "remove", text: "Remove", title: "This AI does not enter",
+    onclick: () => {
+      if (tour.entrants.length <= 2) return toast("A tournament needs at least two AIs.");
+      tour.entrants = tour.entrants.filter((e) => e !== entry);
+      box.remove();
+    },
+  }));
+  tour.entrants.push(entry);
+  $("#tour-entrants").append(box);
+}
+
+function setupEntrants(ais = null) {
+  const info = gameInfo($("#tour-game").value);
+  tour.entrants = [];
+  $("#tour-entrants").replaceChildren();
+  // By default the game's match pair and one more AI, so that there is a table to see.
+  const third = info.ais.map((a) => a.name).find((n) => !info.default_match.includes(n));
+  for (const spec of ais || [...info.default_match, ...(third ? [third] : [])]) addEntrant(spec);
+}
+
+function renderTournament(t) {
+  tour.state = t;
+  $("#tour-title").textContent = `Standings · ${gameInfo(t.game).title}`;
+  $("#tour-bar").style.width = `${(100 * t.played) / t.total}%`;
+  const state = t.done ? (t.stopped ? "stopped" : "done") : "running";
+  $("#tour-progress").textContent = `${t.played.toLocaleString("en")} of ${t.total.toLocaleString("en")} games · ${(t.elapsed_ms / 1000).toFixed(2)} s · ${state}` + (t.error ? ` — ${t.error}` : "");
+  $("#tour-progress").dataset.state = state;
+  $("#tour-start").disabled = !t.done;
+  $("#tour-stop").disabled = t.done;
+  const games = (p) => p.results.reduce((n, r) => n + r.win + r.lose + r.draw, 0);
+  const points = (p) => p.results.reduce((n, r) => n + r.win + r.draw / 2, 0);
+  $("#tour-standings").replaceChildren(
+    el("thead", {}, el("tr", {}, ...["#", "AI", "Elo", "± 95%", "games", "score"].map((h) => el("th", { text: h })))),
+    el("tbody", {}, ...t.standings.map((p, i) => el("tr", { "data-ai": p.ai },
+      el("td", { text: String(i + 1) }), el("td", { class: "ai-name", text: p.ai }),
+      el("td", { text: p.elo.toFixed(0) }), el("td", { text: p.interval95.toFixed(0) }),
+      el("td", { text: games(p).toLocaleString("en") }),
+      el("td", { text: games(p) ? `${pct(points(p) / games(p))}%` : "–" })))));
+  // The crosstable, rows and columns in the standings' order.
+  const order = t.standings.map((p) => p.ai);
+  $("#tour-cross").replaceChildren(
+    el("thead", {}, el("tr", {}, el("th", { text: "" }), ...order.map((a, i) => el("th", { title: a, text: String(i + 1) })))),
+    el("tbody", {}, ...t.standings.map((p, i) => el("tr", {},
+      el("th", { class: "ai-name", title: p.ai, text: `${i + 1}. ${p.ai}` }),
+      ...order.map((o) => {
+        const r = p.results.find((x) => x.opponent === o);
+        if (!r) return el("td", { class: "self", text: "" });
+        const n = r.win + r.lose + r.draw;
+        return el("td", { "data-cell": `${p.ai}|${o}`, title: `${r.win} won, ${r.lose} lost, ${r.draw} drawn`, text: n ? `${pct((r.win + r.draw / 2) / n)}%` : "–" });
+      })))));
+  renderEloChart(t);
+  $("#tour-download-line").hidden = false;
+  $("#tour-download").href = `/api/tournaments/${t.id}/csv`;
+}
+
+// Each AI's rating as a point with its 95% interval as a bar, on one scale.
+function renderEloChart(t) {
+  const svg = $("#tour-chart");
+  const rows = t.standings;
+  // Names on the left, each rating's value on the right, the scale between.
+  const row = 26, left = 150, right = 90, width = 480;
+  const height = rows.length * row + 24;
+  svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
+  const lo = Math.min(...rows.map((p) => p.elo - p.interval95), -50);
+  const hi = Math.max(...rows.map((p) => p.elo + p.interval95), 50);
+  const x = (v) => left + ((v - lo) / (hi - lo)) * (width - left - right);
+  const ns = "http://www.w3.org/2000/svg";
+  const shape = (name, attrs, text) => {
+    const node = document.createElementNS(ns, name);
+    for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+    if (text !== undefined) node.textContent = text;
+    return node;
+  };
+  const parts = [shape("line", { class: "axis", x1: x(0), x2: x(0), y1: 4, y2: height - 18 }), shape("text", { class: "tick", x: x(0), y: height - 4, "text-anchor": "middle" }, "0")];
+  rows.forEach((p, i) => {
+    const y = 16 + i * row;
+    const name = p.ai.length > 22 ? `${p.ai.slice(0, 21)}…` : p.ai;
+    parts.push(
+      shape("text", { class: "label", x: left - 8, y: y + 4, "text-anchor": "end" }, name),
+      shape("line", { class: "interval", x1: x(p.elo - p.interval95), x2: x(p.elo + p.interval95), y1: y, y2: y }),
+      shape("circle", { class: "rating", cx: x(p.elo), cy: y, r: 4.5, "data-ai": p.ai }),
+      shape("text", { class: "value", x: width - 4, y: y + 4, "text-anchor": "end" }, `${p.elo >= 0 ? "+" : "−"}${Math.abs(p.elo).toFixed(0)} ±${p.interval95.toFixed(0)}`));
+  });
+  svg.replaceChildren(...parts);
+  $("#tour-chart-box").hidden = false;
+}
+
+async function restoreTournament(q) {
+  const id = q.get("tournament");
+  if (!id) return;
+  try {
+    const t = await api("GET", `/api/tournaments/${encodeURIComponent(id)}`);
+    $("#tour-game").value = t.game;
+    setupEntrants(t.ais);
+    $("#tour-games").value = String(t.games_per_side);
+    $("#tour-seed").value = String(t.seed);
+    followTournament(t);
+  } catch {
+    toast("The tournament this page showed is no longer on the server (it keeps the last 16, until it restarts).");
+  }
+}
+
+function followTournament(t) {
+  if (tour.source) tour.source.close();
+  renderTournament(t);
+  saveUrl();
+  if (t.done) return;
+  const source = new EventSource(`/api/tournaments/${t.id}/events`);
+  tour.source = source;
+  source.onmessage = (e) => {
+    const state = JSON.parse(e.data);
+    renderTournament(state);
+    if (state.done) source.close();
+  };
+  source.onerror = () => source.close();
+}
+
+function startTournament() {
+  const games = wholeNumber($("#tour-games"), "Games per side", 1, 100000);
+  const seed = games === null ? null : wholeNumber($("#tour-seed"), "The seed", 0, MAX_SEED);
+  if (seed === null) return;
+  const body = { game: $("#tour-game").value, ais: tour.entrants.map((e) => e.picker.spec()), games_per_side: games, seed };
+  api("POST", "/api/tournaments", body).then(followTournament, (e) => toast(e.message));
+}
+
+function initTournament() {
+  fillGameSelect($("#tour-game"), catalogue.games.map((g) => g.name));
+  $("#tour-game").addEventListener("change", () => setupEntrants());
+  $("#tour-add").addEventListener("click", () => {
+    if (tour.entrants.length >= MAX_ENTRANTS) return toast(`A tournament takes at most ${MAX_ENTRANTS} AIs.`);
+    const info = gameInfo($("#tour-game").value);
+    const taken = new Set(tour.entrants.map((e) => e.picker.spec()));
+    addEntrant(info.ais.map((a) => a.name).find((n) => !taken.has(n)) || info.ais[0].name);
+  });
+  $("#tour-start").addEventListener("click", startTournament);
+  $("#tour-stop").addEventListener("click", () => {
+    if (tour.state) api("POST", `/api/tournaments/${tour.state.id}/stop`).catch((e) => toast(e.message));
+  });
+  setupEntrants();
+}
+
 // ---------------------------------------------------------------- Explore
 
 const explore = { moves: [], picker: null, view: null, info: null };
@@ -1231,6 +1391,8 @@ function saveUrl() {
     if (s.position) q.set("position", positionText(s.position, gameInfo(s.game)));
   } else if (view === "watch" && watch.run) {
     q.set("run", watch.run.id);
+  } else if (view === "tournament" && tour.state) {
+    q.set("tournament", tour.state.id);
   } else if (view === "explore" && explore.info) {
     q.set("game", explore.info.name);
     if (explore.moves.length) q.set("moves", explore.moves.join(" "));
@@ -1247,15 +1409,17 @@ async function main() {
     return;
   }
   const q = new URLSearchParams(location.hash.slice(1));
-  const view = ["play", "watch", "explore"].includes(q.get("view")) ? q.get("view") : "play";
+  const view = ["play", "watch", "tournament", "explore"].includes(q.get("view")) ? q.get("view") : "play";
   initPlay();
   initEditor();
   initWthor();
   initWatch();
+  initTournament();
   if (view === "explore") initExplore(q.get("game"), (q.get("moves") || "").split(" ").filter((m) => m));
   else initExplore(null);
   if (!(view === "play" && (await restorePlay(q)))) await newGame();
   if (view === "watch") await restoreWatch(q);
+  if (view === "tournament") await restoreTournament(q);
   switchView(view);
   restoring = false;
   saveUrl();

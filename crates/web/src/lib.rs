@@ -12,6 +12,7 @@ mod games;
 mod memory;
 mod play;
 mod runs;
+mod tournaments;
 mod wthor;
 
 use std::collections::HashMap;
@@ -46,6 +47,9 @@ pub const MAX_SESSIONS: usize = 1000;
 pub const MAX_RUNS: usize = 64;
 /// Runs playing at once; another is refused with 429 until one ends or is stopped.
 pub const MAX_ACTIVE_RUNS: usize = 4;
+/// Tournaments kept, and playing at once (each on as many threads as cores).
+pub const MAX_TOURNAMENTS: usize = 16;
+pub const MAX_ACTIVE_TOURNAMENTS: usize = 2;
 /// The longest an AI may think over one move in the web app (unless [`Config`] says
 /// otherwise); its search is then stopped and the request answered 503 (AIs with a `time`
 /// parameter can play faster).
@@ -97,6 +101,7 @@ fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 pub struct AppState {
     sessions: Mutex<Keyed<SharedSession>>,
     runs: Mutex<Keyed<Arc<Run>>>,
+    tournaments: Mutex<Keyed<Arc<tournaments::Tournament>>>,
     ids: IdSource,
     /// Where AI specs may read model files.
     files: FileAccess,
@@ -111,6 +116,7 @@ impl AppState {
         AppState {
             sessions: Mutex::new(Keyed::new("game", MAX_SESSIONS)),
             runs: Mutex::new(Keyed::new("run", MAX_RUNS)),
+            tournaments: Mutex::new(Keyed::new("tournament", MAX_TOURNAMENTS)),
             ids: IdSource::default(),
             files: FileAccess::Served {
                 models: config.models,
@@ -235,6 +241,11 @@ fn router_with(state: Arc<AppState>) -> Router {
         .route("/api/explore", post(explore))
         .route("/api/analysis", post(analysis))
         .route("/api/wthor", get(wthor_games))
+        .route("/api/tournaments", post(new_tournament))
+        .route("/api/tournaments/{id}", get(tournament_state))
+        .route("/api/tournaments/{id}/events", get(tournament_events))
+        .route("/api/tournaments/{id}/stop", post(stop_tournament))
+        .route("/api/tournaments/{id}/csv", get(tournament_csv))
         .fallback(not_found)
         .layer(axum::extract::DefaultBodyLimit::max(MAX_BODY_BYTES))
         .layer(middleware::from_fn_with_state(state.clone(), guard))
@@ -641,6 +652,120 @@ async fn run_games(
         )));
     }
     Ok(Json(run.list(&query)?))
+}
+
+/// Checks and starts a tournament, in the game the request names.
+struct StartTournament {
+    id: String,
+    request: tournaments::NewTournament,
+    files: FileAccess,
+}
+
+impl GameVisitor for StartTournament {
+    type Output = Result<Arc<tournaments::Tournament>, ApiError>;
+    fn visit<G: Described>(self) -> Self::Output {
+        tournaments::start::<G>(self.id, &self.request, self.files)
+    }
+}
+
+async fn new_tournament(
+    State(app): State<Arc<AppState>>,
+    body: Result<Json<tournaments::NewTournament>, JsonRejection>,
+) -> Result<(StatusCode, Json<tournaments::TournamentState>), ApiError> {
+    let Json(request) = body?;
+    let playing = |ts: &Keyed<Arc<tournaments::Tournament>>| {
+        ts.values().filter(|t| !t.state.borrow().done).count()
+    };
+    let busy = || {
+        ApiError::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            format!(
+                "{MAX_ACTIVE_TOURNAMENTS} tournaments are already playing; stop one or wait for one to end"
+            ),
+        )
+    };
+    if playing(&lock(&app.tournaments)) >= MAX_ACTIVE_TOURNAMENTS {
+        return Err(busy());
+    }
+    let id = app.ids.next();
+    let game = request.game.clone();
+    let start = StartTournament {
+        id: id.clone(),
+        request,
+        files: app.files.clone(),
+    };
+    let tournament = blocking(move || games::visit(&game, start)?).await?;
+    let state = tournament.state.borrow().clone();
+    let mut all = lock(&app.tournaments);
+    if playing(&all) >= MAX_ACTIVE_TOURNAMENTS {
+        tournament.stop.store(true, Ordering::Relaxed);
+        return Err(busy());
+    }
+    all.insert(id, tournament, |t| t.state.borrow().done);
+    Ok((StatusCode::CREATED, Json(state)))
+}
+
+fn tournament(app: &AppState, id: &str) -> Result<Arc<tournaments::Tournament>, ApiError> {
+    lock(&app.tournaments).get(id)
+}
+
+async fn tournament_state(
+    State(app): State<Arc<AppState>>,
+    Path(id): Path<String>,
+) -> AppResult<tournaments::TournamentState> {
+    Ok(Json(tournament(&app, &id)?.state.borrow().clone()))
+}
+
+/// The tournament's state now and after every change, as server-sent events; the stream
+/// ends after the final state.
+async fn tournament_events(
+    State(app): State<Arc<AppState>>,
+    Path(id): Path<String>,
+) -> Result<Sse<impl tokio_stream::Stream<Item = Result<Event, Infallible>>>, ApiError> {
+    let t = tournament(&app, &id)?;
+    let mut states = t.state.subscribe();
+    let (send, receive) = tokio::sync::mpsc::channel(16);
+    tokio::spawn(async move {
+        loop {
+            let state = states.borrow_and_update().clone();
+            let done = state.done;
+            if send.send(state).await.is_err() || done || states.changed().await.is_err() {
+                break;
+            }
+        }
+    });
+    let stream = ReceiverStream::new(receive).map(|s| {
+        Ok(Event::default()
+            .json_data(&s)
+            .expect("tournament states serialise"))
+    });
+    Ok(Sse::new(stream).keep_alive(KeepAlive::default()))
+}
+
+async fn stop_tournament(
+    State(app): State<Arc<AppState>>,
+    Path(id): Path<String>,
+) -> AppResult<tournaments::TournamentState> {
+    let t = tournament(&app, &id)?;
+    t.stop.store(true, Ordering::Relaxed);
+    Ok(Json(t.state.borrow().clone()))
+}
+
+/// The standings and crosstable as a CSV file to save.
+async fn tournament_csv(
+    State(app): State<Arc<AppState>>,
+    Path(id): Path<String>,
+) -> Result<Response, ApiError> {
+    let t = tournament(&app, &id)?;
+    let disposition = format!("attachment; filename=\"gamelab-tournament-{id}.csv\"");
+    Ok((
+        [
+            (header::CONTENT_TYPE, "text/csv; charset=utf-8".to_string()),
+            (header::CONTENT_DISPOSITION, disposition),
+        ],
+        t.csv(),
+    )
+        .into_response())
 }
 
 /// WTHOR games by player, tournament and year, for the page to open in the Play view.

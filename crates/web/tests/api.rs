@@ -1693,3 +1693,106 @@ async fn a_game_starts_from_a_position_set_up_square_by_square() {
     assert!(can.contains(&("othello", true)) && can.contains(&("ttt", true)));
     assert!(can.contains(&("connect4", false)), "{can:?}");
 }
+
+#[tokio::test]
+async fn a_tournament_fills_its_table_and_ends_as_the_cli_plays_it() {
+    let app = App::new();
+    let ais = ["ai14s", "ai2", "ai1"];
+    let (status, started) = app
+        .post(
+            "/api/tournaments",
+            json!({"game": "ttt", "ais": ais, "games_per_side": 30, "seed": 4}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{started}");
+    assert_eq!(started["total"], 180);
+    assert_eq!(started["pairs"].as_array().unwrap().len(), 3);
+    let path = format!("/api/tournaments/{}", id(&started));
+    let done = wait_until_done(&app, &path).await;
+    assert_eq!(done["played"], 180);
+    assert_eq!(done["stopped"], false);
+    // The same standings as core's round robin (what `gamelab tournament --json` prints).
+    let registry = gamelab_ttt::ai::registry();
+    let names: Vec<String> = ais.iter().map(|s| s.to_string()).collect();
+    let cfg = MatchConfig {
+        games_per_side: 30,
+        seed: 4,
+        threads: 1,
+        opening_plies: 0,
+    };
+    let report = gamelab_core::tournament::run_tournament::<Ttt, _>(
+        &names,
+        &|i| registry.build(&names[i]).unwrap(),
+        &cfg,
+        &[],
+        None,
+        &|_| {},
+    )
+    .unwrap()
+    .unwrap();
+    assert_eq!(
+        done["standings"],
+        serde_json::to_value(&report.players).unwrap()
+    );
+    assert_eq!(done["standings"][0]["ai"], "ai14s");
+    let pair = &done["pairs"][0];
+    assert_eq!((&pair["a"], &pair["b"]), (&json!("ai14s"), &json!("ai2")));
+    assert_eq!(pair["lose"], 0, "ai14s never loses");
+
+    // The table as CSV: a row per AI, best first.
+    let (status, csv) = app.get(&format!("{path}/csv")).await;
+    assert_eq!(status, StatusCode::OK);
+    let csv = csv.as_str().unwrap().to_string();
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(lines.len(), 4, "{csv}");
+    assert!(lines[0].starts_with("rank,ai,elo,interval95,games,points,\"vs ai14s\""));
+    assert!(lines[1].starts_with("1,\"ai14s\","), "{csv}");
+    assert!(lines[1].contains(",120,"), "120 games for each: {csv}");
+
+    // A long one stops when asked, its table as it stood.
+    let (_, long) = app
+        .post(
+            "/api/tournaments",
+            json!({"game": "othello", "ais": ["random", "greedy"], "games_per_side": 100000}),
+        )
+        .await;
+    let path = format!("/api/tournaments/{}", id(&long));
+    app.post(&format!("{path}/stop"), json!({})).await;
+    let stopped = wait_until_done(&app, &path).await;
+    assert_eq!(stopped["stopped"], true);
+    assert!(stopped["played"].as_u64().unwrap() < 200_000);
+
+    for (body, message) in [
+        (
+            json!({"game": "ttt", "ais": ["ai1"], "games_per_side": 1}),
+            "at least two AIs",
+        ),
+        (
+            json!({"game": "ttt", "ais": ["ai1", "ai1"], "games_per_side": 1}),
+            "`ai1` is entered twice",
+        ),
+        (
+            json!({"game": "ttt", "ais": ["ai1", "ai2", "ai3", "ai4", "ai5", "ai6", "ai7", "ai8", "ai9"], "games_per_side": 1}),
+            "9 AIs: a tournament takes 2 to 8",
+        ),
+        (
+            json!({"game": "ttt", "ais": ["ai1", "ai2"], "games_per_side": 0}),
+            "games_per_side 0 is out of range",
+        ),
+        (
+            json!({"game": "ttt", "ais": ["ai1", "ai42"], "games_per_side": 1}),
+            "ai 2: unknown AI `ai42`",
+        ),
+    ] {
+        assert_error(
+            app.post("/api/tournaments", body).await,
+            StatusCode::BAD_REQUEST,
+            message,
+        );
+    }
+    assert_error(
+        app.get("/api/tournaments/0123456789abcdef").await,
+        StatusCode::NOT_FOUND,
+        "no tournament has id",
+    );
+}

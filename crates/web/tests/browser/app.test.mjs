@@ -211,6 +211,14 @@ test("a 200-game watch run fills a table that adds up, and opens a game for repl
   const exactRow = await Promise.all(["win", "lose", "draw"].map((c) => cell("watch-exact", "A as o", c)));
   assert.ok(Math.abs(sum(exactRow) - 100) < 0.2);
   assert.match(await page.textContent("#watch-progress"), /^400 of 400 games/);
+  // Each share with its 95% interval: 200 games of A as o.
+  const ratio = await page.textContent('#watch-ratio td[data-cell="A as o-draw"]');
+  const [, share, half] = ratio.match(/^([\d.]+) ±([\d.]+)$/);
+  const drawn = counts["A as o"][2];
+  assert.equal(Number(share), Number((100 * drawn / 200).toFixed(1)));
+  const p = (drawn + 2) / 204;
+  assert.equal(Number(half), Number((196 * Math.sqrt((p * (1 - p)) / 204)).toFixed(1)));
+  assert.match(await page.textContent('#watch-ratio td[data-cell="A as o-lose"]'), /^0\.0 ±[1-9]/);
   // The run's digest is the CLI's.
   assert.match(await page.textContent("#watch-digest"), /digest [0-9a-f]{16}/);
   await page.waitForSelector("#watch-games-list li");
@@ -551,6 +559,8 @@ test("a phone: every view fits the screen and the board comes first", async () =
   await page.click("#tab-watch");
   assert.ok(await fits(), "the Watch view is wider than the screen");
   await shot(page, "phone-watch");
+  await page.click("#tab-tournament");
+  assert.ok(await fits(), "the Tournament view is wider than the screen");
   await page.click("#tab-explore");
   await page.waitForSelector("#explore-children .child");
   assert.ok(await fits(), "the Explore view is wider than the screen");
@@ -853,6 +863,63 @@ for (const [name, viewport] of [["desktop", { width: 1360, height: 900 }], ["pho
       assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), "the editor makes the page wider");
     }
     await shot(page, `${name}-position-editor`);
+    assert.deepEqual(page.errors, []);
+  });
+}
+
+// Issue 22: tournaments in the browser: the crosstable and Elo with intervals fill up, with
+// a chart and a CSV of the table; on a desktop and on a phone.
+for (const [name, viewport] of [["desktop", { width: 1360, height: 900 }], ["phone", { width: 390, height: 844 }]]) {
+  test(`a tournament's crosstable and ratings fill up, download and come back after a reload (${name})`, async () => {
+    const page = await open(viewport);
+    await page.click("#tab-tournament");
+    await page.selectOption("#tour-game", "ttt");
+    // Three AIs by default; a fourth added, then taken away again.
+    await page.waitForFunction(() => document.querySelectorAll("#tour-entrants .entrant").length === 3);
+    await page.click("#tour-add");
+    assert.equal((await page.$$("#tour-entrants .entrant")).length, 4);
+    await page.click("#tour-entrants .entrant >> nth=3 >> button.remove");
+    assert.equal((await page.$$("#tour-entrants .entrant")).length, 3);
+    await page.fill("#tour-games", "20");
+    await page.click("#tour-start");
+    await page.waitForSelector('#tour-progress[data-state="done"]');
+    assert.match(await page.textContent("#tour-progress"), /^120 of 120 games/);
+    const rows = await page.$$eval("#tour-standings tbody tr", (trs) => trs.map((tr) => [...tr.children].map((td) => td.textContent)));
+    assert.equal(rows.length, 3);
+    // Ratings centred on the field's mean, best first, 80 games each (40 against each other AI).
+    const elos = rows.map((r) => Number(r[2]));
+    assert.ok(Math.abs(elos.reduce((a, b) => a + b, 0)) <= 2, String(elos));
+    assert.deepEqual([...elos].sort((a, b) => b - a), elos);
+    assert.ok(rows.every((r) => r[4] === "80"), JSON.stringify(rows));
+    // The crosstable: a row and a column per AI, the diagonal empty, each pair's scores
+    // adding up to 100 %.
+    const cross = await page.$$eval("#tour-cross tbody tr", (trs) => trs.map((tr) => [...tr.querySelectorAll("td")].map((td) => td.textContent)));
+    assert.equal(cross.length, 3);
+    for (let i = 0; i < 3; i++) {
+      assert.equal(cross[i][i], "");
+      for (let j = 0; j < 3; j++) if (i !== j) assert.ok(Math.abs(parseFloat(cross[i][j]) + parseFloat(cross[j][i]) - 100) < 0.2, JSON.stringify(cross));
+    }
+    assert.equal((await page.$$("#tour-chart circle.rating")).length, 3);
+    const href = await page.getAttribute("#tour-download", "href");
+    const csv = await (await fetch(new URL(href, url))).text();
+    assert.equal(csv.trim().split("\n").length, 4);
+    assert.ok(csv.startsWith("rank,ai,elo,interval95,games,points,"));
+    if (name === "phone") {
+      assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), "the tournament makes the page wider");
+    }
+    await shot(page, `${name}-tournament`);
+    // A reload brings the tournament back from the address.
+    await page.reload();
+    await page.waitForSelector('#tour-progress[data-state="done"]');
+    assert.equal((await page.$$("#tour-standings tbody tr")).length, 3);
+    assert.equal((await page.$$("#tour-entrants .entrant")).length, 3);
+    // A long one stops when asked.
+    await page.selectOption("#tour-game", "othello");
+    await page.fill("#tour-games", "100000");
+    await page.click("#tour-start");
+    await page.waitForFunction(() => document.querySelector("#tour-progress").dataset.state === "running");
+    await page.click("#tour-stop");
+    await page.waitForSelector('#tour-progress[data-state="stopped"]');
     assert.deepEqual(page.errors, []);
   });
 }

@@ -1,0 +1,253 @@
+//! Tournaments in the browser: a round robin of several AIs (core's, as `gamelab
+//! tournament` plays it) on worker threads, its crosstable and Elo ratings filling up while
+//! the page watches.
+
+use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+use gamelab_core::arena::{ChunkResult, MatchConfig, Tally};
+use gamelab_core::tournament::{
+    Standing, check_entrants, live_standings, pairs, run_tournament_live,
+};
+use gamelab_core::{Agent, Described, FileAccess};
+use serde::{Deserialize, Serialize};
+use tokio::sync::watch;
+
+use crate::error::ApiError;
+
+/// At most this many AIs enter one tournament.
+pub const MAX_ENTRANTS: usize = 8;
+/// At most this many games per pair with each AI moving first.
+pub const MAX_GAMES_PER_SIDE: u64 = 100_000;
+
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct NewTournament {
+    pub game: String,
+    /// The AI specs that enter, each once.
+    pub ais: Vec<String>,
+    pub games_per_side: u64,
+    #[serde(default)]
+    pub seed: u64,
+}
+
+/// One pair's match: the first AI's results against the second over both colours.
+#[derive(Serialize, Debug, Clone, PartialEq)]
+pub struct PairView {
+    pub a: String,
+    pub b: String,
+    pub win: u64,
+    pub lose: u64,
+    pub draw: u64,
+}
+
+/// A tournament as the page sees it; sent again each time games finish.
+#[derive(Serialize, Debug, Clone, PartialEq)]
+pub struct TournamentState {
+    pub id: String,
+    pub game: String,
+    pub ais: Vec<String>,
+    pub games_per_side: u64,
+    pub seed: u64,
+    /// Each pair's match in the order they play.
+    pub pairs: Vec<PairView>,
+    /// Games played, and to play in all.
+    pub played: u64,
+    pub total: u64,
+    /// The ratings fitted to the games played so far, best first (`gamelab tournament
+    /// --json`'s `players` once done).
+    pub standings: Vec<Standing>,
+    pub elapsed_ms: u64,
+    pub done: bool,
+    pub stopped: bool,
+    /// Why it ended early, when an entrant failed.
+    pub error: Option<String>,
+}
+
+pub struct Tournament {
+    pub state: watch::Sender<TournamentState>,
+    pub stop: Arc<AtomicBool>,
+}
+
+impl Tournament {
+    /// The table as CSV: a row per AI, best first, with its rating, interval, score and
+    /// what it scored against each AI (the columns in the same order).
+    pub fn csv(&self) -> String {
+        let s = self.state.borrow().clone();
+        let quote = |text: &str| format!("\"{}\"", text.replace('"', "\"\""));
+        let mut out = String::from("rank,ai,elo,interval95,games,points");
+        for p in &s.standings {
+            out.push(',');
+            out.push_str(&quote(&format!("vs {}", p.ai)));
+        }
+        out.push('\n');
+        for (rank, p) in s.standings.iter().enumerate() {
+            let (mut games, mut points) = (0u64, 0.0);
+            let mut cells = Vec::new();
+            for q in &s.standings {
+                match p.results.iter().find(|r| r.opponent == q.ai) {
+                    Some(r) => {
+                        let n = r.win + r.lose + r.draw;
+                        games += n;
+                        points += r.win as f64 + r.draw as f64 / 2.0;
+                        cells.push(format!("{}-{}-{}", r.win, r.lose, r.draw));
+                    }
+                    None => cells.push(String::new()),
+                }
+            }
+            out.push_str(&format!(
+                "{},{},{:.1},{:.1},{games},{points}",
+                rank + 1,
+                quote(&p.ai),
+                p.elo,
+                p.interval95
+            ));
+            for c in cells {
+                out.push(',');
+                out.push_str(&c);
+            }
+            out.push('\n');
+        }
+        out
+    }
+}
+
+/// Checks the request, then starts the tournament on a thread of its own.
+pub fn start<G: Described>(
+    id: String,
+    request: &NewTournament,
+    files: FileAccess,
+) -> Result<Arc<Tournament>, ApiError> {
+    if request.ais.len() > MAX_ENTRANTS {
+        return Err(ApiError::bad_request(format!(
+            "{} AIs: a tournament takes 2 to {MAX_ENTRANTS}",
+            request.ais.len()
+        )));
+    }
+    check_entrants(&request.ais).map_err(|e| ApiError::bad_request(e.to_string()))?;
+    if request.games_per_side == 0 || request.games_per_side > MAX_GAMES_PER_SIDE {
+        return Err(ApiError::bad_request(format!(
+            "games_per_side {} is out of range: expected 1 to {MAX_GAMES_PER_SIDE}",
+            request.games_per_side
+        )));
+    }
+    let registry = G::registry();
+    for (i, spec) in request.ais.iter().enumerate() {
+        registry
+            .build_with(spec, &files)
+            .map_err(|e| ApiError::bad_request(format!("ai {}: {e}", i + 1)))?;
+    }
+    let n = request.ais.len();
+    let pair_list = pairs(n);
+    let initial = TournamentState {
+        id,
+        game: G::NAME.to_string(),
+        ais: request.ais.clone(),
+        games_per_side: request.games_per_side,
+        seed: request.seed,
+        pairs: pair_list
+            .iter()
+            .map(|&(i, j)| PairView {
+                a: request.ais[i].clone(),
+                b: request.ais[j].clone(),
+                win: 0,
+                lose: 0,
+                draw: 0,
+            })
+            .collect(),
+        played: 0,
+        total: 2 * request.games_per_side * pair_list.len() as u64,
+        standings: live_standings(&request.ais, &vec![Tally::default(); pair_list.len()]),
+        elapsed_ms: 0,
+        done: false,
+        stopped: false,
+        error: None,
+    };
+    let tournament = Arc::new(Tournament {
+        state: watch::Sender::new(initial),
+        stop: Arc::new(AtomicBool::new(false)),
+    });
+    let worker = tournament.clone();
+    let ais = request.ais.clone();
+    let cfg = MatchConfig {
+        games_per_side: request.games_per_side,
+        seed: request.seed,
+        threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+        opening_plies: 0,
+    };
+    std::thread::Builder::new()
+        .name("gamelab-tournament".into())
+        .spawn(move || {
+            play::<G>(&worker, &ais, &cfg, &files);
+            crate::memory::give_back();
+        })
+        .map_err(|e| ApiError::internal(format!("cannot start a worker thread: {e}")))?;
+    Ok(tournament)
+}
+
+/// Marks the tournament done however its thread ends, so that one that failed (a model
+/// file removed from the folder while it played) neither hangs its watchers nor counts
+/// against those playing.
+struct EndsIt<'a>(&'a Tournament);
+
+impl Drop for EndsIt<'_> {
+    fn drop(&mut self) {
+        self.0.state.send_if_modified(|s| {
+            let changed = !s.done;
+            if changed {
+                s.done = true;
+                s.stopped = true;
+                s.error = Some("an AI could not be built again (a model file changed?)".into());
+            }
+            changed
+        });
+    }
+}
+
+fn play<G: Described>(t: &Tournament, ais: &[String], cfg: &MatchConfig, files: &FileAccess) {
+    let _ends = EndsIt(t);
+    let registry = G::registry();
+    let started = Instant::now();
+    // Every spec was built once when the tournament was checked; only a model file
+    // changed since can fail now, which ends the tournament (see `EndsIt`).
+    let make = |i: usize| -> Box<dyn Agent<G>> {
+        registry
+            .build_with(&ais[i], files)
+            .expect("the AI was built from this spec when the tournament began")
+    };
+    let tallies = Mutex::new(vec![Tally::default(); pairs(ais.len()).len()]);
+    let on_chunk = |k: usize, chunk: &ChunkResult<G::Move>| {
+        let mut tallies = tallies.lock().expect("tallies lock");
+        let tally = &mut tallies[k];
+        for half in [&chunk.first, &chunk.second] {
+            tally.win += half.win;
+            tally.lose += half.lose;
+            tally.draw += half.draw;
+        }
+        let standings = live_standings(ais, &tallies);
+        let snapshot = tallies.clone();
+        drop(tallies);
+        t.state.send_modify(|s| {
+            for (view, t) in s.pairs.iter_mut().zip(&snapshot) {
+                (view.win, view.lose, view.draw) = (t.win, t.lose, t.draw);
+            }
+            s.played = snapshot.iter().map(|t| t.win + t.lose + t.draw).sum();
+            s.standings = standings;
+            s.elapsed_ms = started.elapsed().as_millis() as u64;
+        });
+    };
+    let result = run_tournament_live::<G, _>(ais, &make, cfg, &[], Some(&t.stop), &on_chunk);
+    t.state.send_modify(|s| {
+        s.elapsed_ms = started.elapsed().as_millis() as u64;
+        s.done = true;
+        match result {
+            Ok(Some(report)) => s.standings = report.players,
+            Ok(None) => s.stopped = true,
+            Err(e) => {
+                s.stopped = true;
+                s.error = Some(e.to_string());
+            }
+        }
+    });
+}
