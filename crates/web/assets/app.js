@@ -514,12 +514,12 @@ function renderPlay() {
   // (None for a game set up square by square: the format's games start from the start.)
   const format = s.record.native ? s.record.format : null;
   $("#record-native").hidden = !format;
-  $("#record-save").hidden = !format;
   if (format) {
     $("#record-native").textContent = `Copy as ${format.toUpperCase()}`;
     $("#record-native").title = `This game as a ${format.toUpperCase()} record, which other programs read`;
-    $("#record-save").title = `Save this game as a .${format} file`;
   }
+  // A game saves in its own format when it has one, else as its moves (which paste back).
+  $("#record-save").title = format ? `Save this game as a .${format} file` : "Save this game's moves as a text file";
   const mover = s.players.find((p) => p.side === s.board.to_move);
   const status = $("#play-status");
   const last = s.cursor > 0 ? s.moves[s.cursor - 1] : null;
@@ -647,8 +647,9 @@ function initPlay() {
   $("#record-native").addEventListener("click", () => copyRecord(play.state.record.native));
   $("#record-save").addEventListener("click", () => {
     const r = play.state.record;
-    const link = el("a", { href: URL.createObjectURL(new Blob([r.native + "\n"], { type: "text/plain" })) });
-    link.download = `${play.state.game}-game.${r.format}`;
+    const [text, extension] = r.native ? [r.native, r.format] : [r.moves, "txt"];
+    const link = el("a", { href: URL.createObjectURL(new Blob([text + "\n"], { type: "text/plain" })) });
+    link.download = `${play.state.game}-game.${extension}`;
     link.click();
     setTimeout(() => URL.revokeObjectURL(link.href), 1000);
   });

@@ -7,7 +7,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { mkdirSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
@@ -367,38 +367,41 @@ test("an Othello game between two people, with a pass", async () => {
   assert.deepEqual(page.errors, []);
 });
 
-test("an Othello move against the default engine", async () => {
-  const page = await open();
-  await page.selectOption("#play-game", "othello");
-  await page.waitForSelector('#play-board.discs .cell[data-square="19"].legal');
-  await page.click('#play-seat-1 details summary');
-  // A changed parameter hands the game to the new AI at once: wait until it plays, or a
-  // click on the old board would be answered by the old game's AI.
-  await page.fill('#play-seat-1 input[data-param="time"]', "0.05");
-  await page.press('#play-seat-1 input[data-param="time"]', "Tab");
-  await page.waitForFunction(() => document.querySelector("#play-players").textContent.includes("engine:time=0.05"));
-  await page.waitForFunction(() => document.querySelectorAll("#move-list li").length === 0);
-  await page.waitForSelector('#play-board .cell[data-square="19"].legal');
-  await page.click(square("play-board", 19)); // d3
-  await page.waitForFunction(() => document.querySelectorAll("#move-list li").length === 2);
-  await humanTurn(page);
-  assert.match(await page.textContent("#move-list li:first-child"), /d3/);
-  // What the engine's search did for its reply: depth, positions, and the line it expects,
-  // its own move first.
-  const reply = (await page.textContent("#move-list li:nth-child(2)")).replace(/^2\.\s*/, "").trim();
-  const searchLine = await page.textContent("#play-search");
-  assert.ok(await page.isVisible("#play-search"));
-  const m = searchLine.match(/^Move 2, ([a-h][1-8]): searched (\d+) plies, ([\d,]+) positions, expecting ([a-h][1-8])/);
-  assert.ok(m, searchLine);
-  assert.equal(m[1], reply);
-  assert.equal(m[4], reply);
-  assert.ok(Number(m[2]) >= 1 && Number(m[3].replaceAll(",", "")) > 0, searchLine);
-  await shot(page, "othello-vs-engine");
-  // A person's move has no search to show.
-  await page.click('#move-list li[data-ply="1"]');
-  await page.waitForFunction(() => document.querySelector("#play-search").hidden);
-  assert.deepEqual(page.errors, []);
-});
+for (const [name, viewport] of [["desktop", { width: 1360, height: 900 }], ["phone", { width: 390, height: 844 }]]) {
+  test(`an Othello move against the default engine (${name})`, async () => {
+    const page = await open(viewport);
+    await page.selectOption("#play-game", "othello");
+    await page.waitForSelector('#play-board.discs .cell[data-square="19"].legal');
+    await page.click('#play-seat-1 details summary');
+    // A changed parameter hands the game to the new AI at once: wait until it plays, or a
+    // click on the old board would be answered by the old game's AI.
+    await page.fill('#play-seat-1 input[data-param="time"]', "0.05");
+    await page.press('#play-seat-1 input[data-param="time"]', "Tab");
+    await page.waitForFunction(() => document.querySelector("#play-players").textContent.includes("engine:time=0.05"));
+    await page.waitForFunction(() => document.querySelectorAll("#move-list li").length === 0);
+    await page.waitForSelector('#play-board .cell[data-square="19"].legal');
+    await page.click(square("play-board", 19)); // d3
+    await page.waitForFunction(() => document.querySelectorAll("#move-list li").length === 2);
+    await humanTurn(page);
+    assert.match(await page.textContent("#move-list li:first-child"), /d3/);
+    // What the engine's search did for its reply: depth, positions, and the line it expects,
+    // its own move first.
+    const reply = (await page.textContent("#move-list li:nth-child(2)")).replace(/^2\.\s*/, "").trim();
+    const searchLine = await page.textContent("#play-search");
+    assert.ok(await page.isVisible("#play-search"));
+    const m = searchLine.match(/^Move 2, ([a-h][1-8]): searched (\d+) plies, ([\d,]+) positions, expecting ([a-h][1-8])/);
+    assert.ok(m, searchLine);
+    assert.equal(m[1], reply);
+    assert.equal(m[4], reply);
+    assert.ok(Number(m[2]) >= 1 && Number(m[3].replaceAll(",", "")) > 0, searchLine);
+    await page.$eval("#play-status", (e) => e.scrollIntoView());
+    await shot(page, `${name}-othello-vs-engine`);
+    // A person's move has no search to show.
+    await page.click('#move-list li[data-ply="1"]');
+    await page.waitForFunction(() => document.querySelector("#play-search").hidden);
+    assert.deepEqual(page.errors, []);
+  });
+}
 
 test("a Connect Four game against alpha-beta: the page draws what the catalogue says", async () => {
   const page = await open();
@@ -653,36 +656,38 @@ test("a reload brings back the view, the game, its position and the run; keys pl
 });
 
 // Issue 22, analysis: each legal move's value by an AI, on the board.
-test("analysis: each move's value on the board, for every game, by the AI asked", async () => {
-  const page = await open();
-  await page.check("#analysis-on");
-  // Tic-tac-toe: mcts's values (proven ones exact), one on each empty square.
-  await page.waitForFunction(() => document.querySelectorAll("#play-board .overlay").length === 9);
-  assert.equal(await page.inputValue("#analysis-ai"), "mcts:iterations=20000");
-  assert.equal(await page.$$eval("#play-board .cell.pick", (c) => c.length), 1);
-  assert.match(await page.textContent("#analysis-note"), /Values by mcts:iterations=20000/);
-  await page.click(square("play-board", 4));
-  await page.waitForFunction(() => document.querySelectorAll("#move-list li").length === 2);
-  await page.waitForFunction(() => document.querySelectorAll("#play-board .overlay").length === 7);
-  // Othello: the engine's values in discs, on its four first moves.
-  await page.selectOption("#play-game", "othello");
-  await page.waitForFunction(() => document.querySelector("#analysis-ai").value === "engine:level=4"
-    && document.querySelectorAll("#play-board .overlay").length === 4);
-  const values = await page.$$eval("#play-board .overlay", (o) => o.map((x) => Number(x.textContent)));
-  assert.ok(values.every((v) => Number.isFinite(v) && Math.abs(v) < 64), String(values));
-  await shot(page, "othello-analysis");
-  // Another AI, and one that does not score moves: the page says so.
-  await page.fill("#analysis-ai", "mcts:iterations=500");
-  await page.press("#analysis-ai", "Enter");
-  await page.waitForFunction(() => document.querySelector("#analysis-note").textContent.includes("mcts:iterations=500"));
-  await page.fill("#analysis-ai", "random");
-  await page.press("#analysis-ai", "Enter");
-  await page.waitForSelector("#toast:not([hidden])");
-  assert.match(await page.textContent("#toast"), /random gives no value for each move/);
-  assert.equal(await page.$$eval("#play-board .overlay", (o) => o.length), 0);
-  await page.uncheck("#analysis-on");
-  assert.deepEqual(page.errors, []);
-});
+for (const [name, viewport] of [["desktop", { width: 1360, height: 900 }], ["phone", { width: 390, height: 844 }]]) {
+  test(`analysis: each move's value on the board, for every game, by the AI asked (${name})`, async () => {
+    const page = await open(viewport);
+    await page.check("#analysis-on");
+    // Tic-tac-toe: mcts's values (proven ones exact), one on each empty square.
+    await page.waitForFunction(() => document.querySelectorAll("#play-board .overlay").length === 9);
+    assert.equal(await page.inputValue("#analysis-ai"), "mcts:iterations=20000");
+    assert.equal(await page.$$eval("#play-board .cell.pick", (c) => c.length), 1);
+    assert.match(await page.textContent("#analysis-note"), /Values by mcts:iterations=20000/);
+    await page.click(square("play-board", 4));
+    await page.waitForFunction(() => document.querySelectorAll("#move-list li").length === 2);
+    await page.waitForFunction(() => document.querySelectorAll("#play-board .overlay").length === 7);
+    // Othello: the engine's values in discs, on its four first moves.
+    await page.selectOption("#play-game", "othello");
+    await page.waitForFunction(() => document.querySelector("#analysis-ai").value === "engine:level=4"
+      && document.querySelectorAll("#play-board .overlay").length === 4);
+    const values = await page.$$eval("#play-board .overlay", (o) => o.map((x) => Number(x.textContent)));
+    assert.ok(values.every((v) => Number.isFinite(v) && Math.abs(v) < 64), String(values));
+    await shot(page, `${name}-othello-analysis`);
+    // Another AI, and one that does not score moves: the page says so.
+    await page.fill("#analysis-ai", "mcts:iterations=500");
+    await page.press("#analysis-ai", "Enter");
+    await page.waitForFunction(() => document.querySelector("#analysis-note").textContent.includes("mcts:iterations=500"));
+    await page.fill("#analysis-ai", "random");
+    await page.press("#analysis-ai", "Enter");
+    await page.waitForSelector("#toast:not([hidden])");
+    assert.match(await page.textContent("#toast"), /random gives no value for each move/);
+    assert.equal(await page.$$eval("#play-board .overlay", (o) => o.length), 0);
+    await page.uncheck("#analysis-on");
+    assert.deepEqual(page.errors, []);
+  });
+}
 
 // Issue 22: an evaluation bar for the position shown and a graph over the game, on a
 // desktop and on a phone.
@@ -925,115 +930,128 @@ for (const [name, viewport] of [["desktop", { width: 1360, height: 900 }], ["pho
 }
 
 // Issue 22: a hint button, and the discs a move turns over marked.
-test("a hint outlines the best move; the discs a move turns over are marked", async () => {
-  const page = await open();
-  await page.click("#hint");
-  await page.waitForFunction(() => document.querySelector("#analysis-note").textContent.startsWith("Hint: "));
-  assert.equal(await page.$$eval("#play-board .cell.pick", (c) => c.length), 1);
-  assert.match(await page.textContent("#analysis-note"), /is mcts:iterations=20000's best move here\./);
-  await page.selectOption("#play-game", "othello");
-  await page.waitForSelector('#play-board.discs .cell[data-square="19"].legal');
-  await page.selectOption("#play-seat-1 select.ai", "human");
-  await page.waitForFunction(() => document.querySelector("#play-players").textContent.includes("White: Human"));
-  await page.click('#play-board .cell[data-square="19"].legal'); // d3 turns d4 over
-  await page.waitForFunction(() => document.querySelectorAll("#move-list li").length === 1);
-  assert.deepEqual(await page.$$eval("#play-board .cell.flipped", (c) => c.map((x) => x.dataset.square)), ["27"]);
-  await shot(page, "othello-flipped");
-  // Going back shows no flips: they belong to the move just played.
-  await page.click("#undo");
-  await page.waitForFunction(() => document.querySelector("#replay-label").textContent === "move 0 of 1");
-  assert.equal(await page.$$eval("#play-board .cell.flipped", (c) => c.length), 0);
-  assert.deepEqual(page.errors, []);
-});
+for (const [name, viewport] of [["desktop", { width: 1360, height: 900 }], ["phone", { width: 390, height: 844 }]]) {
+  test(`a hint outlines the best move; the discs a move turns over are marked (${name})`, async () => {
+    const page = await open(viewport);
+    await page.click("#hint");
+    await page.waitForFunction(() => document.querySelector("#analysis-note").textContent.startsWith("Hint: "));
+    assert.equal(await page.$$eval("#play-board .cell.pick", (c) => c.length), 1);
+    assert.match(await page.textContent("#analysis-note"), /is mcts:iterations=20000's best move here\./);
+    await page.selectOption("#play-game", "othello");
+    await page.waitForSelector('#play-board.discs .cell[data-square="19"].legal');
+    await page.selectOption("#play-seat-1 select.ai", "human");
+    await page.waitForFunction(() => document.querySelector("#play-players").textContent.includes("White: Human"));
+    await page.click('#play-board .cell[data-square="19"].legal'); // d3 turns d4 over
+    await page.waitForFunction(() => document.querySelectorAll("#move-list li").length === 1);
+    assert.deepEqual(await page.$$eval("#play-board .cell.flipped", (c) => c.map((x) => x.dataset.square)), ["27"]);
+    await page.$eval("#play-status", (e) => e.scrollIntoView());
+    await shot(page, `${name}-othello-flipped`);
+    // Going back shows no flips: they belong to the move just played.
+    await page.click("#undo");
+    await page.waitForFunction(() => document.querySelector("#replay-label").textContent === "move 0 of 1");
+    assert.equal(await page.$$eval("#play-board .cell.flipped", (c) => c.length), 0);
+    assert.deepEqual(page.errors, []);
+  });
+}
 
 // Issue 22: a review of a finished game lists each side's costliest moves.
-test("a finished game's review lists each side's costliest moves and shows them", async () => {
-  const page = await open();
-  // o takes the first free square every move and loses to ai14s.
-  for (;;) {
-    await humanTurn(page);
-    if ((await status(page)).startsWith("Game over")) break;
-    await playAt(page, "#play-board .cell.legal >> nth=0");
-  }
-  const total = await moveCount(page);
-  await page.click("#review");
-  await page.waitForSelector("#review-out h3");
-  const headings = await page.$$eval("#review-out h3", (h) => h.map((x) => x.textContent));
-  assert.deepEqual(headings, ["O's costliest moves", "X's costliest moves"]);
-  const first = await page.textContent("#review-out ul li >> nth=0");
-  assert.match(first, /^\d+\. \(\d, \d\) — lost [\d.]+; \(\d, \d\) was best$/);
-  await shot(page, "ttt-review");
-  // A listed move: the position before it.
-  const ply = Number(first.split(".")[0]) - 1;
-  await page.click("#review-out ul li >> nth=0");
-  await page.waitForFunction((t) => document.querySelector("#replay-label").textContent === t, `move ${ply} of ${total}`);
-  assert.deepEqual(page.errors, []);
-});
+for (const [name, viewport] of [["desktop", { width: 1360, height: 900 }], ["phone", { width: 390, height: 844 }]]) {
+  test(`a finished game's review lists each side's costliest moves and shows them (${name})`, async () => {
+    const page = await open(viewport);
+    // o takes the first free square every move and loses to ai14s.
+    for (;;) {
+      await humanTurn(page);
+      if ((await status(page)).startsWith("Game over")) break;
+      await playAt(page, "#play-board .cell.legal >> nth=0");
+    }
+    const total = await moveCount(page);
+    await page.click("#review");
+    await page.waitForSelector("#review-out h3");
+    const headings = await page.$$eval("#review-out h3", (h) => h.map((x) => x.textContent));
+    assert.deepEqual(headings, ["O's costliest moves", "X's costliest moves"]);
+    const first = await page.textContent("#review-out ul li >> nth=0");
+    assert.match(first, /^\d+\. \(\d, \d\) — lost [\d.]+; \(\d, \d\) was best$/);
+    await shot(page, `${name}-ttt-review`);
+    // A listed move: the position before it.
+    const ply = Number(first.split(".")[0]) - 1;
+    await page.click("#review-out ul li >> nth=0");
+    await page.waitForFunction((t) => document.querySelector("#replay-label").textContent === t, `move ${ply} of ${total}`);
+    assert.deepEqual(page.errors, []);
+  });
+}
 
 // Issue 22: records in and out.
-test("a game's moves copy out and paste back in, an Othello transcript included", async () => {
-  const page = await open();
-  await page.selectOption("#play-game", "othello");
-  await page.waitForSelector('#play-board.discs .cell[data-square="19"].legal');
-  await page.selectOption("#play-seat-1 select.ai", "human");
-  await page.waitForFunction(() => document.querySelector("#play-players").textContent.includes("White: Human"));
-  await page.click("#records summary");
-  await page.fill("#record-text", "f5d6c3d3c4");
-  await page.click("#record-load");
-  await page.waitForFunction(() => document.querySelectorAll("#move-list li").length === 5);
-  assert.equal(await page.textContent("#replay-label"), "move 5 of 5");
-  await page.fill("#record-text", "");
-  await page.click("#record-copy");
-  assert.equal(await page.inputValue("#record-text"), "f5d6c3d3c4");
-  // The game as GGF, which NBoard reads: copied, saved as a file, and pasted back.
-  await page.click("#record-native");
-  const ggf = await page.inputValue("#record-text");
-  assert.match(ggf, /^\(;GM\[Othello\]PC\[gamelab\]PB\[human\]PW\[human\]RE\[\?\]TY\[8\]BO\[8 .*B\[F5\]W\[D6\]B\[C3\]W\[D3\]B\[C4\];\)$/);
-  const [download] = await Promise.all([page.waitForEvent("download"), page.click("#record-save")]);
-  assert.equal(download.suggestedFilename(), "othello-game.ggf");
-  await page.click("#new-game");
-  await page.waitForFunction(() => document.querySelectorAll("#move-list li").length === 0);
-  await page.fill("#record-text", ggf);
-  await page.click("#record-load");
-  await page.waitForFunction(() => document.querySelectorAll("#move-list li").length === 5);
-  await shot(page, "othello-records");
-  // Tic-tac-toe's moves copy as a move list that pastes back; it has no file format.
-  await page.selectOption("#play-game", "ttt");
-  await page.waitForFunction(() => document.querySelectorAll("#play-board .cell").length === 9);
-  assert.equal(await page.isHidden("#record-native"), true);
-  await page.selectOption("#play-seat-1 select.ai", "human");
-  await page.waitForFunction(() => document.querySelector("#play-players").textContent.includes("X: Human"));
-  await page.fill("#record-text", "1,1 0,0 2,2");
-  await page.click("#record-load");
-  await page.waitForFunction(() => document.querySelectorAll("#move-list li").length === 3);
-  await page.click("#record-copy");
-  assert.equal(await page.inputValue("#record-text"), "1,1 0,0 2,2");
-  // A move that cannot be played: said which.
-  await page.fill("#record-text", "1,1 1,1");
-  await page.click("#record-load");
-  await page.waitForSelector("#toast:not([hidden])");
-  assert.match(await page.textContent("#toast"), /record, move 2 \(`1,1`\)/);
-  assert.deepEqual(page.errors, []);
-});
+for (const [name, viewport] of [["desktop", { width: 1360, height: 900 }], ["phone", { width: 390, height: 844 }]]) {
+  test(`a game's moves copy out and paste back in, an Othello transcript included (${name})`, async () => {
+    const page = await open(viewport);
+    await page.selectOption("#play-game", "othello");
+    await page.waitForSelector('#play-board.discs .cell[data-square="19"].legal');
+    await page.selectOption("#play-seat-1 select.ai", "human");
+    await page.waitForFunction(() => document.querySelector("#play-players").textContent.includes("White: Human"));
+    await page.click("#records summary");
+    await page.fill("#record-text", "f5d6c3d3c4");
+    await page.click("#record-load");
+    await page.waitForFunction(() => document.querySelectorAll("#move-list li").length === 5);
+    assert.equal(await page.textContent("#replay-label"), "move 5 of 5");
+    await page.fill("#record-text", "");
+    await page.click("#record-copy");
+    assert.equal(await page.inputValue("#record-text"), "f5d6c3d3c4");
+    // The game as GGF, which NBoard reads: copied, saved as a file, and pasted back.
+    await page.click("#record-native");
+    const ggf = await page.inputValue("#record-text");
+    assert.match(ggf, /^\(;GM\[Othello\]PC\[gamelab\]PB\[human\]PW\[human\]RE\[\?\]TY\[8\]BO\[8 .*B\[F5\]W\[D6\]B\[C3\]W\[D3\]B\[C4\];\)$/);
+    const [download] = await Promise.all([page.waitForEvent("download"), page.click("#record-save")]);
+    assert.equal(download.suggestedFilename(), "othello-game.ggf");
+    await page.click("#new-game");
+    await page.waitForFunction(() => document.querySelectorAll("#move-list li").length === 0);
+    await page.fill("#record-text", ggf);
+    await page.click("#record-load");
+    await page.waitForFunction(() => document.querySelectorAll("#move-list li").length === 5);
+    await shot(page, `${name}-othello-records`);
+    // Tic-tac-toe's moves copy as a move list that pastes back; it has no file format.
+    await page.selectOption("#play-game", "ttt");
+    await page.waitForFunction(() => document.querySelectorAll("#play-board .cell").length === 9);
+    assert.equal(await page.isHidden("#record-native"), true);
+    await page.selectOption("#play-seat-1 select.ai", "human");
+    await page.waitForFunction(() => document.querySelector("#play-players").textContent.includes("X: Human"));
+    await page.fill("#record-text", "1,1 0,0 2,2");
+    await page.click("#record-load");
+    await page.waitForFunction(() => document.querySelectorAll("#move-list li").length === 3);
+    await page.click("#record-copy");
+    assert.equal(await page.inputValue("#record-text"), "1,1 0,0 2,2");
+    // It downloads as its moves, which paste back.
+    const [saved] = await Promise.all([page.waitForEvent("download"), page.click("#record-save")]);
+    assert.equal(saved.suggestedFilename(), "ttt-game.txt");
+    assert.equal(readFileSync(await saved.path(), "utf8"), "1,1 0,0 2,2\n");
+    // A move that cannot be played: said which.
+    await page.fill("#record-text", "1,1 1,1");
+    await page.click("#record-load");
+    await page.waitForSelector("#toast:not([hidden])");
+    assert.match(await page.textContent("#toast"), /record, move 2 \(`1,1`\)/);
+    assert.deepEqual(page.errors, []);
+  });
+}
 
 // Issue 22: strengths by name, with the raw parameters still there for those who want them.
-test("a level by name picks an AI and its parameters, and says how it plays", async () => {
-  const page = await open();
-  await page.selectOption("#play-game", "othello");
-  await page.waitForSelector('#play-board.discs .cell[data-square="19"].legal');
-  await page.selectOption('#play-seat-1 select[aria-label$="level"]', "engine:level=4");
-  await page.waitForFunction(() => document.querySelector("#play-players").textContent.includes("White: engine:level=4"));
-  assert.match(await page.textContent("#play-seat-1 .level-note"), /^Strong: the learned evaluation four moves ahead/);
-  assert.equal(await page.inputValue('#play-seat-1 select[aria-label="White"]'), "engine");
-  // The level's parameters are shown, unfolded.
-  assert.equal(await page.$$eval("#play-seat-1 details[open]", (d) => d.length), 1);
-  assert.equal(await page.inputValue('#play-seat-1 [data-param="level"]'), "4");
-  await shot(page, "othello-level");
-  // A parameter changed by hand: the level is custom again.
-  await page.fill('#play-seat-1 [data-param="level"]', "2");
-  await page.press('#play-seat-1 [data-param="level"]', "Tab");
-  await page.waitForFunction(() => document.querySelector("#play-players").textContent.includes("White: engine:level=2"));
-  assert.equal(await page.inputValue('#play-seat-1 select[aria-label$="level"]'), "");
-  assert.equal(await page.textContent("#play-seat-1 .level-note"), "");
-  assert.deepEqual(page.errors, []);
-});
+for (const [name, viewport] of [["desktop", { width: 1360, height: 900 }], ["phone", { width: 390, height: 844 }]]) {
+  test(`a level by name picks an AI and its parameters, and says how it plays (${name})`, async () => {
+    const page = await open(viewport);
+    await page.selectOption("#play-game", "othello");
+    await page.waitForSelector('#play-board.discs .cell[data-square="19"].legal');
+    await page.selectOption('#play-seat-1 select[aria-label$="level"]', "engine:level=4");
+    await page.waitForFunction(() => document.querySelector("#play-players").textContent.includes("White: engine:level=4"));
+    assert.match(await page.textContent("#play-seat-1 .level-note"), /^Strong: the learned evaluation four moves ahead/);
+    assert.equal(await page.inputValue('#play-seat-1 select[aria-label="White"]'), "engine");
+    // The level's parameters are shown, unfolded.
+    assert.equal(await page.$$eval("#play-seat-1 details[open]", (d) => d.length), 1);
+    assert.equal(await page.inputValue('#play-seat-1 [data-param="level"]'), "4");
+    await shot(page, `${name}-othello-level`);
+    // A parameter changed by hand: the level is custom again.
+    await page.fill('#play-seat-1 [data-param="level"]', "2");
+    await page.press('#play-seat-1 [data-param="level"]', "Tab");
+    await page.waitForFunction(() => document.querySelector("#play-players").textContent.includes("White: engine:level=2"));
+    assert.equal(await page.inputValue('#play-seat-1 select[aria-label$="level"]'), "");
+    assert.equal(await page.textContent("#play-seat-1 .level-note"), "");
+    assert.deepEqual(page.errors, []);
+  });
+}
