@@ -565,24 +565,29 @@ async fn run_events(
     Path(id): Path<String>,
 ) -> Result<Sse<impl tokio_stream::Stream<Item = Result<Event, Infallible>>>, ApiError> {
     let run = run(&app, &id)?;
-    let mut states = run.state.subscribe();
+    Ok(events(run.state.subscribe(), |s| s.done))
+}
+
+/// A state now and after every change, as server-sent events, until `done` says the last
+/// one was sent.
+fn events<T: Clone + serde::Serialize + Send + Sync + 'static>(
+    mut states: tokio::sync::watch::Receiver<T>,
+    done: fn(&T) -> bool,
+) -> Sse<impl tokio_stream::Stream<Item = Result<Event, Infallible>>> {
     let (send, receive) = tokio::sync::mpsc::channel(16);
     // Forwards every change, and the final state, then drops the sender to end the stream.
     tokio::spawn(async move {
         loop {
             let state = states.borrow_and_update().clone();
-            let done = state.done;
-            if send.send(state).await.is_err() || done || states.changed().await.is_err() {
+            let last = done(&state);
+            if send.send(state).await.is_err() || last || states.changed().await.is_err() {
                 break;
             }
         }
     });
-    let stream = ReceiverStream::new(receive).map(|s| {
-        Ok(Event::default()
-            .json_data(&s)
-            .expect("run states serialise"))
-    });
-    Ok(Sse::new(stream).keep_alive(KeepAlive::default()))
+    let stream = ReceiverStream::new(receive)
+        .map(|s| Ok(Event::default().json_data(&s).expect("states serialise")));
+    Sse::new(stream).keep_alive(KeepAlive::default())
 }
 
 /// Every run the server holds, the newest first: a page reloaded, or another tab, finds
@@ -722,24 +727,7 @@ async fn tournament_events(
     State(app): State<Arc<AppState>>,
     Path(id): Path<String>,
 ) -> Result<Sse<impl tokio_stream::Stream<Item = Result<Event, Infallible>>>, ApiError> {
-    let t = tournament(&app, &id)?;
-    let mut states = t.state.subscribe();
-    let (send, receive) = tokio::sync::mpsc::channel(16);
-    tokio::spawn(async move {
-        loop {
-            let state = states.borrow_and_update().clone();
-            let done = state.done;
-            if send.send(state).await.is_err() || done || states.changed().await.is_err() {
-                break;
-            }
-        }
-    });
-    let stream = ReceiverStream::new(receive).map(|s| {
-        Ok(Event::default()
-            .json_data(&s)
-            .expect("tournament states serialise"))
-    });
-    Ok(Sse::new(stream).keep_alive(KeepAlive::default()))
+    Ok(events(tournament(&app, &id)?.state.subscribe(), |s| s.done))
 }
 
 async fn stop_tournament(

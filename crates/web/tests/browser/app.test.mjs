@@ -242,6 +242,8 @@ test("a watch run can be stopped", async () => {
   const page = await open();
   await page.click("#tab-watch");
   await page.selectOption("#watch-game", "othello");
+  // Minimax searches: a run of some minutes however fast the machine, so Stop comes first.
+  await page.selectOption("#watch-a select.ai", "minimax");
   await page.fill("#watch-games", "100000");
   await page.click("#watch-start");
   await page.waitForFunction(() => document.querySelector("#watch-progress").dataset.state === "running");
@@ -275,8 +277,9 @@ for (const [name, viewport] of [["desktop", { width: 1360, height: 900 }], ["pho
     const [download] = await Promise.all([page.waitForEvent("download"), page.click("#watch-download-native")]);
     assert.equal(download.suggestedFilename(), `gamelab-run-${id}.ggf`);
 
-    // A long run left playing; another page, with nothing in its address, finds it, opens
-    // it and stops it.
+    // A long run left playing (minimax searches: some minutes of games, however fast the
+    // machine); another page, with nothing in its address, finds it, opens it and stops it.
+    await page.selectOption("#watch-a select.ai", "minimax");
     await page.fill("#watch-games", "100000");
     await page.click("#watch-start");
     await page.waitForFunction(() => document.querySelector("#watch-progress").dataset.state === "running");
@@ -288,7 +291,7 @@ for (const [name, viewport] of [["desktop", { width: 1360, height: 900 }], ["pho
     await other.waitForSelector(`#watch-runs-list li[data-run="${id}"][data-state="done"]`);
     await other.click(`#watch-runs-list li[data-run="${running}"] button >> text=Open`);
     await other.waitForFunction(() => document.querySelector("#watch-progress").dataset.state === "running");
-    assert.equal(await other.textContent("#watch-title"), "A = greedy  vs  B = random");
+    assert.equal(await other.textContent("#watch-title"), "A = minimax  vs  B = random");
     assert.equal(await other.inputValue("#watch-game"), "othello");
     assert.equal(await other.inputValue("#watch-games"), "100000");
     // The list follows the run it shows.
