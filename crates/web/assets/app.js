@@ -296,6 +296,8 @@ function showGame(state) {
   if (play.state?.game !== state.game) $("#analysis-ai").value = gameInfo(state.game).analysis_ai;
   play.state = state;
   play.info = gameInfo(state.game);
+  // A closed position editor follows the game in play; an open one keeps its edits.
+  if (!$("#editor").open) setupEditor(state.game);
   renderPlay();
   saveUrl();
   analyse();
@@ -740,8 +742,8 @@ function renderEditor() {
 }
 
 // The editor for the game picked, starting from the board in play when it is that game's.
-function setupEditor() {
-  const info = gameInfo($("#play-game").value);
+function setupEditor(name = $("#play-game").value) {
+  const info = gameInfo(name);
   $("#editor").hidden = !info.can_set_up;
   if (!info.can_set_up) return;
   editor.info = info;
@@ -772,7 +774,7 @@ function initEditor() {
   $("#editor-play").addEventListener("click", () =>
     newGame([], play.seats.map((seat) => seat.spec()), editor.info.name, null, { cells: editor.cells, to_move: editor.toMove }));
   $("#editor").addEventListener("toggle", () => { if ($("#editor").open) editorFromGame(); });
-  $("#play-game").addEventListener("change", setupEditor);
+  $("#play-game").addEventListener("change", () => setupEditor());
   setupEditor();
 }
 

@@ -834,8 +834,7 @@ for (const [name, viewport] of [["desktop", { width: 1360, height: 900 }], ["pho
     await page.waitForFunction(() => document.querySelector("#play-players").textContent.includes("White: Human"));
     await page.click("#editor summary");
     // It starts from the board in play: the four centre discs.
-    await page.waitForSelector("#editor-board.discs");
-    assert.equal((await page.$$("#editor-board .disc")).length, 4);
+    await page.waitForFunction(() => document.querySelectorAll("#editor-board.discs .disc").length === 4);
     // d3 black (one click), e6 white (two), then black to move.
     await page.click('#editor-board .cell[data-square="19"]');
     await page.click('#editor-board .cell[data-square="44"]');
