@@ -192,18 +192,25 @@ struct Values {
     children: Vec<ValueView>,
 }
 
-/// Minimax values of the whole tree below.
-fn solved_values<G: Described>(game: &G) -> Values {
-    let mut values = GameValues::new();
-    let value = value_view::<G>(values.value(game));
-    let children = game
-        .legal_moves()
+/// Each legal move with the position after it.
+fn children_of<G: Described>(game: &G) -> Vec<(G::Move, G)> {
+    game.legal_moves()
         .iter()
         .map(|&mv| {
             let mut child = game.clone();
             child.play_unchecked(mv);
-            value_view::<G>(values.value(&child))
+            (mv, child)
         })
+        .collect()
+}
+
+/// Minimax values of the whole tree below.
+fn solved_values<G: Described>(game: &G, children: &[(G::Move, G)]) -> Values {
+    let mut values = GameValues::new();
+    let value = value_view::<G>(values.value(game));
+    let children = children
+        .iter()
+        .map(|(_, child)| value_view::<G>(values.value(child)))
         .collect();
     Values { value, children }
 }
@@ -212,6 +219,7 @@ fn solved_values<G: Described>(game: &G) -> Values {
 /// outcome.
 fn searched_values<G: Described>(
     game: &G,
+    children: &[(G::Move, G)],
     spec: &str,
     files: &FileAccess,
     stop: &StopFlag,
@@ -252,14 +260,9 @@ fn searched_values<G: Described>(
         ))
     };
     let value = value_of(game)?;
-    let children = game
-        .legal_moves()
+    let children = children
         .iter()
-        .map(|&mv| {
-            let mut child = game.clone();
-            child.play_unchecked(mv);
-            value_of(&child)
-        })
+        .map(|(_, child)| value_of(child))
         .collect::<Result<_, _>>()?;
     Ok(Values { value, children })
 }
@@ -276,9 +279,10 @@ fn explore_game<G: Described>(
             .clone()
             .unwrap_or_else(|| G::ANALYSIS_AI.to_string())
     });
+    let positions = children_of(&game);
     let Values { value, children } = match &valuer {
-        None => solved_values(&game),
-        Some(spec) => searched_values(&game, spec, files, stop)?,
+        None => solved_values(&game, &positions),
+        Some(spec) => searched_values(&game, &positions, spec, files, stop)?,
     };
     // The best for the side to move: the most for the first side, or the least.
     let mover = if game.to_move() == Side::First {
@@ -288,17 +292,14 @@ fn explore_game<G: Described>(
     };
     let key = |v: &ValueView| mover * v.score.unwrap_or(f64::from(v.value) * 1e9);
     let best = children.iter().map(key).fold(f64::NEG_INFINITY, f64::max);
-    let children = game
-        .legal_moves()
+    let children = positions
         .iter()
         .zip(children)
-        .map(|(&mv, child_value)| {
-            let mut child = game.clone();
-            child.play_unchecked(mv);
-            let board = board_view(&child);
+        .map(|((mv, child), child_value)| {
+            let board = board_view(child);
             ChildView {
-                mv: move_view::<G>(mv),
-                moves: moves_of(&child),
+                mv: move_view::<G>(*mv),
+                moves: moves_of(child),
                 cells: board.cells,
                 best: key(&child_value) == best,
                 value: child_value,

@@ -513,21 +513,61 @@ async fn seek(
     change_game(app, id, move |s| s.seek(request.ply)).await
 }
 
+/// What runs and tournaments share: each plays on threads of its own until it is done or
+/// stopped, and only so many of a kind play at once.
+pub(crate) trait Job: Send + Sync + 'static {
+    fn done(&self) -> bool;
+    fn stop(&self);
+    /// Marks it done and stopped because its thread ended without finishing it.
+    fn fail(&self);
+}
+
+/// Marks a job done however its thread ends, so that one that failed (a model file
+/// removed from the folder while it played) neither hangs its watchers nor counts against
+/// those playing.
+pub(crate) struct EndsOnDrop<'a, J: Job>(pub &'a J);
+
+impl<J: Job> Drop for EndsOnDrop<'_, J> {
+    fn drop(&mut self) {
+        self.0.fail();
+    }
+}
+
+/// Starts a job with `start` (which checks the request and starts its threads) and keeps
+/// it under `id`, unless `cap` jobs of its `kind` are playing already (429).
+async fn start_job<J: Job>(
+    jobs: &Mutex<Keyed<Arc<J>>>,
+    cap: usize,
+    kind: &str,
+    id: String,
+    start: impl FnOnce() -> Result<Arc<J>, ApiError> + Send + 'static,
+) -> Result<Arc<J>, ApiError> {
+    let playing = |jobs: &Keyed<Arc<J>>| jobs.values().filter(|j| !j.done()).count();
+    let busy = || {
+        ApiError::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            format!("{cap} {kind} are already playing; stop one or wait for one to end"),
+        )
+    };
+    if playing(&lock(jobs)) >= cap {
+        return Err(busy());
+    }
+    let job = blocking(start).await?;
+    let mut all = lock(jobs);
+    // Checked again under the lock: requests that passed the first check together.
+    if playing(&all) >= cap {
+        job.stop();
+        return Err(busy());
+    }
+    all.insert(id, job.clone(), |j| j.done());
+    Ok(job)
+}
+
 async fn new_run(
     State(app): State<Arc<AppState>>,
     body: Result<Json<NewRun>, JsonRejection>,
 ) -> Result<(StatusCode, Json<RunState>), ApiError> {
     let Json(request) = body?;
-    let active = |runs: &Keyed<Arc<Run>>| runs.values().filter(|r| !r.state.borrow().done).count();
-    let busy = || {
-        ApiError::new(
-            StatusCode::TOO_MANY_REQUESTS,
-            format!("{MAX_ACTIVE_RUNS} runs are already playing; stop one or wait for one to end"),
-        )
-    };
-    if active(&lock(&app.runs)) >= MAX_ACTIVE_RUNS {
-        return Err(busy());
-    }
     let id = app.ids.next();
     let game = request.game.clone();
     let start = StartRun {
@@ -535,15 +575,11 @@ async fn new_run(
         request,
         files: app.files.clone(),
     };
-    let run = blocking(move || games::visit(&game, start)?).await?;
+    let run = start_job(&app.runs, MAX_ACTIVE_RUNS, "runs", id, move || {
+        games::visit(&game, start)?
+    })
+    .await?;
     let state = run.state.borrow().clone();
-    let mut runs = lock(&app.runs);
-    // Checked again under the lock: requests that passed the first check together.
-    if active(&runs) >= MAX_ACTIVE_RUNS {
-        run.stop.store(true, Ordering::Relaxed);
-        return Err(busy());
-    }
-    runs.insert(id, run, |r| r.state.borrow().done);
     Ok((StatusCode::CREATED, Json(state)))
 }
 
@@ -639,7 +675,7 @@ async fn run_records(
 
 async fn stop_run(State(app): State<Arc<AppState>>, Path(id): Path<String>) -> AppResult<RunState> {
     let run = run(&app, &id)?;
-    run.stop.store(true, Ordering::Relaxed);
+    Job::stop(&*run);
     Ok(Json(run.state.borrow().clone()))
 }
 
@@ -678,20 +714,6 @@ async fn new_tournament(
     body: Result<Json<tournaments::NewTournament>, JsonRejection>,
 ) -> Result<(StatusCode, Json<tournaments::TournamentState>), ApiError> {
     let Json(request) = body?;
-    let playing = |ts: &Keyed<Arc<tournaments::Tournament>>| {
-        ts.values().filter(|t| !t.state.borrow().done).count()
-    };
-    let busy = || {
-        ApiError::new(
-            StatusCode::TOO_MANY_REQUESTS,
-            format!(
-                "{MAX_ACTIVE_TOURNAMENTS} tournaments are already playing; stop one or wait for one to end"
-            ),
-        )
-    };
-    if playing(&lock(&app.tournaments)) >= MAX_ACTIVE_TOURNAMENTS {
-        return Err(busy());
-    }
     let id = app.ids.next();
     let game = request.game.clone();
     let start = StartTournament {
@@ -699,14 +721,15 @@ async fn new_tournament(
         request,
         files: app.files.clone(),
     };
-    let tournament = blocking(move || games::visit(&game, start)?).await?;
+    let tournament = start_job(
+        &app.tournaments,
+        MAX_ACTIVE_TOURNAMENTS,
+        "tournaments",
+        id,
+        move || games::visit(&game, start)?,
+    )
+    .await?;
     let state = tournament.state.borrow().clone();
-    let mut all = lock(&app.tournaments);
-    if playing(&all) >= MAX_ACTIVE_TOURNAMENTS {
-        tournament.stop.store(true, Ordering::Relaxed);
-        return Err(busy());
-    }
-    all.insert(id, tournament, |t| t.state.borrow().done);
     Ok((StatusCode::CREATED, Json(state)))
 }
 
@@ -735,7 +758,7 @@ async fn stop_tournament(
     Path(id): Path<String>,
 ) -> AppResult<tournaments::TournamentState> {
     let t = tournament(&app, &id)?;
-    t.stop.store(true, Ordering::Relaxed);
+    Job::stop(&*t);
     Ok(Json(t.state.borrow().clone()))
 }
 

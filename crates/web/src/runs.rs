@@ -243,7 +243,7 @@ pub fn start<G: Described>(
     std::thread::Builder::new()
         .name("gamelab-run".into())
         .spawn(move || {
-            let ends = EndsTheRun(&worker);
+            let ends = crate::EndsOnDrop(&*worker);
             play::<G>(&worker, &a, &b, &cfg, games_kept, &files);
             drop(ends);
             crate::memory::give_back();
@@ -252,14 +252,17 @@ pub fn start<G: Described>(
     Ok(run)
 }
 
-/// Marks the run done however its thread ends, so that a run that failed (a model file
-/// removed from the folder while it played) neither hangs its watchers nor counts
-/// against the runs playing.
-struct EndsTheRun<'a>(&'a Run);
+impl crate::Job for Run {
+    fn done(&self) -> bool {
+        self.state.borrow().done
+    }
 
-impl Drop for EndsTheRun<'_> {
-    fn drop(&mut self) {
-        self.0.state.send_if_modified(|s| {
+    fn stop(&self) {
+        self.stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    fn fail(&self) {
+        self.state.send_if_modified(|s| {
             let changed = !s.done;
             if changed {
                 s.done = true;
@@ -281,7 +284,7 @@ fn play<G: Described>(
 ) {
     let registry = G::registry();
     // Both specs were built once when the run was checked; only a model file changed
-    // since can fail now, which ends the run (see `EndsTheRun`).
+    // since can fail now, which ends the run (see `EndsOnDrop`).
     let make = |spec: &str| {
         registry
             .build_with(spec, files)

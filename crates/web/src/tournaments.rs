@@ -186,14 +186,17 @@ pub fn start<G: Described>(
     Ok(tournament)
 }
 
-/// Marks the tournament done however its thread ends, so that one that failed (a model
-/// file removed from the folder while it played) neither hangs its watchers nor counts
-/// against those playing.
-struct EndsIt<'a>(&'a Tournament);
+impl crate::Job for Tournament {
+    fn done(&self) -> bool {
+        self.state.borrow().done
+    }
 
-impl Drop for EndsIt<'_> {
-    fn drop(&mut self) {
-        self.0.state.send_if_modified(|s| {
+    fn stop(&self) {
+        self.stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    fn fail(&self) {
+        self.state.send_if_modified(|s| {
             let changed = !s.done;
             if changed {
                 s.done = true;
@@ -206,11 +209,11 @@ impl Drop for EndsIt<'_> {
 }
 
 fn play<G: Described>(t: &Tournament, ais: &[String], cfg: &MatchConfig, files: &FileAccess) {
-    let _ends = EndsIt(t);
+    let _ends = crate::EndsOnDrop(t);
     let registry = G::registry();
     let started = Instant::now();
     // Every spec was built once when the tournament was checked; only a model file
-    // changed since can fail now, which ends the tournament (see `EndsIt`).
+    // changed since can fail now, which ends the tournament (see `EndsOnDrop`).
     let make = |i: usize| -> Box<dyn Agent<G>> {
         registry
             .build_with(&ais[i], files)
