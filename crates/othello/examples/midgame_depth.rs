@@ -1,7 +1,8 @@
 //! How long the engine's search takes to a fixed depth from midgame positions:
 //! `cargo run --release -p gamelab-othello --example midgame_depth -- [DEPTH] [POSITIONS]
-//! [PROBCUT]` (one core; defaults 12, 20 and 0: no Multi-ProbCut). The positions are those of random games 20 to 40 plies
-//! in, the same on every run.
+//! [PROBCUT] [THREADS]` (defaults 12, 20, 0: no Multi-ProbCut, and 1 thread). The positions
+//! are those of random games 20 to 40 plies in, the same on every run; the nodes and the
+//! scores are the same on any number of threads.
 
 use gamelab_core::{Game, Side, game_rng};
 use gamelab_othello::Othello;
@@ -13,6 +14,9 @@ fn main() {
     let depth: u32 = args.next().map_or(12, |a| a.parse().expect("a depth"));
     let count: usize = args.next().map_or(20, |a| a.parse().expect("a count"));
     let probcut: f64 = args.next().map_or(0.0, |a| a.parse().expect("a threshold"));
+    let threads: usize = args
+        .next()
+        .map_or(1, |a| a.parse().expect("a thread count"));
     let positions: Vec<Othello> = (0u64..)
         .filter_map(|seed| {
             let mut rng = game_rng(seed, 0, Side::First);
@@ -30,10 +34,11 @@ fn main() {
         .collect();
     let model = shipped();
     let (mut total, mut nodes, mut slowest) = (0.0, 0u64, 0.0f64);
-    println!("position  empties      nodes    seconds");
+    println!("position  empties      nodes    seconds  score");
     for (i, pos) in positions.iter().enumerate() {
         let mut searcher = Searcher::new(model.clone());
         searcher.set_probcut(probcut);
+        searcher.set_threads(threads);
         let r = searcher.search(
             pos,
             Limits {
@@ -43,13 +48,19 @@ fn main() {
             },
         );
         let s = r.elapsed.as_secs_f64();
-        println!("{i:>8} {:>8} {:>10} {s:>10.3}", pos.empties(), r.nodes);
+        println!(
+            "{i:>8} {:>8} {:>10} {s:>10.3}  {:+.2} {}",
+            pos.empties(),
+            r.nodes,
+            r.score,
+            r.best
+        );
         total += s;
         nodes += r.nodes;
         slowest = slowest.max(s);
     }
     println!(
-        "depth {depth}: {} positions, mean {:.3} s, slowest {slowest:.3} s, {:.1} M nodes/s",
+        "depth {depth}, {threads} thread(s): {} positions, {nodes} nodes, mean {:.3} s, slowest {slowest:.3} s, {:.1} M nodes/s",
         positions.len(),
         total / positions.len() as f64,
         nodes as f64 / total / 1e6

@@ -250,6 +250,121 @@ fn the_search_finds_the_negamax_value() {
     }
 }
 
+/// Plain fail-hard alpha-beta, no table: the negamax value, sooner.
+fn alpha_beta(model: &PatternModel, p: u64, o: u64, depth: u32, mut alpha: i32, beta: i32) -> i32 {
+    if depth == 0 {
+        return negamax(model, p, o, 0).clamp(alpha, beta);
+    }
+    let legal = legal_moves(p, o);
+    if legal == 0 {
+        if legal_moves(o, p) == 0 {
+            return final_value(p, o).clamp(alpha, beta);
+        }
+        return -alpha_beta(model, o, p, depth, -beta, -alpha);
+    }
+    let mut bits = legal;
+    while bits != 0 {
+        let sq = bits.trailing_zeros();
+        bits &= bits - 1;
+        let f = flips(p, o, sq);
+        let v = -alpha_beta(model, o ^ f, p | f | (1 << sq), depth - 1, -beta, -alpha);
+        if v >= beta {
+            return beta;
+        }
+        alpha = alpha.max(v);
+    }
+    alpha
+}
+
+#[test]
+fn the_split_search_finds_the_negamax_value_on_any_number_of_threads() {
+    use gamelab_othello::search::SPLIT_DEPTH;
+    let model = shipped();
+    // Deep enough to split at the root and the node below it.
+    let depth = SPLIT_DEPTH + 1;
+    for seed in 0..6 {
+        let mut rng = game_rng(seed, 3, Side::First);
+        let pos = random_position(&mut rng, 16 + 5 * seed as usize);
+        if pos.is_over() || pos.legal_mask() == 0 {
+            continue;
+        }
+        let (p, o) = pos.discs();
+        let limits = Limits {
+            depth,
+            exact: 0,
+            time: None,
+        };
+        let results: Vec<_> = [1, 2, 4]
+            .into_iter()
+            .map(|threads| {
+                let mut searcher = Searcher::new(model.clone());
+                searcher.set_threads(threads);
+                searcher.search(&pos, limits)
+            })
+            .collect();
+        let expected = alpha_beta(&model, p, o, depth, -(1 << 24), 1 << 24);
+        let r = &results[0];
+        assert_eq!(
+            r.score,
+            gamelab_othello::search::to_discs(expected),
+            "seed {seed}\n{pos}"
+        );
+        for other in &results[1..] {
+            assert_eq!(
+                (&other.best, other.score, other.nodes, &other.pv),
+                (&r.best, r.score, r.nodes, &r.pv),
+                "seed {seed}\n{pos}"
+            );
+        }
+    }
+}
+
+#[test]
+fn the_split_search_with_probcut_is_the_same_on_any_number_of_threads() {
+    let model = shipped();
+    for seed in 0..4 {
+        let mut rng = game_rng(seed, 4, Side::First);
+        let pos = random_position(&mut rng, 20 + 6 * seed as usize);
+        if pos.is_over() || pos.legal_mask() == 0 {
+            continue;
+        }
+        let limits = Limits {
+            depth: 12,
+            exact: 0,
+            time: None,
+        };
+        let results: Vec<_> = [1, 2, 4]
+            .into_iter()
+            .map(|threads| {
+                let mut searcher = Searcher::new(model.clone());
+                searcher.set_probcut(gamelab_othello::ai::PROBCUT_DEFAULT);
+                searcher.set_threads(threads);
+                // Twice: the second search starts from the first one's table.
+                let first = searcher.search(&pos, limits);
+                (
+                    first,
+                    searcher.search(
+                        &pos,
+                        Limits {
+                            depth: 13,
+                            ..limits
+                        },
+                    ),
+                )
+            })
+            .collect();
+        for other in &results[1..] {
+            for (a, b) in [(&other.0, &results[0].0), (&other.1, &results[0].1)] {
+                assert_eq!(
+                    (&a.best, a.score, a.nodes, &a.pv),
+                    (&b.best, b.score, b.nodes, &b.pv),
+                    "seed {seed}\n{pos}"
+                );
+            }
+        }
+    }
+}
+
 #[test]
 fn near_the_end_the_search_is_exact() {
     let model = shipped();

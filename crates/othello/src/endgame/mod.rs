@@ -1074,6 +1074,8 @@ impl Solver {
         let expected = if empties >= GUESS_EMPTIES {
             let searcher = guesser.insert(crate::search::Searcher::new(model.clone()));
             searcher.set_probcut(crate::ai::PROBCUT_DEFAULT);
+            // On this solve's threads: the guess is the same on any number.
+            searcher.set_threads(if parallel { self.threads } else { 1 });
             if let Some(stop) = stop {
                 searcher.set_stop(stop.clone());
             }
