@@ -437,7 +437,7 @@ pub fn registry() -> Registry<Othello> {
                 0,
                 0,
                 256,
-                "threads for the search, midgame and endgame, 0 for every core (one inside a match, whose games fill the cores already); the same move, score and nodes on any number",
+                "threads for the search, midgame and endgame, 0 for every core (one inside a match, whose games fill the cores already); the same move and score on any number",
             ),
             ParamSpec::file(
                 "model",
