@@ -469,18 +469,10 @@ impl Searcher {
             return 0;
         }
         let key = Table::key(p, o);
-        let mut table_move = 0u8;
-        if let Some(e) = self.table.get(key) {
-            table_move = e.best;
-            if u32::from(e.depth) >= depth && ply > 0 {
-                match e.bound {
-                    EXACT => return e.value,
-                    LOWER if e.value >= beta => return e.value,
-                    UPPER if e.value <= alpha => return e.value,
-                    _ => {}
-                }
-            }
-        }
+        let table_move = match probe(self.table.get(key), depth, alpha, beta, ply) {
+            Ok(table_move) => table_move,
+            Err(value) => return value,
+        };
         let mut moves = scored_moves(&self.model, p, o, features, legal, table_move, depth);
         // The order the one-at-a-time search would pick them in.
         moves.sort_by_key(|&(score, sq, _)| (std::cmp::Reverse(score), sq));
@@ -611,6 +603,23 @@ impl Searcher {
     }
 }
 
+/// What the table says of a node searched to `depth` in (alpha, beta): `Err` with the
+/// value when an entry at least that deep settles it (never at the root, which must name a
+/// move), else the move to try first (its square + 1, 0 for none).
+#[inline]
+fn probe(e: Option<Entry>, depth: u32, alpha: i32, beta: i32, ply: u32) -> Result<u8, i32> {
+    let Some(e) = e else { return Ok(0) };
+    if u32::from(e.depth) >= depth && ply > 0 {
+        match e.bound {
+            EXACT => return Err(e.value),
+            LOWER if e.value >= beta => return Err(e.value),
+            UPPER if e.value <= alpha => return Err(e.value),
+            _ => {}
+        }
+    }
+    Ok(e.best)
+}
+
 /// The table entry of a node searched in (alpha, beta) to `depth` that found `value`.
 fn entry(key: u64, value: i32, alpha: i32, beta: i32, depth: u32, best: u8) -> Entry {
     let bound = if value <= alpha {
@@ -674,18 +683,10 @@ impl<S: Store> Walk<'_, S> {
             return self.frontier(p, o, features, legal, beta);
         }
         let key = Table::key(p, o);
-        let mut table_move = 0u8;
-        if let Some(e) = self.table.get(key) {
-            table_move = e.best;
-            if u32::from(e.depth) >= depth && ply > 0 {
-                match e.bound {
-                    EXACT => return e.value,
-                    LOWER if e.value >= beta => return e.value,
-                    UPPER if e.value <= alpha => return e.value,
-                    _ => {}
-                }
-            }
-        }
+        let table_move = match probe(self.table.get(key), depth, alpha, beta, ply) {
+            Ok(table_move) => table_move,
+            Err(value) => return value,
+        };
         if self.probcut > 0.0
             && ply > 0
             && beta == alpha + 1
