@@ -276,6 +276,48 @@ fn alpha_beta(model: &PatternModel, p: u64, o: u64, depth: u32, mut alpha: i32, 
     alpha
 }
 
+/// What a search of `pos` to each of `depths` in turn (one searcher, its table kept),
+/// cutting by Multi-ProbCut at `probcut`, finds on 1, 2 and 4 threads: one list per thread
+/// count, after checking that every list is the one-thread list, move, score, nodes and
+/// principal variation alike.
+fn same_on_any_threads(
+    model: &std::sync::Arc<PatternModel>,
+    pos: &Othello,
+    probcut: f64,
+    depths: &[u32],
+) -> Vec<gamelab_othello::search::SearchResult> {
+    let on = |threads| {
+        let mut searcher = Searcher::new(model.clone());
+        searcher.set_probcut(probcut);
+        searcher.set_threads(threads);
+        depths
+            .iter()
+            .map(|&depth| {
+                searcher.search(
+                    pos,
+                    Limits {
+                        depth,
+                        exact: 0,
+                        time: None,
+                    },
+                )
+            })
+            .collect::<Vec<_>>()
+    };
+    let one = on(1);
+    for threads in [2, 4] {
+        for (a, b) in on(threads).iter().zip(&one) {
+            assert_eq!(
+                (&a.best, a.score, a.nodes, &a.pv),
+                (&b.best, b.score, b.nodes, &b.pv),
+                "{threads} threads, depth {}\n{pos}",
+                b.depth
+            );
+        }
+    }
+    one
+}
+
 #[test]
 fn the_split_search_finds_the_negamax_value_on_any_number_of_threads() {
     use gamelab_othello::search::SPLIT_DEPTH;
@@ -288,34 +330,14 @@ fn the_split_search_finds_the_negamax_value_on_any_number_of_threads() {
         if pos.is_over() || pos.legal_mask() == 0 {
             continue;
         }
+        let r = &same_on_any_threads(&model, &pos, 0.0, &[depth])[0];
         let (p, o) = pos.discs();
-        let limits = Limits {
-            depth,
-            exact: 0,
-            time: None,
-        };
-        let results: Vec<_> = [1, 2, 4]
-            .into_iter()
-            .map(|threads| {
-                let mut searcher = Searcher::new(model.clone());
-                searcher.set_threads(threads);
-                searcher.search(&pos, limits)
-            })
-            .collect();
         let expected = alpha_beta(&model, p, o, depth, -(1 << 24), 1 << 24);
-        let r = &results[0];
         assert_eq!(
             r.score,
             gamelab_othello::search::to_discs(expected),
             "seed {seed}\n{pos}"
         );
-        for other in &results[1..] {
-            assert_eq!(
-                (&other.best, other.score, other.nodes, &other.pv),
-                (&r.best, r.score, r.nodes, &r.pv),
-                "seed {seed}\n{pos}"
-            );
-        }
     }
 }
 
@@ -328,40 +350,13 @@ fn the_split_search_with_probcut_is_the_same_on_any_number_of_threads() {
         if pos.is_over() || pos.legal_mask() == 0 {
             continue;
         }
-        let limits = Limits {
-            depth: 12,
-            exact: 0,
-            time: None,
-        };
-        let results: Vec<_> = [1, 2, 4]
-            .into_iter()
-            .map(|threads| {
-                let mut searcher = Searcher::new(model.clone());
-                searcher.set_probcut(gamelab_othello::ai::PROBCUT_DEFAULT);
-                searcher.set_threads(threads);
-                // Twice: the second search starts from the first one's table.
-                let first = searcher.search(&pos, limits);
-                (
-                    first,
-                    searcher.search(
-                        &pos,
-                        Limits {
-                            depth: 13,
-                            ..limits
-                        },
-                    ),
-                )
-            })
-            .collect();
-        for other in &results[1..] {
-            for (a, b) in [(&other.0, &results[0].0), (&other.1, &results[0].1)] {
-                assert_eq!(
-                    (&a.best, a.score, a.nodes, &a.pv),
-                    (&b.best, b.score, b.nodes, &b.pv),
-                    "seed {seed}\n{pos}"
-                );
-            }
-        }
+        // Twice: the second search starts from the first one's table.
+        same_on_any_threads(
+            &model,
+            &pos,
+            gamelab_othello::ai::PROBCUT_DEFAULT,
+            &[12, 13],
+        );
     }
 }
 
