@@ -582,17 +582,25 @@ test("watch: games page on, fill in while a run goes on, show Othello's score, a
   const page = await open();
   await page.click("#tab-watch");
   await page.selectOption("#watch-game", "othello");
+  // While a run goes on, the games played so far are listed. The list refreshes once a
+  // second, so this run must outlast that on any machine: minimax's games (a run of
+  // minutes) rather than a quick one, stopped once its games are seen.
+  await page.selectOption("#watch-a select.ai", "minimax");
+  await page.selectOption("#watch-b select.ai", "random");
+  await page.fill("#watch-games", "10000");
+  await page.click("#watch-start");
+  await page.waitForFunction(() => document.querySelector("#watch-progress").dataset.state === "running"
+    && document.querySelectorAll("#watch-games-list li").length > 0);
+  assert.match(await page.textContent("#watch-games-note"), /so far/);
+  await page.click("#watch-stop");
+  await page.waitForSelector('#watch-progress[data-state="stopped"]');
+  // A finished run pages on.
   await page.selectOption("#watch-a select.ai", "alphabeta");
   await page.click("#watch-a details summary");
   await page.fill('#watch-a [data-param="time"]', "0");
   await page.fill('#watch-a [data-param="depth"]', "3");
-  await page.selectOption("#watch-b select.ai", "random");
   await page.fill("#watch-games", "300");
   await page.click("#watch-start");
-  // While it runs, the games played so far are listed.
-  await page.waitForFunction(() => document.querySelector("#watch-progress").dataset.state === "running"
-    && document.querySelectorAll("#watch-games-list li").length > 0);
-  assert.match(await page.textContent("#watch-games-note"), /so far/);
   await page.waitForSelector('#watch-progress[data-state="done"]', { timeout: 120000 });
   await page.waitForFunction(() => document.querySelectorAll("#watch-games-list li").length === 200);
   assert.match(await page.textContent("#watch-games-note"), /^Showing the first 200 of 600\.$/);
