@@ -28,7 +28,7 @@ use std::time::{Duration, Instant};
 use gamelab_core::{Cutoff, StopFlag};
 
 use crate::bits::{flips, legal_moves};
-use crate::endgame::Solver;
+use crate::endgame::{Solver, build_pool};
 use crate::learned::{PatternModel, SCALE};
 use crate::patterns::Features;
 use crate::{Move, Othello, Square};
@@ -244,8 +244,8 @@ pub struct Searcher {
     solver: Option<Solver>,
     /// Threads for both searches; 0 for every core, or one inside a match.
     threads: usize,
-    /// The midgame search's threads, built at its first split on several.
-    pool: Option<rayon::ThreadPool>,
+    /// The threads of both searches, built at the first search on several.
+    pool: Option<Arc<rayon::ThreadPool>>,
 }
 
 impl Searcher {
@@ -269,6 +269,19 @@ impl Searcher {
     /// move and the score do not depend on it.
     pub fn set_threads(&mut self, threads: usize) {
         self.threads = threads;
+    }
+
+    /// The pool of `threads` threads both searches share, built when first needed;
+    /// `None` on one thread, inside another pool (the exact search's first guess splits
+    /// on its caller's threads), or when no threads are left to build one.
+    fn pool_for(&mut self, threads: usize) -> Option<Arc<rayon::ThreadPool>> {
+        if threads <= 1 || rayon::current_thread_index().is_some() {
+            return None;
+        }
+        if self.pool.as_ref().map(|pool| pool.current_num_threads()) != Some(threads) {
+            self.pool = build_pool(threads);
+        }
+        self.pool.clone()
     }
 
     fn threads_to_use(&self) -> usize {
@@ -317,11 +330,15 @@ impl Searcher {
         }
         let threads = self.threads_to_use();
         if pos.empties() <= limits.exact {
+            let pool = self.pool_for(threads);
             let model = &self.model;
             let solver = self
                 .solver
                 .get_or_insert_with(|| Solver::with_model(model.clone()));
-            solver.set_threads(threads);
+            match pool {
+                Some(pool) => solver.share_pool(pool),
+                None => solver.set_threads(threads),
+            }
             let before = solver.nodes;
             // Stopped, it falls through to the midgame search, which answers at once.
             if let Some((score, best)) = solver.solve_until(pos, self.stop.as_ref()) {
@@ -339,16 +356,8 @@ impl Searcher {
         }
         self.cutoff = Cutoff::new(limits.time.map(|t| started + t), self.stop.clone());
         let max_depth = limits.depth.clamp(1, pos.empties());
-        if threads > 1
-            && max_depth >= SPLIT_DEPTH
-            && rayon::current_thread_index().is_none()
-            && self.pool.as_ref().map(|pool| pool.current_num_threads()) != Some(threads)
-        {
-            // A pool that cannot be built (no threads left) leaves the search on this one.
-            self.pool = rayon::ThreadPoolBuilder::new()
-                .num_threads(threads)
-                .build()
-                .ok();
+        if max_depth >= SPLIT_DEPTH {
+            self.pool_for(threads);
         }
         // Inside a pool already (the exact search's first guess), the search splits there.
         let parallel =
@@ -852,4 +861,43 @@ pub fn to_discs(value: i32) -> f64 {
 fn final_value(p: u64, o: u64) -> i32 {
     let diff = crate::endgame::final_score(p, o);
     diff * SCALE + diff.signum() * WIN
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_midgame_and_the_exact_search_share_one_pool() {
+        let mut searcher = Searcher::new(crate::learned::shipped());
+        searcher.set_threads(2);
+        let midgame = Limits {
+            depth: SPLIT_DEPTH,
+            exact: 0,
+            time: None,
+        };
+        searcher.search(&Othello::new(), midgame);
+        let pool = searcher.pool.clone().expect("a pool for two threads");
+        assert_eq!(pool.current_num_threads(), 2);
+        // A position near the end, solved exactly by the searcher's solver.
+        let mut rng = gamelab_core::game_rng(3, 0, gamelab_core::Side::First);
+        let mut pos = Othello::new();
+        while pos.empties() > 12 && !pos.is_over() {
+            let moves = gamelab_core::Game::legal_moves(&pos);
+            pos.play_unchecked(moves[rng.below(moves.len())]);
+        }
+        let exact = Limits {
+            depth: 4,
+            exact: 12,
+            time: None,
+        };
+        assert!(searcher.search(&pos, exact).exact);
+        let solver = searcher.solver.as_ref().expect("the solver was made");
+        assert_eq!(solver.threads(), 2);
+        assert!(
+            Arc::ptr_eq(solver.pool().expect("its pool"), &pool),
+            "one pool, not two"
+        );
+        assert!(Arc::ptr_eq(searcher.pool.as_ref().unwrap(), &pool), "kept");
+    }
 }

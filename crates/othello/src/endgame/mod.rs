@@ -426,11 +426,14 @@ impl Build for Avx2Build {
 /// one is found. On any number of threads the score and the move are the same (of several
 /// best moves, the first in the solver's order); the node count changes from run to run.
 pub struct Solver {
+    /// Nodes searched, the first guess's midgame search included.
     pub nodes: u64,
     table: Table,
     model: Arc<PatternModel>,
     threads: usize,
-    pool: Option<rayon::ThreadPool>,
+    /// The threads of a solve on several, built at the first (or lent by the midgame
+    /// search that owns this solver, so that one engine keeps one set of threads).
+    pool: Option<Arc<rayon::ThreadPool>>,
 }
 
 impl Solver {
@@ -460,6 +463,28 @@ impl Solver {
     pub fn threads(&self) -> usize {
         self.threads
     }
+
+    /// The pool of its threads, once built or lent.
+    #[cfg(test)]
+    pub(crate) fn pool(&self) -> Option<&Arc<rayon::ThreadPool>> {
+        self.pool.as_ref()
+    }
+
+    /// Searches on `pool`'s threads from the next solve on.
+    pub(crate) fn share_pool(&mut self, pool: Arc<rayon::ThreadPool>) {
+        self.threads = pool.current_num_threads();
+        self.pool = Some(pool);
+    }
+}
+
+/// A pool of `threads` threads, or `None` when the system has none left to give (the
+/// search then runs on the calling thread).
+pub(crate) fn build_pool(threads: usize) -> Option<Arc<rayon::ThreadPool>> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .ok()
+        .map(Arc::new)
 }
 
 impl Default for Solver {
@@ -1004,11 +1029,7 @@ impl Solver {
         stop: Option<&StopFlag>,
     ) -> Option<(i32, Option<Move>)> {
         if self.threads > 1 && self.pool.is_none() {
-            // A pool that cannot be built (no threads left) leaves the solve on this one.
-            self.pool = rayon::ThreadPoolBuilder::new()
-                .num_threads(self.threads)
-                .build()
-                .ok();
+            self.pool = build_pool(self.threads);
         }
         let pool = self.pool.take();
         let result = match &pool {
@@ -1087,7 +1108,10 @@ impl Solver {
                 exact: 0,
                 time: None,
             };
-            searcher.search(pos, limits).score.clamp(-64.0, 64.0)
+            let guess = searcher.search(pos, limits);
+            // Its nodes are part of the solve's work (and its time is in the solve's).
+            self.nodes += guess.nodes;
+            guess.score.clamp(-64.0, 64.0)
         } else {
             0.0
         };
