@@ -757,6 +757,9 @@ fn nws_node(b: impl Build, w: &mut Worker<'_>, p: u64, o: u64, alpha: i32, passe
         return 0;
     }
     w.nodes += 1;
+    if empties < SORT_EMPTIES {
+        return parity_node(b, w, p, o, alpha, empty, passed);
+    }
     let moves = k.legal_moves(p, o);
     if moves == 0 {
         if passed {
@@ -764,18 +767,8 @@ fn nws_node(b: impl Build, w: &mut Worker<'_>, p: u64, o: u64, alpha: i32, passe
         }
         return -b.nws(w, o, p, -alpha - 1, true);
     }
-    // Stability cut-off: the opponent's stable discs stay theirs, which caps the score.
-    // It needs the opponent to hold at least (64 − alpha) / 2 discs, which most nodes
-    // fail without the cost of finding the stable ones. (From five empties: FFO #45,
-    // #49, #50 1.4 % fewer nodes than from six.)
-    if alpha >= 64 - 2 * o.count_ones() as i32 {
-        let cap = 64 - 2 * stable_discs(o, p).count_ones() as i32;
-        if cap <= alpha {
-            return cap;
-        }
-    }
-    if empties < SORT_EMPTIES {
-        return parity_node(b, w, p, o, alpha, moves, empty);
+    if let Some(cap) = stability_cap(p, o, alpha) {
+        return cap;
     }
     let mut hint = None;
     if empties >= TABLE_EMPTIES
@@ -976,7 +969,26 @@ fn search_in_parallel(
         .map(|(_, v, sq)| (v, sq))
 }
 
-/// A node below [`SORT_EMPTIES`]: the moves in odd regions first, then the others.
+/// Stability cut-off: the opponent's stable discs stay theirs, which caps the score at
+/// or below `alpha` when it returns one. It needs the opponent to hold at least
+/// (64 − alpha) / 2 discs, which most nodes fail without the cost of finding the stable
+/// ones. (From five empties: FFO #45, #49, #50 1.4 % fewer nodes than from six.)
+#[inline(always)]
+fn stability_cap(p: u64, o: u64, alpha: i32) -> Option<i32> {
+    if alpha >= 64 - 2 * o.count_ones() as i32 {
+        let cap = 64 - 2 * stable_discs(o, p).count_ones() as i32;
+        if cap <= alpha {
+            return Some(cap);
+        }
+    }
+    None
+}
+
+/// A node below [`SORT_EMPTIES`]: the moves in odd regions first, then the others. The
+/// empty squares are tried one by one (a neighbour test skips most that are no move)
+/// rather than by generating the moves first (FFO #45, #49, #50: 1.4 % fewer nodes, as
+/// a pass now meets the stability cut-off first, and 1.2 % less time in alternating
+/// runs). `passed`: the opponent has just passed.
 #[inline(always)]
 fn parity_node(
     b: impl Build,
@@ -984,19 +996,25 @@ fn parity_node(
     p: u64,
     o: u64,
     alpha: i32,
-    moves: u64,
     empty: u64,
+    passed: bool,
 ) -> i32 {
     let k = b.kernel();
+    if let Some(cap) = stability_cap(p, o, alpha) {
+        return cap;
+    }
     let empties = empty.count_ones();
     let odd = odd_regions(empty);
     let mut best = NO_MOVE_MAX;
-    for region in [moves & odd, moves & !odd] {
+    for region in [empty & odd, empty & !odd] {
         let mut m = region;
         while m != 0 {
             let sq = m.trailing_zeros();
             m &= m - 1;
-            let f = k.flips(p, o, sq);
+            let f = flips_at(k, p, o, sq);
+            if f == 0 {
+                continue;
+            }
             let (np, no) = (p | f | 1 << sq, o & !f);
             let v = if empties - 1 <= FEW_EMPTIES {
                 -solve_few(k, w, no, np, -alpha - 1, empty & !(1 << sq))
@@ -1011,7 +1029,13 @@ fn parity_node(
             }
         }
     }
-    best
+    if best != NO_MOVE_MAX {
+        return best;
+    }
+    if passed {
+        return final_score(p, o);
+    }
+    -b.nws(w, o, p, -alpha - 1, true)
 }
 
 impl Solver {
