@@ -102,24 +102,37 @@ pub fn last_flip_count(p: u64, sq: u32) -> u32 {
     flips(p, !p & !(1 << sq), sq).count_ones()
 }
 
-/// The four lines through each square (its rank, file, a1–h8 and a8–h1 diagonals), each
-/// as its mask and the square's place among the line's squares in bit order.
-pub(crate) const LINES_THROUGH: [[(u64, u8); 4]; 64] = {
-    let mut lines = [[(0u64, 0u8); 4]; 64];
+/// The four lines through each square: its rank, file, a1–h8 and a8–h1 diagonals. Kept
+/// apart from [`LINE_PLACES`] so that a square's four masks are one 32-byte load.
+pub(crate) const LINE_MASKS: [[u64; 4]; 64] = {
+    let mut lines = [[0u64; 4]; 64];
     let mut sq = 0;
     while sq < 64 {
         let mut l = 0;
         while l < 4 {
             // A line is the square plus its two opposite rays.
             let (a, b) = [(0, 1), (2, 3), (4, 7), (5, 6)][l];
-            let mask = RAYS[a][sq] | RAYS[b][sq] | 1 << sq;
-            let place = (mask & ((1u64 << sq) - 1)).count_ones() as u8;
-            lines[sq][l] = (mask, place);
+            lines[sq][l] = RAYS[a][sq] | RAYS[b][sq] | 1 << sq;
             l += 1;
         }
         sq += 1;
     }
     lines
+};
+
+/// The square's place among each of [`LINE_MASKS`]' lines' squares, in bit order.
+pub(crate) const LINE_PLACES: [[u8; 4]; 64] = {
+    let mut places = [[0u8; 4]; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let mut l = 0;
+        while l < 4 {
+            places[sq][l] = (LINE_MASKS[sq][l] & ((1u64 << sq) - 1)).count_ones() as u8;
+            l += 1;
+        }
+        sq += 1;
+    }
+    places
 };
 
 /// For a full line of up to 8 squares with one empty at `place`, given which squares are
@@ -353,9 +366,10 @@ mod tests {
             let o = !p & !(1 << sq);
             let expected = flips_reference(p, o, sq).count_ones();
             assert_eq!(last_flip_count(p, sq), expected, "{p:x} {sq}");
-            let by_lines: u32 = LINES_THROUGH[sq as usize]
+            let by_lines: u32 = LINE_MASKS[sq as usize]
                 .iter()
-                .map(|&(mask, place)| {
+                .zip(LINE_PLACES[sq as usize])
+                .map(|(&mask, place)| {
                     let pattern = pext_reference(p, mask);
                     u32::from(LINE_FLIP_COUNT[place as usize][pattern as usize])
                 })

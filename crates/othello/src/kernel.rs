@@ -117,10 +117,14 @@ mod avx2 {
         /// Each line through the square read as one byte (`pext`), its count from a table.
         #[inline(always)]
         fn last_flip_count(self, p: u64, sq: u32) -> u32 {
-            let lines = &crate::bits::LINES_THROUGH[sq as usize];
-            lines
+            let (masks, places) = (
+                &crate::bits::LINE_MASKS[sq as usize],
+                crate::bits::LINE_PLACES[sq as usize],
+            );
+            masks
                 .iter()
-                .map(|&(mask, place)| {
+                .zip(places)
+                .map(|(&mask, place)| {
                     // SAFETY: an `Avx2` exists only on a CPU with BMI2.
                     let pattern = unsafe { _pext_u64(p, mask) } as usize;
                     u32::from(crate::bits::LINE_FLIP_COUNT[place as usize][pattern & 0xff])

@@ -16,6 +16,7 @@
 //! move that cuts stops its siblings. The score, and the move (the first best one in the
 //! root's order), are those of one thread.
 
+mod stability;
 mod table;
 
 use std::sync::Arc;
@@ -23,6 +24,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
 
 use rayon::prelude::*;
 
+use stability::stability_cap;
 use table::{Entry, Table};
 
 use crate::kernel::{self, Kernel, Portable};
@@ -57,105 +59,9 @@ const ETC_EMPTIES: u32 = 11;
 
 const FILE_A: u64 = 0x0101_0101_0101_0101;
 const FILE_H: u64 = 0x8080_8080_8080_8080;
-const RANK_1: u64 = 0xff;
-const RANK_8: u64 = 0xff << 56;
-const BORDER: u64 = FILE_A | FILE_H | RANK_1 | RANK_8;
 /// Where a disc shifted one file toward h (or a) may land without wrapping to the next rank.
 const NOT_A: u64 = !FILE_A;
 const NOT_H: u64 = !FILE_H;
-
-/// The squares of each diagonal: a1–h8 direction (steps of 9), then a8–h1 (steps of 7).
-const DIAGONALS: [[u64; 15]; 2] = {
-    let mut lines = [[0u64; 15]; 2];
-    let mut sq = 0;
-    while sq < 64 {
-        let (f, r) = (sq % 8, sq / 8);
-        lines[0][7 + f - r] |= 1 << sq;
-        lines[1][f + r] |= 1 << sq;
-        sq += 1;
-    }
-    lines
-};
-
-/// The four lines through each square, as in [`full_lines`]'s result.
-const LINES_OF: [[u64; 4]; 64] = {
-    let mut masks = [[0; 4]; 64];
-    let mut sq = 0;
-    while sq < 64 {
-        let mut l = 0;
-        while l < 4 {
-            masks[sq][l] = crate::bits::LINES_THROUGH[sq][l].0;
-            l += 1;
-        }
-        sq += 1;
-    }
-    masks
-};
-
-/// Up to this many empties, [`full_lines`] starts from the empty squares.
-const FEW_OPEN_EMPTIES: u32 = 12;
-
-/// The squares whose lines in each direction — horizontal, vertical, and the two
-/// diagonals — are full: no disc there can ever flip along that line.
-#[inline]
-fn full_lines(filled: u64) -> [u64; 4] {
-    let empty = !filled;
-    if empty.count_ones() <= FEW_OPEN_EMPTIES {
-        // Near the end, faster from the empty squares: a line is full unless it runs
-        // through one.
-        let mut open = [0; 4];
-        let mut e = empty;
-        while e != 0 {
-            let lines = &LINES_OF[e.trailing_zeros() as usize];
-            for (open, line) in open.iter_mut().zip(lines) {
-                *open |= line;
-            }
-            e &= e - 1;
-        }
-        return open.map(|open| !open);
-    }
-    let mut rows = 0;
-    for r in 0..8 {
-        if (filled >> (8 * r)) & 0xff == 0xff {
-            rows |= 0xff << (8 * r);
-        }
-    }
-    let mut columns = filled;
-    for shift in [8, 16, 32] {
-        columns &= columns >> shift;
-    }
-    let columns = (columns & 0xff) * FILE_A;
-    let [mut d9, mut d7] = [0, 0];
-    for (full, lines) in [(&mut d9, &DIAGONALS[0]), (&mut d7, &DIAGONALS[1])] {
-        for &line in lines {
-            if filled & line == line {
-                *full |= line;
-            }
-        }
-    }
-    [rows, columns, d9, d7]
-}
-
-/// Discs of `me` that can never be flipped (a lower bound): in each of the four
-/// directions the line is full, or a neighbour is the edge or a stable disc of `me`.
-fn stable_discs(me: u64, other: u64) -> u64 {
-    let [rows, columns, d9, d7] = full_lines(me | other);
-    let (rows, columns) = (rows | FILE_A | FILE_H, columns | RANK_1 | RANK_8);
-    let (d9, d7) = (d9 | BORDER, d7 | BORDER);
-    let mut stable = 0;
-    loop {
-        let s = stable;
-        let more = me
-            & (rows | ((s << 1) & NOT_A) | ((s >> 1) & NOT_H))
-            & (columns | (s << 8) | (s >> 8))
-            & (d9 | ((s << 9) & NOT_A) | ((s >> 9) & NOT_H))
-            & (d7 | ((s << 7) & NOT_H) | ((s >> 7) & NOT_A));
-        if more == stable {
-            return stable;
-        }
-        stable = more;
-    }
-}
 
 /// The four quadrants of the board (a1–d4, e1–h4, a5–d8, e5–h8).
 const QUADRANTS: [u64; 4] = [
@@ -768,7 +674,11 @@ fn solve_few(k: impl Kernel, w: &mut Worker<'_>, p: u64, o: u64, alpha: i32, emp
         }
     }
     match n {
-        4 => solve_n::<4>(k, w, p, o, alpha, squares),
+        // A stability cut-off here skips a quarter of the nodes below (FFO #45, #49, #50).
+        4 => match stability_cap(p, o, alpha) {
+            Some(cap) => cap,
+            None => solve_n::<4>(k, w, p, o, alpha, squares),
+        },
         3 => solve_n::<3>(k, w, p, o, alpha, squares),
         2 => solve_2(k, w, p, o, alpha, squares[0], squares[1]),
         1 => score_last(k, w, p, squares[0]),
@@ -795,10 +705,7 @@ fn nws_node(b: impl Build, w: &mut Worker<'_>, p: u64, o: u64, alpha: i32, passe
     }
     let moves = k.legal_moves(p, o);
     if moves == 0 {
-        if passed {
-            return final_score(p, o);
-        }
-        return -b.nws(w, o, p, -alpha - 1, true);
+        return no_move(b, w, p, o, alpha, passed);
     }
     if let Some(cap) = stability_cap(p, o, alpha) {
         return cap;
@@ -1002,21 +909,6 @@ fn search_in_parallel(
         .map(|(_, v, sq)| (v, sq))
 }
 
-/// Stability cut-off: the opponent's stable discs stay theirs, which caps the score at
-/// or below `alpha` when it returns one. It needs the opponent to hold at least
-/// (64 − alpha) / 2 discs, which most nodes fail without the cost of finding the stable
-/// ones. (From five empties: FFO #45, #49, #50 1.4 % fewer nodes than from six.)
-#[inline(always)]
-fn stability_cap(p: u64, o: u64, alpha: i32) -> Option<i32> {
-    if alpha >= 64 - 2 * o.count_ones() as i32 {
-        let cap = 64 - 2 * stable_discs(o, p).count_ones() as i32;
-        if cap <= alpha {
-            return Some(cap);
-        }
-    }
-    None
-}
-
 /// A node below [`SORT_EMPTIES`]: the moves in odd regions first, then the others. The
 /// empty squares are tried one by one (a neighbour test skips most that are no move)
 /// rather than by generating the moves first (FFO #45, #49, #50: 1.4 % fewer nodes, as
@@ -1065,10 +957,18 @@ fn parity_node(
     if best != NO_MOVE_MAX {
         return best;
     }
+    no_move(b, w, p, o, alpha, passed)
+}
+
+/// A node where the side to move has no move: the game is over if the opponent has just
+/// passed too (`passed`), else the opponent moves on.
+#[inline(always)]
+fn no_move(b: impl Build, w: &mut Worker<'_>, p: u64, o: u64, alpha: i32, passed: bool) -> i32 {
     if passed {
-        return final_score(p, o);
+        final_score(p, o)
+    } else {
+        -b.nws(w, o, p, -alpha - 1, true)
     }
-    -b.nws(w, o, p, -alpha - 1, true)
 }
 
 impl Solver {
@@ -1145,7 +1045,6 @@ impl Solver {
                 (key, s, f)
             })
             .collect();
-        ordered.sort_by_key(|&(key, sq, _)| (key, sq));
         // MTD(f): null-window tests moving toward the score, each one cheap and helped by
         // the bounds the ones before left in the table, instead of one wide search.
         // Every final score is even, so each test asks about an odd bound ("above 5?"),
@@ -1172,6 +1071,7 @@ impl Solver {
         } else {
             0.0
         };
+        ordered.sort_by_key(|&(key, sq, _)| (key, sq));
         let mut beta = 2 * (((expected - 1.0) / 2.0).round() as i32) + 1;
         let (mut lower, mut upper) = (-64, 64);
         let mut best = None;
@@ -1311,76 +1211,6 @@ mod tests {
         }
         assert!(checked[1..=10].iter().all(|&n| n > 0), "{checked:?}");
         assert!(passes > 0, "a position where the side to move must pass");
-    }
-
-    #[test]
-    fn full_lines_are_the_same_counted_from_the_empty_squares() {
-        let mut x = 0x9e37_79b9_7f4a_7c15_u64;
-        for empties in 0..=FEW_OPEN_EMPTIES {
-            for _ in 0..200 {
-                // A board with `empties` empty squares at random.
-                let mut empty = 0u64;
-                while empty.count_ones() < empties {
-                    x ^= x << 13;
-                    x ^= x >> 7;
-                    x ^= x << 17;
-                    empty |= 1 << (x % 64);
-                }
-                // Counted line by line, as with many empties.
-                let filled = !empty;
-                let rows = (0..8)
-                    .filter(|r| (filled >> (8 * r)) & 0xff == 0xff)
-                    .fold(0, |acc, r| acc | 0xff << (8 * r));
-                let columns = (0..8)
-                    .filter(|c| filled & FILE_A << c == FILE_A << c)
-                    .fold(0, |acc, c| acc | FILE_A << c);
-                let diagonals = |lines: &[u64; 15]| {
-                    lines
-                        .iter()
-                        .filter(|&&l| filled & l == l)
-                        .fold(0, |acc, l| acc | l)
-                };
-                let expected = [
-                    rows,
-                    columns,
-                    diagonals(&DIAGONALS[0]),
-                    diagonals(&DIAGONALS[1]),
-                ];
-                assert_eq!(full_lines(filled), expected, "{filled:#x}");
-            }
-        }
-    }
-
-    #[test]
-    fn stable_discs_are_the_ones_no_move_can_flip() {
-        // Corners and what leans on them; nothing in the middle of an open board.
-        assert_eq!(stable_discs(1, 0), 1);
-        assert_eq!(stable_discs(0b111, 1 << 20), 0b111);
-        let start = Othello::new();
-        assert_eq!(stable_discs(start.black(), start.white()), 0);
-        // A full board: every disc.
-        assert_eq!(
-            stable_discs(0x0f0f_0f0f_0f0f_0f0f, !0x0f0f_0f0f_0f0f_0f0f),
-            0x0f0f_0f0f_0f0f_0f0f
-        );
-        // Never a disc that some sequence of moves flips: check against random games.
-        for game in 0..200 {
-            let mut rng = gamelab_core::game_rng(4, game, gamelab_core::Side::First);
-            let mut pos = Othello::new();
-            let mut history = vec![];
-            while !pos.is_over() {
-                history.push((pos.black(), pos.white()));
-                let moves = gamelab_core::Game::legal_moves(&pos);
-                pos.play_unchecked(moves[rng.below(moves.len())]);
-            }
-            history.push((pos.black(), pos.white()));
-            for (i, &(black, white)) in history.iter().enumerate() {
-                let stable = stable_discs(black, white);
-                for &(later_black, _) in &history[i..] {
-                    assert_eq!(stable & later_black, stable, "black lost a stable disc");
-                }
-            }
-        }
     }
 
     #[test]
