@@ -1067,6 +1067,12 @@ impl Solver {
             let guess = searcher.search(pos, limits);
             // Its nodes are part of the solve's work (and its time is in the solve's).
             self.nodes += guess.nodes;
+            // Its move, from a deeper search than the keys', is tried first.
+            if let Move::Place(best) = guess.best
+                && let Some(first) = ordered.iter_mut().find(|c| c.1 == best.index() as u32)
+            {
+                first.0 = i32::MIN;
+            }
             guess.score.clamp(-64.0, 64.0)
         } else {
             0.0
