@@ -104,35 +104,26 @@ pub fn last_flip_count(p: u64, sq: u32) -> u32 {
 
 /// The four lines through each square: its rank, file, a1–h8 and a8–h1 diagonals. Kept
 /// apart from [`LINE_PLACES`] so that a square's four masks are one 32-byte load.
-pub(crate) const LINE_MASKS: [[u64; 4]; 64] = {
-    let mut lines = [[0u64; 4]; 64];
+pub(crate) const LINE_MASKS: [[u64; 4]; 64] = LINES.0;
+
+/// The square's place among each of [`LINE_MASKS`]' lines' squares, in bit order.
+pub(crate) const LINE_PLACES: [[u8; 4]; 64] = LINES.1;
+
+const LINES: ([[u64; 4]; 64], [[u8; 4]; 64]) = {
+    let (mut masks, mut places) = ([[0u64; 4]; 64], [[0u8; 4]; 64]);
     let mut sq = 0;
     while sq < 64 {
         let mut l = 0;
         while l < 4 {
             // A line is the square plus its two opposite rays.
             let (a, b) = [(0, 1), (2, 3), (4, 7), (5, 6)][l];
-            lines[sq][l] = RAYS[a][sq] | RAYS[b][sq] | 1 << sq;
+            masks[sq][l] = RAYS[a][sq] | RAYS[b][sq] | 1 << sq;
+            places[sq][l] = (masks[sq][l] & ((1u64 << sq) - 1)).count_ones() as u8;
             l += 1;
         }
         sq += 1;
     }
-    lines
-};
-
-/// The square's place among each of [`LINE_MASKS`]' lines' squares, in bit order.
-pub(crate) const LINE_PLACES: [[u8; 4]; 64] = {
-    let mut places = [[0u8; 4]; 64];
-    let mut sq = 0;
-    while sq < 64 {
-        let mut l = 0;
-        while l < 4 {
-            places[sq][l] = (LINE_MASKS[sq][l] & ((1u64 << sq) - 1)).count_ones() as u8;
-            l += 1;
-        }
-        sq += 1;
-    }
-    places
+    (masks, places)
 };
 
 /// For a full line of up to 8 squares with one empty at `place`, given which squares are

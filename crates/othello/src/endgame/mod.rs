@@ -674,11 +674,9 @@ fn solve_few(k: impl Kernel, w: &mut Worker<'_>, p: u64, o: u64, alpha: i32, emp
         }
     }
     match n {
-        // A stability cut-off here skips a quarter of the nodes below (FFO #45, #49, #50).
-        4 => match stability_cap(p, o, alpha) {
-            Some(cap) => cap,
-            None => solve_n::<4>(k, w, p, o, alpha, squares),
-        },
+        // No stability cut-off here: it skips a quarter of the nodes below (FFO #45, #49,
+        // #50) but costs as much time as they would (BENCHMARKS.md).
+        4 => solve_n::<4>(k, w, p, o, alpha, squares),
         3 => solve_n::<3>(k, w, p, o, alpha, squares),
         2 => solve_2(k, w, p, o, alpha, squares[0], squares[1]),
         1 => score_last(k, w, p, squares[0]),

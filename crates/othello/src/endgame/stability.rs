@@ -75,115 +75,22 @@ fn full_lines_one_by_one(filled: u64) -> [u64; 4] {
     [rows, columns, d9, d7]
 }
 
-/// For the discs on one edge (`p`, `o`: a bit per square, in order along the edge), the
-/// ones no sequence of moves can flip, indexed by `p << 8 | o`. A disc on an edge can only
-/// be flipped along it, so the edge alone decides; any empty square is taken to be
-/// playable by either side, flipping along the edge or not (it may flip elsewhere).
-static EDGE_STABLE: [u8; 1 << 16] = {
-    let mut table = [0u8; 1 << 16];
-    // Fuller edges first: an edge's answer is read from those after each move on it.
-    let mut discs = 8;
-    loop {
-        let mut p = 0usize;
-        while p < 256 {
-            let mut o = 0usize;
-            while o < 256 {
-                if p & o == 0 && (p | o).count_ones() == discs {
-                    table[p << 8 | o] = edge_stable_after_moves(&table, p as u8, o as u8);
-                }
-                o += 1;
-            }
-            p += 1;
-        }
-        if discs == 0 {
-            break;
-        }
-        discs -= 1;
-    }
-    table
-};
-
-/// The discs of (`p`, `o`) on an edge that stay as they are after every move on it and
-/// are stable in the edge after that move (read from `table`).
-const fn edge_stable_after_moves(table: &[u8; 1 << 16], p: u8, o: u8) -> u8 {
-    let mut stable = p | o;
-    let mut x = 0;
-    while x < 8 {
-        if (p | o) & (1 << x) == 0 {
-            let mut side = 0;
-            while side < 2 {
-                let (me, them) = if side == 0 { (p, o) } else { (o, p) };
-                let flipped = edge_flips(me, them, x);
-                let (me, them) = (me | flipped | (1 << x), them & !flipped);
-                let (np, no) = if side == 0 { (me, them) } else { (them, me) };
-                stable &= table[(np as usize) << 8 | no as usize] & !flipped;
-                side += 1;
-            }
-        }
-        x += 1;
-    }
-    stable
-}
-
-/// The discs of `them` flipped along the edge when `me` plays on square `x` of it.
-const fn edge_flips(me: u8, them: u8, x: i32) -> u8 {
-    let mut flipped = 0;
-    let mut step = -1;
-    while step <= 1 {
-        let (mut run, mut i) = (0u8, x + step);
-        while i >= 0 && i < 8 && them & (1 << i) != 0 {
-            run |= 1 << i;
-            i += step;
-        }
-        if i >= 0 && i < 8 && me & (1 << i) != 0 {
-            flipped |= run;
-        }
-        step += 2;
-    }
-    flipped
-}
-
-/// File a's squares (a1 … a8) as the bits of a byte, a8 first: the order does not matter
-/// to [`EDGE_STABLE`] as long as [`byte_to_file_a`] undoes it.
-#[inline(always)]
-fn file_a_to_byte(x: u64) -> usize {
-    ((x & FILE_A).wrapping_mul(0x8040_2010_0804_0201) >> 56) as usize
-}
-
-/// The inverse of [`file_a_to_byte`].
-#[inline(always)]
-fn byte_to_file_a(b: u8) -> u64 {
-    (u64::from(b).wrapping_mul(0x8040_2010_0804_0201) >> 7) & FILE_A
-}
-
-/// The discs of `me` on the four edges that can never be flipped.
-#[inline(always)]
-fn edge_stable(me: u64, other: u64) -> u64 {
-    let look = |me: usize, other: usize| EDGE_STABLE[me << 8 | other];
-    let rank_1 = u64::from(look((me & 0xff) as usize, (other & 0xff) as usize));
-    let rank_8 = u64::from(look((me >> 56) as usize, (other >> 56) as usize)) << 56;
-    let file_a = byte_to_file_a(look(file_a_to_byte(me), file_a_to_byte(other)));
-    let file_h = byte_to_file_a(look(file_a_to_byte(me >> 7), file_a_to_byte(other >> 7))) << 7;
-    (rank_1 | rank_8 | file_a | file_h) & me
-}
-
-/// Discs of `me` that can never be flipped (a lower bound): the stable discs of the
-/// edges, and then those whose every direction has a full line, or a neighbour that is
-/// the edge or a stable disc of `me`. Starting from the edges finds a few more discs and
-/// needs fewer rounds than growing the set from the corners.
+/// Discs of `me` that can never be flipped (a lower bound): in each of the four
+/// directions the line is full, or a neighbour is the edge or a stable disc of `me`.
+/// (Starting from a table of each edge's stable discs found a few more and in fewer
+/// rounds, but the table reads cost what the rounds saved: see BENCHMARKS.md.)
 pub(super) fn stable_discs(me: u64, other: u64) -> u64 {
     let [rows, columns, d9, d7] = full_lines(me | other);
     let (rows, columns) = (rows | FILE_A | FILE_H, columns | RANK_1 | RANK_8);
     let (d9, d7) = (d9 | BORDER, d7 | BORDER);
-    let edges = edge_stable(me, other);
-    let mut stable = edges;
+    let mut stable = 0;
     loop {
         let s = stable;
-        let more = edges
-            | me & (rows | ((s << 1) & NOT_A) | ((s >> 1) & NOT_H))
-                & (columns | (s << 8) | (s >> 8))
-                & (d9 | ((s << 9) & NOT_A) | ((s >> 9) & NOT_H))
-                & (d7 | ((s << 7) & NOT_H) | ((s >> 7) & NOT_A));
+        let more = me
+            & (rows | ((s << 1) & NOT_A) | ((s >> 1) & NOT_H))
+            & (columns | (s << 8) | (s >> 8))
+            & (d9 | ((s << 9) & NOT_A) | ((s >> 9) & NOT_H))
+            & (d7 | ((s << 7) & NOT_H) | ((s >> 7) & NOT_A));
         if more == stable {
             return stable;
         }
@@ -229,58 +136,6 @@ mod tests {
                     full_lines_from_empties(filled),
                     full_lines_one_by_one(filled),
                     "{filled:#x}"
-                );
-            }
-        }
-    }
-
-    #[test]
-    fn a_file_goes_to_a_byte_and_back() {
-        for b in 0..=255u8 {
-            let file = byte_to_file_a(b);
-            assert_eq!(file & !FILE_A, 0, "{b}");
-            assert_eq!(file_a_to_byte(file), usize::from(b), "{b}");
-        }
-    }
-
-    #[test]
-    fn edge_stability_follows_the_moves_along_the_edge() {
-        let stable = |p: u8, o: u8| EDGE_STABLE[usize::from(p) << 8 | usize::from(o)];
-        // A full edge: every disc.
-        assert_eq!(stable(0b1010_1010, 0b0101_0101), 0xff);
-        // A corner and what leans on it, not the discs the other side can bracket.
-        assert_eq!(stable(0b0000_0111, 0b0011_1000), 0b0000_0111);
-        // One empty square between a player's run and a corner: the run can be bracketed
-        // from the empty square only if a disc of the other side lies beyond it.
-        assert_eq!(stable(0b0111_1111, 0), 0b0111_1111);
-        assert_eq!(stable(0b0111_1110, 0b0000_0001), 0b0000_0001);
-        // Nothing on an empty edge, nothing off the corners with room on both sides.
-        assert_eq!(stable(0, 0), 0);
-        assert_eq!(stable(0b0001_1000, 0), 0);
-    }
-
-    /// [`EDGE_STABLE`]'s answer found by trying every sequence of moves on the edge.
-    fn edge_stable_by_search(p: u8, o: u8) -> u8 {
-        let mut stable = p | o;
-        for x in (0..8).filter(|x| (p | o) & (1 << x) == 0) {
-            for (me, them, mover_is_p) in [(p, o, true), (o, p, false)] {
-                let flipped = edge_flips(me, them, x);
-                let (me, them) = (me | flipped | (1 << x), them & !flipped);
-                let (np, no) = if mover_is_p { (me, them) } else { (them, me) };
-                stable &= edge_stable_by_search(np, no) & !flipped;
-            }
-        }
-        stable
-    }
-
-    #[test]
-    fn the_edge_table_agrees_with_a_search_of_every_sequence() {
-        for p in 0..=255u8 {
-            for o in (0..=255u8).filter(|o| o & p == 0 && (o | p).count_zeros() <= 4) {
-                assert_eq!(
-                    EDGE_STABLE[usize::from(p) << 8 | usize::from(o)],
-                    edge_stable_by_search(p, o),
-                    "{p:08b} {o:08b}"
                 );
             }
         }
