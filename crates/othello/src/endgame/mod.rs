@@ -20,9 +20,8 @@ mod stability;
 mod table;
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
-
-use rayon::prelude::*;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::Relaxed};
 
 use stability::stability_cap;
 use table::{Entry, Table};
@@ -842,9 +841,16 @@ fn search_children(
     Some((best, best_square))
 }
 
+/// Threads besides its owner that one split puts on its moves at most (Edax caps its
+/// helpers the same way): further threads find work at splits deeper down, rather than
+/// on the least promising moves of a node that a better move may still cut off.
+const SPLIT_HELPERS: usize = 3;
+
 /// The moves of `rest`, in parallel: the best value and its square (one above `alpha`,
 /// when there is one: the first in `rest` when `first_cut`, else whichever was found
-/// first), or `None` when the search was aborted from above.
+/// first), or `None` when the search was aborted from above. The moves start in order,
+/// each on the first of the split's threads to be free, so a cut-off stops the moves
+/// least likely to matter before they start.
 fn search_in_parallel(
     b: impl Build,
     w: &mut Worker<'_>,
@@ -860,12 +866,17 @@ fn search_in_parallel(
     };
     let (table, model, stop, hints, hint_empties) =
         (w.table, w.model, w.stop, w.hints, w.hint_empties);
-    // Each move's (index, value, square) when its search counts, and its nodes.
-    type Finished = (usize, i32, u32);
-    let results: Vec<(Option<Finished>, u64)> = rest
-        .par_iter()
-        .enumerate()
-        .map(|(i, &(_, sq, f))| {
+    let next = AtomicUsize::new(0);
+    let nodes = AtomicU64::new(0);
+    // Each move's (index, value, square) when its search counts.
+    let finished = Mutex::new(Vec::with_capacity(rest.len()));
+    let work = || {
+        let (mut mine, mut count) = (Vec::new(), 0);
+        loop {
+            let i = next.fetch_add(1, Relaxed);
+            let Some(&(_, sq, f)) = rest.get(i) else {
+                break;
+            };
             let mut child = Worker {
                 nodes: 0,
                 table,
@@ -878,33 +889,46 @@ fn search_in_parallel(
                 hint_empties,
             };
             if child.aborted() {
-                return (None, 0);
+                break;
             }
             let v = -b.nws(&mut child, o & !f, p | f | 1 << sq, -alpha - 1, false);
+            count += child.nodes;
             // Cut off or stopped: the value means nothing (a move above alpha, or the
-            // stop, decides this node).
+            // stop, decides this node), and so would every later move's.
             if child.aborted() {
-                return (None, child.nodes);
+                break;
             }
             if v > alpha {
                 split.cut.fetch_min(i, Relaxed);
             }
-            (Some((i, v, sq)), child.nodes)
-        })
-        .collect();
-    w.nodes += results.iter().map(|&(_, nodes)| nodes).sum::<u64>();
+            mine.push((i, v, sq));
+        }
+        nodes.fetch_add(count, Relaxed);
+        finished.lock().expect("no search panics").extend(mine);
+    };
+    rayon::scope(|s| {
+        for _ in 0..SPLIT_HELPERS.min(rest.len() - 1) {
+            s.spawn(|_| work());
+        }
+        work();
+    });
+    w.nodes += nodes.into_inner();
     if w.aborted() {
         return None;
     }
     // Either one is above alpha, or none was cut off and every value is sound; with
     // `first_cut`, every move before the first one above alpha has finished.
-    let sound = results.iter().filter_map(|&(result, _)| result);
+    let sound = finished.into_inner().expect("no search panics");
     sound
-        .clone()
-        .filter(|&(_, v, _)| v > alpha)
-        .min_by_key(|&(i, ..)| i)
-        .or_else(|| sound.max_by_key(|&(i, v, _)| (v, std::cmp::Reverse(i))))
-        .map(|(_, v, sq)| (v, sq))
+        .iter()
+        .filter(|&&(_, v, _)| v > alpha)
+        .min_by_key(|&&(i, ..)| i)
+        .or_else(|| {
+            sound
+                .iter()
+                .max_by_key(|&&(i, v, _)| (v, std::cmp::Reverse(i)))
+        })
+        .map(|&(_, v, sq)| (v, sq))
 }
 
 /// A node below [`SORT_EMPTIES`]: the moves in odd regions first, then the others. The
