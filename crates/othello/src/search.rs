@@ -19,10 +19,10 @@
 //! their timing, and one thread runs the very same searches one after another: scores,
 //! moves and node counts are the same on any number of threads.
 
-use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+use std::sync::{Arc, Mutex};
 
 use arrayvec::ArrayVec;
-use rayon::prelude::*;
 use std::time::{Duration, Instant};
 
 use gamelab_core::{Cutoff, StopFlag};
@@ -521,7 +521,7 @@ impl Searcher {
                 (v, walk.nodes, walk.stopped, walk.table.into_entries())
             };
             let tested: Vec<_> = if parallel {
-                batch.par_iter().map(test).collect()
+                in_order_on_every_thread(batch, test)
             } else {
                 batch.iter().map(test).collect()
             };
@@ -610,6 +610,33 @@ impl Searcher {
         }
         pv
     }
+}
+
+/// `f` of every item, on every thread of the current pool: the items start in order,
+/// each on the first thread to be free (moves ordered best first tend to take longest,
+/// so this keeps threads from ending idle behind one long test more than halving the list
+/// between them would); the results come back in the items' order.
+fn in_order_on_every_thread<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
+    let next = AtomicUsize::new(0);
+    let done = Mutex::new(Vec::with_capacity(items.len()));
+    let work = || {
+        let mut mine = Vec::new();
+        loop {
+            let i = next.fetch_add(1, Relaxed);
+            let Some(item) = items.get(i) else { break };
+            mine.push((i, f(item)));
+        }
+        done.lock().expect("no search panics").extend(mine);
+    };
+    rayon::scope(|s| {
+        for _ in 1..rayon::current_num_threads().min(items.len()) {
+            s.spawn(|_| work());
+        }
+        work();
+    });
+    let mut done = done.into_inner().expect("no search panics");
+    done.sort_unstable_by_key(|&(i, _)| i);
+    done.into_iter().map(|(_, r)| r).collect()
 }
 
 /// What the table says of a node searched to `depth` in (alpha, beta): `Err` with the
