@@ -12,8 +12,8 @@
 //! its four lines.
 //!
 //! On several threads (Young Brothers Wait): from 12 empties, a node whose first
-//! move does not cut searches the others in parallel, sharing the table (no locks); a
-//! move that cuts stops its siblings. The score, and the move (the first best one in the
+//! move does not cut searches the others in parallel, in order, on at most four threads,
+//! sharing the table (no locks); a move that cuts stops its siblings. The score, and the move (the first best one in the
 //! root's order), are those of one thread.
 
 mod stability;
