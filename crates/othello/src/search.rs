@@ -927,4 +927,26 @@ mod tests {
         );
         assert!(Arc::ptr_eq(searcher.pool.as_ref().unwrap(), &pool), "kept");
     }
+
+    #[test]
+    fn work_shared_in_order_runs_each_item_once_and_returns_them_in_order() {
+        for threads in [1, 3, 8] {
+            let pool = build_pool(threads).expect("a pool");
+            for count in [0, 1, 2, 5, 37] {
+                let calls: Vec<AtomicUsize> = (0..count).map(|_| AtomicUsize::new(0)).collect();
+                let items: Vec<usize> = (0..count).collect();
+                let results = pool.install(|| {
+                    in_order_on_every_thread(&items, |&i| {
+                        calls[i].fetch_add(1, Relaxed);
+                        i * i
+                    })
+                });
+                assert_eq!(results, (0..count).map(|i| i * i).collect::<Vec<_>>());
+                assert!(
+                    calls.iter().all(|c| c.load(Relaxed) == 1),
+                    "{threads} threads"
+                );
+            }
+        }
+    }
 }
