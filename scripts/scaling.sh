@@ -9,13 +9,17 @@
 # GAMELAB: a release `gamelab`; MIDGAME_DEPTH: the release `midgame_depth` example
 # (`cargo build --release -p gamelab-othello --example midgame_depth`); FFO_FILE:
 # ffo40-59.txt; SECONDS: the time the whole run may take; LOG: where the output is
-# copied (default: none).
+# copied (default: none). STAGES (environment) picks stages, in this order, from
+# "ffo40 midgame ffo50 single" (the default: all four), e.g. `STAGES=midgame` to time
+# another build's midgame search in the same lease.
 set -u
 if [ $# -lt 4 ]; then
     sed -n '2,12p' "$0" >&2
     exit 2
 fi
 gamelab=$1 midgame=$2 ffo=$3 seconds=$4 log=${5:-/dev/null}
+stages=" ${STAGES:-ffo40 midgame ffo50 single} "
+stage() { [[ $stages == *" $1 "* ]]; }
 start=$(date +%s)
 deadline=$((start + seconds))
 left() { echo $((deadline - $(date +%s))); }
@@ -32,19 +36,24 @@ counts+=("$cores")
     lscpu | grep -E 'Model name|^CPU\(s\)|Thread|Core|Socket|NUMA node\(s\)|L3'
     "$gamelab" ffo "$ffo" --ids 40 --threads "$cores" || exit 1
     for t in "${counts[@]}"; do
+        stage ffo40 || break
         echo "== FFO #40-#49, $t thread(s)"
         "$gamelab" ffo "$ffo" --ids 40-49 --threads "$t"
     done
     for t in "${counts[@]}"; do
+        stage midgame || break
         echo "== midgame, depth 13, 20 positions, Multi-ProbCut 1.5, $t thread(s)"
         "$midgame" 13 20 1.5 "$t" | tail -1
     done
-    echo "== FFO #50-#59, $cores threads ($(left) s left)"
-    if [ "$(left)" -lt 10 ]; then
-        exit 0
+    if stage ffo50; then
+        echo "== FFO #50-#59, $cores threads ($(left) s left)"
+        if [ "$(left)" -lt 10 ]; then
+            exit 0
+        fi
+        # The limit is each position's: the ten together may run past the deadline.
+        "$gamelab" ffo "$ffo" --ids 50-59 --threads "$cores" --time-limit "$(left)"
     fi
-    # The limit is each position's: the ten together may run past the deadline.
-    "$gamelab" ffo "$ffo" --ids 50-59 --threads "$cores" --time-limit "$(left)"
+    stage single || exit 0
     limit=$(($(left) - 5))
     echo "== FFO #50-#59 one thread each, side by side, at most $limit s each"
     if [ "$limit" -lt 10 ]; then
