@@ -19,8 +19,7 @@
 //! their timing, and one thread runs the very same searches one after another: scores,
 //! moves and node counts are the same on any number of threads.
 
-use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use arrayvec::ArrayVec;
 use std::time::{Duration, Instant};
@@ -29,6 +28,7 @@ use gamelab_core::{Cutoff, StopFlag};
 
 use crate::bits::{flips, legal_moves};
 use crate::endgame::{Solver, build_pool};
+use crate::in_order::in_order;
 use crate::learned::{PatternModel, SCALE};
 use crate::patterns::Features;
 use crate::{Move, Othello, Square};
@@ -521,7 +521,12 @@ impl Searcher {
                 (v, walk.nodes, walk.stopped, walk.table.into_entries())
             };
             let tested: Vec<_> = if parallel {
-                in_order_on_every_thread(batch, test)
+                in_order(batch.len(), rayon::current_num_threads(), |i| {
+                    (test(&batch[i]), true)
+                })
+                .into_iter()
+                .map(|(_, tested)| tested)
+                .collect()
             } else {
                 batch.iter().map(test).collect()
             };
@@ -610,33 +615,6 @@ impl Searcher {
         }
         pv
     }
-}
-
-/// `f` of every item, on every thread of the current pool: the items start in order,
-/// each on the first thread to be free (moves ordered best first tend to take longest,
-/// so this keeps threads from ending idle behind one long test more than halving the list
-/// between them would); the results come back in the items' order.
-fn in_order_on_every_thread<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
-    let next = AtomicUsize::new(0);
-    let done = Mutex::new(Vec::with_capacity(items.len()));
-    let work = || {
-        let mut mine = Vec::new();
-        loop {
-            let i = next.fetch_add(1, Relaxed);
-            let Some(item) = items.get(i) else { break };
-            mine.push((i, f(item)));
-        }
-        done.lock().expect("no search panics").extend(mine);
-    };
-    rayon::scope(|s| {
-        for _ in 1..rayon::current_num_threads().min(items.len()) {
-            s.spawn(|_| work());
-        }
-        work();
-    });
-    let mut done = done.into_inner().expect("no search panics");
-    done.sort_unstable_by_key(|&(i, _)| i);
-    done.into_iter().map(|(_, r)| r).collect()
 }
 
 /// What the table says of a node searched to `depth` in (alpha, beta): `Err` with the
@@ -926,27 +904,5 @@ mod tests {
             "one pool, not two"
         );
         assert!(Arc::ptr_eq(searcher.pool.as_ref().unwrap(), &pool), "kept");
-    }
-
-    #[test]
-    fn work_shared_in_order_runs_each_item_once_and_returns_them_in_order() {
-        for threads in [1, 3, 8] {
-            let pool = build_pool(threads).expect("a pool");
-            for count in [0, 1, 2, 5, 37] {
-                let calls: Vec<AtomicUsize> = (0..count).map(|_| AtomicUsize::new(0)).collect();
-                let items: Vec<usize> = (0..count).collect();
-                let results = pool.install(|| {
-                    in_order_on_every_thread(&items, |&i| {
-                        calls[i].fetch_add(1, Relaxed);
-                        i * i
-                    })
-                });
-                assert_eq!(results, (0..count).map(|i| i * i).collect::<Vec<_>>());
-                assert!(
-                    calls.iter().all(|c| c.load(Relaxed) == 1),
-                    "{threads} threads"
-                );
-            }
-        }
     }
 }

@@ -11,21 +11,21 @@
 //! tried (no move generation), and the last one is scored by counting its flips along
 //! its four lines.
 //!
-//! On several threads (Young Brothers Wait): from 12 empties, a node whose first
-//! move does not cut searches the others in parallel, in order, on at most four threads,
-//! sharing the table (no locks); a move that cuts stops its siblings. The score, and the move (the first best one in the
-//! root's order), are those of one thread.
+//! On several threads (Young Brothers Wait): from 12 empties, a node whose first move
+//! does not cut searches the others in parallel, in order, on at most four threads,
+//! sharing the table (no locks); a move that cuts stops its siblings. The score, and the
+//! move (the first best one in the root's order), are those of one thread.
 
 mod stability;
 mod table;
 
 use std::sync::Arc;
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
 
 use stability::stability_cap;
 use table::{Entry, Table};
 
+use crate::in_order::in_order;
 use crate::kernel::{self, Kernel, Portable};
 use crate::learned::{PatternModel, SCALE, shipped};
 use crate::patterns::Features;
@@ -866,69 +866,49 @@ fn search_in_parallel(
     };
     let (table, model, stop, hints, hint_empties) =
         (w.table, w.model, w.stop, w.hints, w.hint_empties);
-    let next = AtomicUsize::new(0);
-    let nodes = AtomicU64::new(0);
-    // Each move's (index, value, square) when its search counts.
-    let finished = Mutex::new(Vec::with_capacity(rest.len()));
-    let work = || {
-        let (mut mine, mut count) = (Vec::new(), 0);
-        loop {
-            let i = next.fetch_add(1, Relaxed);
-            let Some(&(_, sq, f)) = rest.get(i) else {
-                break;
-            };
-            let mut child = Worker {
-                nodes: 0,
-                table,
-                model,
-                parallel: true,
-                // Any cut stops every move, or only the moves after it.
-                split: Some((&split, if first_cut { i } else { usize::MAX })),
-                stop,
-                hints,
-                hint_empties,
-            };
-            if child.aborted() {
-                break;
-            }
-            let v = -b.nws(&mut child, o & !f, p | f | 1 << sq, -alpha - 1, false);
-            count += child.nodes;
-            // Cut off or stopped: the value means nothing (a move above alpha, or the
-            // stop, decides this node), and so would every later move's.
-            if child.aborted() {
-                break;
-            }
-            if v > alpha {
-                split.cut.fetch_min(i, Relaxed);
-            }
-            mine.push((i, v, sq));
+    // Each move's value and square when its search counts, and its nodes.
+    let results = in_order(rest.len(), 1 + SPLIT_HELPERS, |i| {
+        let (_, sq, f) = rest[i];
+        let mut child = Worker {
+            nodes: 0,
+            table,
+            model,
+            parallel: true,
+            // Any cut stops every move, or only the moves after it.
+            split: Some((&split, if first_cut { i } else { usize::MAX })),
+            stop,
+            hints,
+            hint_empties,
+        };
+        if child.aborted() {
+            return ((None, 0), false);
         }
-        nodes.fetch_add(count, Relaxed);
-        finished.lock().expect("no search panics").extend(mine);
-    };
-    rayon::scope(|s| {
-        for _ in 0..SPLIT_HELPERS.min(rest.len() - 1) {
-            s.spawn(|_| work());
+        let v = -b.nws(&mut child, o & !f, p | f | 1 << sq, -alpha - 1, false);
+        // Cut off or stopped: the value means nothing (a move above alpha, or the stop,
+        // decides this node), and so would every later move's.
+        if child.aborted() {
+            return ((None, child.nodes), false);
         }
-        work();
+        if v > alpha {
+            split.cut.fetch_min(i, Relaxed);
+        }
+        ((Some((v, sq)), child.nodes), true)
     });
-    w.nodes += nodes.into_inner();
+    w.nodes += results.iter().map(|&(_, (_, nodes))| nodes).sum::<u64>();
     if w.aborted() {
         return None;
     }
     // Either one is above alpha, or none was cut off and every value is sound; with
     // `first_cut`, every move before the first one above alpha has finished.
-    let sound = finished.into_inner().expect("no search panics");
-    sound
+    let sound = results
         .iter()
-        .filter(|&&(_, v, _)| v > alpha)
-        .min_by_key(|&&(i, ..)| i)
-        .or_else(|| {
-            sound
-                .iter()
-                .max_by_key(|&&(i, v, _)| (v, std::cmp::Reverse(i)))
-        })
-        .map(|&(_, v, sq)| (v, sq))
+        .filter_map(|&(i, (result, _))| result.map(|(v, sq)| (i, v, sq)));
+    sound
+        .clone()
+        .filter(|&(_, v, _)| v > alpha)
+        .min_by_key(|&(i, ..)| i)
+        .or_else(|| sound.max_by_key(|&(i, v, _)| (v, std::cmp::Reverse(i))))
+        .map(|(_, v, sq)| (v, sq))
 }
 
 /// A node below [`SORT_EMPTIES`]: the moves in odd regions first, then the others. The
