@@ -13,8 +13,8 @@
 # "ffo40 midgame ffo50 single" (the default: all four), e.g. `STAGES=midgame` to time
 # another build's midgame search in the same lease.
 set -u
-if [ $# -lt 4 ]; then
-    sed -n '2,12p' "$0" >&2
+if [ $# -lt 4 ] || ! [[ $4 =~ ^[0-9]+$ ]]; then
+    sed -n '2,14p' "$0" >&2
     exit 2
 fi
 gamelab=$1 midgame=$2 ffo=$3 seconds=$4 log=${5:-/dev/null}
