@@ -105,8 +105,11 @@ struct Part {
 /// Positions with fewer empties than this go to the near part.
 const NEAR_EMPTIES: u32 = 10;
 
-/// log2 of the near part's buckets: 4 MB.
-const NEAR_BITS: u32 = 16;
+/// log2 of the near part's buckets: 1 MB, a core's second-level cache on the machines
+/// measured. FFO #45, #49, #50 on one thread, five alternating runs: 4 MB 50.3 s on
+/// average, 1 MB 46.0 s (0.9 % more nodes); 512 and 256 KB about as fast as 1 MB with
+/// more nodes still.
+const NEAR_BITS: u32 = 14;
 
 impl Table {
     /// Buckets for a search from `empties`: 2^15 (2 MB) for the AIs' short endgames,
