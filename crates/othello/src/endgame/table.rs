@@ -102,8 +102,11 @@ struct Part {
     bits: u32,
 }
 
-/// Positions with fewer empties than this go to the near part.
-const NEAR_EMPTIES: u32 = 10;
+/// Positions with fewer empties than this go to the near part. FFO #45, #49, #50 on one
+/// thread (two alternating runs each, 1 MB near part): below 10 empties 45.3 and 43.9 s,
+/// below 11 42.9 and 42.5 s, below 12 41.6 and 40.6 s (2.4 % more nodes), below 13 or 14
+/// no faster than 12 with 4 and 6 % more nodes; #53: 72.2 s below 10, 68.6 s below 12.
+const NEAR_EMPTIES: u32 = 12;
 
 /// log2 of the near part's buckets: 1 MB, a core's second-level cache on the machines
 /// measured. FFO #45, #49, #50 on one thread, five alternating runs: 4 MB 50.3 s on
