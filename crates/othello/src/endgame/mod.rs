@@ -23,7 +23,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
 
 use stability::stability_cap;
-use table::{Entry, Table};
+use table::{Entry, Table, View};
 
 use crate::in_order::in_order;
 use crate::kernel::{self, Kernel, Portable};
@@ -447,7 +447,7 @@ type Place<'a> = (&'a Split<'a>, usize);
 /// One thread's part of a solve: what it reads, what it counts, and what ends it early.
 struct Worker<'a> {
     nodes: u64,
-    table: &'a Table,
+    table: View<'a>,
     model: &'a PatternModel,
     /// Whether nodes may hand their later moves to other threads.
     parallel: bool,
@@ -871,7 +871,7 @@ fn search_in_parallel(
         let (_, sq, f) = rest[i];
         let mut child = Worker {
             nodes: 0,
-            table,
+            table: table.on_this_thread(),
             model,
             parallel: true,
             // Any cut stops every move, or only the moves after it.
@@ -1026,7 +1026,14 @@ impl Solver {
         }
         let empties = pos.empties();
         if empties >= TABLE_EMPTIES {
-            self.table.reserve(empties);
+            self.table.reserve(
+                empties,
+                if parallel {
+                    rayon::current_num_threads()
+                } else {
+                    1
+                },
+            );
         }
         let model = self.model.clone();
         let ordering = ordering_depth(empties).map(|_| Features::new(p, o));
@@ -1085,7 +1092,7 @@ impl Solver {
         let mut best = None;
         let mut worker = Worker {
             nodes: 0,
-            table: &self.table,
+            table: self.table.on_this_thread(),
             model: &model,
             parallel,
             split: None,

@@ -86,14 +86,29 @@ struct Bucket([Slot; 2]);
 
 /// A fixed-size table of bounds: no growth and no probing beyond one cache line, which
 /// costs less than keeping every position. Positions near the end go to a small part of
-/// their own, which stays in the processor's cache: they are most of the lookups, their
-/// transpositions come soon after each other, and a miss to memory costs more than
-/// re-searching them (FFO #45, #49, #50: 4 % faster than with one table for all).
+/// their own, one for each thread, which stays in that core's cache: they are most of the
+/// lookups, their transpositions come soon after each other (and seldom from another
+/// thread's subtree), and a miss to memory costs more than re-searching them (FFO #45,
+/// #49, #50: 4 % faster than with one table for all).
 #[derive(Default)]
 pub(super) struct Table {
     far: Part,
-    near: Part,
+    near: Vec<Part>,
 }
+
+/// The table as one thread uses it: the far part that every thread shares, and its own
+/// near part.
+#[derive(Clone, Copy)]
+pub(super) struct View<'a> {
+    table: &'a Table,
+    near: &'a Part,
+}
+
+/// The near part of a table not reserved yet.
+static NO_PART: Part = Part {
+    buckets: Vec::new(),
+    bits: 0,
+};
 
 /// Buckets and log2 of their number.
 #[derive(Default)]
@@ -122,22 +137,46 @@ impl Table {
         empties.clamp(15, 21)
     }
 
-    /// Makes room for a search from `empties`, unless the table has it already.
-    pub fn reserve(&mut self, empties: u32) {
+    /// Makes room for a search from `empties` on `threads` threads, unless the table has
+    /// it already.
+    pub fn reserve(&mut self, empties: u32, threads: usize) {
         self.far.reserve(Table::bits_for(empties));
-        self.near.reserve(NEAR_BITS);
+        if self.near.len() < threads {
+            self.near.resize_with(threads, Part::default);
+        }
+        for part in &mut self.near {
+            part.reserve(NEAR_BITS);
+        }
+    }
+
+    /// The table as the calling thread uses it: the near part of its index in the
+    /// current rayon pool (a solve on several threads runs on the pool it reserved for),
+    /// else the first. Whichever part a thread reads, every entry is sound.
+    pub fn on_this_thread(&self) -> View<'_> {
+        let i = rayon::current_thread_index().unwrap_or(0);
+        View {
+            table: self,
+            near: self.near.get(i).or(self.near.first()).unwrap_or(&NO_PART),
+        }
+    }
+}
+
+impl<'a> View<'a> {
+    /// The same table as seen from the calling thread.
+    pub fn on_this_thread(self) -> View<'a> {
+        self.table.on_this_thread()
     }
 
     /// The bucket of (`p`, `o`), a position with `empties`, if the table has room. The
     /// caller passes the empties it knows already: counting them here made FFO #45, #49,
     /// #50 about 2 % slower (five alternating runs); the test builds check them.
     #[inline]
-    fn bucket(&self, p: u64, o: u64, empties: u32) -> Option<&Bucket> {
+    fn bucket(&self, p: u64, o: u64, empties: u32) -> Option<&'a Bucket> {
         debug_assert_eq!(empties, 64 - (p | o).count_ones(), "the position's empties");
         let part = if empties < NEAR_EMPTIES {
-            &self.near
+            self.near
         } else {
-            &self.far
+            &self.table.far
         };
         if part.buckets.is_empty() {
             return None;
@@ -212,17 +251,18 @@ mod tests {
     fn entries_come_back_for_their_position_only() {
         let mut table = Table::default();
         assert_eq!(
-            table.get(1, 2, 62),
+            table.on_this_thread().get(1, 2, 62),
             None,
             "nothing before the table is reserved"
         );
-        table.insert(1, 2, entry_of(1, 2, -4));
+        table.on_this_thread().insert(1, 2, entry_of(1, 2, -4));
         assert_eq!(
-            table.get(1, 2, 62),
+            table.on_this_thread().get(1, 2, 62),
             None,
             "nothing kept before it is reserved"
         );
-        table.reserve(20);
+        table.reserve(20, 1);
+        let table = table.on_this_thread();
         table.insert(1, 2, entry_of(1, 2, -4));
         assert_eq!(table.get(1, 2, 62), Some(entry_of(1, 2, -4)));
         assert_eq!(table.get(2, 1, 62), None);
@@ -237,17 +277,18 @@ mod tests {
 
     #[test]
     fn positions_near_the_end_go_to_the_near_part() {
-        let mut table = Table::default();
-        table.reserve(20);
+        let mut whole = Table::default();
+        whole.reserve(20, 1);
+        let table = whole.on_this_thread();
         // Nine empties (the last row and h7), and the sixty of the start.
         let (p, o) = (0x0000_0000_ffff_ffff, 0x007f_ffff_0000_0000_u64);
         let (far_p, far_o) = (0x0000_0010_0800_0000, 0x0000_0008_1000_0000);
         let part_of = |p, o, empties| {
             let bucket = std::ptr::from_ref(table.bucket(p, o, empties).unwrap());
-            if table.near.buckets.as_ptr_range().contains(&bucket) {
+            if whole.near[0].buckets.as_ptr_range().contains(&bucket) {
                 "near"
             } else {
-                assert!(table.far.buckets.as_ptr_range().contains(&bucket));
+                assert!(whole.far.buckets.as_ptr_range().contains(&bucket));
                 "far"
             }
         };
@@ -260,6 +301,25 @@ mod tests {
             table.get(far_p, far_o, 60),
             Some(entry_of(far_p, far_o, -2))
         );
+    }
+
+    #[test]
+    fn each_thread_of_the_pool_has_a_near_part_of_its_own() {
+        let mut table = Table::default();
+        table.reserve(20, 3);
+        let pool = crate::endgame::build_pool(3).expect("a pool");
+        let (p, o) = (0x0000_0000_ffff_ffff, 0x007f_ffff_0000_0000_u64);
+        let parts = pool.broadcast(|_| {
+            let view = table.on_this_thread();
+            view.insert(p, o, entry_of(p, o, 2));
+            std::ptr::from_ref(view.near) as usize
+        });
+        let mut distinct = parts.clone();
+        distinct.sort_unstable();
+        distinct.dedup();
+        assert_eq!(distinct.len(), 3, "{parts:?}");
+        // Outside the pool, the first thread's part: it holds the entry too.
+        assert_eq!(table.on_this_thread().get(p, o, 9), Some(entry_of(p, o, 2)));
     }
 
     #[test]
@@ -278,7 +338,8 @@ mod tests {
     #[test]
     fn the_deepest_search_keeps_the_first_slot() {
         let mut table = Table::default();
-        table.reserve(15);
+        table.reserve(15, 1);
+        let table = table.on_this_thread();
         // Positions hashing to one bucket, with fewer empties than the first (shallower
         // searches), found by trying.
         let empties = |p: u64| 64 - (p | 1).count_ones();
