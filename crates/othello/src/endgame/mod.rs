@@ -617,8 +617,13 @@ fn solve_n<const N: usize>(
     ) -> i32 {
         // The squares but the i-th, by selects: `copy_within` here became a call to the
         // C library's memmove in the hottest code.
-        let rest: [u32; 4] =
-            std::array::from_fn(|j| if j < i { squares[j] } else { squares[(j + 1).min(3)] });
+        let rest: [u32; 4] = std::array::from_fn(|j| {
+            if j < i {
+                squares[j]
+            } else {
+                squares[(j + 1).min(3)]
+            }
+        });
         match N {
             4 => solve_n::<3>(k, w, p, o, alpha, rest),
             _ => solve_2(k, w, p, o, alpha, rest[0], rest[1]),
