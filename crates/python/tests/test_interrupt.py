@@ -16,6 +16,16 @@ import pytest
 import gamelab
 
 
+@pytest.fixture(autouse=True)
+def ctrl_c_raises():
+    """Ctrl-C raises KeyboardInterrupt in these tests however they were started: a shell
+    starts a background job with SIGINT ignored, and Python then keeps it ignored (and
+    `interrupt_main` does nothing), so the long calls below would never stop."""
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, before)
+
+
 def interrupt_after(seconds: float) -> threading.Timer:
     timer = threading.Timer(seconds, _thread.interrupt_main)
     timer.start()
@@ -44,7 +54,8 @@ def test_long_tournaments_and_searches_stop_too():
 def test_ctrl_c_in_a_real_process():
     script = textwrap.dedent(
         """
-        import gamelab, sys
+        import gamelab, signal, sys
+        signal.signal(signal.SIGINT, signal.default_int_handler)
         print("started", flush=True)
         try:
             gamelab.match("ai14s", "ai2", games=10**11, progress=False)
