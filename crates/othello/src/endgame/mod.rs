@@ -742,31 +742,55 @@ fn nws_node(b: impl Build, w: &mut Worker<'_>, p: u64, o: u64, alpha: i32, passe
         }
         let _ = ordered.try_push((0, sq, f));
     }
-    // The table's move first, then far from the end by a shallow search with the
-    // learned evaluation, else fastest first: the replies that leave the opponent
-    // fewest moves.
-    let features = ordering_depth(empties).map(|_| Features::new(p, o));
-    for (key, sq, f) in &mut ordered {
-        let (np, no) = (p | *f | 1 << *sq, o & !*f);
-        // Enhanced transposition cut-off: a child the table already bounds low enough
-        // for the opponent proves this node is above alpha without a search.
-        if empties >= ETC_EMPTIES
-            && let Some(e) = w.table.get(no, np, empties - 1)
-            && -i32::from(e.upper) > alpha
-        {
-            return -i32::from(e.upper);
+    // Enhanced transposition cut-off: a child the table already bounds low enough for
+    // the opponent proves this node is above alpha without a search.
+    if empties >= ETC_EMPTIES {
+        for &(_, sq, f) in &ordered {
+            if let Some(e) = w.table.get(o & !f, p | f | 1 << sq, empties - 1)
+                && -i32::from(e.upper) > alpha
+            {
+                return -i32::from(e.upper);
+            }
         }
-        *key = if hint == Some(*sq) {
-            i32::MIN
-        } else {
-            let after = features.map(|nf| nf.play(*sq, *f));
-            move_key(b, w.model, after.as_ref(), np, no, empties, *sq)
-        };
     }
-    let Some((best, best_square)) =
-        search_children(b, w, p, o, alpha, &mut ordered, empties, false)
-    else {
-        return 0;
+    // The table's move first, searched before the others are keyed: when it cuts off,
+    // their keys would be wasted.
+    let mut first = None;
+    if let Some(h) = hint
+        && let Some(i) = ordered.iter().position(|&(_, sq, _)| sq == h)
+    {
+        let (_, sq, f) = ordered.swap_remove(i);
+        let v = -b.nws(w, o & !f, p | f | 1 << sq, -alpha - 1, false);
+        if empties >= ABORT_EMPTIES && w.aborted() {
+            return 0;
+        }
+        first = Some((v, sq));
+    }
+    let (best, best_square) = match first {
+        Some((v, sq)) if v > alpha || ordered.is_empty() => (v, sq),
+        _ => {
+            // Far from the end by a shallow search with the learned evaluation, else
+            // fastest first: the replies that leave the opponent fewest moves.
+            let features = ordering_depth(empties).map(|_| Features::new(p, o));
+            for (key, sq, f) in &mut ordered {
+                let after = features.map(|nf| nf.play(*sq, *f));
+                *key = move_key(
+                    b,
+                    w.model,
+                    after.as_ref(),
+                    p | *f | 1 << *sq,
+                    o & !*f,
+                    empties,
+                    *sq,
+                );
+            }
+            let Some(found) =
+                search_children(b, w, p, o, alpha, &mut ordered, empties, first, false)
+            else {
+                return 0;
+            };
+            found
+        }
     };
     if empties >= TABLE_EMPTIES {
         let old = w.table.get(p, o, empties);
@@ -795,7 +819,8 @@ fn nws_node(b: impl Build, w: &mut Worker<'_>, p: u64, o: u64, alpha: i32, passe
 type Children = arrayvec::ArrayVec<(i32, u32, u64), 32>;
 
 /// The moves of a node with (`p`, `o`) and `empties`, tried lowest key first until one
-/// is above `alpha`: the best value found and its square, or `None` when the search was
+/// is above `alpha` (`first`: the value and square of a move already searched, not in
+/// `ordered`): the best value found and its square, or `None` when the search was
 /// aborted. On several threads, once the first move has failed to cut, the others are
 /// searched in parallel; at the root (`at_root`) the move above alpha returned is then
 /// still the first in the order, as on one thread.
@@ -809,14 +834,18 @@ fn search_children(
     alpha: i32,
     ordered: &mut Children,
     empties: u32,
+    first: Option<(i32, u32)>,
     at_root: bool,
 ) -> Option<(i32, u32)> {
     let check = at_root || empties >= ABORT_EMPTIES;
-    let split = w.parallel && (at_root || empties >= SPLIT_EMPTIES) && ordered.len() > 2;
-    let (mut best, mut best_square) = (NO_MOVE_MAX, 0);
+    let moves = ordered.len() + usize::from(first.is_some());
+    let split = w.parallel && (at_root || empties >= SPLIT_EMPTIES) && moves > 2;
+    let (mut best, mut best_square) = first.unwrap_or((NO_MOVE_MAX, 0));
+    // The moves before the split: it waits for one to have failed to cut.
+    let alone = usize::from(first.is_none());
     for i in 0..ordered.len() {
-        if i == 1 && split {
-            let rest = &mut ordered[1..];
+        if i == alone && split {
+            let rest = &mut ordered[i..];
             rest.sort_unstable_by_key(|&(key, sq, _)| (key, sq));
             return search_in_parallel(b, w, p, o, alpha, rest, at_root).map(|(v, sq)| {
                 if v > best {
@@ -1120,6 +1149,7 @@ impl Solver {
                     beta,
                     &mut ordered.clone(),
                     empties,
+                    None,
                     true,
                 )
                 .map_or((0, None), |(value, sq)| (value, Some(sq)))
