@@ -278,8 +278,9 @@ fn alpha_beta(model: &PatternModel, p: u64, o: u64, depth: u32, mut alpha: i32, 
 
 /// What a search of `pos` to each of `depths` in turn (one searcher, its table kept),
 /// cutting by Multi-ProbCut at `probcut`, finds on 1, 2 and 4 threads: one list per thread
-/// count, after checking that every list is the one-thread list, move, score, nodes and
-/// principal variation alike.
+/// count, after checking that every list is the one-thread list, move, score and
+/// principal variation alike (not nodes: tests cut off by an earlier one count the
+/// nodes they searched before they stopped).
 fn same_on_any_threads(
     model: &std::sync::Arc<PatternModel>,
     pos: &Othello,
@@ -308,8 +309,8 @@ fn same_on_any_threads(
     for threads in [2, 4] {
         for (a, b) in on(threads).iter().zip(&one) {
             assert_eq!(
-                (&a.best, a.score, a.nodes, &a.pv),
-                (&b.best, b.score, b.nodes, &b.pv),
+                (&a.best, a.score, &a.pv),
+                (&b.best, b.score, &b.pv),
                 "{threads} threads, depth {}\n{pos}",
                 b.depth
             );
