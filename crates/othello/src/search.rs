@@ -796,10 +796,12 @@ impl<S: Store> Walk<'_, S> {
             Some((v, walk.nodes, walk.stopped, walk.table.into_entries()))
         };
         let tested: Vec<Option<Tested>> = if parallel {
-            in_order(rest.len(), rayon::current_num_threads(), |i| (test(i), true))
-                .into_iter()
-                .map(|(_, tested)| tested)
-                .collect()
+            in_order(rest.len(), rayon::current_num_threads(), |i| {
+                (test(i), true)
+            })
+            .into_iter()
+            .map(|(_, tested)| tested)
+            .collect()
         } else {
             (0..rest.len()).map(test).collect()
         };
