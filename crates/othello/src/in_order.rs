@@ -1,6 +1,6 @@
 //! Work shared among a rayon pool's threads in a given order: the one scheduling rule of
 //! both searches' splits (the exact solver's moves after the first, the midgame search's
-//! tests).
+//! tests), and how a search under such splits learns that it was cut off.
 
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
@@ -42,6 +42,48 @@ pub(crate) fn in_order<R: Send>(
     let mut done = done.into_inner().expect("no search panics");
     done.sort_unstable_by_key(|&(i, _)| i);
     done
+}
+
+/// A node whose moves are searched side by side. `cut` is the lowest index of a move
+/// found to decide the node so far: the moves after it need not finish.
+pub(crate) struct Split<'a> {
+    cut: AtomicUsize,
+    parent: Option<Place<'a>>,
+}
+
+/// Where a search runs: a split and the index of its move there.
+pub(crate) type Place<'a> = (&'a Split<'a>, usize);
+
+impl<'a> Split<'a> {
+    /// A split under `parent` (`None`: the outermost).
+    pub(crate) fn new(parent: Option<Place<'a>>) -> Split<'a> {
+        Split {
+            cut: AtomicUsize::new(usize::MAX),
+            parent,
+        }
+    }
+
+    /// The move at `index` decides the node.
+    pub(crate) fn cut_at(&self, index: usize) {
+        self.cut.fetch_min(index, Relaxed);
+    }
+
+    /// Whether a move before `index` decides the node.
+    pub(crate) fn cut_before(&self, index: usize) -> bool {
+        self.cut.load(Relaxed) < index
+    }
+}
+
+/// Whether a search at `place` no longer matters: in its split or in one above, a move
+/// before its own decided the node.
+pub(crate) fn cut_off(mut place: Option<Place<'_>>) -> bool {
+    while let Some((split, index)) = place {
+        if split.cut_before(index) {
+            return true;
+        }
+        place = split.parent;
+    }
+    false
 }
 
 #[cfg(test)]

@@ -22,7 +22,6 @@
 //! an earlier one stops, so node counts depend on the threads.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 
 use arrayvec::ArrayVec;
 use std::time::{Duration, Instant};
@@ -31,7 +30,7 @@ use gamelab_core::{Cutoff, StopFlag};
 
 use crate::bits::{flips, legal_moves};
 use crate::endgame::{Solver, build_pool};
-use crate::in_order::in_order;
+use crate::in_order::{Place, Split, cut_off, in_order};
 use crate::learned::{PatternModel, SCALE};
 use crate::patterns::Features;
 use crate::{Move, Othello, Square};
@@ -705,16 +704,6 @@ struct Walk<'a, S> {
     place: Option<Place<'a>>,
 }
 
-/// A null-window node's moves after the first, tested side by side. `cut` is the lowest
-/// index of a test found at or above beta so far: the tests after it need not finish.
-struct Nest<'a> {
-    cut: AtomicUsize,
-    parent: Option<Place<'a>>,
-}
-
-/// Where a nested test searches: its nest and its index there.
-type Place<'a> = (&'a Nest<'a>, usize);
-
 /// From this many plies left, a null-window node whose first move does not cut tests its
 /// other moves side by side (on one thread, one after another, the same way), each reading
 /// the node's table as it stood and writing a table of its own, merged in move order up
@@ -731,14 +720,7 @@ type Tested = (i32, u64, bool, Vec<Entry>);
 impl<S: Store> Walk<'_, S> {
     /// Whether a test this search is nested in was cut off by an earlier one.
     fn aborted(&self) -> bool {
-        let mut place = self.place;
-        while let Some((nest, index)) = place {
-            if nest.cut.load(Relaxed) < index {
-                return true;
-            }
-            place = nest.parent;
-        }
-        false
+        cut_off(self.place)
     }
 
     /// The moves `rest` of a null-window node (p, o) at (`alpha`, `alpha` + 1), whose
@@ -757,15 +739,12 @@ impl<S: Store> Walk<'_, S> {
         ply: u32,
     ) -> Option<(i32, u8)> {
         let beta = alpha + 1;
-        let nest = Nest {
-            cut: AtomicUsize::new(usize::MAX),
-            parent: self.place,
-        };
+        let nest = Split::new(self.place);
         let (model, cutoff, probcut, parallel) =
             (self.model, self.cutoff, self.probcut, self.parallel);
         let below = self.table.below();
         let test = |i: usize| -> Option<Tested> {
-            if nest.cut.load(Relaxed) < i {
+            if nest.cut_before(i) {
                 return None;
             }
             let (_, sq, f) = rest[i];
@@ -791,7 +770,7 @@ impl<S: Store> Walk<'_, S> {
                 ply + 1,
             );
             if !walk.stopped && v >= beta {
-                nest.cut.fetch_min(i, Relaxed);
+                nest.cut_at(i);
             }
             Some((v, walk.nodes, walk.stopped, walk.table.into_entries()))
         };

@@ -20,12 +20,12 @@ mod stability;
 mod table;
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 
 use stability::stability_cap;
 use table::{Entry, Table, View};
 
-use crate::in_order::in_order;
+use crate::in_order::{Place, Split, cut_off, in_order};
 use crate::kernel::{self, Kernel, Portable};
 use crate::learned::{PatternModel, SCALE, shipped};
 use crate::patterns::Features;
@@ -440,18 +440,6 @@ impl Default for Solver {
     }
 }
 
-/// A search split its later moves among threads here. `cut` is the lowest index of a
-/// move found above alpha so far: the moves after it need not finish. (Inside the tree
-/// any such move decides the node, so every other move stops; at the root the lowest one
-/// is wanted, so that the move returned does not depend on the threads.)
-struct Split<'a> {
-    cut: AtomicUsize,
-    parent: Option<Place<'a>>,
-}
-
-/// Where a worker searches: a split and the index of its move there.
-type Place<'a> = (&'a Split<'a>, usize);
-
 /// One thread's part of a solve: what it reads, what it counts, and what ends it early.
 struct Worker<'a> {
     nodes: u64,
@@ -479,14 +467,7 @@ impl Worker<'_> {
         if self.stop.is_some_and(|stop| stop.load(Relaxed)) {
             return true;
         }
-        let mut place = self.split;
-        while let Some((split, index)) = place {
-            if split.cut.load(Relaxed) < index {
-                return true;
-            }
-            place = split.parent;
-        }
-        false
+        cut_off(self.split)
     }
 }
 
@@ -929,10 +910,10 @@ fn search_in_parallel(
     rest: &[(i32, u32, u64)],
     first_cut: bool,
 ) -> Option<(i32, u32)> {
-    let split = Split {
-        cut: AtomicUsize::new(usize::MAX),
-        parent: w.split,
-    };
+    // Inside the tree any move above alpha decides the node, so every other move stops;
+    // at the root the lowest one is wanted, so that the move returned does not depend
+    // on the threads.
+    let split = Split::new(w.split);
     let (table, model, stop, hints, hint_empties) =
         (w.table, w.model, w.stop, w.hints, w.hint_empties);
     // Each move's value and square when its search counts, and its nodes.
@@ -959,7 +940,7 @@ fn search_in_parallel(
             return ((None, child.nodes), false);
         }
         if v > alpha {
-            split.cut.fetch_min(i, Relaxed);
+            split.cut_at(i);
         }
         ((Some((v, sq)), child.nodes), true)
     });
