@@ -742,24 +742,35 @@ fn nws_node(b: impl Build, w: &mut Worker<'_>, p: u64, o: u64, alpha: i32, passe
             }
         }
     }
-    // The table's move first, searched before the others are keyed: when it cuts off,
-    // their keys would be wasted.
+    // Moves searched before the others are keyed (their keys are wasted when one cuts
+    // off): the value and square of the best so far go into `first`; `None` when aborted.
+    let search_now = |w: &mut Worker<'_>, first: &mut Option<(i32, u32)>, sq: u32, f: u64| {
+        let v = -b.nws(w, o & !f, p | f | 1 << sq, -alpha - 1, false);
+        if empties >= ABORT_EMPTIES && w.aborted() {
+            return None;
+        }
+        if first.is_none_or(|(best, _)| v > best) {
+            *first = Some((v, sq));
+        }
+        Some(())
+    };
+    // Whether the moves searched so far decide the node: one is above alpha, or none is
+    // left (`left`: the moves not searched yet).
+    let decided =
+        |first: Option<(i32, u32)>, left: usize| first.filter(|&(v, _)| v > alpha || left == 0);
+    // The table's move first.
     let mut first = None;
     if let Some(h) = hint
         && let Some(i) = ordered.iter().position(|&(_, sq, _)| sq == h)
     {
         let (_, sq, f) = ordered.swap_remove(i);
-        let v = -b.nws(w, o & !f, p | f | 1 << sq, -alpha - 1, false);
-        if empties >= ABORT_EMPTIES && w.aborted() {
+        if search_now(w, &mut first, sq, f).is_none() {
             return 0;
         }
-        first = Some((v, sq));
     }
     let (best, best_square) = 'found: {
-        if let Some((v, sq)) = first
-            && (v > alpha || ordered.is_empty())
-        {
-            break 'found (v, sq);
+        if let Some(found) = decided(first, ordered.len()) {
+            break 'found found;
         }
         // Far from the end by a shallow search with the learned evaluation, else
         // fastest first: the replies that leave the opponent fewest moves.
@@ -768,36 +779,27 @@ fn nws_node(b: impl Build, w: &mut Worker<'_>, p: u64, o: u64, alpha: i32, passe
         while i < ordered.len() {
             let (_, sq, f) = ordered[i];
             let (np, no) = (p | f | 1 << sq, o & !f);
-            let key = if let Some(nf) = features {
+            ordered[i].0 = if let Some(nf) = features {
                 move_key(b, w.model, Some(&nf.play(sq, f)), np, no, empties, sq)
             } else {
                 let replies = replies(k, np, no);
-                if replies > QUICK_REPLIES {
-                    weight_of_replies(replies, np, no, sq)
-                } else {
-                    i32::MIN
+                // A move that leaves the opponent at most one reply (not a corner) is
+                // searched at once (as Egaroucid does): it is likely best, and its search
+                // is small. About 1 % faster, +1.1 % nodes (one thread, alternating runs:
+                // FFO #40–#49 −1.9 %, #45/#49/#50 −0.2 to −2.3 %, #50–#53 −0.5 %); only
+                // moves leaving no reply: about half that.
+                if replies <= QUICK_REPLIES {
+                    ordered.swap_remove(i);
+                    if search_now(w, &mut first, sq, f).is_none() {
+                        return 0;
+                    }
+                    if let Some(found) = decided(first, ordered.len()) {
+                        break 'found found;
+                    }
+                    continue;
                 }
+                weight_of_replies(replies, np, no, sq)
             };
-            // A move that leaves the opponent at most one reply (not a corner) is
-            // searched at once, before the others are keyed (as Egaroucid does): it is
-            // likely best, and its search is small. About 1 % faster, +1.1 % nodes (one
-            // thread, alternating runs: FFO #40–#49 −1.9 %, #45/#49/#50 −0.2 to −2.3 %,
-            // #50–#53 −0.5 %); only moves leaving no reply: about half that.
-            if key == i32::MIN {
-                ordered.swap_remove(i);
-                let v = -b.nws(w, no, np, -alpha - 1, false);
-                if empties >= ABORT_EMPTIES && w.aborted() {
-                    return 0;
-                }
-                if first.is_none_or(|(best, _)| v > best) {
-                    first = Some((v, sq));
-                }
-                if v > alpha || ordered.is_empty() {
-                    break 'found first.expect("just set");
-                }
-                continue;
-            }
-            ordered[i].0 = key;
             i += 1;
         }
         let Some(found) = search_children(b, w, p, o, alpha, &mut ordered, empties, first, false)
