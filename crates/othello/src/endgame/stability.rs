@@ -7,72 +7,79 @@ const RANK_1: u64 = 0xff;
 const RANK_8: u64 = 0xff << 56;
 const BORDER: u64 = FILE_A | FILE_H | RANK_1 | RANK_8;
 
-/// The squares of each diagonal: a1–h8 direction (steps of 9), then a8–h1 (steps of 7).
-const DIAGONALS: [[u64; 15]; 2] = {
-    let mut lines = [[0u64; 15]; 2];
+/// For each diagonal direction (+9: toward h8, +7: toward a8) and each step of 1, 2 and 4
+/// squares along it: the squares from which fewer than that many squares follow in that
+/// direction (`[.][0]`) or precede in the other (`[.][1]`), so that a shift by that step
+/// would leave the diagonal.
+const DIAGONAL_ENDS: [[[u64; 3]; 2]; 2] = {
+    let mut ends = [[[0u64; 3]; 2]; 2];
     let mut sq = 0;
     while sq < 64 {
         let (f, r) = (sq % 8, sq / 8);
-        lines[0][7 + f - r] |= 1 << sq;
-        lines[1][f + r] |= 1 << sq;
+        // Squares after and before along +9, then along +7.
+        let runs = [
+            [min(7 - f, 7 - r), min(f, r)],
+            [min(f, 7 - r), min(7 - f, r)],
+        ];
+        let mut d = 0;
+        while d < 2 {
+            let mut way = 0;
+            while way < 2 {
+                let mut k = 0;
+                while k < 3 {
+                    if runs[d][way] < 1 << k {
+                        ends[d][way][k] |= 1 << sq;
+                    }
+                    k += 1;
+                }
+                way += 1;
+            }
+            d += 1;
+        }
         sq += 1;
     }
-    lines
+    ends
 };
 
-/// Up to this many empties, [`full_lines`] starts from the empty squares.
-const FEW_OPEN_EMPTIES: u32 = 12;
+const fn min(a: usize, b: usize) -> usize {
+    if a < b { a } else { b }
+}
+
+/// The squares whose diagonal in direction `step` (9 or 7, `d` its index in
+/// [`DIAGONAL_ENDS`]) is full: the filled run from each square is doubled three times
+/// each way (1, 2, 4 squares), a shift off the diagonal counting as filled.
+#[inline(always)]
+fn full_diagonal(filled: u64, step: u32, d: usize) -> u64 {
+    let [after, before] = &DIAGONAL_ENDS[d];
+    let (mut up, mut down) = (filled, filled);
+    for k in 0..3 {
+        up &= (up >> (step << k)) | after[k];
+        down &= (down << (step << k)) | before[k];
+    }
+    up & down
+}
 
 /// The squares whose lines in each direction — horizontal, vertical, and the two
-/// diagonals — are full: no disc there can ever flip along that line.
+/// diagonals — are full: no disc there can ever flip along that line. Branch-free, by
+/// shifts (a loop over the lines or over the empty squares cost 7.6 % of an FFO solve).
 #[inline]
 fn full_lines(filled: u64) -> [u64; 4] {
-    if (!filled).count_ones() <= FEW_OPEN_EMPTIES {
-        full_lines_from_empties(filled)
-    } else {
-        full_lines_one_by_one(filled)
-    }
-}
-
-/// [`full_lines`] near the end, faster from the empty squares: a line is full unless it
-/// runs through one.
-#[inline]
-fn full_lines_from_empties(filled: u64) -> [u64; 4] {
-    let mut open = [0; 4];
-    let mut e = !filled;
-    while e != 0 {
-        let lines = &crate::bits::LINE_MASKS[e.trailing_zeros() as usize];
-        for (open, line) in open.iter_mut().zip(lines) {
-            *open |= line;
-        }
-        e &= e - 1;
-    }
-    open.map(|open| !open)
-}
-
-/// [`full_lines`] with many empties: each rank, file and diagonal tested in turn.
-#[inline]
-fn full_lines_one_by_one(filled: u64) -> [u64; 4] {
-    let mut rows = 0;
-    for r in 0..8 {
-        if (filled >> (8 * r)) & 0xff == 0xff {
-            rows |= 0xff << (8 * r);
-        }
-    }
+    // Bit 0 of each rank becomes the AND of the rank's eight.
+    let mut rows = filled & (filled >> 4);
+    rows &= rows >> 2;
+    rows &= rows >> 1;
+    let rows = (rows & FILE_A) * 0xff;
     let mut columns = filled;
     for shift in [8, 16, 32] {
         columns &= columns >> shift;
     }
     let columns = (columns & 0xff) * FILE_A;
-    let [mut d9, mut d7] = [0, 0];
-    for (full, lines) in [(&mut d9, &DIAGONALS[0]), (&mut d7, &DIAGONALS[1])] {
-        for &line in lines {
-            if filled & line == line {
-                *full |= line;
-            }
-        }
-    }
-    [rows, columns, d9, d7]
+    [
+        rows,
+        columns,
+        full_diagonal(filled, 9, 0),
+        full_diagonal(filled, 7, 1),
+    ]
 }
 
 /// Discs of `me` that can never be flipped (a lower bound): in each of the four
@@ -118,10 +125,23 @@ mod tests {
     use super::*;
     use crate::Othello;
 
+    /// Each line through each square checked square by square.
+    fn full_lines_one_by_one(filled: u64) -> [u64; 4] {
+        let mut full = [0; 4];
+        for sq in 0..64 {
+            for (full, line) in full.iter_mut().zip(&crate::bits::LINE_MASKS[sq]) {
+                if filled & line == *line {
+                    *full |= 1 << sq;
+                }
+            }
+        }
+        full
+    }
+
     #[test]
-    fn full_lines_are_the_same_counted_from_the_empty_squares() {
+    fn full_lines_by_shifts_are_the_lines_full_square_by_square() {
         let mut x = 0x9e37_79b9_7f4a_7c15_u64;
-        for empties in 0..=FEW_OPEN_EMPTIES {
+        for empties in 0..=64 {
             for _ in 0..200 {
                 // A board with `empties` empty squares at random.
                 let mut empty = 0u64;
@@ -133,7 +153,7 @@ mod tests {
                 }
                 let filled = !empty;
                 assert_eq!(
-                    full_lines_from_empties(filled),
+                    full_lines(filled),
                     full_lines_one_by_one(filled),
                     "{filled:#x}"
                 );
