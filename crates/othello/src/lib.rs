@@ -20,6 +20,7 @@ mod position;
 pub mod probcut;
 pub mod search;
 pub mod selfplay;
+mod slots;
 pub mod training;
 pub mod transcript;
 pub mod wthor;

@@ -33,6 +33,7 @@ use crate::endgame::{Solver, build_pool};
 use crate::in_order::{Place, Split, cut_off, in_order};
 use crate::learned::{PatternModel, SCALE};
 use crate::patterns::Features;
+use crate::slots::Slots;
 use crate::{Move, Othello, Square};
 
 /// Beyond any evaluation: a finished game scores its disc difference times this.
@@ -40,7 +41,7 @@ const WIN: i32 = 64 * SCALE;
 const CORNERS: u64 = 0x8100_0000_0000_0081;
 const INFINITY: i32 = 1 << 24;
 
-#[derive(Clone, Copy, Default)]
+#[derive(Clone, Copy, Default, bytemuck::Zeroable)]
 struct Entry {
     key: u64,
     value: i32,
@@ -58,14 +59,14 @@ const EXACT: u8 = 3;
 /// The transposition table: one entry per slot, replaced when the new result is at least
 /// as deep.
 struct Table {
-    slots: Vec<Entry>,
+    slots: Slots<Entry>,
     mask: usize,
 }
 
 impl Table {
     fn new(bits: u32) -> Table {
         Table {
-            slots: vec![Entry::default(); 1 << bits],
+            slots: Slots::zeroed(1 << bits),
             mask: (1 << bits) - 1,
         }
     }

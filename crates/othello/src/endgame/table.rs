@@ -5,10 +5,10 @@
 //! a torn slot (words from two writes) fails the key check instead of handing out one
 //! position's bounds for another.
 
-use std::ptr::NonNull;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 use crate::kernel;
+use crate::slots::Slots;
 
 /// Bounds on a position's exact score, the move that gave them, and the empties of the
 /// search that found them (deeper searches are worth more to keep).
@@ -107,14 +107,14 @@ pub(super) struct View<'a> {
 
 /// The near part of a table not reserved yet.
 static NO_PART: Part = Part {
-    buckets: Buckets::EMPTY,
+    buckets: Slots::EMPTY,
     bits: 0,
 };
 
 /// Buckets and log2 of their number.
 #[derive(Default)]
 struct Part {
-    buckets: Buckets,
+    buckets: Slots<Bucket>,
     bits: u32,
 }
 
@@ -223,115 +223,10 @@ impl Part {
     fn reserve(&mut self, bits: u32) {
         if self.bits < bits {
             self.bits = bits;
-            self.buckets = Buckets::zeroed(1 << bits);
+            self.buckets = Slots::zeroed(1 << bits);
         }
     }
 }
-
-/// Empty buckets in memory of their own, on huge pages where the system gives them:
-/// lookups all over a table of many megabytes each miss the processor's cache of page
-/// addresses (TLB) with 4 KB pages, and a page walk costs as much as the lookup (FFO
-/// #40–#49 on one thread: 4 % faster, three alternating runs).
-struct Buckets {
-    start: NonNull<Bucket>,
-    len: usize,
-}
-
-// SAFETY: `Buckets` owns its slots as a `Vec<Bucket>` would, and `Bucket` (atomics only)
-// is both.
-#[allow(unsafe_code)]
-unsafe impl Send for Buckets {}
-#[allow(unsafe_code)]
-unsafe impl Sync for Buckets {}
-
-/// The size of a huge page on the systems that have them (x86-64 and most ARM Linux).
-const HUGE_PAGE: usize = 2 << 20;
-
-#[allow(unsafe_code)]
-impl Buckets {
-    const EMPTY: Buckets = Buckets {
-        start: NonNull::dangling(),
-        len: 0,
-    };
-
-    /// `len` empty buckets (all zero: see [`Slot`]).
-    fn zeroed(len: usize) -> Buckets {
-        let Some(layout) = Buckets::layout(len) else {
-            return Buckets::EMPTY;
-        };
-        // SAFETY: the layout's size is not zero.
-        let start = unsafe { std::alloc::alloc(layout) };
-        let Some(start) = NonNull::new(start) else {
-            std::alloc::handle_alloc_error(layout)
-        };
-        // Before the pages are first written, when the system backs them.
-        if layout.align() == HUGE_PAGE {
-            advise_huge_pages(start.as_ptr(), layout.size());
-        }
-        // SAFETY: the allocation has `layout.size()` bytes, and all-zero bytes are an
-        // empty bucket (`Bucket: Zeroable`).
-        unsafe { start.as_ptr().write_bytes(0, layout.size()) };
-        Buckets {
-            start: start.cast(),
-            len,
-        }
-    }
-
-    /// The memory of `len` buckets, aligned to a huge page when they fill one; `None` for
-    /// none.
-    fn layout(len: usize) -> Option<std::alloc::Layout> {
-        let layout = std::alloc::Layout::array::<Bucket>(len).ok()?;
-        if layout.size() == 0 {
-            return None;
-        }
-        if layout.size() >= HUGE_PAGE {
-            layout.align_to(HUGE_PAGE).ok()
-        } else {
-            Some(layout)
-        }
-    }
-}
-
-impl Default for Buckets {
-    fn default() -> Buckets {
-        Buckets::EMPTY
-    }
-}
-
-#[allow(unsafe_code)]
-impl std::ops::Deref for Buckets {
-    type Target = [Bucket];
-
-    fn deref(&self) -> &[Bucket] {
-        // SAFETY: `len` initialised buckets from `start` (or none at a dangling one).
-        unsafe { std::slice::from_raw_parts(self.start.as_ptr(), self.len) }
-    }
-}
-
-#[allow(unsafe_code)]
-impl Drop for Buckets {
-    fn drop(&mut self) {
-        if let Some(layout) = Buckets::layout(self.len) {
-            // SAFETY: allocated in `zeroed` with this same layout.
-            unsafe { std::alloc::dealloc(self.start.as_ptr().cast(), layout) };
-        }
-    }
-}
-
-/// Asks the system to back the `len` bytes from `start` (aligned to a huge page) with
-/// huge pages. Advice only: where it cannot be followed, small pages serve as before.
-#[cfg(target_os = "linux")]
-#[allow(unsafe_code)]
-fn advise_huge_pages(start: *mut u8, len: usize) {
-    // SAFETY: the range is one allocation of ours, not yet written; the advice changes
-    // how its pages are backed, never what they hold.
-    unsafe {
-        libc::madvise(start.cast(), len, libc::MADV_HUGEPAGE);
-    }
-}
-
-#[cfg(not(target_os = "linux"))]
-fn advise_huge_pages(_: *mut u8, _: usize) {}
 
 #[cfg(test)]
 mod tests {
@@ -349,24 +244,6 @@ mod tests {
     /// An entry for the position (`p`, `o`), with its empties.
     fn entry_of(p: u64, o: u64, lower: i8) -> Entry {
         entry(lower, 64 - (p | o).count_ones() as u8)
-    }
-
-    #[test]
-    fn buckets_start_empty_and_big_ones_on_a_huge_page() {
-        for len in [0, 1, 3, 1 << 10, 1 << 15, (1 << 15) + 1] {
-            let buckets = Buckets::zeroed(len);
-            assert_eq!(buckets.len(), len);
-            assert!(
-                buckets
-                    .iter()
-                    .flat_map(|b| &b.0)
-                    .all(|s| s.contents() == (0, 0, Entry::unpack(0)))
-            );
-            assert_eq!(buckets.as_ptr() as usize % 64, 0, "a bucket a cache line");
-            if len * 64 >= HUGE_PAGE {
-                assert_eq!(buckets.as_ptr() as usize % HUGE_PAGE, 0);
-            }
-        }
     }
 
     #[test]
