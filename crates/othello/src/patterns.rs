@@ -360,52 +360,70 @@ pub const MAX_WEIGHT: i16 = i16::MAX / 2;
 pub(crate) fn merge_orders(weights: &[i16]) -> Vec<i16> {
     assert_eq!(weights.len(), TABLE_TOTAL, "one stage's weights");
     let mut merged = weights.to_vec();
-    for p in 0..PATTERNS.len() {
-        // The pattern's first set of squares and every other order of it.
-        let first = (0..INSTANCES)
-            .find(|&i| LAYOUT.pattern[i] as usize == p)
-            .expect("every pattern has an instance");
-        let n = LAYOUT.len[first] as usize;
-        let squares = &LAYOUT.squares[first][..n];
-        let orders: Vec<Vec<usize>> = (first + 1..INSTANCES)
-            .filter(|&i| {
-                LAYOUT.pattern[i] as usize == p
-                    && same_set(&LAYOUT.squares[i], &LAYOUT.squares[first], n)
-            })
-            .map(|i| {
-                // Where each of the first order's squares sits in this one.
-                squares
+    for (offset, orders) in other_orders() {
+        let size = orders.first().map_or(0, Vec::len);
+        for index in 0..size {
+            let sum = i32::from(weights[offset + index])
+                + orders
                     .iter()
-                    .map(|s| {
-                        LAYOUT.squares[i][..n]
-                            .iter()
-                            .position(|t| t == s)
-                            .expect("the same squares")
-                    })
-                    .collect()
-            })
-            .collect();
-        let offset = LAYOUT.offset[first] as usize;
-        let mut digits = vec![0usize; n];
-        for index in 0..table_size(p) {
-            let mut rest = index;
-            for d in digits.iter_mut().rev() {
-                *d = rest % 3;
-                rest /= 3;
-            }
-            let mut sum = i32::from(weights[offset + index]);
-            for order in &orders {
-                let mut other = [0usize; MAX_SQUARES];
-                for (a, &b) in order.iter().enumerate() {
-                    other[b] = digits[a];
-                }
-                let other_index = other[..n].iter().fold(0, |acc, &d| acc * 3 + d);
-                sum += i32::from(weights[offset + other_index]);
-            }
+                    .map(|order| i32::from(weights[offset + order[index] as usize]))
+                    .sum::<i32>();
             merged[offset + index] = sum.clamp(i16::MIN.into(), i16::MAX.into()) as i16;
         }
     }
     merged
+}
+
+/// For each pattern: the offset of its table and, for each other order in which an
+/// instance reads the first instance's squares, the index each configuration has in it.
+/// The same for every stage: computed once (the digits of each index cost more than the
+/// merging itself, fifteen stages over).
+fn other_orders() -> &'static [(usize, Vec<Vec<u32>>)] {
+    static ORDERS: std::sync::OnceLock<Vec<(usize, Vec<Vec<u32>>)>> = std::sync::OnceLock::new();
+    ORDERS.get_or_init(|| {
+        (0..PATTERNS.len())
+            .map(|p| {
+                // The pattern's first set of squares and every other order of it.
+                let first = (0..INSTANCES)
+                    .find(|&i| LAYOUT.pattern[i] as usize == p)
+                    .expect("every pattern has an instance");
+                let n = LAYOUT.len[first] as usize;
+                let squares = &LAYOUT.squares[first][..n];
+                let orders = (first + 1..INSTANCES)
+                    .filter(|&i| {
+                        LAYOUT.pattern[i] as usize == p
+                            && same_set(&LAYOUT.squares[i], &LAYOUT.squares[first], n)
+                    })
+                    .map(|i| {
+                        // The place value, in this order, of each of the first order's
+                        // squares (the last square is the units).
+                        let places: Vec<u32> = squares
+                            .iter()
+                            .map(|s| {
+                                let at = LAYOUT.squares[i][..n]
+                                    .iter()
+                                    .position(|t| t == s)
+                                    .expect("the same squares");
+                                3u32.pow((n - 1 - at) as u32)
+                            })
+                            .collect();
+                        (0..table_size(p))
+                            .map(|index| {
+                                let mut rest = index as u32;
+                                let mut other = 0;
+                                for place in places.iter().rev() {
+                                    other += rest % 3 * place;
+                                    rest /= 3;
+                                }
+                                other
+                            })
+                            .collect()
+                    })
+                    .collect();
+                (LAYOUT.offset[first] as usize, orders)
+            })
+            .collect()
+    })
 }
 
 /// The configuration index of every set of squares the evaluation reads (Σ digit·3^place,
