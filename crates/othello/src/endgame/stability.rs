@@ -175,6 +175,17 @@ mod tests {
     use super::*;
     use crate::Othello;
 
+    /// A stream of pseudo-random words (xorshift) from `seed`, not 0.
+    fn xorshift(seed: u64) -> impl FnMut() -> u64 {
+        let mut x = seed;
+        move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        }
+    }
+
     /// Each line through each square checked square by square.
     fn full_lines_one_by_one(filled: u64) -> [u64; 4] {
         let mut full = [0; 4];
@@ -190,16 +201,13 @@ mod tests {
 
     #[test]
     fn full_lines_by_shifts_are_the_lines_full_square_by_square() {
-        let mut x = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut next = xorshift(0x9e37_79b9_7f4a_7c15);
         for empties in 0..=64 {
             for _ in 0..200 {
                 // A board with `empties` empty squares at random.
                 let mut empty = 0u64;
                 while empty.count_ones() < empties {
-                    x ^= x << 13;
-                    x ^= x >> 7;
-                    x ^= x << 17;
-                    empty |= 1 << (x % 64);
+                    empty |= 1 << (next() % 64);
                 }
                 let filled = !empty;
                 assert_eq!(
@@ -235,13 +243,7 @@ mod tests {
     fn corner_runs_only_start_the_rounds_sooner() {
         // The same stable discs as the rounds from none find, on random boards and on
         // boards with full or nearly full edges.
-        let mut x = 0x2545_f491_4f6c_dd1d_u64;
-        let mut next = || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
+        let mut next = xorshift(0x2545_f491_4f6c_dd1d);
         for i in 0..20_000 {
             let (a, b, c) = (next(), next(), next());
             let filled = if i % 2 == 0 { a | b | BORDER } else { a | b };
@@ -264,13 +266,7 @@ mod tests {
 
     #[test]
     fn the_cap_is_the_one_from_all_stable_discs() {
-        let mut x = 0x9e37_79b9_7f4a_7c15_u64;
-        let mut next = || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
+        let mut next = xorshift(0x9e37_79b9_7f4a_7c15);
         let mut cuts = 0;
         for i in 0..20_000 {
             let (a, b, c) = (next(), next(), next());
