@@ -111,19 +111,20 @@ impl Lookup for Table {
 }
 
 /// Where a search reads and writes its table entries.
-trait Store: Sync {
-    fn get(&self, key: u64) -> Option<Entry>;
+trait Store: Lookup {
     fn put(&mut self, key: u64, entry: Entry);
     /// What a test nested under this search reads beneath its own entries.
     fn below(&self) -> &dyn Lookup;
 }
 
-impl Store for &mut Table {
+impl Lookup for &mut Table {
     #[inline]
     fn get(&self, key: u64) -> Option<Entry> {
         Table::get(self, key)
     }
+}
 
+impl Store for &mut Table {
     fn below(&self) -> &dyn Lookup {
         &**self
     }
@@ -206,11 +207,6 @@ impl Lookup for Layered<'_> {
 }
 
 impl Store for Layered<'_> {
-    #[inline]
-    fn get(&self, key: u64) -> Option<Entry> {
-        Lookup::get(self, key)
-    }
-
     fn below(&self) -> &dyn Lookup {
         self
     }
