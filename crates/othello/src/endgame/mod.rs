@@ -5,11 +5,11 @@
 //! midgame search with the learned evaluation expects. Away from the leaves, a table of
 //! bounds, enhanced transposition and stability cut-offs, and fastest-first move ordering
 //! (fewest replies first; from 16 empties a shallow search with the learned evaluation,
-//! mixed with the replies; near the root, the first guess's own best moves), the table
-//! from six empties (below ten in a small part of its own that stays in cache); from
-//! five down, parity ordering; with four or fewer, the empty squares themselves are
-//! tried (no move generation), and the last one is scored by counting its flips along
-//! its four lines.
+//! one to five plies deep by empties, mixed with the replies; near the root, the first
+//! guess's own best moves), the table from six empties (below ten in a small part of its
+//! own that stays in cache); from five down, parity ordering; with four or fewer, the
+//! empty squares themselves are tried (no move generation), and the last one is scored
+//! by counting its flips along its four lines.
 //!
 //! On several threads (Young Brothers Wait): from 12 empties, a node whose first move
 //! does not cut searches the others in parallel, in order, on at most four threads,
@@ -142,13 +142,19 @@ fn replies(k: impl Kernel, me: u64, opp: u64) -> i32 {
 
 /// The depth of the search that orders moves, by empties: none below 16 (the opponent's
 /// replies decide), then deeper nearer the root, where a better first move saves whole
-/// subtrees. Tuned on FFO #40–#49 (with the learned evaluation: 1 and 2 plies beat 2 and
-/// 3, which cost more than they save).
+/// subtrees — a ply more every three empties from 21, about as Edax's sorting depth
+/// grows. Tuned on FFO #40–#49 up to 20 empties (1 and 2 plies beat 2 and 3, which cost
+/// more than they save) and on #50–#59 above: 3 plies from 21, 4 from 24 and 5 from 27
+/// took 12 % fewer nodes than 2 plies throughout (#55: 8.59 G against 10.65 G); a ply
+/// more from 20, 23 and 26 as many nodes and slower, 6 plies at 29 as many nodes.
 fn ordering_depth(empties: u32) -> Option<u32> {
     match empties {
         0..16 => None,
         16..18 => Some(1),
-        _ => Some(2),
+        18..21 => Some(2),
+        21..24 => Some(3),
+        24..27 => Some(4),
+        _ => Some(5),
     }
 }
 
@@ -178,11 +184,8 @@ fn shallow_node(
         return -b.shallow(m, o, p, &f.pass(), depth - 1, -beta, -alpha);
     }
     let mut best = i32::MIN + 1;
-    let mut left = moves;
-    while left != 0 {
-        let s = left.trailing_zeros();
-        left &= left - 1;
-        let flipped = k.flips(p, o, s);
+    // Whether the move on `s` flipping `flipped` cuts off the rest.
+    let mut cuts = |s: u32, flipped: u64| {
         let v = -b.shallow(
             m,
             o & !flipped,
@@ -195,7 +198,35 @@ fn shallow_node(
         if v > best {
             best = v;
             alpha = alpha.max(v);
-            if alpha >= beta {
+        }
+        alpha >= beta
+    };
+    if depth >= 2 {
+        // Fastest first, so that the cut-offs come sooner: the deep ordering searches
+        // then cost less (FFO #50–#53 and #57: 139.4 s against 146.3 s, the same nodes).
+        let mut children: Children = squares_of(moves)
+            .map(|sq| {
+                let s = sq.index() as u32;
+                let flipped = k.flips(p, o, s);
+                (
+                    reply_weight(k, p | flipped | 1 << s, o & !flipped, s),
+                    s,
+                    flipped,
+                )
+            })
+            .collect();
+        children.sort_unstable_by_key(|&(key, ..)| key);
+        for &(_, s, flipped) in &children {
+            if cuts(s, flipped) {
+                break;
+            }
+        }
+    } else {
+        let mut left = moves;
+        while left != 0 {
+            let s = left.trailing_zeros();
+            left &= left - 1;
+            if cuts(s, k.flips(p, o, s)) {
                 break;
             }
         }
