@@ -158,13 +158,19 @@ fn ordering_depth(empties: u32) -> Option<u32> {
     }
 }
 
+/// The ordering searches' model and the nodes they searched.
+struct Shallow<'a> {
+    model: &'a PatternModel,
+    nodes: u64,
+}
+
 /// Negamax to `depth` plies with the learned evaluation at the leaves (`f` the features
 /// of (p, o)), for move ordering.
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
 fn shallow_node(
     b: impl Build,
-    m: &PatternModel,
+    m: &mut Shallow<'_>,
     p: u64,
     o: u64,
     f: &Features,
@@ -173,8 +179,9 @@ fn shallow_node(
     beta: i32,
 ) -> i32 {
     let k = b.kernel();
+    m.nodes += 1;
     if depth == 0 {
-        return m.evaluate_features(f, 64 - (p | o).count_ones());
+        return m.model.evaluate_features(f, 64 - (p | o).count_ones());
     }
     let moves = k.legal_moves(p, o);
     if moves == 0 {
@@ -240,7 +247,7 @@ fn shallow_node(
 #[inline(always)]
 fn move_key(
     b: impl Build,
-    m: &PatternModel,
+    m: &mut Shallow<'_>,
     after: Option<&Features>,
     me: u64,
     opp: u64,
@@ -304,7 +311,7 @@ trait Build: Copy + Send + Sync {
     #[allow(clippy::too_many_arguments)]
     fn shallow(
         self,
-        m: &PatternModel,
+        m: &mut Shallow<'_>,
         p: u64,
         o: u64,
         f: &Features,
@@ -331,7 +338,7 @@ impl Build for PortableBuild {
 
     fn shallow(
         self,
-        m: &PatternModel,
+        m: &mut Shallow<'_>,
         p: u64,
         o: u64,
         f: &Features,
@@ -371,7 +378,7 @@ impl Build for Avx2Build {
     #[inline(always)]
     fn shallow(
         self,
-        m: &PatternModel,
+        m: &mut Shallow<'_>,
         p: u64,
         o: u64,
         f: &Features,
@@ -383,7 +390,7 @@ impl Build for Avx2Build {
         #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
         fn run(
             b: Avx2Build,
-            m: &PatternModel,
+            m: &mut Shallow<'_>,
             p: u64,
             o: u64,
             f: &Features,
@@ -811,7 +818,13 @@ fn nws_node(b: impl Build, w: &mut Worker<'_>, p: u64, o: u64, alpha: i32, passe
             let (_, sq, f) = ordered[i];
             let (np, no) = (p | f | 1 << sq, o & !f);
             ordered[i].0 = if let Some(nf) = features {
-                move_key(b, w.model, Some(&nf.play(sq, f)), np, no, empties, sq)
+                let mut shallow = Shallow {
+                    model: w.model,
+                    nodes: 0,
+                };
+                let key = move_key(b, &mut shallow, Some(&nf.play(sq, f)), np, no, empties, sq);
+                w.nodes += shallow.nodes;
+                key
             } else {
                 let replies = replies(k, np, no);
                 // A move that leaves the opponent at most one reply (not a corner) is
@@ -1120,6 +1133,10 @@ impl Solver {
         }
         let model = self.model.clone();
         let ordering = ordering_depth(empties).map(|_| Features::new(p, o));
+        let mut shallow = Shallow {
+            model: &model,
+            nodes: 0,
+        };
         let mut ordered: Children = squares_of(k.legal_moves(p, o))
             .map(|sq| {
                 let s = sq.index() as u32;
@@ -1127,7 +1144,7 @@ impl Solver {
                 let after = ordering.map(|nf| nf.play(s, f));
                 let key = move_key(
                     b,
-                    &model,
+                    &mut shallow,
                     after.as_ref(),
                     p | f | sq.bit(),
                     o & !f,
@@ -1137,6 +1154,7 @@ impl Solver {
                 (key, s, f)
             })
             .collect();
+        self.nodes += shallow.nodes;
         // MTD(f): null-window tests moving toward the score, each one cheap and helped by
         // the bounds the ones before left in the table, instead of one wide search.
         // Every final score is even, so each test asks about an odd bound ("above 5?"),
@@ -1252,6 +1270,69 @@ mod tests {
             assert_eq!(portable.0, best.0, "{pos}");
             assert_eq!(b.solve(&pos), best, "the same every time");
             assert_eq!(a.nodes, b.nodes);
+        }
+    }
+
+    /// Full-width negamax to `depth` plies with the learned evaluation at the leaves (a
+    /// pass takes a ply), with no cut-off: what the ordering searches must return.
+    fn plain_shallow(m: &PatternModel, p: u64, o: u64, depth: u32) -> i32 {
+        if depth == 0 {
+            return m.evaluate_features(&Features::new(p, o), 64 - (p | o).count_ones());
+        }
+        let moves = crate::bits::legal_moves(p, o);
+        if moves == 0 {
+            return if crate::bits::legal_moves(o, p) == 0 {
+                final_score(p, o) * SCALE
+            } else {
+                -plain_shallow(m, o, p, depth - 1)
+            };
+        }
+        squares_of(moves)
+            .map(|sq| {
+                let f = crate::bits::flips(p, o, sq.index() as u32);
+                -plain_shallow(m, o & !f, p | f | sq.bit(), depth - 1)
+            })
+            .max()
+            .expect("a move")
+    }
+
+    #[test]
+    fn the_ordering_searches_find_the_negamax_value_and_count_their_nodes() {
+        let model = shipped();
+        for game in 0..20 {
+            let mut rng = gamelab_core::game_rng(22, game, gamelab_core::Side::First);
+            let mut pos = Othello::new();
+            while pos.empties() > 20 + game as u32 % 8 && !pos.is_over() {
+                let moves = gamelab_core::Game::legal_moves(&pos);
+                pos.play_unchecked(moves[rng.below(moves.len())]);
+            }
+            let (p, o) = pos.discs();
+            let f = Features::new(p, o);
+            for depth in 0..=3 {
+                let mut shallow = Shallow {
+                    model: &model,
+                    nodes: 0,
+                };
+                let v = shallow_node(
+                    PortableBuild,
+                    &mut shallow,
+                    p,
+                    o,
+                    &f,
+                    depth,
+                    -INFINITE,
+                    INFINITE,
+                );
+                assert_eq!(v, plain_shallow(&model, p, o, depth), "{pos} depth {depth}");
+                // The root and, a ply down, every move's position (nothing cuts there
+                // with an infinite window).
+                let moves = crate::bits::legal_moves(p, o).count_ones() as u64;
+                match depth {
+                    0 => assert_eq!(shallow.nodes, 1),
+                    1 if moves > 0 => assert_eq!(shallow.nodes, 1 + moves),
+                    _ => assert!(shallow.nodes > moves, "{}", shallow.nodes),
+                }
+            }
         }
     }
 
