@@ -281,12 +281,14 @@ const GUESS_EMPTIES: u32 = 16;
 
 /// The depth of that midgame search: 12 plies for the big solves (FFO #40–#49: 29.3 s,
 /// against 31.2 s at 8 plies without cuts and 31.2 s at 14), shallower for small ones,
-/// which its cost would otherwise dominate, and 16 from [`DEEP_GUESS_EMPTIES`], where its
-/// moves, tried first near the root, order better and its second or so is nothing
-/// (FFO #51–#58: 25.98 G nodes → 23.12 G; #54 −33 %, #56 −28 %, #53 +8 %).
+/// which its cost would otherwise dominate, and 14 from [`DEEP_GUESS_EMPTIES`], where its
+/// moves, tried first near the root, order better (with 2-ply ordering searches, 16 plies
+/// beat 12: FFO #51–#58 25.98 G nodes → 23.12 G; since the ordering searches go up to 5
+/// plies, 14 beats 16: #50–#59 563.0 s and 18.93 G nodes against 611.4 s and 20.44 G —
+/// #55 −17 % and #59's guess 1.5 s against 13 s, while #54, #57 and #58 took 4–11 % more).
 fn guess_depth(empties: u32) -> u32 {
     if empties >= DEEP_GUESS_EMPTIES {
-        return 16;
+        return 14;
     }
     empties.saturating_sub(10).clamp(4, 12)
 }
