@@ -88,10 +88,9 @@ fn full_lines(filled: u64) -> [u64; 4] {
 /// rounds would find one disc a round. (Starting from a table of each edge's stable discs
 /// found a few more and in fewer rounds, but the table reads cost what the rounds saved:
 /// see BENCHMARKS.md.) The search asks [`stability_cap`], which often stops sooner.
-#[cfg(test)]
+#[inline(always)]
 fn stable_discs(me: u64, other: u64) -> u64 {
-    let open = Open::of(me | other);
-    open.rounds(me, corner_runs(me))
+    Open::of(me | other).rounds(me, corner_runs(me))
 }
 
 /// For each direction, the squares whose line in that direction is full or where the
@@ -162,7 +161,7 @@ fn corner_runs(me: u64) -> u64 {
 pub(super) fn stability_cap(p: u64, o: u64, alpha: i32) -> Option<i32> {
     let cap_of = |stable: u64| 64 - 2 * stable.count_ones() as i32;
     if cap_of(o) <= alpha {
-        let cap = cap_of(Open::of(p | o).rounds(o, corner_runs(o)));
+        let cap = cap_of(stable_discs(o, p));
         if cap <= alpha {
             return Some(cap);
         }
@@ -221,22 +220,7 @@ mod tests {
 
     /// [`stable_discs`] without the corner runs to start from.
     fn stable_discs_from_none(me: u64, other: u64) -> u64 {
-        let [rows, columns, d9, d7] = full_lines(me | other);
-        let (rows, columns) = (rows | FILE_A | FILE_H, columns | RANK_1 | RANK_8);
-        let (d9, d7) = (d9 | BORDER, d7 | BORDER);
-        let mut stable = 0;
-        loop {
-            let s = stable;
-            let more = me
-                & (rows | ((s << 1) & NOT_A) | ((s >> 1) & NOT_H))
-                & (columns | (s << 8) | (s >> 8))
-                & (d9 | ((s << 9) & NOT_A) | ((s >> 9) & NOT_H))
-                & (d7 | ((s << 7) & NOT_H) | ((s >> 7) & NOT_A));
-            if more == stable {
-                return stable;
-            }
-            stable = more;
-        }
+        Open::of(me | other).rounds(me, 0)
     }
 
     #[test]
