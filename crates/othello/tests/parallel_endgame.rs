@@ -78,6 +78,24 @@ fn random_positions_with_12_to_16_empties_on_one_two_and_four_threads() {
     }
 }
 
+#[test]
+fn random_positions_with_17_to_19_empties_split_inside_the_tree() {
+    // Nodes split from 16 empties down (the root at any number): only positions above
+    // that put splits, and cut-offs reaching into them, below the root.
+    for game in 0..9 {
+        let mut rng = gamelab_core::game_rng(23, game, Side::First);
+        let empties = 17 + (game % 3) as u32;
+        let mut pos = Othello::new();
+        while pos.empties() > empties && !pos.is_over() {
+            let moves = pos.legal_moves();
+            pos.play_unchecked(moves[rng.below(moves.len())]);
+        }
+        if !pos.is_over() {
+            agree_on_threads(&pos, &format!("random position {game}\n{pos}"));
+        }
+    }
+}
+
 /// FFO #45 (24 empties): seconds of work on any number of threads.
 fn long_solve() -> Othello {
     gamelab_othello::ffo::parse(&data("ffo40-59.txt"), "ffo40-59.txt")
