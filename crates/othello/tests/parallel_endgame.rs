@@ -65,9 +65,9 @@ fn ffo_1_to_20_on_one_two_and_four_threads() {
 /// `games` random positions from `seed`, with `empties.start`, `+ 1`, … empties in turn
 /// (a game that ends sooner is skipped), each solved on 1, 2 and 4 threads.
 fn agree_on_random_positions(seed: u64, games: u64, empties: std::ops::Range<u32>) {
+    let span = u64::from(empties.end - empties.start);
     for game in 0..games {
         let mut rng = gamelab_core::game_rng(seed, game, Side::First);
-        let span = u64::from(empties.end - empties.start);
         let target = empties.start + (game % span) as u32;
         let mut pos = Othello::new();
         while pos.empties() > target && !pos.is_over() {

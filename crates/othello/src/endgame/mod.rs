@@ -520,7 +520,7 @@ const ABORT_EMPTIES: u32 = 10;
 /// the others in parallel (Young Brothers Wait): below, the subtrees are too small to pay
 /// for handing them over, and splits there multiply the moves searched before a sibling's
 /// cut-off reaches them. (16 against 12 on a 16-core machine: FFO #40-#49 on 16 threads
-/// 1.10-1.13 G nodes against 1.43-1.56 G and 10-15 % faster; 8 threads 3 % faster; on 2
+/// 1.10-1.13 G nodes against 1.43-1.56 G, 4.40 s against 5.22 s (means); 8 threads 3 % faster; on 2
 /// threads the same nodes and time. See BENCHMARKS.md.)
 const SPLIT_EMPTIES: u32 = 16;
 
