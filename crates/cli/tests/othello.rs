@@ -103,6 +103,44 @@ fn match_records_replay_othello() {
         .stdout(predicate::str::contains("game over: black (X)"));
 }
 
+/// `gamelab ffo … | head -1`: once the reader has gone, the run ends at once, killed by
+/// SIGPIPE as other tools are, not with a panic about printing.
+#[cfg(unix)]
+#[test]
+fn a_reader_that_leaves_early_ends_the_run_quietly() {
+    use std::io::{BufRead, BufReader};
+    use std::os::unix::process::ExitStatusExt;
+    use std::process::Stdio;
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("gamelab"))
+        .args([
+            "ffo",
+            &shared("ffo1-39.txt"),
+            "--ids",
+            "1-19",
+            "--threads",
+            "1",
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    // The reader is dropped here: the pipe closes while positions are still being solved.
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(first, "1 thread(s)\n");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(
+        out.status.signal(),
+        Some(13),
+        "SIGPIPE, not {:?}: {stderr}",
+        out.status
+    );
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}
+
 #[test]
 fn perft_ffo_and_wthor_commands() {
     gamelab()
