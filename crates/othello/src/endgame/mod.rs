@@ -420,6 +420,9 @@ pub struct Solver {
     /// The threads of a solve on several, built at the first (or lent by the midgame
     /// search that owns this solver, so that one engine keeps one set of threads).
     pool: Option<Arc<rayon::ThreadPool>>,
+    /// Solves from this many empties split as big ones do ([`Splits::for_root`]); the
+    /// tests bring it down to what they can solve.
+    big_root_empties: u32,
 }
 
 impl Solver {
@@ -431,6 +434,7 @@ impl Solver {
             model,
             threads: 1,
             pool: None,
+            big_root_empties: BIG_ROOT_EMPTIES,
         }
     }
 
@@ -496,6 +500,8 @@ struct Worker<'a> {
     hints: Option<&'a crate::search::Searcher>,
     /// Hints are looked for from this many empties up.
     hint_empties: u32,
+    /// Where this solve's nodes split.
+    splits: Splits,
 }
 
 impl Worker<'_> {
@@ -516,13 +522,43 @@ impl Worker<'_> {
 /// and they always finish, so every bound they store is sound.
 const ABORT_EMPTIES: u32 = 10;
 
-/// From this many empties a node on several threads searches its first move alone and
-/// the others in parallel (Young Brothers Wait): below, the subtrees are too small to pay
-/// for handing them over, and splits there multiply the moves searched before a sibling's
-/// cut-off reaches them. (16 against 12 on a 16-core machine: FFO #40-#49 on 16 threads
-/// 1.10-1.13 G nodes against 1.43-1.56 G, 4.40 s against 5.22 s (means); 8 threads 3 % faster; on 2
-/// threads the same nodes and time. See BENCHMARKS.md.)
-const SPLIT_EMPTIES: u32 = 16;
+/// Where the nodes of a solve on several threads split (Young Brothers Wait): from how
+/// many empties up a node searches its first moves alone and the others in parallel, and
+/// how many first. Below, the subtrees are too small to pay for handing them over, and
+/// splits there multiply the moves searched before a sibling's cut-off reaches them.
+#[derive(Clone, Copy)]
+struct Splits {
+    from_empties: u32,
+    /// Moves searched alone below the root before the others go in parallel.
+    after: usize,
+}
+
+impl Splits {
+    /// From 16 empties after one move (against 12 on a 16-core machine: FFO #40-#49 on 16
+    /// threads 1.10-1.13 G nodes against 1.43-1.56 G, 4.40 s against 5.22 s (means); 8
+    /// threads 3 % faster; on 2 threads the same); from 18 after two for the biggest
+    /// solves, from [`BIG_ROOT_EMPTIES`], whose trees have split points enough above 18
+    /// empties for 16 threads, and where splits lower down and at nodes whose second move
+    /// cuts mostly start work a cut-off throws away (16 threads, FFO #53-#59: 21.1 G nodes
+    /// in 82.0 s against 26.9 G in 90.8 s; #55 9.0 G against 12.4 G, one thread 7.9 G;
+    /// #40-#49 this way took 6.5 s against 4.5 s, so the small ones stay as they were.
+    /// Two threads the same. See BENCHMARKS.md.)
+    fn for_root(empties: u32, big_root_empties: u32) -> Splits {
+        if empties >= big_root_empties {
+            Splits {
+                from_empties: 18,
+                after: 2,
+            }
+        } else {
+            Splits {
+                from_empties: 16,
+                after: 1,
+            }
+        }
+    }
+}
+
+const BIG_ROOT_EMPTIES: u32 = 28;
 
 /// Scores beyond any disc difference: "no move found yet" for a maximum and a minimum.
 const NO_MOVE_MAX: i32 = -1000;
@@ -904,10 +940,12 @@ fn search_children(
 ) -> Option<(i32, u32)> {
     let check = at_root || empties >= ABORT_EMPTIES;
     let moves = ordered.len() + usize::from(first.is_some());
-    let split = w.parallel && (at_root || empties >= SPLIT_EMPTIES) && moves > 2;
+    let split = w.parallel && (at_root || empties >= w.splits.from_empties) && moves > 2;
     let (mut best, mut best_square) = first.unwrap_or((NO_MOVE_MAX, 0));
-    // The moves before the split: it waits for one to have failed to cut.
-    let alone = usize::from(first.is_none());
+    // The moves before the split (`first` among them): it waits for them to have failed
+    // to cut.
+    let before = if at_root { 1 } else { w.splits.after };
+    let alone = before.saturating_sub(usize::from(first.is_some()));
     for i in 0..ordered.len() {
         if i == alone && split {
             let rest = &mut ordered[i..];
@@ -965,8 +1003,8 @@ fn search_in_parallel(
     // at the root the lowest one is wanted, so that the move returned does not depend
     // on the threads.
     let split = Split::new(w.split);
-    let (table, model, stop, hints, hint_empties) =
-        (w.table, w.model, w.stop, w.hints, w.hint_empties);
+    let (table, model, stop, hints, hint_empties, splits) =
+        (w.table, w.model, w.stop, w.hints, w.hint_empties, w.splits);
     // Each move's value and square when its search counts, and its nodes.
     let results = in_order(rest.len(), 1 + SPLIT_HELPERS, |i| {
         let (_, sq, f) = rest[i];
@@ -980,6 +1018,7 @@ fn search_in_parallel(
             stop,
             hints,
             hint_empties,
+            splits,
         };
         if child.aborted() {
             return ((None, 0), false);
@@ -1205,6 +1244,7 @@ impl Solver {
             stop: stop.map(|s| &**s),
             hints: guesser.as_ref(),
             hint_empties: empties.saturating_sub(HINT_PLIES),
+            splits: Splits::for_root(empties, self.big_root_empties),
         };
         while lower < upper {
             let (value, sq) = if ordered.is_empty() {
@@ -1275,6 +1315,27 @@ mod tests {
             assert_eq!(portable.0, best.0, "{pos}");
             assert_eq!(b.solve(&pos), best, "the same every time");
             assert_eq!(a.nodes, b.nodes);
+        }
+    }
+
+    #[test]
+    fn the_splits_of_big_solves_give_what_one_thread_gives() {
+        // From 18 empties after two moves, as for the solves from BIG_ROOT_EMPTIES, on
+        // positions a test can solve: 19 and 20 empties, so that nodes below the root split.
+        for game in 0..4 {
+            let mut rng = gamelab_core::game_rng(29, game, gamelab_core::Side::First);
+            let mut pos = Othello::new();
+            while pos.empties() > 19 + game as u32 % 2 && !pos.is_over() {
+                let moves = gamelab_core::Game::legal_moves(&pos);
+                pos.play_unchecked(moves[rng.below(moves.len())]);
+            }
+            let one = Solver::default().solve(&pos);
+            for threads in [2, 4] {
+                let mut solver = Solver::default();
+                solver.set_threads(threads);
+                solver.big_root_empties = 0;
+                assert_eq!(solver.solve(&pos), one, "{threads} threads\n{pos}");
+            }
         }
     }
 
