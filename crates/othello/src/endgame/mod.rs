@@ -940,11 +940,11 @@ fn search_children(
 ) -> Option<(i32, u32)> {
     let check = at_root || empties >= ABORT_EMPTIES;
     let moves = ordered.len() + usize::from(first.is_some());
-    let split = w.parallel && (at_root || empties >= w.splits.from_empties) && moves > 2;
-    let (mut best, mut best_square) = first.unwrap_or((NO_MOVE_MAX, 0));
     // The moves before the split (`first` among them): it waits for them to have failed
-    // to cut.
+    // to cut. A split needs two moves after them, or there is nothing to share.
     let before = if at_root { 1 } else { w.splits.after };
+    let split = w.parallel && (at_root || empties >= w.splits.from_empties) && moves > before + 1;
+    let (mut best, mut best_square) = first.unwrap_or((NO_MOVE_MAX, 0));
     let alone = before.saturating_sub(usize::from(first.is_some()));
     for i in 0..ordered.len() {
         if i == alone && split {
