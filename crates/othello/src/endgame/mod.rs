@@ -1296,17 +1296,23 @@ mod tests {
         assert_eq!(final_score(0b11, 0b1100), 0);
     }
 
+    /// Game `game` of `seed` played at random until `empties` are left (or it ends).
+    fn random_position(seed: u64, game: u64, empties: u32) -> Othello {
+        let mut rng = gamelab_core::game_rng(seed, game, gamelab_core::Side::First);
+        let mut pos = Othello::new();
+        while pos.empties() > empties && !pos.is_over() {
+            let moves = gamelab_core::Game::legal_moves(&pos);
+            pos.play_unchecked(moves[rng.below(moves.len())]);
+        }
+        pos
+    }
+
     #[test]
     fn both_builds_find_the_same_scores() {
         // `solve` takes the AVX2 build where the CPU has it; this is the other. Positions
         // with 14 empties from random games, so the ordering search and the table run.
         for game in 0..12 {
-            let mut rng = gamelab_core::game_rng(21, game, gamelab_core::Side::First);
-            let mut pos = Othello::new();
-            while pos.empties() > 14 && !pos.is_over() {
-                let moves = gamelab_core::Game::legal_moves(&pos);
-                pos.play_unchecked(moves[rng.below(moves.len())]);
-            }
+            let pos = random_position(21, game, 14);
             let portable = Solver::default()
                 .solve_with(PortableBuild, &pos, None, false)
                 .unwrap();
@@ -1323,12 +1329,7 @@ mod tests {
         // From 18 empties after two moves, as for the solves from BIG_ROOT_EMPTIES, on
         // positions a test can solve: 19 and 20 empties, so that nodes below the root split.
         for game in 0..4 {
-            let mut rng = gamelab_core::game_rng(29, game, gamelab_core::Side::First);
-            let mut pos = Othello::new();
-            while pos.empties() > 19 + game as u32 % 2 && !pos.is_over() {
-                let moves = gamelab_core::Game::legal_moves(&pos);
-                pos.play_unchecked(moves[rng.below(moves.len())]);
-            }
+            let pos = random_position(29, game, 19 + game as u32 % 2);
             let one = Solver::default().solve(&pos);
             for threads in [2, 4] {
                 let mut solver = Solver::default();
@@ -1366,12 +1367,7 @@ mod tests {
     fn the_ordering_searches_find_the_negamax_value_and_count_their_nodes() {
         let model = shipped();
         for game in 0..20 {
-            let mut rng = gamelab_core::game_rng(22, game, gamelab_core::Side::First);
-            let mut pos = Othello::new();
-            while pos.empties() > 20 + game as u32 % 8 && !pos.is_over() {
-                let moves = gamelab_core::Game::legal_moves(&pos);
-                pos.play_unchecked(moves[rng.below(moves.len())]);
-            }
+            let pos = random_position(22, game, 20 + game as u32 % 8);
             let (p, o) = pos.discs();
             let f = Features::new(p, o);
             for depth in 0..=3 {
@@ -1429,13 +1425,8 @@ mod tests {
         let mut checked = [0; 11];
         let mut passes = 0;
         for game in 0..300 {
-            let mut rng = gamelab_core::game_rng(33, game, gamelab_core::Side::First);
-            let mut pos = Othello::new();
             let stop = 1 + (game % 10) as u32;
-            while pos.empties() > stop && !pos.is_over() {
-                let moves = gamelab_core::Game::legal_moves(&pos);
-                pos.play_unchecked(moves[rng.below(moves.len())]);
-            }
+            let pos = random_position(33, game, stop);
             let (p, o) = pos.discs();
             let expected = plain_score(p, o);
             let (score, best) = Solver::default().solve(&pos);
