@@ -43,6 +43,7 @@ impl ClusterArgs {
             );
             return Ok(None);
         }
+        crate::sigpipe::report_closed_sockets();
         let timeout = Duration::from_secs_f64(self.cluster_timeout);
         Ok(Some(Cluster::from_args(&self.timely, timeout)?))
     }

@@ -20,6 +20,7 @@ mod recording;
 mod records;
 mod replay;
 mod serve;
+mod sigpipe;
 mod tables;
 mod tournament;
 mod verify;
@@ -93,22 +94,6 @@ enum Command {
     Nboard(othello::nboard::NboardArgs),
 }
 
-/// A reader that stops early (`gamelab ffo … | head`) closes the pipe: end at once and
-/// quietly, as other command-line tools do, rather than panic in the next `println!`
-/// (Rust ignores SIGPIPE, so writes fail instead). Not for `serve`, whose writes go to
-/// sockets that any client may close.
-#[cfg(unix)]
-#[allow(unsafe_code)]
-fn end_quietly_when_the_reader_leaves() {
-    // SAFETY: sets one signal's disposition before any other thread exists.
-    unsafe {
-        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
-    }
-}
-
-#[cfg(not(unix))]
-fn end_quietly_when_the_reader_leaves() {}
-
 fn main() -> ExitCode {
     // `play` names its sides in each game's own words (--o/--x, --black/--white), so those
     // options come from the catalogue.
@@ -133,7 +118,7 @@ fn main() -> ExitCode {
         }
     }
     if !matches!(cli.command, Command::Serve(_)) {
-        end_quietly_when_the_reader_leaves();
+        sigpipe::end_quietly_when_the_reader_leaves();
     }
     let result = match cli.command {
         Command::Serve(args) => serve::run(args),
