@@ -23,7 +23,7 @@ for ((round = 1; round <= rounds; round++)); do
     for b in 0 1; do
         if [ $((end - $(date +%s))) -lt "$last" ]; then
             echo "== stopped: $((end - $(date +%s))) s left, the last run took $last s"
-            break 3
+            break 2
         fi
         build=${builds[$b]}
         env=()

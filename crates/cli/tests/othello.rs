@@ -111,7 +111,7 @@ fn a_reader_that_leaves_early_ends_the_run_quietly() {
     use std::io::{BufRead, BufReader};
     use std::os::unix::process::ExitStatusExt;
     use std::process::Stdio;
-    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("gamelab"))
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_gamelab"))
         .args([
             "ffo",
             &shared("ffo1-39.txt"),
