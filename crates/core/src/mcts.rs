@@ -507,7 +507,7 @@ impl<G: EngineHooks> Mcts<G> {
             if self.options.iterations > 0 && done >= self.options.iterations {
                 break;
             }
-            if done % CHECK_EVERY == 0 && done > 0 && cutoff.reached() {
+            if done.is_multiple_of(CHECK_EVERY) && done > 0 && cutoff.reached() {
                 break;
             }
             if done > 0 {

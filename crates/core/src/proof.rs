@@ -142,7 +142,7 @@ mod value_tests {
             Nim(7, Vec::new())
         }
         fn to_move(&self) -> Side {
-            if self.1.len() % 2 == 0 {
+            if self.1.len().is_multiple_of(2) {
                 Side::First
             } else {
                 Side::Second

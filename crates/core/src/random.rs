@@ -22,7 +22,7 @@ use crate::Side;
 /// Words of a side's main stream reserved for each game: enough for every choice of a
 /// tic-tac-toe side; longer games continue in their overflow stream.
 pub const WORDS_PER_GAME: usize = 8;
-const _: () = assert!(BATCH_WORDS % WORDS_PER_GAME == 0);
+const _: () = assert!(BATCH_WORDS.is_multiple_of(WORDS_PER_GAME));
 
 /// The ChaCha8 key of one seed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -101,7 +101,7 @@ impl<'a, G: EngineHooks, E: LeafEval<G>> AlphaBeta<'a, G, E> {
         mut beta: f64,
     ) -> Result<f64, TimeUp> {
         self.nodes += 1;
-        if self.nodes % 1024 == 0 && self.cutoff.reached() {
+        if self.nodes.is_multiple_of(1024) && self.cutoff.reached() {
             return Err(TimeUp);
         }
         if game.is_over() || depth == self.max_depth {

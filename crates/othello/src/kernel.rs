@@ -1,9 +1,13 @@
-//! The bit kernels of the hot loops — legal moves, flips, the k-th legal square — in two
-//! builds: the portable one of [`crate::bits`] (any x86-64, any target), and one with AVX2
-//! and BMI2, which does four directions per instruction. A hot loop is written once,
-//! generic over [`Kernel`], and compiled twice; the CPU is asked once which to run.
+//! The bit kernels of the hot loops — legal moves, flips, the k-th legal square — in
+//! three builds: the portable one of [`crate::bits`] (any x86-64, any target), one with
+//! AVX2 and BMI2, which does four directions per instruction, and one that adds AVX-512
+//! (on 256-bit vectors only: a vector count of leading zeros finds the flips toward lower
+//! bits, and the compiler fuses chains of logic operations into one instruction). A hot
+//! loop is written once, generic over [`Kernel`], and compiled once a build; the CPU is
+//! asked once which to run.
 //!
-//! The binary stays portable (`x86-64-v2`): the AVX2 build runs only where the CPU has it.
+//! The binary stays portable (`x86-64-v2`): a build runs only where the CPU has what it
+//! needs.
 
 use crate::bits;
 
@@ -63,6 +67,25 @@ pub fn avx2() -> Option<Avx2> {
     }
 }
 
+/// The AVX-512 kernels when this CPU has AVX2, BMI2 and AVX-512 F, VL and CD. A loop
+/// generic over [`Kernel`] is compiled for them by a wrapper with
+/// `#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt,avx512f,avx512vl,avx512cd")]`.
+#[inline]
+pub fn avx512() -> Option<Avx512> {
+    #[cfg(target_arch = "x86_64")]
+    {
+        let avx2 = avx2()?;
+        (std::is_x86_feature_detected!("avx512f")
+            && std::is_x86_feature_detected!("avx512vl")
+            && std::is_x86_feature_detected!("avx512cd"))
+        .then_some(Avx512(avx2))
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        None
+    }
+}
+
 /// Asks the CPU to bring `x`'s cache line in without waiting for it, so that several
 /// table reads that would each miss the cache overlap instead of queueing.
 #[inline(always)]
@@ -78,12 +101,17 @@ pub fn prefetch<T>(x: &T) {
 }
 
 #[cfg(target_arch = "x86_64")]
-pub use avx2::Avx2;
+pub use avx2::{Avx2, Avx512};
 
 /// Stands in for the AVX2 kernels where they cannot exist.
 #[cfg(not(target_arch = "x86_64"))]
 #[derive(Clone, Copy, Debug)]
 pub enum Avx2 {}
+
+/// Stands in for the AVX-512 kernels where they cannot exist.
+#[cfg(not(target_arch = "x86_64"))]
+#[derive(Clone, Copy, Debug)]
+pub enum Avx512 {}
 
 #[cfg(target_arch = "x86_64")]
 mod avx2 {
@@ -130,6 +158,35 @@ mod avx2 {
                     u32::from(crate::bits::LINE_FLIP_COUNT[place as usize][pattern & 0xff])
                 })
                 .sum()
+        }
+    }
+
+    /// The AVX-512 kernels: made only by [`super::avx512`], on a CPU that has AVX2, BMI2
+    /// and AVX-512 F, VL and CD. All but the flips are the AVX2 ones, which the compiler
+    /// builds again with the wider instruction set of the loop they are inlined into.
+    #[derive(Clone, Copy, Debug)]
+    pub struct Avx512(pub(super) Avx2);
+
+    impl Kernel for Avx512 {
+        #[inline(always)]
+        fn legal_moves(self, p: u64, o: u64) -> u64 {
+            self.0.legal_moves(p, o)
+        }
+
+        #[inline(always)]
+        fn flips(self, p: u64, o: u64, sq: u32) -> u64 {
+            // SAFETY: an `Avx512` exists only on a CPU with AVX2 and AVX-512 F, VL, CD.
+            unsafe { flips_by_lzcnt(p, o, sq) }
+        }
+
+        #[inline(always)]
+        fn nth_set_bit(self, x: u64, k: u32) -> u32 {
+            self.0.nth_set_bit(x, k)
+        }
+
+        #[inline(always)]
+        fn last_flip_count(self, p: u64, sq: u32) -> u32 {
+            self.0.last_flip_count(p, sq)
         }
     }
 
@@ -200,6 +257,21 @@ mod avx2 {
         Rays(rays)
     };
 
+    /// The flips along the four rays toward higher bits (`up`), where the nearest square
+    /// that is not the opponent's is the lowest bit.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    fn flips_up(up: &[u64; 4], pp: __m256i, oo: __m256i) -> __m256i {
+        let zero = _mm256_setzero_si256();
+        // SAFETY: `up` is four u64s, 32-byte aligned (`Rays` is, and each half is 32 bytes).
+        let ray = unsafe { _mm256_load_si256(up.as_ptr().cast()) };
+        let stop = _mm256_andnot_si256(oo, ray);
+        let first = _mm256_and_si256(stop, _mm256_sub_epi64(zero, stop));
+        let not_ours = _mm256_cmpeq_epi64(_mm256_and_si256(first, pp), zero);
+        let run = _mm256_and_si256(ray, _mm256_sub_epi64(first, _mm256_set1_epi64x(1)));
+        _mm256_andnot_si256(not_ours, run)
+    }
+
     /// [`crate::bits::flips`], four rays at once. Toward higher bits the nearest square
     /// that is not the opponent's is the lowest bit; toward lower bits it is the highest,
     /// found by smearing the stops down the ray (AVX2 has no vector bit scan).
@@ -211,15 +283,10 @@ mod avx2 {
         let oo = _mm256_set1_epi64x(o as i64);
         let zero = _mm256_setzero_si256();
 
-        // SAFETY: `up` is four u64s, 32-byte aligned (`Rays` is, and each half is 32 bytes).
-        let ray = unsafe { _mm256_load_si256(up.as_ptr().cast()) };
-        let stop = _mm256_andnot_si256(oo, ray);
-        let first = _mm256_and_si256(stop, _mm256_sub_epi64(zero, stop));
-        let not_ours = _mm256_cmpeq_epi64(_mm256_and_si256(first, pp), zero);
-        let run = _mm256_and_si256(ray, _mm256_sub_epi64(first, _mm256_set1_epi64x(1)));
-        let flipped_up = _mm256_andnot_si256(not_ours, run);
+        let flipped_up = flips_up(up, pp, oo);
 
-        // SAFETY: as above.
+        // SAFETY: `down` is four u64s, 32-byte aligned (`Rays` is, and each half is 32
+        // bytes).
         let ray = unsafe { _mm256_load_si256(down.as_ptr().cast()) };
         // Smear the stops down the ray (steps of s, 2s, 4s cover its 7 squares): the ray
         // squares not reached are above the nearest stop.
@@ -236,6 +303,34 @@ mod avx2 {
         let not_ours = _mm256_cmpeq_epi64(_mm256_and_si256(first, pp), zero);
         let run = _mm256_andnot_si256(below, ray);
         let flipped_down = _mm256_andnot_si256(not_ours, run);
+
+        or_lanes(_mm256_or_si256(flipped_up, flipped_down))
+    }
+
+    /// [`flips`], with the nearest stop toward lower bits found by counting leading zeros
+    /// (AVX-512 CD) instead of smearing: where it is ours (the outflanking disc), the ray
+    /// squares above it flip.
+    #[target_feature(enable = "avx2,avx512f,avx512vl,avx512cd")]
+    #[inline]
+    fn flips_by_lzcnt(p: u64, o: u64, sq: u32) -> u64 {
+        let [up, down] = &RAYS.0[sq as usize];
+        let pp = _mm256_set1_epi64x(p as i64);
+        let oo = _mm256_set1_epi64x(o as i64);
+        let zero = _mm256_setzero_si256();
+
+        let flipped_up = flips_up(up, pp, oo);
+
+        // SAFETY: `down` is four u64s, 32-byte aligned (`Rays` is, and each half is 32
+        // bytes).
+        let ray = unsafe { _mm256_load_si256(down.as_ptr().cast()) };
+        let stop = _mm256_andnot_si256(oo, ray);
+        // The top bit shifted right by the stop's leading zeros is the stop (none when
+        // the count is 64); kept only where it is ours.
+        let top = _mm256_set1_epi64x(i64::MIN);
+        let outflank = _mm256_and_si256(_mm256_srlv_epi64(top, _mm256_lzcnt_epi64(stop)), pp);
+        // -outflank sets it and every bit above; doubled, only the bits above.
+        let above = _mm256_slli_epi64::<1>(_mm256_sub_epi64(zero, outflank));
+        let flipped_down = _mm256_and_si256(above, ray);
 
         or_lanes(_mm256_or_si256(flipped_up, flipped_down))
     }
@@ -292,6 +387,29 @@ mod tests {
                     portable.last_flip_count(mover, sq),
                     "{mover:#x} {sq}"
                 );
+            }
+        }
+        for (p, o) in boards() {
+            // SAFETY: `k` proves the CPU has the features.
+            unsafe { check(k, p, o) };
+        }
+    }
+
+    #[test]
+    #[cfg(target_arch = "x86_64")]
+    fn the_avx512_kernels_agree_with_the_portable_ones() {
+        let Some(k) = avx512() else {
+            eprintln!("no AVX-512 on this CPU: nothing to compare");
+            return;
+        };
+        #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt,avx512f,avx512vl,avx512cd")]
+        fn check(k: Avx512, p: u64, o: u64) {
+            let portable = Portable;
+            assert_eq!(k.legal_moves(p, o), portable.legal_moves(p, o));
+            for sq in 0..64 {
+                if (p | o) >> sq & 1 == 0 {
+                    assert_eq!(k.flips(p, o, sq), portable.flips(p, o, sq), "{sq}");
+                }
             }
         }
         for (p, o) in boards() {

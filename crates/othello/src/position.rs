@@ -661,7 +661,7 @@ impl Notation for Othello {
         for word in line.split_whitespace() {
             let chars: Vec<char> = word.chars().collect();
             let run_together = chars.len() > 2
-                && chars.len() % 2 == 0
+                && chars.len().is_multiple_of(2)
                 && chars
                     .chunks(2)
                     .all(|c| c[0].is_ascii_alphabetic() && c[1].is_ascii_digit());

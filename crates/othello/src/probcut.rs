@@ -38,7 +38,7 @@ pub fn bucket(empties: u32) -> usize {
 #[inline]
 pub fn shallow_depth(depth: u32) -> u32 {
     let half = depth / 2;
-    if (half + depth) % 2 == 0 {
+    if (half + depth).is_multiple_of(2) {
         half
     } else {
         half - 1

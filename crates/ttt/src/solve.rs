@@ -31,7 +31,7 @@ impl Marks {
     }
 
     pub fn to_move(self) -> Player {
-        if self.move_count() % 2 == 0 {
+        if self.move_count().is_multiple_of(2) {
             Player::O
         } else {
             Player::X
