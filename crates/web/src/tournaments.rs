@@ -229,13 +229,14 @@ fn play<G: Described>(t: &Tournament, ais: &[String], cfg: &MatchConfig, files: 
             tally.draw += half.draw;
         }
         let standings = live_standings(ais, &tallies);
-        let snapshot = tallies.clone();
-        drop(tallies);
+        // Published while the tallies stay locked: chunks end on several threads, and a
+        // snapshot sent after a newer one would leave the page showing fewer games than
+        // were played (CI once saw "114 of 120 games · done").
         t.state.send_modify(|s| {
-            for (view, t) in s.pairs.iter_mut().zip(&snapshot) {
+            for (view, t) in s.pairs.iter_mut().zip(tallies.iter()) {
                 (view.win, view.lose, view.draw) = (t.win, t.lose, t.draw);
             }
-            s.played = snapshot.iter().map(|t| t.win + t.lose + t.draw).sum();
+            s.played = tallies.iter().map(|t| t.win + t.lose + t.draw).sum();
             s.standings = standings;
             s.elapsed_ms = started.elapsed().as_millis() as u64;
         });
