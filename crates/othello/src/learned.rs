@@ -88,7 +88,7 @@ impl PatternModel {
 
     /// The value, in 1/256 disc, of the position with `empties` empty squares whose
     /// features (kept up to date move by move) are `features`.
-    #[inline]
+    #[inline(always)]
     pub fn evaluate_features(&self, features: &Features, empties: u32) -> i32 {
         let s = stage(empties);
         let weights = &self.merged[s][..TABLE_TOTAL];

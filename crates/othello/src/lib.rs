@@ -4,6 +4,7 @@
 
 pub mod ai;
 pub mod bits;
+mod builds;
 mod describe;
 pub mod endgame;
 pub mod eval;

@@ -469,7 +469,8 @@ impl Features {
 
     /// The features after the side to move fills `sq` and turns the discs of `flipped`;
     /// the other side is then to move.
-    #[inline]
+    // Always inlined, so that each build of the searches makes its own vector code of it.
+    #[inline(always)]
     pub fn play(&self, sq: u32, flipped: u64) -> Features {
         let mut turned = [0u16; LOOKUP_LANES];
         let mut bits = flipped;

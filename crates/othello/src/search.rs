@@ -29,8 +29,10 @@ use std::time::{Duration, Instant};
 use gamelab_core::{Cutoff, StopFlag};
 
 use crate::bits::{flips, legal_moves};
+use crate::builds::{Build, InBuild, in_widest_build};
 use crate::endgame::{Solver, build_pool};
 use crate::in_order::{Place, Split, cut_off, in_order};
+use crate::kernel::Kernel;
 use crate::learned::{PatternModel, SCALE};
 use crate::patterns::Features;
 use crate::slots::Slots;
@@ -42,7 +44,7 @@ const CORNERS: u64 = 0x8100_0000_0000_0081;
 const INFINITY: i32 = 1 << 24;
 
 #[derive(Clone, Copy, Default, bytemuck::Zeroable)]
-struct Entry {
+pub(crate) struct Entry {
     key: u64,
     value: i32,
     /// 0 none, 1 lower bound, 2 upper bound, 3 exact.
@@ -99,7 +101,7 @@ impl Table {
 }
 
 /// Where a search reads its table entries; what a nested test reads beneath its own.
-trait Lookup: Sync {
+pub(crate) trait Lookup: Sync {
     fn get(&self, key: u64) -> Option<Entry>;
 }
 
@@ -111,7 +113,7 @@ impl Lookup for Table {
 }
 
 /// Where a search reads and writes its table entries.
-trait Store: Lookup {
+pub(crate) trait Store: Lookup {
     fn put(&mut self, key: u64, entry: Entry);
     /// What a test nested under this search reads beneath its own entries.
     fn below(&self) -> &dyn Lookup;
@@ -395,17 +397,55 @@ impl Searcher {
         let pool = self.pool.take();
         let result = match &pool {
             Some(pool) if parallel && rayon::current_thread_index().is_none() => {
-                pool.install(|| self.deepen(pos, max_depth, started, true))
+                pool.install(|| self.deepen_in_widest_build(pos, max_depth, started, true))
             }
-            _ => self.deepen(pos, max_depth, started, parallel),
+            _ => self.deepen_in_widest_build(pos, max_depth, started, parallel),
         };
         self.pool = pool;
         result
     }
 
-    /// Iterative deepening to `max_depth`, each iteration in an aspiration window.
-    fn deepen(
+    fn deepen_in_widest_build(
         &mut self,
+        pos: &Othello,
+        max_depth: u32,
+        started: Instant,
+        parallel: bool,
+    ) -> SearchResult {
+        struct Deepen<'a> {
+            searcher: &'a mut Searcher,
+            pos: &'a Othello,
+            max_depth: u32,
+            started: Instant,
+            parallel: bool,
+        }
+        impl InBuild for Deepen<'_> {
+            type Output = SearchResult;
+            fn run<B: Build>(self, b: B) -> SearchResult {
+                let Deepen {
+                    searcher,
+                    pos,
+                    max_depth,
+                    started,
+                    parallel,
+                } = self;
+                searcher.deepen(b, pos, max_depth, started, parallel)
+            }
+        }
+        in_widest_build(Deepen {
+            searcher: self,
+            pos,
+            max_depth,
+            started,
+            parallel,
+        })
+    }
+
+    /// Iterative deepening to `max_depth`, each iteration in an aspiration window, in
+    /// build `b`.
+    fn deepen<B: Build>(
+        &mut self,
+        b: B,
         pos: &Othello,
         max_depth: u32,
         started: Instant,
@@ -420,7 +460,7 @@ impl Searcher {
             let mut delta = 2 * SCALE;
             let (mut alpha, mut beta) = (guess - delta, guess + delta);
             let value = loop {
-                let v = self.split(p, o, &features, depth, alpha, beta, 0, parallel);
+                let v = self.split(b, p, o, &features, depth, alpha, beta, 0, parallel);
                 if self.stopped {
                     break None;
                 }
@@ -467,8 +507,9 @@ impl Searcher {
 
     /// A search of the shared table, on this thread (its nested tests on the pool's
     /// threads when `parallel`).
-    fn walk(&mut self, parallel: bool) -> Walk<'_, &mut Table> {
+    fn walk<B: Build>(&mut self, build: B, parallel: bool) -> Walk<'_, &mut Table, B> {
         Walk {
+            build,
             model: &self.model,
             table: &mut self.table,
             cutoff: &self.cutoff,
@@ -485,8 +526,9 @@ impl Searcher {
     /// (by this same rule) and then tests the others side by side (see the module's
     /// comment); otherwise it is an ordinary node.
     #[allow(clippy::too_many_arguments)]
-    fn split(
+    fn split<B: Build>(
         &mut self,
+        b: B,
         p: u64,
         o: u64,
         features: &Features,
@@ -496,9 +538,10 @@ impl Searcher {
         ply: u32,
         parallel: bool,
     ) -> i32 {
-        let legal = legal_moves(p, o);
+        let k = b.kernel();
+        let legal = k.legal_moves(p, o);
         if depth < SPLIT_DEPTH || legal == 0 {
-            let mut walk = self.walk(parallel);
+            let mut walk = self.walk(b, parallel);
             let v = walk.pvs(p, o, features, depth, alpha, beta, ply);
             let (nodes, stopped) = (walk.nodes, walk.stopped);
             self.nodes += nodes;
@@ -515,7 +558,7 @@ impl Searcher {
             Ok(table_move) => table_move,
             Err(value) => return value,
         };
-        let mut moves = scored_moves(&self.model, p, o, features, legal, table_move, depth);
+        let mut moves = scored_moves(k, &self.model, p, o, features, legal, table_move, depth);
         // The order the one-at-a-time search would pick them in.
         moves.sort_by_key(|&(score, sq, _)| (std::cmp::Reverse(score), sq));
         let child = |&(_, sq, f): &(i32, u8, u64)| {
@@ -524,7 +567,7 @@ impl Searcher {
         };
         let alpha0 = alpha;
         let (np, no, nf) = child(&moves[0]);
-        let mut best = -self.split(np, no, &nf, depth - 1, -beta, -alpha, ply + 1, parallel);
+        let mut best = -self.split(b, np, no, &nf, depth - 1, -beta, -alpha, ply + 1, parallel);
         let mut best_sq = moves[0].1 + 1;
         if self.stopped {
             return 0;
@@ -543,6 +586,7 @@ impl Searcher {
             let test = |m: &(i32, u8, u64)| {
                 let (np, no, nf) = child(m);
                 let mut walk = Walk {
+                    build: b,
                     model,
                     table: Layered::new(shared),
                     cutoff,
@@ -580,7 +624,7 @@ impl Searcher {
                     // Better than the best before the batch: whether it beats the best so
                     // far, and by how much, is searched now, alone.
                     let (np, no, nf) = child(m);
-                    let mut walk = self.walk(parallel);
+                    let mut walk = self.walk(b, parallel);
                     if v <= alpha {
                         v = -walk.pvs(np, no, &nf, depth - 1, -alpha - 1, -alpha, ply + 1);
                     }
@@ -688,7 +732,8 @@ fn entry(key: u64, value: i32, alpha: i32, beta: i32, depth: u32, best: u8) -> E
 }
 
 /// One search on one thread: what it reads, where it writes, what it counts.
-struct Walk<'a, S> {
+pub(crate) struct Walk<'a, S, B> {
+    build: B,
     model: &'a PatternModel,
     table: S,
     cutoff: &'a Cutoff,
@@ -714,7 +759,7 @@ pub const NEST_DEPTH: u32 = 10;
 /// (value, nodes, stopped, table entries) of one nested test.
 type Tested = (i32, u64, bool, Vec<Entry>);
 
-impl<S: Store> Walk<'_, S> {
+impl<S: Store, B: Build> Walk<'_, S, B> {
     /// Whether a test this search is nested in was cut off by an earlier one.
     fn aborted(&self) -> bool {
         cut_off(self.place)
@@ -737,8 +782,13 @@ impl<S: Store> Walk<'_, S> {
     ) -> Option<(i32, u8)> {
         let beta = alpha + 1;
         let nest = Split::new(self.place);
-        let (model, cutoff, probcut, parallel) =
-            (self.model, self.cutoff, self.probcut, self.parallel);
+        let (build, model, cutoff, probcut, parallel) = (
+            self.build,
+            self.model,
+            self.cutoff,
+            self.probcut,
+            self.parallel,
+        );
         let below = self.table.below();
         let test = |i: usize| -> Option<Tested> {
             if nest.cut_before(i) {
@@ -747,6 +797,7 @@ impl<S: Store> Walk<'_, S> {
             let (_, sq, f) = rest[i];
             let sq = u32::from(sq);
             let mut walk = Walk {
+                build,
                 model,
                 table: Layered::new(below),
                 cutoff,
@@ -808,9 +859,27 @@ impl<S: Store> Walk<'_, S> {
     }
 
     /// Principal-variation search of (p, o), whose features are `features`, to `depth`,
-    /// fail-soft.
+    /// fail-soft, in this search's build.
     #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
     fn pvs(
+        &mut self,
+        p: u64,
+        o: u64,
+        features: &Features,
+        depth: u32,
+        alpha: i32,
+        beta: i32,
+        ply: u32,
+    ) -> i32 {
+        self.build
+            .pvs(self, p, o, features, depth, alpha, beta, ply)
+    }
+
+    /// One node of [`Walk::pvs`], compiled into each build's recursion.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    pub(crate) fn pvs_node(
         &mut self,
         p: u64,
         o: u64,
@@ -830,9 +899,10 @@ impl<S: Store> Walk<'_, S> {
         if depth == 0 {
             return self.leaf(p, o, features);
         }
-        let legal = legal_moves(p, o);
+        let k = self.build.kernel();
+        let legal = k.legal_moves(p, o);
         if legal == 0 {
-            if legal_moves(o, p) == 0 {
+            if k.legal_moves(o, p) == 0 {
                 return final_value(p, o);
             }
             return -self.pvs(o, p, &features.pass(), depth, -beta, -alpha, ply + 1);
@@ -874,7 +944,7 @@ impl<S: Store> Walk<'_, S> {
                 return 0;
             }
         }
-        let mut moves = scored_moves(self.model, p, o, features, legal, table_move, depth);
+        let mut moves = scored_moves(k, self.model, p, o, features, legal, table_move, depth);
         let alpha0 = alpha;
         let mut best = -INFINITY;
         let mut best_sq = 0u8;
@@ -932,7 +1002,7 @@ impl<S: Store> Walk<'_, S> {
 
     /// A leaf, scored as it stands without generating moves (one where the side to move
     /// must pass is rare enough that its evaluation serves), unless the board is full.
-    #[inline]
+    #[inline(always)]
     fn leaf(&self, p: u64, o: u64, features: &Features) -> i32 {
         match 64 - (p | o).count_ones() {
             0 => final_value(p, o),
@@ -943,14 +1013,16 @@ impl<S: Store> Walk<'_, S> {
     /// A node one ply above the leaves, not the root: every child scored by the
     /// evaluation in turn (corners first), with no table and no ordering, which would
     /// cost more here than the cut-offs they buy. Fail-soft.
+    #[inline(always)]
     fn frontier(&mut self, p: u64, o: u64, features: &Features, legal: u64, beta: i32) -> i32 {
+        let k = self.build.kernel();
         let mut best = -INFINITY;
         for group in [legal & CORNERS, legal & !CORNERS] {
             let mut bits = group;
             while bits != 0 {
                 let sq = bits.trailing_zeros();
                 bits &= bits - 1;
-                let f = flips(p, o, sq);
+                let f = k.flips(p, o, sq);
                 self.nodes += 1;
                 let v = -self.leaf(o ^ f, p | f | (1u64 << sq), &features.play(sq, f));
                 if v > best {
@@ -970,7 +1042,9 @@ impl<S: Store> Walk<'_, S> {
 /// opponent's mobility after the move (fewest first) with corners ahead. On the stack:
 /// this runs at every interior node.
 #[allow(clippy::too_many_arguments)]
+#[inline(always)]
 fn scored_moves(
+    k: impl Kernel,
     model: &PatternModel,
     p: u64,
     o: u64,
@@ -984,7 +1058,7 @@ fn scored_moves(
     while bits != 0 {
         let sq = bits.trailing_zeros() as u8;
         bits &= bits - 1;
-        let f = flips(p, o, u32::from(sq));
+        let f = k.flips(p, o, u32::from(sq));
         let score = if sq + 1 == table_move {
             i32::MAX
         } else {
@@ -998,7 +1072,7 @@ fn scored_moves(
                 } else {
                     0
                 };
-                corner - 16 * legal_moves(np, no).count_ones() as i32
+                corner - 16 * k.legal_moves(np, no).count_ones() as i32
             }
         };
         scored.push((score, sq, f));
@@ -1027,6 +1101,63 @@ fn final_value(p: u64, o: u64) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    #[cfg(target_arch = "x86_64")]
+    use crate::builds::Avx2Build;
+    use crate::builds::PortableBuild;
+
+    /// Game `game` of `seed` played at random for `plies` plies (or until it ends).
+    fn random_position(seed: u64, game: u64, plies: u32) -> Othello {
+        let mut rng = gamelab_core::game_rng(seed, game, gamelab_core::Side::First);
+        let mut pos = Othello::new();
+        for _ in 0..plies {
+            if pos.is_over() {
+                break;
+            }
+            let moves = gamelab_core::Game::legal_moves(&pos);
+            pos.play_unchecked(moves[rng.below(moves.len())]);
+        }
+        pos
+    }
+
+    /// What a one-thread search of `pos` to `depth` finds in build `b`.
+    fn search_in(b: impl Build, pos: &Othello, depth: u32, probcut: f64) -> SearchResult {
+        let mut searcher = Searcher::new(crate::learned::shipped());
+        searcher.set_threads(1);
+        searcher.set_probcut(probcut);
+        searcher.cutoff = Cutoff::new(None, None);
+        searcher.deepen(b, pos, depth, Instant::now(), false)
+    }
+
+    #[test]
+    fn every_build_searches_the_same_tree() {
+        // Depth 11 with cuts reaches the nested tests (NEST_DEPTH) and the splits' code.
+        let cases = (0..10u64).map(|game| (game, 12 + 4 * game as u32, 6, 0.0));
+        for (game, plies, depth, probcut) in cases.chain([(10, 24, 11, 1.5), (11, 30, 11, 1.5)]) {
+            let pos = random_position(5, game, plies);
+            if pos.is_over() || pos.legal_mask() == 0 {
+                continue;
+            }
+            let key =
+                |r: &SearchResult| (r.best, r.score.to_bits(), r.depth, r.nodes, r.pv.clone());
+            let portable = key(&search_in(PortableBuild, &pos, depth, probcut));
+            let mut searcher = Searcher::new(crate::learned::shipped());
+            searcher.set_threads(1);
+            searcher.set_probcut(probcut);
+            let limits = Limits {
+                depth,
+                exact: 0,
+                time: None,
+            };
+            // `search` runs in the widest build this CPU has.
+            let widest = key(&searcher.search(&pos, limits));
+            assert_eq!(widest, portable, "{pos} depth {depth}");
+            #[cfg(target_arch = "x86_64")]
+            if let (Some(k), Some(_)) = (crate::kernel::avx2(), crate::kernel::avx512()) {
+                let avx2 = key(&search_in(Avx2Build(k), &pos, depth, probcut));
+                assert_eq!(avx2, portable, "{pos} depth {depth} in the AVX2 build");
+            }
+        }
+    }
 
     #[test]
     fn the_midgame_and_the_exact_search_share_one_pool() {

@@ -25,8 +25,9 @@ use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use stability::stability_cap;
 use table::{Entry, Table, View};
 
+use crate::builds::{Build, InBuild, in_widest_build};
 use crate::in_order::{Place, Split, cut_off, in_order};
-use crate::kernel::{self, Kernel, Portable};
+use crate::kernel::Kernel;
 use crate::learned::{PatternModel, SCALE, shipped};
 use crate::patterns::Features;
 use crate::{Move, Othello, Square, squares_of};
@@ -159,7 +160,7 @@ fn ordering_depth(empties: u32) -> Option<u32> {
 }
 
 /// The ordering searches' model and the nodes they searched.
-struct Shallow<'a> {
+pub(crate) struct Shallow<'a> {
     model: &'a PatternModel,
     nodes: u64,
 }
@@ -168,7 +169,7 @@ struct Shallow<'a> {
 /// of (p, o)), for move ordering.
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
-fn shallow_node(
+pub(crate) fn shallow_node(
     b: impl Build,
     m: &mut Shallow<'_>,
     p: u64,
@@ -313,130 +314,6 @@ const DEEP_GUESS_EMPTIES: u32 = 27;
 const HINT_PLIES: u32 = 4;
 const HINT_DEPTH: u32 = 8;
 
-/// The searches of one build of the kernels. The node functions are generic and call
-/// their recursion through this, so that each build's recursion stays inside code
-/// compiled for it.
-trait Build: Copy + Send + Sync {
-    type K: Kernel;
-    fn kernel(self) -> Self::K;
-    fn nws(self, w: &mut Worker<'_>, p: u64, o: u64, alpha: i32, passed: bool) -> i32;
-    #[allow(clippy::too_many_arguments)]
-    fn shallow(
-        self,
-        m: &mut Shallow<'_>,
-        p: u64,
-        o: u64,
-        f: &Features,
-        depth: u32,
-        alpha: i32,
-        beta: i32,
-    ) -> i32;
-}
-
-#[derive(Clone, Copy)]
-struct PortableBuild;
-
-impl Build for PortableBuild {
-    type K = Portable;
-
-    #[inline(always)]
-    fn kernel(self) -> Portable {
-        Portable
-    }
-
-    fn nws(self, w: &mut Worker<'_>, p: u64, o: u64, alpha: i32, passed: bool) -> i32 {
-        nws_node(self, w, p, o, alpha, passed)
-    }
-
-    fn shallow(
-        self,
-        m: &mut Shallow<'_>,
-        p: u64,
-        o: u64,
-        f: &Features,
-        depth: u32,
-        alpha: i32,
-        beta: i32,
-    ) -> i32 {
-        shallow_node(self, m, p, o, f, depth, alpha, beta)
-    }
-}
-
-/// Defines `$build`, the searches compiled with `$features`, which a `$kernel` token
-/// proves the CPU has (see [`kernel`]): each recursion enters a function compiled with
-/// them, so that the whole search is.
-macro_rules! simd_build {
-    ($(#[$doc:meta])* $build:ident($kernel:ty), $features:literal) => {
-        $(#[$doc])*
-        #[cfg(target_arch = "x86_64")]
-        #[derive(Clone, Copy)]
-        struct $build($kernel);
-
-        #[cfg(target_arch = "x86_64")]
-        #[allow(unsafe_code)]
-        impl Build for $build {
-            type K = $kernel;
-
-            #[inline(always)]
-            fn kernel(self) -> $kernel {
-                self.0
-            }
-
-            #[inline(always)]
-            fn nws(self, w: &mut Worker<'_>, p: u64, o: u64, alpha: i32, passed: bool) -> i32 {
-                #[target_feature(enable = $features)]
-                fn run(b: $build, w: &mut Worker<'_>, p: u64, o: u64, alpha: i32, passed: bool) -> i32 {
-                    nws_node(b, w, p, o, alpha, passed)
-                }
-                // SAFETY: the kernel token proves the CPU has these features.
-                unsafe { run(self, w, p, o, alpha, passed) }
-            }
-
-            #[inline(always)]
-            fn shallow(
-                self,
-                m: &mut Shallow<'_>,
-                p: u64,
-                o: u64,
-                f: &Features,
-                depth: u32,
-                alpha: i32,
-                beta: i32,
-            ) -> i32 {
-                #[allow(clippy::too_many_arguments)]
-                #[target_feature(enable = $features)]
-                fn run(
-                    b: $build,
-                    m: &mut Shallow<'_>,
-                    p: u64,
-                    o: u64,
-                    f: &Features,
-                    depth: u32,
-                    alpha: i32,
-                    beta: i32,
-                ) -> i32 {
-                    shallow_node(b, m, p, o, f, depth, alpha, beta)
-                }
-                // SAFETY: as above.
-                unsafe { run(self, m, p, o, f, depth, alpha, beta) }
-            }
-        }
-    };
-}
-
-simd_build!(
-    /// The searches compiled for AVX2 and BMI2.
-    Avx2Build(kernel::Avx2),
-    "avx2,bmi1,bmi2,lzcnt,popcnt"
-);
-
-simd_build!(
-    /// The searches compiled for AVX-512 besides (256-bit vectors): FFO #40–#45 on one
-    /// thread about a tenth faster than the AVX2 build on the Intel Xeon measured.
-    Avx512Build(kernel::Avx512),
-    "avx2,bmi1,bmi2,lzcnt,popcnt,avx512f,avx512vl,avx512cd"
-);
-
 /// An exact search with its node count. The learned evaluation orders the moves far from
 /// the end and gives the first guess of the score; it changes no result, only how fast
 /// one is found. On any number of threads the score and the move are the same (of several
@@ -515,7 +392,7 @@ impl Default for Solver {
 }
 
 /// One thread's part of a solve: what it reads, what it counts, and what ends it early.
-struct Worker<'a> {
+pub(crate) struct Worker<'a> {
     nodes: u64,
     table: View<'a>,
     model: &'a PatternModel,
@@ -791,7 +668,14 @@ fn solve_few(k: impl Kernel, w: &mut Worker<'_>, p: u64, o: u64, alpha: i32, emp
 /// One node of the search: is the score above `alpha`? Its recursion goes through `b`.
 /// `passed`: the opponent has just passed, so no move here ends the game.
 #[inline(always)]
-fn nws_node(b: impl Build, w: &mut Worker<'_>, p: u64, o: u64, alpha: i32, passed: bool) -> i32 {
+pub(crate) fn nws_node(
+    b: impl Build,
+    w: &mut Worker<'_>,
+    p: u64,
+    o: u64,
+    alpha: i32,
+    passed: bool,
+) -> i32 {
     let k = b.kernel();
     let empty = !(p | o);
     let empties = empty.count_ones();
@@ -1186,16 +1070,25 @@ impl Solver {
         stop: Option<&StopFlag>,
         parallel: bool,
     ) -> Option<(i32, Option<Move>)> {
-        #[cfg(target_arch = "x86_64")]
-        {
-            if let Some(k) = kernel::avx512() {
-                return self.solve_with(Avx512Build(k), pos, stop, parallel);
-            }
-            if let Some(k) = kernel::avx2() {
-                return self.solve_with(Avx2Build(k), pos, stop, parallel);
+        struct Solve<'a> {
+            solver: &'a mut Solver,
+            pos: &'a Othello,
+            stop: Option<&'a StopFlag>,
+            parallel: bool,
+        }
+        impl InBuild for Solve<'_> {
+            type Output = Option<(i32, Option<Move>)>;
+            fn run<B: Build>(self, b: B) -> Self::Output {
+                self.solver
+                    .solve_with(b, self.pos, self.stop, self.parallel)
             }
         }
-        self.solve_with(PortableBuild, pos, stop, parallel)
+        in_widest_build(Solve {
+            solver: self,
+            pos,
+            stop,
+            parallel,
+        })
     }
 
     fn solve_with(
@@ -1335,6 +1228,10 @@ impl Solver {
 #[cfg(test)]
 mod tests {
     use super::*;
+    #[cfg(target_arch = "x86_64")]
+    use crate::builds::Avx2Build;
+    use crate::builds::PortableBuild;
+    use crate::kernel;
 
     #[test]
     fn scores_give_empties_to_the_winner() {
