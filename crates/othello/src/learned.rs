@@ -9,7 +9,8 @@ use std::path::Path;
 use std::sync::{Arc, OnceLock};
 
 use crate::patterns::{
-    Features, LOOKUPS, MAX_WEIGHT, PATTERNS, TABLE_TOTAL, lookup_offsets, merge_orders, offsets,
+    EVAL_LEN, Features, LOOKUP_LANES, LOOKUPS, MAX_WEIGHT, PATTERNS, lookup_offsets, merge_orders,
+    offsets,
 };
 
 /// Units of an evaluation per disc.
@@ -50,7 +51,7 @@ pub struct PatternModel {
     biases: Vec<i32>,
     weights: Vec<Vec<i16>>,
     /// The weights as the evaluation reads them ([`merge_orders`]).
-    merged: Vec<Vec<i16>>,
+    merged: Vec<Box<[i16; EVAL_LEN]>>,
 }
 
 impl PatternModel {
@@ -91,14 +92,25 @@ impl PatternModel {
     #[inline(always)]
     pub fn evaluate_features(&self, features: &Features, empties: u32) -> i32 {
         let s = stage(empties);
-        let weights = &self.merged[s][..TABLE_TOTAL];
+        let weights: &[i16; EVAL_LEN] = &self.merged[s];
         let offsets = lookup_offsets();
         let indices = features.indices();
-        let mut sum = self.biases[s];
-        for i in 0..LOOKUPS {
-            sum += i32::from(weights[offsets[i] as usize + indices[i] as usize]);
+        // Written out lane by lane, so that each read's offset is a constant and its
+        // index's range known (see `EVAL_LEN`): no bounds checks, three instructions a
+        // read. A loop would not be unrolled, and would check each read.
+        macro_rules! sum_of_lanes {
+            ($($lane:literal)*) => {
+                0 $(+ if $lane < LOOKUPS {
+                    i32::from(weights[offsets[$lane] as usize + usize::from(indices[$lane])])
+                } else {
+                    0
+                })*
+            };
         }
-        sum
+        const _: () = assert!(LOOKUP_LANES == 48, "one term a lane below");
+        self.biases[s]
+            + sum_of_lanes!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25
+                26 27 28 29 30 31 32 33 34 35 36 37 38 39 40 41 42 43 44 45 46 47)
     }
 
     /// The value, in 1/256 disc, of a position of stage `s` given its features.
