@@ -560,7 +560,7 @@ impl Searcher {
         };
         let mut moves = scored_moves(k, &self.model, p, o, features, legal, table_move, depth);
         // The order the one-at-a-time search would pick them in.
-        moves.sort_by_key(|&(score, sq, _)| (std::cmp::Reverse(score), sq));
+        moves.sort_unstable_by_key(|&(key, ..)| std::cmp::Reverse(key));
         let child = |&(_, sq, f): &(i32, u8, u64)| {
             let sq = u32::from(sq);
             (o ^ f, p | f | (1u64 << sq), features.play(sq, f))
@@ -950,10 +950,9 @@ impl<S: Store, B: Build> Walk<'_, S, B> {
         let mut best_sq = 0u8;
         for i in 0..moves.len() {
             // The best of the moves left, picked when it is needed: most nodes cut off
-            // after a move or two, so sorting them all would mostly be wasted. Ties go to
-            // the lower square: deterministic.
+            // after a move or two, so sorting them all would mostly be wasted.
             let next = (i..moves.len())
-                .max_by_key(|&j| (moves[j].0, std::cmp::Reverse(moves[j].1)))
+                .max_by_key(|&j| moves[j].0)
                 .expect("a move is left");
             moves.swap(i, next);
             let (_, sq, f) = moves[i];
@@ -984,7 +983,7 @@ impl<S: Store, B: Build> Walk<'_, S, B> {
             }
             if i == 0 && beta == alpha + 1 && depth >= NEST_DEPTH && moves.len() > 2 {
                 let rest = &mut moves[1..];
-                rest.sort_unstable_by_key(|&(score, sq, _)| (std::cmp::Reverse(score), sq));
+                rest.sort_unstable_by_key(|&(key, ..)| std::cmp::Reverse(key));
                 let Some((v, sq)) = self.nested(p, o, features, depth, alpha, rest, ply) else {
                     return 0;
                 };
@@ -1037,10 +1036,12 @@ impl<S: Store, B: Build> Walk<'_, S, B> {
     }
 }
 
-/// The legal squares, each with the discs it flips and a score to order it by (higher
+/// The legal squares, each with the discs it flips and a key to order it by (higher
 /// first): the table's move, then (at depth ≥ 3) by a one-ply evaluation, else by the
-/// opponent's mobility after the move (fewest first) with corners ahead. On the stack:
-/// this runs at every interior node.
+/// opponent's mobility after the move (fewest first) with corners ahead; ties to the lower
+/// square. Keys are distinct (the square is in their low bits), so that one comparison
+/// orders two moves, the same way every time. On the stack: this runs at every interior
+/// node.
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
 fn scored_moves(
@@ -1059,11 +1060,11 @@ fn scored_moves(
         let sq = bits.trailing_zeros() as u8;
         bits &= bits - 1;
         let f = k.flips(p, o, u32::from(sq));
-        let score = if sq + 1 == table_move {
+        let key = if sq + 1 == table_move {
             i32::MAX
         } else {
             let (np, no) = (o ^ f, p | f | (1u64 << sq));
-            if depth >= 3 {
+            let score = if depth >= 3 {
                 let empties = 64 - (np | no).count_ones();
                 -model.evaluate_features(&features.play(u32::from(sq), f), empties)
             } else {
@@ -1073,9 +1074,11 @@ fn scored_moves(
                     0
                 };
                 corner - 16 * k.legal_moves(np, no).count_ones() as i32
-            }
+            };
+            // Evaluations stay far within ±2^24 (46 weights of at most 2^15).
+            score.clamp(-(1 << 24), 1 << 24) << 6 | (63 - i32::from(sq))
         };
-        scored.push((score, sq, f));
+        scored.push((key, sq, f));
     }
     scored
 }
