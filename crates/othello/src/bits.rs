@@ -104,11 +104,14 @@ pub fn last_flip_count(p: u64, sq: u32) -> u32 {
 
 /// The four lines through each square: its rank, file, a1–h8 and a8–h1 diagonals. Kept
 /// apart from [`LINE_PLACES`] so that a square's four masks are one 32-byte load.
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 pub(crate) const LINE_MASKS: [[u64; 4]; 64] = LINES.0;
 
 /// The square's place among each of [`LINE_MASKS`]' lines' squares, in bit order.
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 pub(crate) const LINE_PLACES: [[u8; 4]; 64] = LINES.1;
 
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 const LINES: ([[u64; 4]; 64], [[u8; 4]; 64]) = {
     let (mut masks, mut places) = ([[0u64; 4]; 64], [[0u8; 4]; 64]);
     let mut sq = 0;
@@ -130,6 +133,7 @@ const LINES: ([[u64; 4]; 64], [[u8; 4]; 64]) = {
 /// the mover's (`pattern`, one bit per square in line order; the rest are the
 /// opponent's): how many discs a move there flips. Squares past a short line's end read
 /// as the opponent's, which ends no run, so they never add flips.
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 pub(crate) static LINE_FLIP_COUNT: [[u8; 256]; 8] = {
     let mut table = [[0u8; 256]; 8];
     let mut place = 0;

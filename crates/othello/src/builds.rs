@@ -6,7 +6,9 @@
 //! updates).
 
 use crate::endgame::{Shallow, Worker, nws_node, shallow_node};
-use crate::kernel::{self, Kernel, Portable};
+#[cfg(target_arch = "x86_64")]
+use crate::kernel;
+use crate::kernel::{Kernel, Portable};
 use crate::patterns::Features;
 use crate::search::{Store, Walk};
 

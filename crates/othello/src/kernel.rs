@@ -336,7 +336,8 @@ mod avx2 {
     }
 }
 
-#[cfg(test)]
+// The tests compare the SIMD kernels with the portable ones.
+#[cfg(all(test, target_arch = "x86_64"))]
 mod tests {
     use super::*;
 

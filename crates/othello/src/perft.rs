@@ -4,7 +4,9 @@
 use rayon::prelude::*;
 
 use crate::bits::{flips, legal_moves};
-use crate::kernel::{self, Kernel, Portable};
+#[cfg(target_arch = "x86_64")]
+use crate::kernel;
+use crate::kernel::{Kernel, Portable};
 use crate::{Othello, squares_of};
 
 /// Perft from the side to move's discs `p` and the opponent's `o`.

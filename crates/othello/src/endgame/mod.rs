@@ -1231,6 +1231,7 @@ mod tests {
     #[cfg(target_arch = "x86_64")]
     use crate::builds::Avx2Build;
     use crate::builds::PortableBuild;
+    #[cfg(target_arch = "x86_64")]
     use crate::kernel;
 
     #[test]
@@ -1254,6 +1255,7 @@ mod tests {
     /// The score of `pos` in each build this CPU can run but the one `solve` takes (the
     /// widest), with the build's name.
     fn scores_in_the_other_builds(pos: &Othello) -> Vec<(&'static str, i32)> {
+        #[cfg_attr(not(target_arch = "x86_64"), allow(unused_mut))]
         let mut scores = vec![(
             "portable",
             Solver::default()
