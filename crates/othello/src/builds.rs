@@ -5,15 +5,19 @@
 //! (the kernels, and the vector code the compiler makes of the rest, such as the feature
 //! updates).
 
+use crate::Othello;
 use crate::endgame::{Shallow, Worker, nws_node, shallow_node};
 #[cfg(target_arch = "x86_64")]
 use crate::kernel;
 use crate::kernel::{Kernel, Portable};
 use crate::patterns::Features;
+use crate::perft::perft_node;
+use crate::position::playouts;
 use crate::search::{Store, Walk};
+use gamelab_core::{GameRng, Outcome};
 
 /// The searches of one build of the kernels: the exact solver's null-window node and its
-/// ordering searches, and the midgame search's node.
+/// ordering searches, the midgame search's node, perft's, and random games.
 pub(crate) trait Build: Copy + Send + Sync {
     type K: Kernel;
     fn kernel(self) -> Self::K;
@@ -41,6 +45,8 @@ pub(crate) trait Build: Copy + Send + Sync {
         beta: i32,
         ply: u32,
     ) -> i32;
+    fn perft(self, p: u64, o: u64, depth: u32) -> u64;
+    fn playouts(self, start: &Othello, rngs: &mut [[GameRng; 2]], results: &mut [(Outcome, u64)]);
 }
 
 /// The searches compiled for any CPU the binary runs on.
@@ -84,6 +90,14 @@ impl Build for PortableBuild {
         ply: u32,
     ) -> i32 {
         w.pvs_node(p, o, f, depth, alpha, beta, ply)
+    }
+
+    fn perft(self, p: u64, o: u64, depth: u32) -> u64 {
+        perft_node(self, p, o, depth)
+    }
+
+    fn playouts(self, start: &Othello, rngs: &mut [[GameRng; 2]], results: &mut [(Outcome, u64)]) {
+        playouts(Portable, start, rngs, results)
     }
 }
 
@@ -174,6 +188,36 @@ macro_rules! simd_build {
                 }
                 // SAFETY: as above.
                 unsafe { run(w, p, o, f, depth, alpha, beta, ply) }
+            }
+
+            #[inline(always)]
+            fn perft(self, p: u64, o: u64, depth: u32) -> u64 {
+                #[target_feature(enable = $features)]
+                fn run(b: $build, p: u64, o: u64, depth: u32) -> u64 {
+                    perft_node(b, p, o, depth)
+                }
+                // SAFETY: as above.
+                unsafe { run(self, p, o, depth) }
+            }
+
+            #[inline(always)]
+            fn playouts(
+                self,
+                start: &Othello,
+                rngs: &mut [[GameRng; 2]],
+                results: &mut [(Outcome, u64)],
+            ) {
+                #[target_feature(enable = $features)]
+                fn run(
+                    k: $kernel,
+                    start: &Othello,
+                    rngs: &mut [[GameRng; 2]],
+                    results: &mut [(Outcome, u64)],
+                ) {
+                    playouts(k, start, rngs, results)
+                }
+                // SAFETY: as above.
+                unsafe { run(self.0, start, rngs, results) }
             }
         }
     };

@@ -4,45 +4,27 @@
 use rayon::prelude::*;
 
 use crate::bits::{flips, legal_moves};
-#[cfg(target_arch = "x86_64")]
-use crate::kernel;
-use crate::kernel::{Kernel, Portable};
+use crate::builds::{Build, InBuild, in_widest_build};
+use crate::kernel::Kernel;
 use crate::{Othello, squares_of};
 
-/// Perft from the side to move's discs `p` and the opponent's `o`.
+/// Perft from the side to move's discs `p` and the opponent's `o`, in the widest build
+/// of the kernels this CPU has.
 pub fn perft_discs(p: u64, o: u64, depth: u32) -> u64 {
-    #[cfg(target_arch = "x86_64")]
-    if let Some(k) = kernel::avx2() {
-        return perft_avx2(k, p, o, depth);
+    struct Perft(u64, u64, u32);
+    impl InBuild for Perft {
+        type Output = u64;
+        fn run<B: Build>(self, b: B) -> u64 {
+            b.perft(self.0, self.1, self.2)
+        }
     }
-    perft_portable(p, o, depth)
+    in_widest_build(Perft(p, o, depth))
 }
 
-fn perft_portable(p: u64, o: u64, depth: u32) -> u64 {
-    perft_node(Portable, p, o, depth, &perft_portable)
-}
-
-/// Perft compiled for AVX2 and BMI2 (see [`kernel`]).
-#[cfg(target_arch = "x86_64")]
-#[allow(unsafe_code)]
-fn perft_avx2(k: kernel::Avx2, p: u64, o: u64, depth: u32) -> u64 {
-    #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
-    fn node(k: kernel::Avx2, p: u64, o: u64, depth: u32) -> u64 {
-        perft_node(k, p, o, depth, &|p, o, d| node(k, p, o, d))
-    }
-    // SAFETY: `k` proves the CPU has these features.
-    unsafe { node(k, p, o, depth) }
-}
-
-/// One node of perft, compiled into each kernel's recursion (`recurse`).
+/// One node of perft, compiled into each build's recursion.
 #[inline(always)]
-fn perft_node(
-    k: impl Kernel,
-    p: u64,
-    o: u64,
-    depth: u32,
-    recurse: &impl Fn(u64, u64, u32) -> u64,
-) -> u64 {
+pub(crate) fn perft_node(b: impl Build, p: u64, o: u64, depth: u32) -> u64 {
+    let k = b.kernel();
     if depth == 0 {
         return 1;
     }
@@ -52,7 +34,7 @@ fn perft_node(
         if k.legal_moves(o, p) == 0 {
             return 1;
         }
-        return recurse(o, p, depth - 1);
+        return b.perft(o, p, depth - 1);
     }
     if depth == 1 {
         // Bulk counting: every legal move is a leaf.
@@ -70,7 +52,7 @@ fn perft_node(
             // is none (a pass that uses the ply, or the end of the game).
             u64::from(k.legal_moves(other, mover).count_ones().max(1))
         } else {
-            recurse(other, mover, depth - 1)
+            b.perft(other, mover, depth - 1)
         };
     }
     total
@@ -120,13 +102,27 @@ mod tests {
     use super::*;
 
     #[test]
-    fn both_builds_count_the_same() {
-        // The public functions take the AVX2 build where the CPU has it; this is the other.
+    fn every_build_counts_the_same() {
+        // The public functions take the widest build this CPU has; these are the others.
         let (p, o) = Othello::new().discs();
-        let expected = [1, 4, 12, 56, 244, 1396, 8200, 55092];
+        let expected = [1, 4, 12, 56, 244, 1396, 8200, 55092, 390216];
         for (depth, &n) in expected.iter().enumerate() {
-            assert_eq!(perft_portable(p, o, depth as u32), n, "depth {depth}");
-            assert_eq!(perft_discs(p, o, depth as u32), n, "depth {depth}");
+            let depth = depth as u32;
+            assert_eq!(perft_discs(p, o, depth), n, "depth {depth}");
+            assert_eq!(
+                crate::builds::PortableBuild.perft(p, o, depth),
+                n,
+                "depth {depth}"
+            );
+            #[cfg(target_arch = "x86_64")]
+            if let Some(k) = crate::kernel::avx2() {
+                let avx2 = crate::builds::Avx2Build(k);
+                assert_eq!(
+                    avx2.perft(p, o, depth),
+                    n,
+                    "depth {depth} in the AVX2 build"
+                );
+            }
         }
     }
 }

@@ -6,7 +6,8 @@ use gamelab_core::{EngineHooks, Game, GameRng, Notation, Outcome, Side, mix64};
 use thiserror::Error;
 
 use crate::bits;
-use crate::kernel::{self, Kernel};
+use crate::builds::{Build, InBuild, in_widest_build};
+use crate::kernel::Kernel;
 
 /// A square, `a1` … `h8`: bit 8·rank + file.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -383,28 +384,6 @@ fn key_of(black: u64, white: u64, black_to_move: bool) -> u64 {
 /// Games played at once by [`playouts`].
 const LANES: usize = 4;
 
-/// [`playouts`] compiled for AVX2 and BMI2 (see [`kernel`]).
-#[cfg(target_arch = "x86_64")]
-#[allow(unsafe_code)]
-fn playouts_avx2(
-    k: kernel::Avx2,
-    start: &Othello,
-    rngs: &mut [[GameRng; 2]],
-    results: &mut [(Outcome, u64)],
-) {
-    #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
-    fn run(
-        k: kernel::Avx2,
-        start: &Othello,
-        rngs: &mut [[GameRng; 2]],
-        results: &mut [(Outcome, u64)],
-    ) {
-        playouts(k, start, rngs, results)
-    }
-    // SAFETY: `k` proves the CPU has these features.
-    unsafe { run(k, start, rngs, results) }
-}
-
 /// One random game in progress.
 #[derive(Clone, Copy)]
 struct Lane {
@@ -416,9 +395,10 @@ struct Lane {
     over: bool,
 }
 
-/// Up to [`LANES`] random games from `start`, a move of each in turn.
+/// Up to [`LANES`] random games from `start`, a move of each in turn; compiled into each
+/// build of the kernels (`crate::builds`).
 #[inline(always)]
-fn playouts(
+pub(crate) fn playouts(
     k: impl Kernel,
     start: &Othello,
     rngs: &mut [[GameRng; 2]],
@@ -720,14 +700,21 @@ impl EngineHooks for Othello {
     /// The games interleaved move by move: each move waits on the one before (flips,
     /// then the next legal moves), so one game alone leaves most of the processor idle.
     fn uniform_playouts(&self, rngs: &mut [[GameRng; 2]], results: &mut [(Outcome, u64)]) {
-        for (rngs, results) in rngs.chunks_mut(LANES).zip(results.chunks_mut(LANES)) {
-            #[cfg(target_arch = "x86_64")]
-            if let Some(k) = kernel::avx2() {
-                playouts_avx2(k, self, rngs, results);
-                continue;
+        struct Playouts<'a>(
+            &'a Othello,
+            &'a mut [[GameRng; 2]],
+            &'a mut [(Outcome, u64)],
+        );
+        impl InBuild for Playouts<'_> {
+            type Output = ();
+            fn run<B: Build>(self, b: B) {
+                let Playouts(start, rngs, results) = self;
+                for (rngs, results) in rngs.chunks_mut(LANES).zip(results.chunks_mut(LANES)) {
+                    b.playouts(start, rngs, results);
+                }
             }
-            playouts(kernel::Portable, self, rngs, results);
         }
+        in_widest_build(Playouts(self, rngs, results));
     }
 
     fn canonical(&self) -> (u64, u8) {
@@ -758,25 +745,32 @@ impl EngineHooks for Othello {
 mod tests {
     use super::*;
 
+    /// Game `game`'s result in build `b`.
+    fn playout_in(b: impl Build, key: gamelab_core::StreamKey, game: u64) -> (Outcome, u64) {
+        let mut streams = Side::BOTH.map(|side| key.game_rng(game, side));
+        let mut result = [(Outcome::Draw, 0)];
+        b.playouts(
+            &Othello::new(),
+            std::slice::from_mut(&mut streams),
+            &mut result,
+        );
+        result[0]
+    }
+
     #[test]
-    fn both_playout_builds_play_the_same_games() {
-        // `uniform_playout` takes the AVX2 build where the CPU has it; this is the other.
+    fn every_playout_build_plays_the_same_games() {
+        // `uniform_playout` takes the widest build this CPU has; these are the others.
         let key = gamelab_core::StreamKey::new(9);
         for game in 0..2_000 {
             let mut streams = Side::BOTH.map(|side| key.game_rng(game, side));
-            let mut again = Side::BOTH.map(|side| key.game_rng(game, side));
-            let mut portable = [(Outcome::Draw, 0)];
-            playouts(
-                kernel::Portable,
-                &Othello::new(),
-                std::slice::from_mut(&mut streams),
-                &mut portable,
-            );
-            assert_eq!(
-                portable[0],
-                Othello::new().uniform_playout(&mut again),
-                "game {game}"
-            );
+            let widest = Othello::new().uniform_playout(&mut streams);
+            let portable = playout_in(crate::builds::PortableBuild, key, game);
+            assert_eq!(portable, widest, "game {game}");
+            #[cfg(target_arch = "x86_64")]
+            if let Some(k) = crate::kernel::avx2() {
+                let avx2 = playout_in(crate::builds::Avx2Build(k), key, game);
+                assert_eq!(avx2, widest, "game {game} in the AVX2 build");
+            }
         }
     }
 }
