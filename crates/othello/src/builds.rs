@@ -17,54 +17,18 @@ use crate::search::{Store, Walk};
 use gamelab_core::{GameRng, Outcome};
 
 /// The searches of one build of the kernels: the exact solver's null-window node and its
-/// ordering searches, the midgame search's node, perft's, and random games.
+/// ordering searches, the midgame search's node, perft's, and random games. Each method
+/// runs its node function as compiled where it is called (the portable build's way); the
+/// SIMD builds enter a function compiled for their features instead.
 pub(crate) trait Build: Copy + Send + Sync {
     type K: Kernel;
     fn kernel(self) -> Self::K;
-    fn nws(self, w: &mut Worker<'_>, p: u64, o: u64, alpha: i32, passed: bool) -> i32;
-    #[allow(clippy::too_many_arguments)]
-    fn shallow(
-        self,
-        m: &mut Shallow<'_>,
-        p: u64,
-        o: u64,
-        f: &Features,
-        depth: u32,
-        alpha: i32,
-        beta: i32,
-    ) -> i32;
-    #[allow(clippy::too_many_arguments)]
-    fn pvs<S: Store>(
-        self,
-        w: &mut Walk<'_, S, Self>,
-        p: u64,
-        o: u64,
-        f: &Features,
-        depth: u32,
-        alpha: i32,
-        beta: i32,
-        ply: u32,
-    ) -> i32;
-    fn perft(self, p: u64, o: u64, depth: u32) -> u64;
-    fn playouts(self, start: &Othello, rngs: &mut [[GameRng; 2]], results: &mut [(Outcome, u64)]);
-}
-
-/// The searches compiled for any CPU the binary runs on.
-#[derive(Clone, Copy)]
-pub(crate) struct PortableBuild;
-
-impl Build for PortableBuild {
-    type K = Portable;
-
-    #[inline(always)]
-    fn kernel(self) -> Portable {
-        Portable
-    }
 
     fn nws(self, w: &mut Worker<'_>, p: u64, o: u64, alpha: i32, passed: bool) -> i32 {
         nws_node(self, w, p, o, alpha, passed)
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn shallow(
         self,
         m: &mut Shallow<'_>,
@@ -78,6 +42,7 @@ impl Build for PortableBuild {
         shallow_node(self, m, p, o, f, depth, alpha, beta)
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn pvs<S: Store>(
         self,
         w: &mut Walk<'_, S, Self>,
@@ -97,7 +62,20 @@ impl Build for PortableBuild {
     }
 
     fn playouts(self, start: &Othello, rngs: &mut [[GameRng; 2]], results: &mut [(Outcome, u64)]) {
-        playouts(Portable, start, rngs, results)
+        playouts(self.kernel(), start, rngs, results)
+    }
+}
+
+/// The searches compiled for any CPU the binary runs on.
+#[derive(Clone, Copy)]
+pub(crate) struct PortableBuild;
+
+impl Build for PortableBuild {
+    type K = Portable;
+
+    #[inline(always)]
+    fn kernel(self) -> Portable {
+        Portable
     }
 }
 
