@@ -422,14 +422,8 @@ impl Searcher {
         impl InBuild for Deepen<'_> {
             type Output = SearchResult;
             fn run<B: Build>(self, b: B) -> SearchResult {
-                let Deepen {
-                    searcher,
-                    pos,
-                    max_depth,
-                    started,
-                    parallel,
-                } = self;
-                searcher.deepen(b, pos, max_depth, started, parallel)
+                self.searcher
+                    .deepen(b, self.pos, self.max_depth, self.started, self.parallel)
             }
         }
         in_widest_build(Deepen {
@@ -1122,11 +1116,17 @@ mod tests {
         pos
     }
 
-    /// What a one-thread search of `pos` to `depth` finds in build `b`.
-    fn search_in(b: impl Build, pos: &Othello, depth: u32, probcut: f64) -> SearchResult {
+    /// A one-thread searcher cutting at `probcut` σ.
+    fn one_thread(probcut: f64) -> Searcher {
         let mut searcher = Searcher::new(crate::learned::shipped());
         searcher.set_threads(1);
         searcher.set_probcut(probcut);
+        searcher
+    }
+
+    /// What a one-thread search of `pos` to `depth` finds in build `b`.
+    fn search_in(b: impl Build, pos: &Othello, depth: u32, probcut: f64) -> SearchResult {
+        let mut searcher = one_thread(probcut);
         searcher.cutoff = Cutoff::new(None, None);
         searcher.deepen(b, pos, depth, Instant::now(), false)
     }
@@ -1143,16 +1143,13 @@ mod tests {
             let key =
                 |r: &SearchResult| (r.best, r.score.to_bits(), r.depth, r.nodes, r.pv.clone());
             let portable = key(&search_in(PortableBuild, &pos, depth, probcut));
-            let mut searcher = Searcher::new(crate::learned::shipped());
-            searcher.set_threads(1);
-            searcher.set_probcut(probcut);
             let limits = Limits {
                 depth,
                 exact: 0,
                 time: None,
             };
             // `search` runs in the widest build this CPU has.
-            let widest = key(&searcher.search(&pos, limits));
+            let widest = key(&one_thread(probcut).search(&pos, limits));
             assert_eq!(widest, portable, "{pos} depth {depth}");
             #[cfg(target_arch = "x86_64")]
             if let (Some(k), Some(_)) = (crate::kernel::avx2(), crate::kernel::avx512()) {
