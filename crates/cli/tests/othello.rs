@@ -154,6 +154,48 @@ fn perft_ffo_and_wthor_commands() {
         .success()
         .stdout(predicate::str::contains("  1      14    +18 g8     +18 g8"))
         .stdout(predicate::str::contains("3 positions"));
+    // `--tests`: the first guess and each null-window test under the position's row
+    let out = gamelab()
+        .args([
+            "ffo",
+            &shared("ffo1-39.txt"),
+            "--ids",
+            "13",
+            "--tests",
+            "--threads",
+            "1",
+        ])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let out = String::from_utf8(out).unwrap();
+    let lines: Vec<&str> = out.lines().collect();
+    let row = lines
+        .iter()
+        .position(|l| l.starts_with(" 13 "))
+        .expect(&out);
+    assert!(lines[row + 1].starts_with("      guess "), "{out}");
+    assert!(lines[row + 1].contains("-ply midgame search"), "{out}");
+    let tests: Vec<&&str> = lines[row + 2..]
+        .iter()
+        .take_while(|l| l.starts_with("      above "))
+        .collect();
+    // FFO #13 (16 empties) scores +14: some test asks "above +13?" and one "above +15?".
+    assert!(
+        tests.iter().any(|l| l.starts_with("      above +13? yes")),
+        "{out}"
+    );
+    assert!(
+        tests.iter().any(|l| l.starts_with("      above +15? no")),
+        "{out}"
+    );
+    gamelab()
+        .args(["ffo", &shared("ffo1-39.txt"), "--tests", "--cluster"])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("cannot be used with"));
     // a wrong expected score makes it fail
     let dir = tempfile::tempdir().unwrap();
     let wrong = dir.path().join("wrong.txt");

@@ -6,7 +6,7 @@ use std::time::Instant;
 
 use anyhow::{Context, bail};
 use clap::Args;
-use gamelab_othello::endgame::Solver;
+use gamelab_othello::endgame::{Solver, Trace};
 use gamelab_othello::ffo::{self, FfoPosition};
 use gamelab_othello::perft::{perft, perft_parallel};
 use gamelab_othello::{Othello, wthor};
@@ -63,6 +63,11 @@ pub struct FfoArgs {
     /// the run goes on (the run then fails).
     #[arg(long, value_parser = crate::limits::seconds)]
     time_limit: Option<f64>,
+    /// Under each position, its solve's steps: the midgame search that gave the first
+    /// guess, then each null-window test of MTD(f) ("above +5?"), its answer, nodes and
+    /// time — where the nodes went.
+    #[arg(long, conflicts_with = "cluster")]
+    tests: bool,
     #[command(flatten)]
     cluster: crate::cluster::ClusterArgs,
 }
@@ -168,6 +173,9 @@ pub fn ffo_cmd(args: FfoArgs) -> anyhow::Result<()> {
             );
         }
         crate::progress::println(&bar, &table.row(p, &solved));
+        if args.tests {
+            crate::progress::println(&bar, &trace_lines(&solved.trace));
+        }
         crate::progress::advance(&bar, 1);
     }
     crate::progress::finish(bar);
@@ -183,6 +191,35 @@ struct Solved {
     found: Option<(i32, String)>,
     nodes: u64,
     seconds: f64,
+    /// The solve's steps, for `--tests` (which runs on this machine only).
+    #[serde(skip)]
+    trace: Trace,
+}
+
+/// `--tests`'s lines for one solve: the first guess, then each test (the last one
+/// unfinished when the solve was stopped, so not shown).
+fn trace_lines(trace: &Trace) -> String {
+    let mut out = String::new();
+    if let Some(g) = &trace.guess {
+        let _ = writeln!(
+            out,
+            "      guess {:+.2} by a {}-ply midgame search, {} nodes",
+            g.score, g.depth, g.nodes
+        );
+    }
+    for t in &trace.tests {
+        let answer = if t.value > t.bound { "yes" } else { "no " };
+        let _ = writeln!(
+            out,
+            "      above {:+3}? {answer} ({:+3}) {:13} nodes {:9.3} s",
+            t.bound,
+            t.value,
+            t.nodes,
+            t.elapsed.as_secs_f64()
+        );
+    }
+    out.pop();
+    out
 }
 
 fn solve_position(
@@ -201,6 +238,7 @@ fn solve_position(
         found: result.map(|(score, best)| (score, best.map_or("-".to_string(), |m| m.to_string()))),
         nodes: solver.nodes,
         seconds: started.elapsed().as_secs_f64(),
+        trace: solver.trace,
     }
 }
 

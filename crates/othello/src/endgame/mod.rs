@@ -314,6 +314,33 @@ const DEEP_GUESS_EMPTIES: u32 = 27;
 const HINT_PLIES: u32 = 4;
 const HINT_DEPTH: u32 = 8;
 
+/// The steps of one solve, to see where its nodes went.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Trace {
+    /// The midgame search that gave the first guess, when there was one.
+    pub guess: Option<Guess>,
+    /// MTD(f)'s null-window tests, in order (none when the game is over).
+    pub tests: Vec<NullWindowTest>,
+}
+
+/// The first guess of a solve: a midgame search's score, depth and nodes.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Guess {
+    pub score: f64,
+    pub depth: u32,
+    pub nodes: u64,
+}
+
+/// One test of a solve, "is the score above `bound`?": above when `value > bound`, and
+/// then `value` is a lower bound on the score, else an upper one.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NullWindowTest {
+    pub bound: i32,
+    pub value: i32,
+    pub nodes: u64,
+    pub elapsed: std::time::Duration,
+}
+
 /// An exact search with its node count. The learned evaluation orders the moves far from
 /// the end and gives the first guess of the score; it changes no result, only how fast
 /// one is found. On any number of threads the score and the move are the same (of several
@@ -321,6 +348,8 @@ const HINT_DEPTH: u32 = 8;
 pub struct Solver {
     /// Nodes searched, the first guess's midgame search included.
     pub nodes: u64,
+    /// How the last solve went: its first guess and its null-window tests.
+    pub trace: Trace,
     table: Table,
     model: Arc<PatternModel>,
     threads: usize,
@@ -337,6 +366,7 @@ impl Solver {
     pub fn with_model(model: Arc<PatternModel>) -> Solver {
         Solver {
             nodes: 0,
+            trace: Trace::default(),
             table: Table::default(),
             model,
             threads: 1,
@@ -1100,6 +1130,7 @@ impl Solver {
     ) -> Option<(i32, Option<Move>)> {
         let k = b.kernel();
         let (p, o) = pos.discs();
+        self.trace = Trace::default();
         if pos.is_over() {
             return Some((final_score(p, o), None));
         }
@@ -1161,6 +1192,11 @@ impl Solver {
             let guess = searcher.search(pos, limits);
             // Its nodes are part of the solve's work (and its time is in the solve's).
             self.nodes += guess.nodes;
+            self.trace.guess = Some(Guess {
+                score: guess.score,
+                depth: guess.depth,
+                nodes: guess.nodes,
+            });
             // Its move, from a deeper search than the keys', is tried first.
             if let Move::Place(best) = guess.best
                 && let Some(first) = ordered.iter_mut().find(|c| c.1 == best.index() as u32)
@@ -1187,6 +1223,7 @@ impl Solver {
             splits: Splits::for_root(empties, self.big_root_empties),
         };
         while lower < upper {
+            let (started, nodes_before) = (std::time::Instant::now(), worker.nodes);
             let (value, sq) = if ordered.is_empty() {
                 // A pass: the opponent's best is the least we get.
                 (-b.nws(&mut worker, o, p, -beta - 1, true), None)
@@ -1208,6 +1245,12 @@ impl Solver {
                 self.nodes += worker.nodes;
                 return None;
             }
+            self.trace.tests.push(NullWindowTest {
+                bound: beta,
+                value,
+                nodes: worker.nodes - nodes_before,
+                elapsed: started.elapsed(),
+            });
             if value > beta {
                 lower = value;
                 best = sq;
@@ -1379,6 +1422,52 @@ mod tests {
             })
             .max()
             .expect("a move")
+    }
+
+    /// The trace's tests are MTD(f)'s: each answer agrees with the score, the last ones
+    /// bracket it, and their nodes and the guess's are the solve's but for the root's keys.
+    #[test]
+    fn the_trace_shows_the_tests_that_found_the_score() {
+        let mut solver = Solver::default();
+        for game in 0..6 {
+            let pos = random_position(11, game, 17 + game as u32 % 3);
+            if pos.is_over() {
+                continue;
+            }
+            let nodes_before = solver.nodes;
+            let (score, _) = solver.solve(&pos);
+            let trace = &solver.trace;
+            let guess = trace.guess.as_ref().expect("a guess from 16 empties");
+            assert!(guess.depth >= 4 && guess.nodes > 0, "{guess:?}");
+            assert!(!trace.tests.is_empty());
+            for t in &trace.tests {
+                assert_eq!(t.value > t.bound, score > t.bound, "{t:?}, score {score}");
+                assert!(t.bound % 2 != 0, "odd bounds: {t:?}");
+            }
+            for (bound, above) in [(score - 1, true), (score + 1, false)] {
+                if bound.abs() < 64 {
+                    assert!(
+                        trace
+                            .tests
+                            .iter()
+                            .any(|t| t.bound == bound && (t.value > t.bound) == above),
+                        "a test at {bound} for {score}: {trace:?}"
+                    );
+                }
+            }
+            let counted = guess.nodes + trace.tests.iter().map(|t| t.nodes).sum::<u64>();
+            let spent = solver.nodes - nodes_before;
+            assert!(
+                counted <= spent && counted * 10 >= spent * 9,
+                "{counted} of {spent}"
+            );
+        }
+        solver.solve(&Othello::from_discs(u64::MAX, 0, true));
+        assert_eq!(
+            solver.trace,
+            Trace::default(),
+            "a finished game needs no test"
+        );
     }
 
     #[test]
