@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{gamelab, json};
+use common::{json, stdout};
 use gamelab_core::{Described, GameVisitor, Side};
 
 /// What the tests need to know of a game: its name, its sides' names and two AIs.
@@ -31,17 +31,6 @@ fn games() -> Vec<Facts> {
         .iter()
         .map(|e| gamelab_games::visit(e.name, None, GetFacts).unwrap())
         .collect()
-}
-
-fn stdout(args: &[&str]) -> String {
-    let out = gamelab().args(args).output().unwrap();
-    assert!(
-        out.status.success(),
-        "gamelab {}: {}",
-        args.join(" "),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
 }
 
 #[test]

@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{gamelab, json};
+use common::{gamelab, json, stdout};
 use predicates::prelude::*;
 
 fn shared(path: &str) -> String {
@@ -155,22 +155,15 @@ fn perft_ffo_and_wthor_commands() {
         .stdout(predicate::str::contains("  1      14    +18 g8     +18 g8"))
         .stdout(predicate::str::contains("3 positions"));
     // `--tests`: the first guess and each null-window test under the position's row
-    let out = gamelab()
-        .args([
-            "ffo",
-            &shared("ffo1-39.txt"),
-            "--ids",
-            "13",
-            "--tests",
-            "--threads",
-            "1",
-        ])
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    let out = String::from_utf8(out).unwrap();
+    let out = stdout(&[
+        "ffo",
+        &shared("ffo1-39.txt"),
+        "--ids",
+        "13",
+        "--tests",
+        "--threads",
+        "1",
+    ]);
     let lines: Vec<&str> = out.lines().collect();
     let row = lines
         .iter()

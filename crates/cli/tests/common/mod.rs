@@ -20,3 +20,15 @@ pub fn json(args: &[&str]) -> Value {
     );
     serde_json::from_slice(&out.stdout).unwrap()
 }
+
+/// Runs `gamelab ARGS`, which must succeed, and returns its standard output.
+pub fn stdout(args: &[&str]) -> String {
+    let out = gamelab().args(args).output().unwrap();
+    assert!(
+        out.status.success(),
+        "gamelab {}: {}",
+        args.join(" "),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
