@@ -30,7 +30,10 @@ if [ ! -x /usr/bin/chromium ]; then
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq chromium >/dev/null
 fi
-cargo build --locked -p gamelab
+# `cargo test` above built target/debug/gamelab for the CLI's integration tests: that
+# binary serves. A `cargo build` here would rebuild every crate with the features of a
+# build without dev-dependencies (3.5 min of a cold run on 2 cores).
+[ -x target/debug/gamelab ] || cargo build --locked -p gamelab
 browser=crates/web/tests/browser
 if [ ! -d "$browser/node_modules/playwright-core" ]; then
   (cd "$browser" && npm ci --no-audit --no-fund)
