@@ -245,9 +245,13 @@ const play = {
   info: null,
   seats: [],
   paused: false,
-  busy: false,
+  // The id of the game a request (a move, an undo) is on its way for, else null.
+  busy: null,
   // Bumped whenever the game changes hands, so a pending AI loop knows to stop.
   generation: 0,
+  // Bumped by each new game asked for: quick picker changes ask for several, and the
+  // server may answer them in any order; only the last one asked for is shown.
+  asked: 0,
 };
 
 function setupPlaySeats(initial = null) {
@@ -276,11 +280,14 @@ async function newGame(moves = [], players = null, game = null, record = null, p
   };
   if (record !== null) body.record = record;
   if (position !== null) body.position = position;
+  const asked = ++play.asked;
   try {
     const state = await api("POST", "/api/games", body);
+    if (asked !== play.asked) return;
     play.paused = false;
     showGame(state);
   } catch (e) {
+    if (asked !== play.asked) return;
     toast(e.message);
     // The pickers show the game in play, never one that could not start.
     if (play.state) {
@@ -465,9 +472,11 @@ async function analyse() {
 }
 
 async function send(path, body) {
-  if (play.busy) return;
-  play.busy = true;
   const id = play.state.id;
+  // Busy with this game only: a request still on its way for a game the page has left
+  // (an AI thinking when a picker changed) must not hold up the new game's AI.
+  if (play.busy === id) return;
+  play.busy = id;
   try {
     const state = await api("POST", `/api/games/${id}/${path}`, body);
     // The page went on to another game meanwhile (a new player, New game): this answer
@@ -478,9 +487,9 @@ async function send(path, body) {
     else if (path === "move") play.paused = false;
     showGame(state);
   } catch (e) {
-    toast(e.message);
+    if (play.state.id === id) toast(e.message);
   } finally {
-    play.busy = false;
+    if (play.busy === id) play.busy = null;
     renderControls();
   }
 }
@@ -499,8 +508,8 @@ function renderControls() {
   const s = play.state;
   if (!s) return;
   const humans = s.players.filter((p) => p.kind === "human").length;
-  $("#undo").disabled = play.busy || s.cursor === 0;
-  $("#redo").disabled = play.busy || s.cursor === s.moves.length;
+  $("#undo").disabled = play.busy === s.id || s.cursor === 0;
+  $("#redo").disabled = play.busy === s.id || s.cursor === s.moves.length;
   const pass = s.board.legal.length === 1 && s.board.legal[0].square === null && !s.ai_to_move;
   $("#pass").hidden = !pass;
   $("#pause").hidden = s.board.outcome !== null || !(s.ai_to_move || humans === 0);

@@ -526,6 +526,62 @@ test("an outside engine the server was started with plays from the pickers, by i
   assert.deepEqual(page.errors, []);
 });
 
+// CI once saw the test above stall: two picker changes ask for two games, and the server
+// answered the first one last, so the page showed it (two humans) over the later choice.
+// Here that order is forced, and so is the other way a picker change could stall: an AI
+// of the game being replaced still thinking when the new game's AI wants to move.
+test("the pickers' last choice plays, in whatever order the server's answers come", async () => {
+  const page = await open();
+  await page.selectOption("#play-game", "othello");
+  await page.waitForSelector('#play-board.discs .cell[data-square="19"].legal');
+  // The first new game asked for is answered a second after the server has it.
+  let posts = 0;
+  let lateAnswered;
+  const late = new Promise((ok) => { lateAnswered = ok; });
+  await page.route("**/api/games", async (route) => {
+    if (route.request().method() !== "POST" || posts++ > 0) return route.continue();
+    const response = await route.fetch();
+    await new Promise((ok) => setTimeout(ok, 1000));
+    await route.fulfill({ response });
+    lateAnswered();
+  });
+  await page.selectOption("#play-seat-1 select.ai", "human");
+  await page.selectOption("#play-seat-0 select.ai", "nboard");
+  await late;
+  // Time for the page to take the late answer, which it must drop.
+  await page.evaluate(() => new Promise((ok) => setTimeout(ok, 300)));
+  await page.waitForFunction(() => document.querySelectorAll("#move-list li").length === 1);
+  assert.match(await page.textContent("#play-players"), /nboard:cmd=opener/);
+  assert.deepEqual(page.errors, []);
+});
+
+test("a picker changed while the replaced game's AI thinks: the new game's AI moves", async () => {
+  const page = await open();
+  await page.selectOption("#play-game", "othello");
+  await page.waitForSelector('#play-board.discs .cell[data-square="19"].legal');
+  await page.selectOption("#play-seat-1 select.ai", "human");
+  await page.waitForFunction(() => !document.querySelector("#play-players").textContent.includes("engine"));
+  // The first AI move asked for reaches the server a second and a half late.
+  let held = 0;
+  let heldAsked;
+  const asked = new Promise((ok) => { heldAsked = ok; });
+  await page.route("**/ai-move", async (route) => {
+    if (held++ === 0) {
+      heldAsked();
+      await new Promise((ok) => setTimeout(ok, 1500));
+    }
+    await route.continue();
+  });
+  await page.selectOption("#play-seat-0 select.ai", "engine");
+  await asked;
+  await page.selectOption("#play-seat-0 select.ai", "nboard");
+  await page.waitForFunction(() => document.querySelector("#play-players").textContent.includes("nboard:cmd=opener"));
+  await page.waitForFunction(() => document.querySelectorAll("#move-list li").length === 1);
+  assert.match(await page.textContent("#move-list li:first-child"), /f5/);
+  assert.ok(held >= 2, "the new game's AI asked for its move");
+  assert.deepEqual(page.errors, []);
+});
+
 test("numbers are checked on the page, and AIs that need a model file are offered only with models", async () => {
   const page = await open();
   await page.fill("#play-seed", "-5");
