@@ -30,15 +30,19 @@ if [ ! -x /usr/bin/chromium ]; then
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq chromium >/dev/null
 fi
-# `cargo test` above built target/debug/gamelab for the CLI's integration tests: that
+# Cargo's target folder, wherever CARGO_TARGET_DIR or a cargo config puts it.
+target=$(cargo metadata --no-deps --format-version 1 --locked |
+  python3 -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')
+# `cargo test` above built the debug gamelab for the CLI's integration tests: that
 # binary serves. A `cargo build` here would rebuild every crate with the features of a
 # build without dev-dependencies (3.5 min of a cold run on 2 cores).
-[ -x target/debug/gamelab ] || cargo build --locked -p gamelab
+gamelab="$target/debug/gamelab"
+[ -x "$gamelab" ] || cargo build --locked -p gamelab
 browser=crates/web/tests/browser
 if [ ! -d "$browser/node_modules/playwright-core" ]; then
   (cd "$browser" && npm ci --no-audit --no-fund)
 fi
-(cd "$browser" && GAMELAB_BIN=target/debug/gamelab node --test --test-concurrency=1 app.test.mjs)
+(cd "$browser" && GAMELAB_BIN="$gamelab" node --test --test-concurrency=1 app.test.mjs)
 echo "Screenshots of the browser tests: target/screenshots/"
 
 stage "Python package (crates/python, built into target/pyenv; pytest and the notebook)"
@@ -48,5 +52,5 @@ if [ ! -x "$venv/bin/python" ]; then
 fi
 "$venv/bin/pip" install --quiet --disable-pip-version-check -r crates/python/requirements-test.txt
 (cd crates/python && VIRTUAL_ENV="$PWD/../../$venv" PATH="$PWD/../../$venv/bin:$PATH" maturin develop --locked --quiet)
-GAMELAB_BIN=target/debug/gamelab "$venv/bin/python" -m pytest -q crates/python/tests
+GAMELAB_BIN="$gamelab" "$venv/bin/python" -m pytest -q crates/python/tests
 echo "== all checks passed in ${SECONDS}s"
