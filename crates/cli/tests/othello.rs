@@ -4,6 +4,7 @@ mod common;
 
 use common::{gamelab, json, stdout};
 use predicates::prelude::*;
+use std::path::Path;
 
 fn shared(path: &str) -> String {
     format!(
@@ -295,45 +296,99 @@ fn train_patterns_smoke_and_the_engine_uses_the_model() {
     // A quick fit on every 500th game: the held-out table prints, the model loads.
     let dir = tempfile::tempdir().unwrap();
     let model = dir.path().join("m.glopat");
-    let out = gamelab()
-        .args([
-            "train-patterns",
-            "--wthor",
-            concat!(
-                env!("CARGO_MANIFEST_DIR"),
-                "/../../../shared/data/othello/wthor"
-            ),
-            "--every",
-            "500",
-            "--iterations",
-            "5",
-            "--self-play-rounds",
-            "1",
-            "--self-play-games",
-            "20",
-            "--self-play-level",
-            "1",
-            "--out",
-            model.to_str().unwrap(),
-        ])
-        .output()
-        .unwrap();
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{text}{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let games = dir.path().join("games");
+    std::fs::create_dir(&games).unwrap();
+    let train = |out: &Path, games_option: &str| {
+        let out = gamelab()
+            .args([
+                "train-patterns",
+                "--wthor",
+                concat!(
+                    env!("CARGO_MANIFEST_DIR"),
+                    "/../../../shared/data/othello/wthor"
+                ),
+                "--every",
+                "500",
+                "--iterations",
+                "5",
+                "--self-play-rounds",
+                "1",
+                "--self-play-games",
+                "20",
+                "--self-play-level",
+                "1",
+                games_option,
+                games.to_str().unwrap(),
+                "--out",
+                out.to_str().unwrap(),
+            ])
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        assert!(
+            out.status.success(),
+            "{text}{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        text
+    };
+    let text = train(&model, "--self-play-save");
     assert!(text.contains("held-out MAE"), "{text}");
     assert!(text.contains("weighted+mobility refit"), "{text}");
     assert!(
-        text.contains("round 1: 20 self-play games at level 1"),
+        text.contains("round 1: 20 self-play games at level 1, saved to"),
         "{text}"
     );
     assert!(
         text.contains("the new model at level 1 against the last"),
         "{text}"
     );
+    // The saved games make the same model again, without playing them.
+    let again = dir.path().join("again.glopat");
+    let text = train(&again, "--self-play-from");
+    assert!(
+        text.contains("round 1: 20 self-play games read from"),
+        "{text}"
+    );
+    assert_eq!(
+        std::fs::read(&again).unwrap(),
+        std::fs::read(&model).unwrap()
+    );
+    // Saved games in the WTHOR folder would be read as tournament games.
+    let wthor = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../../shared/data/othello/wthor"
+    );
+    gamelab()
+        .args([
+            "train-patterns",
+            "--wthor",
+            wthor,
+            "--self-play-rounds",
+            "1",
+            "--self-play-save",
+            wthor,
+            "--out",
+            again.to_str().unwrap(),
+        ])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("is the WTHOR folder"));
+    gamelab()
+        .args([
+            "train-patterns",
+            "--wthor",
+            wthor,
+            "--self-play-rounds",
+            "2",
+            "--self-play-from",
+            games.to_str().unwrap(),
+            "--out",
+            again.to_str().unwrap(),
+        ])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("self-play-2.wtb"));
     let spec = format!("engine:level=2,model={}", model.display());
     gamelab()
         .args(["move", "--game", "othello", &spec, "--debug"])

@@ -114,6 +114,47 @@ pub fn parse(bytes: &[u8], name: &str) -> Result<Vec<WthorGame>, WthorError> {
     Ok(games)
 }
 
+/// The bytes of a `.wtb` file holding `games`, as [`parse`] reads them back: the header
+/// gives `year` and no date (so the same games give the same bytes) and no theoretical
+/// depth (each game's theoretical count is as given).
+pub fn to_bytes(games: &[WthorGame], year: u16) -> Result<Vec<u8>, String> {
+    let count = u32::try_from(games.len()).map_err(|_| {
+        format!(
+            "{} games: a WTHOR file holds at most {}",
+            games.len(),
+            u32::MAX
+        )
+    })?;
+    let mut bytes = Vec::with_capacity(HEADER + games.len() * GAME);
+    // The creation date (century, year, month, day), the game count, the count of a
+    // names file's records (none here), the games' year, board size 8, game type 0,
+    // depth 0, a reserved byte.
+    bytes.extend([0u8; 4]);
+    bytes.extend(count.to_le_bytes());
+    bytes.extend(0u16.to_le_bytes());
+    bytes.extend(year.to_le_bytes());
+    bytes.extend([8, 0, 0, 0]);
+    for (index, game) in games.iter().enumerate() {
+        if game.moves.len() > 60 {
+            return Err(format!(
+                "game {index} has {} moves; a WTHOR record holds at most 60",
+                game.moves.len()
+            ));
+        }
+        bytes.extend(game.tournament.to_le_bytes());
+        bytes.extend(game.black_player.to_le_bytes());
+        bytes.extend(game.white_player.to_le_bytes());
+        bytes.extend([game.black_discs, game.black_theoretical]);
+        let mut moves = [0u8; 60];
+        for (byte, sq) in moves.iter_mut().zip(&game.moves) {
+            let i = sq.index();
+            *byte = (10 * (i / 8 + 1) + i % 8 + 1) as u8;
+        }
+        bytes.extend(moves);
+    }
+    Ok(bytes)
+}
+
 impl WthorGame {
     /// Replays the game, passing where a side has no move, and checks every move. For a
     /// game played to the end, the recorded count must be black's discs with the empty
@@ -250,6 +291,45 @@ mod ggf_tests {
         assert_eq!(names, ["Tastet Marc", "François"]);
         assert!(parse_names(&bytes[..30], PLAYER_RECORD, "x.jou").is_err());
         assert!(parse_names(&bytes[..3], PLAYER_RECORD, "x.jou").is_err());
+    }
+
+    #[test]
+    fn games_written_read_back_the_same() {
+        let games = vec![
+            WthorGame {
+                tournament: 3,
+                black_player: 513,
+                white_player: 2,
+                black_discs: 33,
+                black_theoretical: 36,
+                moves: ["f5", "d6", "c3", "h8", "a1"]
+                    .map(|s| Square::parse(s).unwrap())
+                    .to_vec(),
+            },
+            WthorGame {
+                tournament: 0,
+                black_player: 0,
+                white_player: 0,
+                black_discs: 64,
+                black_theoretical: 64,
+                moves: Vec::new(),
+            },
+        ];
+        let bytes = to_bytes(&games, 2026).unwrap();
+        assert_eq!(bytes.len(), HEADER + 2 * GAME);
+        assert_eq!(u16::from_le_bytes([bytes[10], bytes[11]]), 2026);
+        assert_eq!(parse(&bytes, "x.wtb").unwrap(), games);
+        assert_eq!(
+            to_bytes(&[], 0).map(|b| parse(&b, "x").unwrap()),
+            Ok(vec![])
+        );
+        let mut long = games[0].clone();
+        long.moves = vec![Square::parse("a1").unwrap(); 61];
+        let error = to_bytes(&[games[1].clone(), long], 0).unwrap_err();
+        assert_eq!(
+            error,
+            "game 1 has 61 moves; a WTHOR record holds at most 60"
+        );
     }
 
     #[test]

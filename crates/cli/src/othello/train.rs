@@ -52,6 +52,73 @@ pub struct TrainPatternsArgs {
     /// Random plies before each self-play game.
     #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=30))]
     self_play_openings: u32,
+    /// Write each round's self-play games to FOLDER/self-play-N.wtb: the fit is
+    /// deterministic, so --self-play-from makes the same model from them again (self-play
+    /// itself depends on the engine's code, which changes).
+    #[arg(long, value_name = "FOLDER", conflicts_with = "self_play_from")]
+    self_play_save: Option<PathBuf>,
+    /// Read each round's self-play games from FOLDER/self-play-N.wtb (written by
+    /// --self-play-save) instead of playing them.
+    #[arg(long, value_name = "FOLDER")]
+    self_play_from: Option<PathBuf>,
+}
+
+/// The file of round `round`'s self-play games in `folder`.
+fn round_file(folder: &Path, round: u32) -> PathBuf {
+    folder.join(format!("self-play-{round}.wtb"))
+}
+
+/// Where the self-play games come from: played, or read from saved files.
+enum SelfPlayGames {
+    Played {
+        save: Option<PathBuf>,
+    },
+    /// Each round's file and its games.
+    Saved(Vec<(PathBuf, Vec<wthor::WthorGame>)>),
+}
+
+impl SelfPlayGames {
+    /// Checks the folders before the long work: saved games are read now, and a folder
+    /// to save to must take the files (and must not be the WTHOR folder, whose `.wtb`
+    /// files are all read as tournament games).
+    fn new(args: &TrainPatternsArgs) -> anyhow::Result<SelfPlayGames> {
+        let folder = args
+            .self_play_save
+            .as_ref()
+            .or(args.self_play_from.as_ref());
+        if let Some(folder) = folder {
+            if args.self_play_rounds == 0 {
+                bail!("--self-play-save and --self-play-from need --self-play-rounds 1 or more");
+            }
+            let same = |a: &Path, b: &Path| matches!((std::fs::canonicalize(a), std::fs::canonicalize(b)), (Ok(a), Ok(b)) if a == b);
+            if same(folder, &args.wthor) {
+                bail!(
+                    "{} is the WTHOR folder; keep self-play games in a folder of their own",
+                    folder.display()
+                );
+            }
+        }
+        if let Some(folder) = &args.self_play_from {
+            let rounds = (1..=args.self_play_rounds)
+                .map(|round| {
+                    let file = round_file(folder, round);
+                    wthor::read(&file).map(|games| (file, games))
+                })
+                .collect::<Result<_, _>>()?;
+            return Ok(SelfPlayGames::Saved(rounds));
+        }
+        if let Some(folder) = &args.self_play_save {
+            for round in 1..=args.self_play_rounds {
+                let file = round_file(folder, round);
+                gamelab_core::files::check_writable(&file).with_context(|| {
+                    format!("cannot write the self-play games to {}", file.display())
+                })?;
+            }
+        }
+        Ok(SelfPlayGames::Played {
+            save: args.self_play_save.clone(),
+        })
+    }
 }
 
 fn files(dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
@@ -70,6 +137,7 @@ fn files(dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
 pub fn run(args: TrainPatternsArgs) -> anyhow::Result<()> {
     gamelab_core::files::check_writable(&args.out)
         .with_context(|| format!("cannot write the model to {}", args.out.display()))?;
+    let mut self_play_games = SelfPlayGames::new(&args)?;
     let started = Instant::now();
     let holdout_name = format!("WTH_{}.wtb", args.holdout);
     let (mut train_games, mut test_games) = (Vec::new(), Vec::new());
@@ -118,17 +186,36 @@ pub fn run(args: TrainPatternsArgs) -> anyhow::Result<()> {
     let mut train = train;
     for round in 1..=args.self_play_rounds {
         let began = Instant::now();
-        let bar = crate::progress::bar(args.self_play_games, "self-play games");
-        let progress = |n| crate::progress::advance(&bar, n);
-        let games = self_play(
-            &model,
-            args.self_play_level,
-            args.self_play_games,
-            args.self_play_openings,
-            u64::from(round),
-            &progress,
-        )?;
-        crate::progress::finish(bar);
+        let (games, source) = match &mut self_play_games {
+            SelfPlayGames::Saved(rounds) => {
+                let (file, games) = std::mem::take(&mut rounds[round as usize - 1]);
+                (games, format!("read from {}", file.display()))
+            }
+            SelfPlayGames::Played { save } => {
+                let bar = crate::progress::bar(args.self_play_games, "self-play games");
+                let progress = |n| crate::progress::advance(&bar, n);
+                let games = self_play(
+                    &model,
+                    args.self_play_level,
+                    args.self_play_games,
+                    args.self_play_openings,
+                    u64::from(round),
+                    &progress,
+                )?;
+                crate::progress::finish(bar);
+                let mut source = format!("at level {}", args.self_play_level);
+                if let Some(folder) = save {
+                    let file = round_file(folder, round);
+                    let bytes = wthor::to_bytes(&games, 0).map_err(anyhow::Error::msg)?;
+                    gamelab_core::files::write_atomically(&file, |w| w.write_all(&bytes))
+                        .with_context(|| {
+                            format!("cannot write the self-play games to {}", file.display())
+                        })?;
+                    write!(source, ", saved to {}", file.display())?;
+                }
+                (games, source)
+            }
+        };
         let (more, skipped) = TrainingSet::from_games(&games, labels, &|_| {});
         if skipped > 0 {
             bail!("{skipped} self-play games do not replay");
@@ -138,9 +225,8 @@ pub fn run(args: TrainPatternsArgs) -> anyhow::Result<()> {
         let next = Arc::new(next);
         let points = strength(&next, &model, args.self_play_level);
         println!(
-            "\nround {round}: {} self-play games at level {} ({} positions, {} in all) in {:.1} s; held-out MAE {:.2} discs (was {:.2}); the new model at level {} against the last: {:.1} % of the points (100 openings of 8 plies, both colours)",
+            "\nround {round}: {} self-play games {source} ({} positions, {} in all) in {:.1} s; held-out MAE {:.2} discs (was {:.2}); the new model at level {} against the last: {:.1} % of the points (100 openings of 8 plies, both colours)",
             games.len(),
-            args.self_play_level,
             more.rows.len(),
             train.rows.len(),
             began.elapsed().as_secs_f64(),
