@@ -298,15 +298,16 @@ fn train_patterns_smoke_and_the_engine_uses_the_model() {
     let model = dir.path().join("m.glopat");
     let games = dir.path().join("games");
     std::fs::create_dir(&games).unwrap();
+    let wthor = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../../shared/data/othello/wthor"
+    );
     let train = |out: &Path, games_option: &str| {
         let out = gamelab()
             .args([
                 "train-patterns",
                 "--wthor",
-                concat!(
-                    env!("CARGO_MANIFEST_DIR"),
-                    "/../../../shared/data/othello/wthor"
-                ),
+                wthor,
                 "--every",
                 "500",
                 "--iterations",
@@ -354,41 +355,29 @@ fn train_patterns_smoke_and_the_engine_uses_the_model() {
         std::fs::read(&again).unwrap(),
         std::fs::read(&model).unwrap()
     );
-    // Saved games in the WTHOR folder would be read as tournament games.
-    let wthor = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/data/othello/wthor"
+    // Saved games in the WTHOR folder would be read as tournament games; a round without
+    // its file is refused before any work.
+    let refused = |rounds: &str, option: &str, folder: &str, message: &str| {
+        gamelab()
+            .args([
+                "train-patterns",
+                "--wthor",
+                wthor,
+                "--self-play-rounds",
+                rounds,
+            ])
+            .args([option, folder, "--out", again.to_str().unwrap()])
+            .assert()
+            .failure()
+            .stderr(predicate::str::contains(message));
+    };
+    refused("1", "--self-play-save", wthor, "is the WTHOR folder");
+    refused(
+        "2",
+        "--self-play-from",
+        games.to_str().unwrap(),
+        "self-play-2.wtb",
     );
-    gamelab()
-        .args([
-            "train-patterns",
-            "--wthor",
-            wthor,
-            "--self-play-rounds",
-            "1",
-            "--self-play-save",
-            wthor,
-            "--out",
-            again.to_str().unwrap(),
-        ])
-        .assert()
-        .failure()
-        .stderr(predicate::str::contains("is the WTHOR folder"));
-    gamelab()
-        .args([
-            "train-patterns",
-            "--wthor",
-            wthor,
-            "--self-play-rounds",
-            "2",
-            "--self-play-from",
-            games.to_str().unwrap(),
-            "--out",
-            again.to_str().unwrap(),
-        ])
-        .assert()
-        .failure()
-        .stderr(predicate::str::contains("self-play-2.wtb"));
     let spec = format!("engine:level=2,model={}", model.display());
     gamelab()
         .args(["move", "--game", "othello", &spec, "--debug"])
