@@ -68,57 +68,53 @@ fn round_file(folder: &Path, round: u32) -> PathBuf {
     folder.join(format!("self-play-{round}.wtb"))
 }
 
-/// Where the self-play games come from: played, or read from saved files.
-enum SelfPlayGames {
-    Played {
-        save: Option<PathBuf>,
-    },
-    /// Each round's file and its games.
-    Saved(Vec<(PathBuf, Vec<wthor::WthorGame>)>),
-}
+/// One round's saved self-play games and the file they came from.
+type SavedRound = (PathBuf, Vec<wthor::WthorGame>);
 
-impl SelfPlayGames {
-    /// Checks the folders before the long work: saved games are read now, and a folder
-    /// to save to must take the files (and must not be the WTHOR folder, whose `.wtb`
-    /// files are all read as tournament games).
-    fn new(args: &TrainPatternsArgs) -> anyhow::Result<SelfPlayGames> {
-        let folder = args
-            .self_play_save
-            .as_ref()
-            .or(args.self_play_from.as_ref());
-        if let Some(folder) = folder {
-            if args.self_play_rounds == 0 {
-                bail!("--self-play-save and --self-play-from need --self-play-rounds 1 or more");
-            }
-            let same = |a: &Path, b: &Path| matches!((std::fs::canonicalize(a), std::fs::canonicalize(b)), (Ok(a), Ok(b)) if a == b);
-            if same(folder, &args.wthor) {
-                bail!(
-                    "{} is the WTHOR folder; keep self-play games in a folder of their own",
-                    folder.display()
-                );
-            }
+/// Each round's saved self-play games with the file they came from, when the training
+/// reads them (`--self-play-from`) instead of playing. Checks the folders before the long
+/// work: saved games are read now, and a folder to save to must take the files (and must
+/// not be the WTHOR folder, whose `.wtb` files are all read as tournament games).
+fn saved_self_play(args: &TrainPatternsArgs) -> anyhow::Result<Option<Vec<SavedRound>>> {
+    let folder = args
+        .self_play_save
+        .as_ref()
+        .or(args.self_play_from.as_ref());
+    if let Some(folder) = folder {
+        if args.self_play_rounds == 0 {
+            bail!("--self-play-save and --self-play-from need --self-play-rounds 1 or more");
         }
-        if let Some(folder) = &args.self_play_from {
-            let rounds = (1..=args.self_play_rounds)
-                .map(|round| {
-                    let file = round_file(folder, round);
-                    wthor::read(&file).map(|games| (file, games))
-                })
-                .collect::<Result<_, _>>()?;
-            return Ok(SelfPlayGames::Saved(rounds));
+        let same = |a: &Path, b: &Path| {
+            matches!(
+                (std::fs::canonicalize(a), std::fs::canonicalize(b)),
+                (Ok(a), Ok(b)) if a == b
+            )
+        };
+        if same(folder, &args.wthor) {
+            bail!(
+                "{} is the WTHOR folder; keep self-play games in a folder of their own",
+                folder.display()
+            );
         }
-        if let Some(folder) = &args.self_play_save {
-            for round in 1..=args.self_play_rounds {
-                let file = round_file(folder, round);
-                gamelab_core::files::check_writable(&file).with_context(|| {
-                    format!("cannot write the self-play games to {}", file.display())
-                })?;
-            }
-        }
-        Ok(SelfPlayGames::Played {
-            save: args.self_play_save.clone(),
-        })
     }
+    if let Some(folder) = &args.self_play_from {
+        let rounds = (1..=args.self_play_rounds)
+            .map(|round| {
+                let file = round_file(folder, round);
+                wthor::read(&file).map(|games| (file, games))
+            })
+            .collect::<Result<_, _>>()?;
+        return Ok(Some(rounds));
+    }
+    if let Some(folder) = &args.self_play_save {
+        for round in 1..=args.self_play_rounds {
+            let file = round_file(folder, round);
+            gamelab_core::files::check_writable(&file).with_context(|| {
+                format!("cannot write the self-play games to {}", file.display())
+            })?;
+        }
+    }
+    Ok(None)
 }
 
 fn files(dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
@@ -137,7 +133,7 @@ fn files(dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
 pub fn run(args: TrainPatternsArgs) -> anyhow::Result<()> {
     gamelab_core::files::check_writable(&args.out)
         .with_context(|| format!("cannot write the model to {}", args.out.display()))?;
-    let mut self_play_games = SelfPlayGames::new(&args)?;
+    let mut saved = saved_self_play(&args)?;
     let started = Instant::now();
     let holdout_name = format!("WTH_{}.wtb", args.holdout);
     let (mut train_games, mut test_games) = (Vec::new(), Vec::new());
@@ -186,12 +182,12 @@ pub fn run(args: TrainPatternsArgs) -> anyhow::Result<()> {
     let mut train = train;
     for round in 1..=args.self_play_rounds {
         let began = Instant::now();
-        let (games, source) = match &mut self_play_games {
-            SelfPlayGames::Saved(rounds) => {
+        let (games, source) = match &mut saved {
+            Some(rounds) => {
                 let (file, games) = std::mem::take(&mut rounds[round as usize - 1]);
                 (games, format!("read from {}", file.display()))
             }
-            SelfPlayGames::Played { save } => {
+            None => {
                 let bar = crate::progress::bar(args.self_play_games, "self-play games");
                 let progress = |n| crate::progress::advance(&bar, n);
                 let games = self_play(
@@ -204,7 +200,7 @@ pub fn run(args: TrainPatternsArgs) -> anyhow::Result<()> {
                 )?;
                 crate::progress::finish(bar);
                 let mut source = format!("at level {}", args.self_play_level);
-                if let Some(folder) = save {
+                if let Some(folder) = &args.self_play_save {
                     let file = round_file(folder, round);
                     let bytes = wthor::to_bytes(&games, 0).map_err(anyhow::Error::msg)?;
                     gamelab_core::files::write_atomically(&file, |w| w.write_all(&bytes))
