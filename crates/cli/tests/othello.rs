@@ -296,8 +296,8 @@ fn train_patterns_smoke_and_the_engine_uses_the_model() {
     // A quick fit on every 500th game: the held-out table prints, the model loads.
     let dir = tempfile::tempdir().unwrap();
     let model = dir.path().join("m.glopat");
-    let games = dir.path().join("games");
-    std::fs::create_dir(&games).unwrap();
+    // --self-play-save makes its folder (and the folders above it).
+    let games = dir.path().join("saved/games");
     let wthor = concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/../../../shared/data/othello/wthor"

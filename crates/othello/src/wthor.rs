@@ -5,7 +5,7 @@
 //! player u16, white player u16, black's real disc count u8, black's theoretical disc count
 //! u8, 60 move bytes `10·rank + file` (11 = a1, 88 = h8, 0 = end).
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use gamelab_core::Game;
 use thiserror::Error;
@@ -49,6 +49,31 @@ pub fn read(path: &Path) -> Result<Vec<WthorGame>, WthorError> {
         reason: e.to_string(),
     })?;
     parse(&bytes, &p)
+}
+
+/// The `.wtb` files of `folder` (the extension in any case), in name order; an error when
+/// there is none.
+pub fn wtb_files(folder: &Path) -> Result<Vec<PathBuf>, WthorError> {
+    let io_error = |reason: String| WthorError::Io {
+        path: folder.display().to_string(),
+        reason,
+    };
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(folder).map_err(|e| io_error(e.to_string()))? {
+        let path = entry.map_err(|e| io_error(e.to_string()))?.path();
+        if path
+            .extension()
+            .and_then(|e| e.to_str())
+            .is_some_and(|e| e.eq_ignore_ascii_case("wtb"))
+        {
+            files.push(path);
+        }
+    }
+    if files.is_empty() {
+        return Err(io_error("no .wtb file in this folder".into()));
+    }
+    files.sort();
+    Ok(files)
 }
 
 /// Every WTHOR file starts with a 16-byte header.

@@ -56,22 +56,7 @@ impl Database {
     /// Reads every `.wtb` file of `folder` (in name order) and, where they are there, its
     /// `WTHOR.JOU` and `WTHOR.TRN` (without them, players and tournaments go by number).
     pub fn open(folder: &Path) -> Result<Database, WthorError> {
-        let entries = std::fs::read_dir(folder).map_err(|e| io_error(folder, e))?;
-        let mut files = Vec::new();
-        for entry in entries {
-            let path = entry.map_err(|e| io_error(folder, e))?.path();
-            let wtb = path
-                .extension()
-                .and_then(|e| e.to_str())
-                .is_some_and(|e| e.eq_ignore_ascii_case("wtb"));
-            if wtb {
-                files.push(path);
-            }
-        }
-        if files.is_empty() {
-            return Err(io_error(folder, "no .wtb file in this folder"));
-        }
-        files.sort();
+        let files = wthor::wtb_files(folder)?;
         let mut games = Vec::new();
         for path in &files {
             let bytes = read(path)?;

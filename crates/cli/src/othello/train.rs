@@ -52,9 +52,9 @@ pub struct TrainPatternsArgs {
     /// Random plies before each self-play game.
     #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=30))]
     self_play_openings: u32,
-    /// Write each round's self-play games to FOLDER/self-play-N.wtb: the fit is
-    /// deterministic, so --self-play-from makes the same model from them again (self-play
-    /// itself depends on the engine's code, which changes).
+    /// Write each round's self-play games to FOLDER/self-play-N.wtb (making FOLDER if it
+    /// is missing): the fit is deterministic, so --self-play-from makes the same model from
+    /// them again (self-play itself depends on the engine's code, which changes).
     #[arg(long, value_name = "FOLDER", conflicts_with = "self_play_from")]
     self_play_save: Option<PathBuf>,
     /// Read each round's self-play games from FOLDER/self-play-N.wtb (written by
@@ -107,6 +107,12 @@ fn saved_self_play(args: &TrainPatternsArgs) -> anyhow::Result<Option<Vec<SavedR
         return Ok(Some(rounds));
     }
     if let Some(folder) = &args.self_play_save {
+        std::fs::create_dir_all(folder).with_context(|| {
+            format!(
+                "cannot make the folder {} for the self-play games",
+                folder.display()
+            )
+        })?;
         for round in 1..=args.self_play_rounds {
             let file = round_file(folder, round);
             gamelab_core::files::check_writable(&file).with_context(|| {
@@ -117,19 +123,6 @@ fn saved_self_play(args: &TrainPatternsArgs) -> anyhow::Result<Option<Vec<SavedR
     Ok(None)
 }
 
-fn files(dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
-        .with_context(|| format!("cannot read the folder {}", dir.display()))?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|e| e.eq_ignore_ascii_case("wtb")))
-        .collect();
-    files.sort();
-    if files.is_empty() {
-        bail!("{} holds no .wtb files", dir.display());
-    }
-    Ok(files)
-}
-
 pub fn run(args: TrainPatternsArgs) -> anyhow::Result<()> {
     gamelab_core::files::check_writable(&args.out)
         .with_context(|| format!("cannot write the model to {}", args.out.display()))?;
@@ -137,7 +130,7 @@ pub fn run(args: TrainPatternsArgs) -> anyhow::Result<()> {
     let started = Instant::now();
     let holdout_name = format!("WTH_{}.wtb", args.holdout);
     let (mut train_games, mut test_games) = (Vec::new(), Vec::new());
-    for file in files(&args.wthor)? {
+    for file in wthor::wtb_files(&args.wthor)? {
         let games = wthor::read(&file)?;
         if file.file_name().is_some_and(|n| n == holdout_name.as_str()) {
             test_games.extend(games);
