@@ -41,26 +41,26 @@ pub enum WthorError {
 const HEADER: usize = 16;
 const GAME: usize = 68;
 
+/// The error for a file or folder that cannot be read.
+pub(crate) fn io_error(path: &Path, reason: impl ToString) -> WthorError {
+    WthorError::Io {
+        path: path.display().to_string(),
+        reason: reason.to_string(),
+    }
+}
+
 /// Reads every game of a `.wtb` file.
 pub fn read(path: &Path) -> Result<Vec<WthorGame>, WthorError> {
-    let p = path.display().to_string();
-    let bytes = std::fs::read(path).map_err(|e| WthorError::Io {
-        path: p.clone(),
-        reason: e.to_string(),
-    })?;
-    parse(&bytes, &p)
+    let bytes = std::fs::read(path).map_err(|e| io_error(path, e))?;
+    parse(&bytes, &path.display().to_string())
 }
 
 /// The `.wtb` files of `folder` (the extension in any case), in name order; an error when
 /// there is none.
 pub fn wtb_files(folder: &Path) -> Result<Vec<PathBuf>, WthorError> {
-    let io_error = |reason: String| WthorError::Io {
-        path: folder.display().to_string(),
-        reason,
-    };
     let mut files = Vec::new();
-    for entry in std::fs::read_dir(folder).map_err(|e| io_error(e.to_string()))? {
-        let path = entry.map_err(|e| io_error(e.to_string()))?.path();
+    for entry in std::fs::read_dir(folder).map_err(|e| io_error(folder, e))? {
+        let path = entry.map_err(|e| io_error(folder, e))?.path();
         if path
             .extension()
             .and_then(|e| e.to_str())
@@ -70,7 +70,7 @@ pub fn wtb_files(folder: &Path) -> Result<Vec<PathBuf>, WthorError> {
         }
     }
     if files.is_empty() {
-        return Err(io_error("no .wtb file in this folder".into()));
+        return Err(io_error(folder, "no .wtb file in this folder"));
     }
     files.sort();
     Ok(files)

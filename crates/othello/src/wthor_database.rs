@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use crate::wthor::{self, WthorError, WthorGame};
+use crate::wthor::{self, WthorError, WthorGame, io_error};
 
 /// Every game of a folder's `.wtb` files, with the names of `WTHOR.JOU` and `WTHOR.TRN`.
 pub struct Database {
@@ -40,13 +40,6 @@ pub struct Query {
 /// At most this many bytes are read from a file of the folder (the largest WTHOR file of
 /// 1977–2021 has under 1 MB).
 const MAX_FILE_BYTES: u64 = 64 << 20;
-
-fn io_error(path: &Path, reason: impl ToString) -> WthorError {
-    WthorError::Io {
-        path: path.display().to_string(),
-        reason: reason.to_string(),
-    }
-}
 
 fn read(path: &Path) -> Result<Vec<u8>, WthorError> {
     gamelab_core::files::read_regular(path, MAX_FILE_BYTES).map_err(|e| io_error(path, e))
