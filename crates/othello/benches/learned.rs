@@ -6,6 +6,7 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use gamelab_core::{Game, Side, game_rng};
 use gamelab_othello::Othello;
 use gamelab_othello::bits::{flips, legal_moves};
+use gamelab_othello::kernel::Portable;
 use gamelab_othello::learned::shipped;
 use gamelab_othello::patterns::Features;
 use gamelab_othello::search::{Limits, Searcher};
@@ -30,6 +31,8 @@ fn positions() -> Vec<Othello> {
 
 fn bench(c: &mut Criterion) {
     let model = shipped();
+    // Outside the solver's builds: the portable kernel, as `evaluate` uses.
+    let k = Portable;
     let discs: Vec<(u64, u64)> = positions().iter().map(Othello::discs).collect();
     c.bench_function("pattern evaluation (one position)", |b| {
         let mut i = 0;
@@ -48,15 +51,12 @@ fn bench(c: &mut Criterion) {
         })
     });
     // What the search does at a leaf: its features from its parent's by one move, then
-    // the evaluation from them.
-    let children: Vec<(Features, u32, u64, u32)> = discs
+    // the evaluation from them and its discs.
+    let children: Vec<(Features, u32, u64, (u64, u64))> = discs
         .iter()
         .filter_map(|&(p, o)| {
             let sq = legal_moves(p, o).trailing_zeros();
-            (sq < 64).then(|| {
-                let f = flips(p, o, sq);
-                (Features::new(p, o), sq, f, 64 - (p | o).count_ones() - 1)
-            })
+            (sq < 64).then(|| (Features::new(p, o), sq, flips(p, o, sq), (p, o)))
         })
         .collect();
     c.bench_function(
@@ -65,9 +65,9 @@ fn bench(c: &mut Criterion) {
             let mut i = 0;
             b.iter(|| {
                 i = (i + 1) % children.len();
-                let (features, sq, f, empties) = &children[i];
+                let (features, sq, f, (p, o)) = &children[i];
                 let child = black_box(features).play(*sq, *f);
-                black_box(model.evaluate_features(&child, *empties))
+                black_box(model.evaluate_features(k, &child, o ^ f, p | f | (1 << sq)))
             })
         },
     );
@@ -75,8 +75,8 @@ fn bench(c: &mut Criterion) {
         let mut i = 0;
         b.iter(|| {
             i = (i + 1) % children.len();
-            let (features, _, _, empties) = &children[i];
-            black_box(model.evaluate_features(black_box(features), *empties))
+            let (features, _, _, (p, o)) = &children[i];
+            black_box(model.evaluate_features(k, black_box(features), *p, *o))
         })
     });
     let midgame = positions()[5].clone();

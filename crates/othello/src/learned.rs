@@ -8,9 +8,10 @@
 use std::path::Path;
 use std::sync::{Arc, OnceLock};
 
+use crate::kernel::{Kernel, Portable};
 use crate::patterns::{
-    EVAL_LEN, Features, LOOKUP_LANES, LOOKUPS, MAX_WEIGHT, PATTERNS, lookup_offsets, merge_orders,
-    offsets,
+    EVAL_LEN, Features, LOOKUP_LANES, LOOKUPS, MAX_WEIGHT, PATTERNS, TABLE_TOTAL, TERMS,
+    lookup_offsets, merge_orders, offsets, term_features,
 };
 
 /// Units of an evaluation per disc.
@@ -25,12 +26,17 @@ pub fn stage(empties: u32) -> usize {
     ((60u32.saturating_sub(empties)) / 4).min(STAGES as u32 - 1) as usize
 }
 
-/// A fingerprint of the pattern set, so a model is never read against other patterns.
+/// A fingerprint of the pattern set and the whole-board terms, so a model is never read
+/// against other features.
 fn patterns_id() -> u32 {
     let mut h = crc32fast::Hasher::new();
     for p in PATTERNS {
         h.update(p.name.as_bytes());
         h.update(p.squares);
+    }
+    for t in TERMS {
+        h.update(t.name.as_bytes());
+        h.update(&[t.cap]);
     }
     h.finalize()
 }
@@ -44,19 +50,24 @@ pub enum ModelError {
     Format(String),
 }
 
-/// Pattern weights for every stage, quantised to 1/256 disc.
+/// Pattern and whole-board term weights for every stage, quantised to 1/256 disc.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PatternModel {
-    /// Per stage: the intercept, then every pattern table at its offset.
+    /// Per stage: the intercept, then every pattern's and term's table at its offset.
     biases: Vec<i32>,
     weights: Vec<Vec<i16>>,
     /// The weights as the evaluation reads them ([`merge_orders`]).
     merged: Vec<Box<[i16; EVAL_LEN]>>,
+    /// Whether any whole-board term has a weight: a model of patterns alone (one made
+    /// before the terms, its term weights zero) is evaluated without counting moves, as
+    /// fast as it was then.
+    terms: bool,
 }
 
 impl PatternModel {
     /// A model from fitted weights in discs (`weights[stage]` has every table's entries at
-    /// their offsets); weights beyond ±[`MAX_WEIGHT`] (64 discs) are clamped.
+    /// their offsets, [`offsets`]`().1` of them); weights beyond ±[`MAX_WEIGHT`] (64
+    /// discs) are clamped.
     pub fn from_discs(biases: &[f64], weights: &[Vec<f64>]) -> PatternModel {
         let limit = f64::from(MAX_WEIGHT);
         let quantise = |x: f64| (x * f64::from(SCALE)).round().clamp(-limit, limit) as i16;
@@ -74,24 +85,29 @@ impl PatternModel {
 
     fn new(biases: Vec<i32>, weights: Vec<Vec<i16>>) -> PatternModel {
         let merged = weights.iter().map(|w| merge_orders(w)).collect();
+        let terms = weights
+            .iter()
+            .any(|w| w[TABLE_TOTAL..].iter().any(|&x| x != 0));
         PatternModel {
             biases,
             weights,
             merged,
+            terms,
         }
     }
 
     /// The value of a position (the mover's discs `p`, the opponent's `o`) in 1/256 disc.
     #[inline]
     pub fn evaluate(&self, p: u64, o: u64) -> i32 {
-        self.evaluate_features(&Features::new(p, o), 64 - (p | o).count_ones())
+        self.evaluate_features(Portable, &Features::new(p, o), p, o)
     }
 
-    /// The value, in 1/256 disc, of the position with `empties` empty squares whose
-    /// features (kept up to date move by move) are `features`.
+    /// The value, in 1/256 disc, of the position `p`, `o` whose pattern features (kept up
+    /// to date move by move) are `features`; `k` counts the moves of the mobility terms,
+    /// in the caller's build.
     #[inline(always)]
-    pub fn evaluate_features(&self, features: &Features, empties: u32) -> i32 {
-        let s = stage(empties);
+    pub fn evaluate_features(&self, k: impl Kernel, features: &Features, p: u64, o: u64) -> i32 {
+        let s = stage(64 - (p | o).count_ones());
         let weights: &[i16; EVAL_LEN] = &self.merged[s];
         let offsets = lookup_offsets();
         let indices = features.indices();
@@ -108,7 +124,17 @@ impl PatternModel {
             };
         }
         const _: () = assert!(LOOKUP_LANES == 48, "one term a lane below");
+        // The whole-board terms' tables sit in the same array, after the patterns'.
+        let terms: i32 = if self.terms {
+            term_features(p, o, k.legal_moves(p, o), k.legal_moves(o, p))
+                .iter()
+                .map(|&t| i32::from(weights[t as usize]))
+                .sum()
+        } else {
+            0
+        };
         self.biases[s]
+            + terms
             + sum_of_lanes!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25
                 26 27 28 29 30 31 32 33 34 35 36 37 38 39 40 41 42 43 44 45 46 47)
     }

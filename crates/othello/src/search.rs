@@ -993,13 +993,16 @@ impl<S: Store, B: Build> Walk<'_, S, B> {
         best
     }
 
-    /// A leaf, scored as it stands without generating moves (one where the side to move
-    /// must pass is rare enough that its evaluation serves), unless the board is full.
+    /// A leaf, scored by the evaluation as it stands, without searching on (one where the
+    /// side to move must pass is rare enough that its evaluation serves), unless the board
+    /// is full.
     #[inline(always)]
     fn leaf(&self, p: u64, o: u64, features: &Features) -> i32 {
         match 64 - (p | o).count_ones() {
             0 => final_value(p, o),
-            empties => self.model.evaluate_features(features, empties),
+            _ => self
+                .model
+                .evaluate_features(self.build.kernel(), features, p, o),
         }
     }
 
@@ -1059,8 +1062,7 @@ fn scored_moves(
         } else {
             let (np, no) = (o ^ f, p | f | (1u64 << sq));
             let score = if depth >= 3 {
-                let empties = 64 - (np | no).count_ones();
-                -model.evaluate_features(&features.play(u32::from(sq), f), empties)
+                -model.evaluate_features(k, &features.play(u32::from(sq), f), np, no)
             } else {
                 let corner = if CORNERS & (1u64 << sq) != 0 {
                     1 << 10

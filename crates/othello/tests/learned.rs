@@ -4,7 +4,7 @@
 use gamelab_core::{Game, GameRng, Side, game_rng};
 use gamelab_othello::bits::{flips, images, legal_moves};
 use gamelab_othello::learned::{PatternModel, SCALE, STAGES, shipped};
-use gamelab_othello::patterns::{Features, INSTANCES, features, offsets};
+use gamelab_othello::patterns::{FEATURES, Features, features, offsets};
 use gamelab_othello::search::{Limits, Searcher};
 use gamelab_othello::{Move, Othello};
 
@@ -99,13 +99,44 @@ fn the_evaluation_is_the_fitted_sum_over_every_feature() {
         let pos = random_position(&mut rng, (seed % 61) as usize);
         let (p, o) = pos.discs();
         features(p, o, &mut f);
-        assert_eq!(f.len(), INSTANCES);
+        assert_eq!(f.len(), FEATURES);
         let stage = gamelab_othello::learned::stage(64 - (p | o).count_ones());
         assert_eq!(
             model.evaluate(p, o),
             model.value_of_features(stage, &f),
             "seed {seed}"
         );
+    }
+}
+
+#[test]
+fn a_model_without_term_weights_is_the_sum_over_its_patterns() {
+    // Such a model skips counting moves; its value must still be the fitted sum.
+    use gamelab_othello::patterns::TABLE_TOTAL;
+    let mut state = 3u64;
+    let weights: Vec<Vec<f64>> = (0..STAGES)
+        .map(|_| {
+            (0..offsets().1)
+                .map(|i| {
+                    state = gamelab_core::mix64(state);
+                    if i < TABLE_TOTAL {
+                        (state % 2001) as f64 / 100.0 - 10.0
+                    } else {
+                        0.0
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    let model = PatternModel::from_discs(&[0.5; STAGES], &weights);
+    let mut f = Vec::new();
+    for seed in 0..100 {
+        let mut rng = game_rng(seed, 9, Side::First);
+        let pos = random_position(&mut rng, (seed % 61) as usize);
+        let (p, o) = pos.discs();
+        features(p, o, &mut f);
+        let stage = gamelab_othello::learned::stage(64 - (p | o).count_ones());
+        assert_eq!(model.evaluate(p, o), model.value_of_features(stage, &f));
     }
 }
 

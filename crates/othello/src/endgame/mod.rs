@@ -182,7 +182,7 @@ pub(crate) fn shallow_node(
     let k = b.kernel();
     m.nodes += 1;
     if depth == 0 {
-        return m.model.evaluate_features(f, 64 - (p | o).count_ones());
+        return m.model.evaluate_features(k, f, p, o);
     }
     let moves = k.legal_moves(p, o);
     if moves == 0 {
@@ -1350,7 +1350,7 @@ mod tests {
     /// pass takes a ply), with no cut-off: what the ordering searches must return.
     fn plain_shallow(m: &PatternModel, p: u64, o: u64, depth: u32) -> i32 {
         if depth == 0 {
-            return m.evaluate_features(&Features::new(p, o), 64 - (p | o).count_ones());
+            return m.evaluate_features(kernel::Portable, &Features::new(p, o), p, o);
         }
         let moves = crate::bits::legal_moves(p, o);
         if moves == 0 {
