@@ -6,6 +6,8 @@ use gamelab_core::{Game, Outcome, Side};
 use gamelab_othello::perft::{perft, perft_parallel};
 use gamelab_othello::{Move, Othello, OthelloError, Square};
 
+mod common;
+
 fn data(name: &str) -> String {
     let path = format!(
         "{}/../../../shared/data/othello/{name}",
@@ -402,20 +404,7 @@ fn the_learned_ordering_changes_no_endgame_score() {
     // one whose weights are noise, the scores are the file's: the model only changes how
     // fast they are found.
     use gamelab_othello::endgame::Solver;
-    use gamelab_othello::learned::{PatternModel, STAGES};
-    use gamelab_othello::patterns::offsets;
-    let mut state = 11u64;
-    let noise: Vec<Vec<f64>> = (0..STAGES)
-        .map(|_| {
-            (0..offsets().1)
-                .map(|_| {
-                    state = gamelab_core::mix64(state);
-                    (state % 4001) as f64 / 100.0 - 20.0
-                })
-                .collect()
-        })
-        .collect();
-    let noise = std::sync::Arc::new(PatternModel::from_discs(&[3.0; STAGES], &noise));
+    let noise = std::sync::Arc::new(common::noise_model(11, 20, 3.0, true));
     let suite = gamelab_othello::ffo::parse(&data("ffo1-39.txt"), "ffo1-39.txt").unwrap();
     for case in suite.iter().filter(|c| (22..=26).contains(&c.id)) {
         assert!(case.position.empties() >= 17);

@@ -3,10 +3,12 @@
 
 use gamelab_core::{Game, GameRng, Side, game_rng};
 use gamelab_othello::bits::{flips, images, legal_moves};
-use gamelab_othello::learned::{PatternModel, SCALE, STAGES, shipped};
-use gamelab_othello::patterns::{FEATURES, Features, features, offsets};
+use gamelab_othello::learned::{PatternModel, SCALE, shipped};
+use gamelab_othello::patterns::{FEATURES, Features, features};
 use gamelab_othello::search::{Limits, Searcher};
 use gamelab_othello::{Move, Othello};
+
+mod common;
 
 /// A position after `plies` random moves (fewer if the game ends).
 fn random_position(rng: &mut GameRng, plies: usize) -> Othello {
@@ -23,19 +25,7 @@ fn random_position(rng: &mut GameRng, plies: usize) -> Othello {
 
 /// A model with pseudo-random weights everywhere: symmetry must hold whatever the weights.
 fn noise_model() -> PatternModel {
-    let n = offsets().1;
-    let mut state = 7u64;
-    let weights: Vec<Vec<f64>> = (0..STAGES)
-        .map(|_| {
-            (0..n)
-                .map(|_| {
-                    state = gamelab_core::mix64(state);
-                    (state % 2001) as f64 / 100.0 - 10.0
-                })
-                .collect()
-        })
-        .collect();
-    PatternModel::from_discs(&[0.5; STAGES], &weights)
+    common::noise_model(7, 10, 0.5, true)
 }
 
 #[test]
@@ -112,23 +102,7 @@ fn the_evaluation_is_the_fitted_sum_over_every_feature() {
 #[test]
 fn a_model_without_term_weights_is_the_sum_over_its_patterns() {
     // Such a model skips counting moves; its value must still be the fitted sum.
-    use gamelab_othello::patterns::TABLE_TOTAL;
-    let mut state = 3u64;
-    let weights: Vec<Vec<f64>> = (0..STAGES)
-        .map(|_| {
-            (0..offsets().1)
-                .map(|i| {
-                    state = gamelab_core::mix64(state);
-                    if i < TABLE_TOTAL {
-                        (state % 2001) as f64 / 100.0 - 10.0
-                    } else {
-                        0.0
-                    }
-                })
-                .collect()
-        })
-        .collect();
-    let model = PatternModel::from_discs(&[0.5; STAGES], &weights);
+    let model = common::noise_model(3, 10, 0.5, false);
     let mut f = Vec::new();
     for seed in 0..100 {
         let mut rng = game_rng(seed, 9, Side::First);
