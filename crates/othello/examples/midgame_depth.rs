@@ -1,13 +1,14 @@
 //! How long the engine's search takes to a fixed depth from midgame positions:
 //! `cargo run --release -p gamelab-othello --example midgame_depth -- [DEPTH] [POSITIONS]
-//! [PROBCUT] [THREADS]` (defaults 12, 20, 0: no Multi-ProbCut, and 1 thread). The positions
+//! [PROBCUT] [THREADS] [MODEL]` (defaults 12, 20, 0: no Multi-ProbCut, 1 thread, and the
+//! shipped model; a model file to compare another evaluation's speed). The positions
 //! are those of random games 20 to 40 plies in, the same on every run; the scores and
 //! moves are the same on any number of threads (the nodes grow with the threads: the
 //! nested tests that a cut-off stops half-way count too).
 
 use gamelab_core::{Game, Side, game_rng};
 use gamelab_othello::Othello;
-use gamelab_othello::learned::shipped;
+use gamelab_othello::learned::{PatternModel, shipped};
 use gamelab_othello::search::{Limits, Searcher};
 
 fn main() {
@@ -33,7 +34,9 @@ fn main() {
         })
         .take(count)
         .collect();
-    let model = shipped();
+    let model = args.next().map_or_else(shipped, |path| {
+        std::sync::Arc::new(PatternModel::load(std::path::Path::new(&path)).expect("a model file"))
+    });
     let (mut total, mut nodes, mut slowest) = (0.0, 0u64, 0.0f64);
     println!("position  empties      nodes    seconds  score");
     for (i, pos) in positions.iter().enumerate() {

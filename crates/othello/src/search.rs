@@ -103,12 +103,20 @@ impl Table {
 /// Where a search reads its table entries; what a nested test reads beneath its own.
 pub(crate) trait Lookup: Sync {
     fn get(&self, key: u64) -> Option<Entry>;
+    /// Asks for `key`'s slot to be brought into the cache ahead of its `get`, so that the
+    /// miss overlaps other work.
+    fn prefetch(&self, _key: u64) {}
 }
 
 impl Lookup for Table {
     #[inline]
     fn get(&self, key: u64) -> Option<Entry> {
         Table::get(self, key)
+    }
+
+    #[inline(always)]
+    fn prefetch(&self, key: u64) {
+        crate::kernel::prefetch(&self.slots[key as usize & self.mask]);
     }
 }
 
@@ -123,6 +131,11 @@ impl Lookup for &mut Table {
     #[inline]
     fn get(&self, key: u64) -> Option<Entry> {
         Table::get(self, key)
+    }
+
+    #[inline(always)]
+    fn prefetch(&self, key: u64) {
+        Lookup::prefetch(&**self, key)
     }
 }
 
@@ -205,6 +218,12 @@ impl Lookup for Layered<'_> {
             (Some(own), Some(below)) if below.depth > own.depth => Some(below),
             (own, below) => own.or(below),
         }
+    }
+
+    #[inline(always)]
+    fn prefetch(&self, key: u64) {
+        self.own.prefetch(key ^ self.salt);
+        self.below.prefetch(key)
     }
 }
 
@@ -552,7 +571,17 @@ impl Searcher {
             Ok(table_move) => table_move,
             Err(value) => return value,
         };
-        let mut moves = scored_moves(k, &self.model, p, o, features, legal, table_move, depth);
+        let mut moves = scored_moves(
+            k,
+            &self.model,
+            &self.table,
+            p,
+            o,
+            features,
+            legal,
+            table_move,
+            depth,
+        );
         // The order the one-at-a-time search would pick them in.
         moves.sort_unstable_by_key(|&(key, ..)| std::cmp::Reverse(key));
         let child = |&(_, sq, f): &(i32, u8, u64)| {
@@ -912,7 +941,10 @@ impl<S: Store, B: Build> Walk<'_, S, B> {
         if self.probcut > 0.0
             && ply > 0
             && beta == alpha + 1
-            && beta.abs() < WIN / 2
+            // Any window an evaluation can fall in, lopsided ones too (only finished
+            // games' values lie beyond WIN): up to 32 discs only, depth 12 from a position
+            // won by 50 took 4.6 s instead of 0.01 s.
+            && beta.abs() < WIN
             && let Some(cut) = crate::probcut::cut(depth, 64 - (p | o).count_ones())
         {
             // The shallow search's bound that predicts the deep one passing beta (or
@@ -920,7 +952,7 @@ impl<S: Store, B: Build> Walk<'_, S, B> {
             let scale = f64::from(SCALE);
             let margin = self.probcut * cut.sigma * scale;
             let shallow = crate::probcut::shallow_depth(depth);
-            let limit = f64::from(WIN / 2);
+            let limit = f64::from(WIN - 1);
             let bound_for = |v: f64| {
                 ((v - cut.intercept * scale) / cut.slope)
                     .round()
@@ -938,7 +970,17 @@ impl<S: Store, B: Build> Walk<'_, S, B> {
                 return 0;
             }
         }
-        let mut moves = scored_moves(k, self.model, p, o, features, legal, table_move, depth);
+        let mut moves = scored_moves(
+            k,
+            self.model,
+            &self.table,
+            p,
+            o,
+            features,
+            legal,
+            table_move,
+            depth,
+        );
         let alpha0 = alpha;
         let mut best = -INFINITY;
         let mut best_sq = 0u8;
@@ -998,12 +1040,13 @@ impl<S: Store, B: Build> Walk<'_, S, B> {
     /// is full.
     #[inline(always)]
     fn leaf(&self, p: u64, o: u64, features: &Features) -> i32 {
-        match 64 - (p | o).count_ones() {
-            0 => final_value(p, o),
-            _ => self
-                .model
-                .evaluate_features(self.build.kernel(), features, p, o),
+        if p | o == u64::MAX {
+            return final_value(p, o);
         }
+        // Kept below a finished game's value, whatever the weights add up to.
+        self.model
+            .evaluate_features(self.build.kernel(), features, p, o)
+            .clamp(-(WIN - 1), WIN - 1)
     }
 
     /// A node one ply above the leaves, not the root: every child scored by the
@@ -1044,6 +1087,7 @@ impl<S: Store, B: Build> Walk<'_, S, B> {
 fn scored_moves(
     k: impl Kernel,
     model: &PatternModel,
+    table: &impl Lookup,
     p: u64,
     o: u64,
     features: &Features,
@@ -1062,6 +1106,9 @@ fn scored_moves(
         } else {
             let (np, no) = (o ^ f, p | f | (1u64 << sq));
             let score = if depth >= 3 {
+                // The child reads its table entry first thing, most likely a miss in a
+                // table of many megabytes: asked for now, it overlaps the evaluations.
+                table.prefetch(Table::key(np, no));
                 -model.evaluate_features(k, &features.play(u32::from(sq), f), np, no)
             } else {
                 let corner = if CORNERS & (1u64 << sq) != 0 {
@@ -1159,6 +1206,52 @@ mod tests {
                 assert_eq!(avx2, portable, "{pos} depth {depth} in the AVX2 build");
             }
         }
+    }
+
+    #[test]
+    fn no_evaluation_reads_as_a_finished_game() {
+        // Every weight at its largest: the patterns alone add up to far beyond 64 discs.
+        let len = crate::patterns::offsets().1;
+        let weights = vec![vec![1000.0; len]; crate::learned::STAGES];
+        let model =
+            crate::learned::PatternModel::from_discs(&[0.0; crate::learned::STAGES], &weights);
+        assert!(model.evaluate(Othello::new().discs().0, Othello::new().discs().1) >= WIN);
+        let pos = random_position(1, 0, 20);
+        for depth in [1, 2, 3, 4] {
+            let mut searcher = Searcher::new(Arc::new(model.clone()));
+            searcher.set_threads(1);
+            let r = searcher.search(
+                &pos,
+                Limits {
+                    depth,
+                    exact: 0,
+                    time: None,
+                },
+            );
+            assert!(r.score.abs() < 64.0, "depth {depth}: {} discs", r.score);
+        }
+    }
+
+    #[test]
+    fn multi_probcut_cuts_in_lopsided_positions_too() {
+        // The first random midgame position that one side leads by 35 to 60 discs.
+        let pos = (0u64..)
+            .map(|game| random_position(9, game, 24))
+            .find(|pos| {
+                !pos.is_over() && pos.legal_mask() != 0 && {
+                    let score = search_in(PortableBuild, pos, 4, 0.0).score.abs();
+                    (35.0..60.0).contains(&score)
+                }
+            })
+            .expect("a lopsided position");
+        let full = search_in(PortableBuild, &pos, 8, 0.0);
+        let cut = search_in(PortableBuild, &pos, 8, 1.5);
+        assert!(
+            cut.nodes * 2 < full.nodes,
+            "{pos}: {} nodes with cuts, {} without",
+            cut.nodes,
+            full.nodes
+        );
     }
 
     #[test]
