@@ -83,14 +83,7 @@ fn bench(c: &mut Criterion) {
     c.bench_function("engine search to depth 8 (one midgame position)", |b| {
         b.iter(|| {
             let mut searcher = Searcher::new(model.clone());
-            black_box(searcher.search(
-                &midgame,
-                Limits {
-                    depth: 8,
-                    exact: 0,
-                    time: None,
-                },
-            ))
+            black_box(searcher.search(&midgame, Limits::to_depth(8)))
         })
     });
 }

@@ -55,11 +55,7 @@ fn main() {
                         return 0.0;
                     }
                     let mut searcher = Searcher::new(model.clone());
-                    let limits = Limits {
-                        depth: d,
-                        exact: 0,
-                        time: None,
-                    };
+                    let limits = Limits::to_depth(d);
                     searcher.search(pos, limits).score
                 })
                 .collect();

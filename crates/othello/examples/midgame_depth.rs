@@ -43,14 +43,7 @@ fn main() {
         let mut searcher = Searcher::new(model.clone());
         searcher.set_probcut(probcut);
         searcher.set_threads(threads);
-        let r = searcher.search(
-            pos,
-            Limits {
-                depth,
-                exact: 0,
-                time: None,
-            },
-        );
+        let r = searcher.search(pos, Limits::to_depth(depth));
         let s = r.elapsed.as_secs_f64();
         println!(
             "{i:>8} {:>8} {:>10} {s:>10.3}  {:+.2} {}",

@@ -105,7 +105,7 @@ pub(crate) trait Lookup: Sync {
     fn get(&self, key: u64) -> Option<Entry>;
     /// Asks for `key`'s slot to be brought into the cache ahead of its `get`, so that the
     /// miss overlaps other work.
-    fn prefetch(&self, _key: u64) {}
+    fn prefetch(&self, key: u64);
 }
 
 impl Lookup for Table {
@@ -276,6 +276,18 @@ pub struct Limits {
     /// Stop deepening after this long (the last finished depth answers); `None` to search
     /// to `depth`, the same on every machine.
     pub time: Option<Duration>,
+}
+
+impl Limits {
+    /// A midgame search to `depth` plies and no further: no exact solving, no clock, so
+    /// the same result on every machine.
+    pub fn to_depth(depth: u32) -> Self {
+        Self {
+            depth,
+            exact: 0,
+            time: None,
+        }
+    }
 }
 
 /// A searcher: the evaluation and a table kept between moves.
@@ -1192,11 +1204,7 @@ mod tests {
             let key =
                 |r: &SearchResult| (r.best, r.score.to_bits(), r.depth, r.nodes, r.pv.clone());
             let portable = key(&search_in(PortableBuild, &pos, depth, probcut));
-            let limits = Limits {
-                depth,
-                exact: 0,
-                time: None,
-            };
+            let limits = Limits::to_depth(depth);
             // `search` runs in the widest build this CPU has.
             let widest = key(&one_thread(probcut).search(&pos, limits));
             assert_eq!(widest, portable, "{pos} depth {depth}");
@@ -1215,19 +1223,13 @@ mod tests {
         let weights = vec![vec![1000.0; len]; crate::learned::STAGES];
         let model =
             crate::learned::PatternModel::from_discs(&[0.0; crate::learned::STAGES], &weights);
-        assert!(model.evaluate(Othello::new().discs().0, Othello::new().discs().1) >= WIN);
+        let (p, o) = Othello::new().discs();
+        assert!(model.evaluate(p, o) >= WIN);
         let pos = random_position(1, 0, 20);
         for depth in [1, 2, 3, 4] {
             let mut searcher = Searcher::new(Arc::new(model.clone()));
             searcher.set_threads(1);
-            let r = searcher.search(
-                &pos,
-                Limits {
-                    depth,
-                    exact: 0,
-                    time: None,
-                },
-            );
+            let r = searcher.search(&pos, Limits::to_depth(depth));
             assert!(r.score.abs() < 64.0, "depth {depth}: {} discs", r.score);
         }
     }
@@ -1258,11 +1260,7 @@ mod tests {
     fn the_midgame_and_the_exact_search_share_one_pool() {
         let mut searcher = Searcher::new(crate::learned::shipped());
         searcher.set_threads(2);
-        let midgame = Limits {
-            depth: SPLIT_DEPTH,
-            exact: 0,
-            time: None,
-        };
+        let midgame = Limits::to_depth(SPLIT_DEPTH);
         searcher.search(&Othello::new(), midgame);
         let pool = searcher.pool.clone().expect("a pool for two threads");
         assert_eq!(pool.current_num_threads(), 2);

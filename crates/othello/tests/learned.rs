@@ -217,14 +217,7 @@ fn the_search_finds_the_negamax_value() {
         let (p, o) = pos.discs();
         let expected = negamax(&model, p, o, depth);
         let mut searcher = Searcher::new(model.clone());
-        let r = searcher.search(
-            &pos,
-            Limits {
-                depth,
-                exact: 0,
-                time: None,
-            },
-        );
+        let r = searcher.search(&pos, Limits::to_depth(depth));
         assert_eq!(
             r.score,
             gamelab_othello::search::to_discs(expected),
@@ -240,14 +233,7 @@ fn the_search_finds_the_negamax_value() {
             expected
         );
         // Deterministic: again, with a fresh table, the same.
-        let again = Searcher::new(model.clone()).search(
-            &pos,
-            Limits {
-                depth,
-                exact: 0,
-                time: None,
-            },
-        );
+        let again = Searcher::new(model.clone()).search(&pos, Limits::to_depth(depth));
         assert_eq!(
             (again.best, again.score, again.nodes),
             (r.best, r.score, r.nodes)
@@ -298,16 +284,7 @@ fn same_on_any_threads(
         searcher.set_threads(threads);
         depths
             .iter()
-            .map(|&depth| {
-                searcher.search(
-                    pos,
-                    Limits {
-                        depth,
-                        exact: 0,
-                        time: None,
-                    },
-                )
-            })
+            .map(|&depth| searcher.search(pos, Limits::to_depth(depth)))
             .collect::<Vec<_>>()
     };
     let one = on(1);
@@ -418,11 +395,7 @@ fn probcut_cuts_nodes_deterministically_and_never_touches_exact_scores() {
         if pos.is_over() || pos.legal_mask() == 0 {
             continue;
         }
-        let limits = Limits {
-            depth: 8,
-            exact: 0,
-            time: None,
-        };
+        let limits = Limits::to_depth(8);
         let full = Searcher::new(model.clone()).search(&pos, limits);
         let run = || {
             let mut s = Searcher::new(model.clone());

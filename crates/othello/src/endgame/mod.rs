@@ -1184,11 +1184,7 @@ impl Solver {
             if let Some(stop) = stop {
                 searcher.set_stop(stop.clone());
             }
-            let limits = crate::search::Limits {
-                depth: guess_depth(empties),
-                exact: 0,
-                time: None,
-            };
+            let limits = crate::search::Limits::to_depth(guess_depth(empties));
             let guess = searcher.search(pos, limits);
             // Its nodes are part of the solve's work (and its time is in the solve's).
             self.nodes += guess.nodes;
