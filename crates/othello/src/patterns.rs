@@ -555,6 +555,23 @@ pub struct Features {
     other: [u16; LOOKUP_LANES],
 }
 
+/// One square's place values in every lookup ([`Layout::lookup_places`]), aligned so that
+/// each third of it is one 256-bit load: unaligned, the compiler split every load of
+/// [`Features::play`]'s loop in two, under the generic tuning of every build.
+#[repr(C, align(32))]
+struct Places([u16; LOOKUP_LANES]);
+
+static LOOKUP_PLACES: [Places; 64] = {
+    const NONE: Places = Places([0; LOOKUP_LANES]);
+    let mut out = [NONE; 64];
+    let mut s = 0;
+    while s < 64 {
+        out[s] = Places(LAYOUT.lookup_places[s]);
+        s += 1;
+    }
+    out
+};
+
 #[inline(always)]
 fn add_into(acc: &mut [u16; LOOKUP_LANES], v: &[u16; LOOKUP_LANES], times: u16) {
     for (a, &x) in acc.iter_mut().zip(v) {
@@ -574,7 +591,7 @@ impl Features {
             while bits != 0 {
                 let s = bits.trailing_zeros() as usize;
                 bits &= bits - 1;
-                let places = &LAYOUT.lookup_places[s];
+                let places = &LOOKUP_PLACES[s].0;
                 add_into(&mut f.mover, places, if mine { 1 } else { 2 });
                 add_into(&mut f.other, places, if mine { 2 } else { 1 });
             }
@@ -592,9 +609,9 @@ impl Features {
         while bits != 0 {
             let s = bits.trailing_zeros() as usize;
             bits &= bits - 1;
-            add_into(&mut turned, &LAYOUT.lookup_places[s], 1);
+            add_into(&mut turned, &LOOKUP_PLACES[s].0, 1);
         }
-        let placed = &LAYOUT.lookup_places[sq as usize];
+        let placed = &LOOKUP_PLACES[sq as usize].0;
         let mut next = self.pass();
         // The mover's disc (1 in its view, 2 in the other's) on the filled square and on
         // each turned one, which was the other side's (2 in the mover's view, 1 in the
