@@ -274,9 +274,21 @@ fn eval_param(name: &'static str, default: &'static str) -> ParamSpec {
 pub struct Engine {
     pub searcher: crate::search::Searcher,
     pub limits: crate::search::Limits,
-    /// The last position searched and what was found: `choose`, `policy` and `explain` on
-    /// one position search once (for a depth-limited search; a timed one always searches).
-    last: Option<((u64, u64), crate::search::SearchResult)>,
+    /// The last search: `choose`, `policy` and `explain` on one position search once (for
+    /// a depth-limited search; a timed one always searches), and `value` right after any
+    /// of them reads its score rather than search again (an NBoard `go` asks for both: a
+    /// second search doubled a timed engine's time a move).
+    last: Option<LastSearch>,
+}
+
+struct LastSearch {
+    /// The position, as (mover's discs, opponent's).
+    discs: (u64, u64),
+    result: crate::search::SearchResult,
+    /// It reached the level's depth (or solved exactly): not cut short by a stop.
+    whole: bool,
+    /// No `value` has read it yet.
+    fresh: bool,
 }
 
 impl Engine {
@@ -303,29 +315,55 @@ impl Engine {
 
     pub fn analyse(&mut self, pos: &Othello) -> crate::search::SearchResult {
         let discs = pos.discs();
+        // A search a stop cut short is not this level's answer: reusing it would hand the
+        // hurried move to the next request for the same position.
         if self.limits.time.is_none()
-            && let Some((d, r)) = &self.last
-            && *d == discs
+            && let Some(last) = &mut self.last
+            && last.discs == discs
+            && last.whole
         {
-            return r.clone();
+            last.fresh = true;
+            return last.result.clone();
         }
         let r = self.searcher.search(pos, self.limits);
-        // A search a stop cut short is not this level's answer: keeping it would hand the
-        // hurried move to the next request for the same position.
         let whole = r.exact || r.depth >= self.limits.depth.clamp(1, pos.empties());
-        self.last = whole.then(|| (discs, r.clone()));
+        self.last = Some(LastSearch {
+            discs,
+            result: r.clone(),
+            whole,
+            fresh: true,
+        });
         r
+    }
+
+    /// The score of `pos` in discs for the side to move: the last search's when it was of
+    /// this position and no `value` has read it yet, else a new search's.
+    fn score(&mut self, pos: &Othello) -> f64 {
+        if let Some(last) = &mut self.last
+            && last.discs == pos.discs()
+            && last.fresh
+        {
+            last.fresh = false;
+            return last.result.score;
+        }
+        let score = self.analyse(pos).score;
+        if let Some(last) = &mut self.last {
+            last.fresh = false;
+        }
+        score
     }
 }
 
 impl Agent<Othello> for Engine {
     fn last_search(&self) -> Option<gamelab_core::SearchStats<Move>> {
-        self.last.as_ref().map(|(_, r)| gamelab_core::SearchStats {
-            nodes: r.nodes,
-            depth: r.depth,
-            exact: r.exact,
-            pv: r.pv.clone(),
-        })
+        self.last
+            .as_ref()
+            .map(|LastSearch { result: r, .. }| gamelab_core::SearchStats {
+                nodes: r.nodes,
+                depth: r.depth,
+                exact: r.exact,
+                pv: r.pv.clone(),
+            })
     }
 
     fn set_stop(&mut self, stop: &gamelab_core::StopFlag) {
@@ -352,9 +390,9 @@ impl Agent<Othello> for Engine {
         if pos.must_pass() {
             let mut passed = pos.clone();
             passed.play_unchecked(Move::Pass);
-            return Some(-self.analyse(&passed).score);
+            return Some(-self.score(&passed));
         }
-        Some(self.analyse(pos).score)
+        Some(self.score(pos))
     }
 
     /// Each move's value in discs for the side that plays it: the position after it

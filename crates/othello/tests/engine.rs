@@ -492,3 +492,28 @@ fn the_engines_move_scores_are_exact_within_its_endgame_reach() {
     }
     assert!(checked > 30);
 }
+
+#[test]
+fn a_timed_engine_values_the_position_it_has_just_chosen_in_without_searching_again() {
+    use gamelab_core::Agent;
+    // FFO #1 (14 empties) is within level 8's exact reach: solved, whatever the clock.
+    let (id, pos, expected, _) = ffo("ffo1-39.txt").into_iter().next().unwrap();
+    assert!(pos.empties() <= 14, "FFO #{id}");
+    let mut engine = gamelab_othello::ai::registry()
+        .build("engine:level=8,time=10,threads=1")
+        .unwrap();
+    let mut rng = gamelab_core::game_rng(0, 0, Side::First);
+    engine.choose(&pos, &mut rng);
+    let chosen = engine.last_search().unwrap().nodes;
+    // What an NBoard `go` asks: the move, then the position's value.
+    assert_eq!(engine.value(&pos), Some(f64::from(expected)));
+    assert_eq!(
+        engine.last_search().unwrap().nodes,
+        chosen,
+        "searched again"
+    );
+    // Asked again, a timed engine searches again (its answer may improve); a second solve,
+    // its table warm, counts other nodes.
+    assert_eq!(engine.value(&pos), Some(f64::from(expected)));
+    assert_ne!(engine.last_search().unwrap().nodes, chosen);
+}
