@@ -204,7 +204,7 @@ struct Layout {
     /// every one it is in (0 in the others).
     lookups: usize,
     lookup_instance: [u8; LOOKUP_LANES],
-    lookup_places: [[u16; LOOKUP_LANES]; 64],
+    lookup_places: [Places; 64],
 }
 
 const fn same_set(a: &[u8; MAX_SQUARES], b: &[u8; MAX_SQUARES], n: usize) -> bool {
@@ -234,7 +234,7 @@ const fn layout() -> Layout {
         total: 0,
         lookups: 0,
         lookup_instance: [0; LOOKUP_LANES],
-        lookup_places: [[0; LOOKUP_LANES]; 64],
+        lookup_places: [Places([0; LOOKUP_LANES]); 64],
     };
     let mut p = 0;
     while p < PATTERNS.len() {
@@ -279,7 +279,7 @@ const fn layout() -> Layout {
                     let mut j = 0;
                     let mut place = 1u16;
                     while j < n {
-                        l.lookup_places[image[n - 1 - j] as usize][at] = place;
+                        l.lookup_places[image[n - 1 - j] as usize].0[at] = place;
                         place *= 3;
                         j += 1;
                     }
@@ -555,22 +555,15 @@ pub struct Features {
     other: [u16; LOOKUP_LANES],
 }
 
-/// One square's place values in every lookup ([`Layout::lookup_places`]), aligned so that
-/// each third of it is one 256-bit load: unaligned, the compiler split every load of
-/// [`Features::play`]'s loop in two, under the generic tuning of every build.
+/// One square's place values in every lookup, aligned so that each third of it is one
+/// 256-bit load: unaligned, the compiler split every load of [`Features::play`]'s loop in
+/// two, under the generic tuning of every build.
+#[derive(Clone, Copy)]
 #[repr(C, align(32))]
 struct Places([u16; LOOKUP_LANES]);
 
-static LOOKUP_PLACES: [Places; 64] = {
-    const NONE: Places = Places([0; LOOKUP_LANES]);
-    let mut out = [NONE; 64];
-    let mut s = 0;
-    while s < 64 {
-        out[s] = Places(LAYOUT.lookup_places[s]);
-        s += 1;
-    }
-    out
-};
+/// [`Layout::lookup_places`] in memory once, for the loops that read it at run time.
+static LOOKUP_PLACES: [Places; 64] = LAYOUT.lookup_places;
 
 #[inline(always)]
 fn add_into(acc: &mut [u16; LOOKUP_LANES], v: &[u16; LOOKUP_LANES], times: u16) {
