@@ -810,6 +810,19 @@ impl<S: Store, B: Build> Walk<'_, S, B> {
         cut_off(self.place)
     }
 
+    /// Counts `nodes` more, reading the clock and the stop flags when the count reaches
+    /// the next reading.
+    #[inline(always)]
+    fn count(&mut self, nodes: u64) {
+        self.nodes += nodes;
+        if self.nodes >= self.next_check {
+            self.next_check = self.nodes + CHECK_EVERY;
+            if self.cutoff.reached() || self.aborted() {
+                self.stopped = true;
+            }
+        }
+    }
+
     /// The moves `rest` of a null-window node (p, o) at (`alpha`, `alpha` + 1), whose
     /// first move stayed at or below alpha, tested side by side (see [`NEST_DEPTH`]): the
     /// value and square of the first one in order at or above beta, else of the best;
@@ -878,8 +891,11 @@ impl<S: Store, B: Build> Walk<'_, S, B> {
         } else {
             (0..rest.len()).map(test).collect()
         };
-        self.nodes += tested.iter().flatten().map(|t| t.1).sum::<u64>();
-        if self.aborted() {
+        // The tests' nodes may cross a reading of the clock: read it here, or a walk
+        // whose nodes are mostly its tests' would never read it (a 0.1 s search at 24
+        // empties, deep in nested tests, ran 18 s).
+        self.count(tested.iter().flatten().map(|t| t.1).sum::<u64>());
+        if self.stopped || self.aborted() {
             self.stopped = true;
             return None;
         }
@@ -935,13 +951,7 @@ impl<S: Store, B: Build> Walk<'_, S, B> {
         beta: i32,
         ply: u32,
     ) -> i32 {
-        self.nodes += 1;
-        if self.nodes >= self.next_check {
-            self.next_check = self.nodes + CHECK_EVERY;
-            if self.cutoff.reached() || self.aborted() {
-                self.stopped = true;
-            }
-        }
+        self.count(1);
         if self.stopped {
             return 0;
         }
@@ -1204,6 +1214,44 @@ mod tests {
         let mut searcher = one_thread(probcut);
         searcher.cutoff = Cutoff::new(None, None);
         searcher.deepen(b, pos, depth, Instant::now(), false)
+    }
+
+    #[test]
+    fn a_walk_of_more_nodes_than_a_reading_sees_the_stop() {
+        // A position whose null-window walks are mostly nested tests (24 empties, one side
+        // far ahead; a 0.1 s search of it once ran 18 s): a walk's nodes are then mostly
+        // its tests', added when they end, and must still lead to a reading of the flags.
+        let mut pos = Othello::new();
+        let line = "c4 e3 f4 g5 f2 b4 f3 d2 e2 e1 d3 g4 c1 f1 g3 e6 f5 f6 c6 c2 b3 d6 c5 c3 a3 \
+                    b6 h4 b5 b1 a5 g6 h3 h2 h6 a7 c7";
+        for m in line.split_whitespace() {
+            let sq = Square::parse(m).expect("a square");
+            assert!(pos.legal_mask() & (1 << sq.index()) != 0, "{m} is legal");
+            pos.play_unchecked(Move::Place(sq));
+        }
+        let (p, o) = pos.discs();
+        let features = Features::new(p, o);
+        let stop = gamelab_core::StopFlag::default();
+        stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        let mut long_walks = 0;
+        for depth in [12, 14, 16] {
+            for discs in (0..=40).step_by(5) {
+                let mut searcher = one_thread(1.5);
+                searcher.cutoff = Cutoff::new(None, Some(stop.clone()));
+                let mut walk = searcher.walk(PortableBuild, false);
+                let alpha = discs * SCALE;
+                walk.pvs(p, o, &features, depth, alpha, alpha + 1, 0);
+                if walk.nodes >= CHECK_EVERY {
+                    long_walks += 1;
+                    assert!(
+                        walk.stopped,
+                        "depth {depth}, window at {discs} discs: {} nodes, the stop unseen",
+                        walk.nodes
+                    );
+                }
+            }
+        }
+        assert!(long_walks > 0, "no walk reached a reading");
     }
 
     #[test]
