@@ -1221,14 +1221,11 @@ mod tests {
         // A position whose null-window walks are mostly nested tests (24 empties, one side
         // far ahead; a 0.1 s search of it once ran 18 s): a walk's nodes are then mostly
         // its tests', added when they end, and must still lead to a reading of the flags.
-        let mut pos = Othello::new();
-        let line = "c4 e3 f4 g5 f2 b4 f3 d2 e2 e1 d3 g4 c1 f1 g3 e6 f5 f6 c6 c2 b3 d6 c5 c3 a3 \
-                    b6 h4 b5 b1 a5 g6 h3 h2 h6 a7 c7";
-        for m in line.split_whitespace() {
-            let sq = Square::parse(m).expect("a square");
-            assert!(pos.legal_mask() & (1 << sq.index()) != 0, "{m} is legal");
-            pos.play_unchecked(Move::Place(sq));
-        }
+        let (_, pos) = crate::transcript::parse_from(
+            &Othello::new(),
+            "c4e3f4g5f2b4f3d2e2e1d3g4c1f1g3e6f5f6c6c2b3d6c5c3a3b6h4b5b1a5g6h3h2h6a7c7",
+        )
+        .expect("a legal game");
         let (p, o) = pos.discs();
         let features = Features::new(p, o);
         let stop = gamelab_core::StopFlag::default();
