@@ -4,7 +4,9 @@
 //! 600; all cores; about 4 minutes on 2). The positions come from the WTHOR games of
 //! 2000–2020 (2021 stays held out), one per game at a ply drawn from a fixed seed; each is
 //! searched with cuts off to every depth up to `MAX_DEPTH`, and each depth's value is
-//! fitted against its shallow depth's by least squares, per stage.
+//! fitted against its shallow depth's by least squares, per stage. Beside the lines it
+//! writes the digest of the search's values they fit (`probcut::fitted_values_digest`),
+//! which a test compares with the search as it is.
 
 use std::path::Path;
 
@@ -99,6 +101,11 @@ fn main() {
         out.push_str("    ],\n");
     }
     out.push_str("];\n");
+    out.push_str(&format!(
+        "/// The search's values the lines were fitted for (`fitted_values_digest`).\n\
+         pub const FITTED_FOR: u64 = {:#018x};\n",
+        gamelab_othello::probcut::fitted_values_digest(&model)
+    ));
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/probcut_table.rs");
     gamelab_core::files::write_atomically(&path, |w| w.write_all(out.as_bytes()))
         .expect("writing the table");

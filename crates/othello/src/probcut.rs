@@ -48,6 +48,37 @@ pub fn shallow_depth(depth: u32) -> u32 {
 
 include!("probcut_table.rs");
 
+/// Positions in [`fitted_values_digest`].
+const DIGEST_POSITIONS: u64 = 32;
+/// Depths 1 to this of each position go into [`fitted_values_digest`].
+const DIGEST_DEPTH: u32 = 4;
+
+/// A digest of what the lines are fitted from, the search's values without cuts: depths 1
+/// to [`DIGEST_DEPTH`] of positions from random games, 14 to 50 empties. `fit_probcut`
+/// stores it beside the lines as [`FITTED_FOR`]; when the evaluation or the search changes
+/// its values, the digest changes and the lines are stale (they once stayed so unnoticed
+/// for days, costing the timed engine 5 % of its points).
+pub fn fitted_values_digest(model: &std::sync::Arc<crate::learned::PatternModel>) -> u64 {
+    use crate::search::{Limits, Searcher};
+    let mut digest = 0u64;
+    for game in 0..DIGEST_POSITIONS {
+        let empties = 14 + (game * 36 / DIGEST_POSITIONS) as u32;
+        let mut rng = gamelab_core::game_rng(0x0b1e_c7ed, game, gamelab_core::Side::First);
+        let mut pos = crate::Othello::new();
+        while pos.empties() > empties && !pos.is_over() {
+            let moves = gamelab_core::Game::legal_moves(&pos);
+            pos.play_unchecked(moves[rng.below(moves.len())]);
+        }
+        for depth in 1..=DIGEST_DEPTH {
+            let mut searcher = Searcher::new(model.clone());
+            searcher.set_threads(1);
+            let score = searcher.search(&pos, Limits::to_depth(depth)).score;
+            digest = gamelab_core::mix64(digest ^ score.to_bits());
+        }
+    }
+    digest
+}
+
 /// The line for a node of `depth` with `empties` empty squares, if cuts apply there.
 #[inline]
 pub fn cut(depth: u32, empties: u32) -> Option<&'static Cut> {
@@ -71,5 +102,16 @@ mod tests {
         }
         assert_eq!(shallow_depth(8), 4);
         assert_eq!(shallow_depth(5), 1);
+    }
+
+    #[test]
+    fn the_lines_were_fitted_for_the_search_as_it_is() {
+        let digest = fitted_values_digest(&crate::learned::shipped());
+        assert_eq!(
+            digest, FITTED_FOR,
+            "the search's values (digest {digest:#018x}) are no longer those the Multi-ProbCut \
+             lines were fitted for ({FITTED_FOR:#018x}); refit them: cargo run --release -p \
+             gamelab-othello --example fit_probcut"
+        );
     }
 }

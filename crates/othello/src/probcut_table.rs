@@ -38,3 +38,5 @@ pub const CUTS: [[Cut; (MAX_DEPTH - MIN_DEPTH + 1) as usize]; BUCKETS] = [
         Cut { intercept: 0.5607, slope: 1.0217, sigma: 4.2915 },
     ],
 ];
+/// The search's values the lines were fitted for (`fitted_values_digest`).
+pub const FITTED_FOR: u64 = 0x049ab1a7f636caf2;
