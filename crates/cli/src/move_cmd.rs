@@ -3,7 +3,7 @@
 use anyhow::{Context, bail};
 use clap::Args;
 use gamelab_core::mcts::stats_table;
-use gamelab_core::{Described, GameVisitor, Registry, game_rng};
+use gamelab_core::{Agent, Described, GameVisitor, Registry, game_rng};
 
 #[derive(Args, Debug)]
 pub struct MoveArgs {
@@ -70,6 +70,8 @@ pub fn report<G: Described>(args: &MoveArgs, registry: &Registry<G>) -> anyhow::
             )
         }
     };
+    // Read before the moves are scored one by one below, which search again.
+    let search = search_line(&mut agent, &game);
     let mut out = String::new();
     if args.debug {
         match agent.explain(&game) {
@@ -88,7 +90,30 @@ pub fn report<G: Described>(args: &MoveArgs, registry: &Registry<G>) -> anyhow::
             let items: Vec<String> = scores.iter().map(|(m, s)| format!("{m} {s}")).collect();
             out.push_str(&format!("scores {}\n", items.join(", ")));
         }
+        if let Some(line) = search {
+            out.push_str(&line);
+        }
     }
     out.push_str(&best_line);
     Ok(out)
+}
+
+/// What the agent's search for its move found, for agents that search: its depth (or
+/// that it solved the game), its score, its nodes and the line it expects.
+fn search_line<G: Described>(agent: &mut impl Agent<G>, game: &G) -> Option<String> {
+    let stats = agent.last_search()?;
+    let reach = if stats.exact {
+        "solved to the end".to_string()
+    } else {
+        format!("depth {}", stats.depth)
+    };
+    let score = agent
+        .value(game)
+        .map_or(String::new(), |v| format!(", score {v:+.2}"));
+    let pv: Vec<String> = stats.pv.iter().map(ToString::to_string).collect();
+    Some(format!(
+        "search {reach}{score}, {} nodes, line {}\n",
+        stats.nodes,
+        pv.join(" ")
+    ))
 }

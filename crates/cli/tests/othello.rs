@@ -260,6 +260,32 @@ fn othello_tournament() {
 }
 
 #[test]
+fn move_prints_the_engines_search() {
+    let out = stdout(&["move", "--game", "othello", "engine:level=4"]);
+    let line = out
+        .lines()
+        .find(|l| l.starts_with("search "))
+        .unwrap_or_else(|| panic!("no search line in {out}"));
+    // Depth, score, nodes and the line it expects, its move first.
+    let rest = line.strip_prefix("search depth 4, score +").expect(line);
+    let (_, rest) = rest.split_once(", ").expect(line);
+    let (nodes, pv) = rest.split_once(" nodes, line ").expect(line);
+    assert!(nodes.parse::<u64>().unwrap() > 0, "{line}");
+    let best = out.lines().last().unwrap();
+    let first = pv.split(' ').next().unwrap();
+    assert_eq!(best, format!("best moves [{first}]"), "{out}");
+    assert!(pv.split(' ').count() >= 3, "{line}");
+    // Within the exact search's reach: solved, h8 the best move, 28 discs up.
+    let near_end = "XXXXXXXXXOOOOOOXXOXXXXOXXOXOOXOXXOXOOXOXXOXXXXOXXOOOOOO-XXXXXX-- X";
+    let out = stdout(&["move", "--game", "othello", "engine", near_end]);
+    assert!(
+        out.contains("search solved to the end, score +28.00, ")
+            && out.ends_with("best moves [h8]\n"),
+        "{out}"
+    );
+}
+
+#[test]
 fn othello_positions_on_the_command_line() {
     let start = "---------------------------OX------XO--------------------------- X";
     gamelab()
