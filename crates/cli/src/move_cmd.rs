@@ -87,7 +87,10 @@ pub fn report<G: Described>(args: &MoveArgs, registry: &Registry<G>) -> anyhow::
         if let Some(stats) = agent.move_stats(&game) {
             out.push_str(&stats_table(&stats));
         } else if let Some(scores) = agent.move_scores(&game) {
-            let items: Vec<String> = scores.iter().map(|(m, s)| format!("{m} {s}")).collect();
+            let items: Vec<String> = scores
+                .iter()
+                .map(|(m, s)| format!("{m} {}", two_places(*s)))
+                .collect();
             out.push_str(&format!("scores {}\n", items.join(", ")));
         }
         if let Some(line) = search {
@@ -116,4 +119,32 @@ fn search_line<G: Described>(agent: &mut impl Agent<G>, game: &G) -> Option<Stri
         stats.nodes,
         pv.join(" ")
     ))
+}
+
+/// `v` to at most two decimal places, without trailing zeros: `1.5`, `100`, `1.07` (an
+/// evaluation in 1/256 disc would print eight).
+fn two_places(v: f64) -> String {
+    let text = format!("{v:.2}");
+    let text = text.trim_end_matches('0').trim_end_matches('.');
+    if text == "-0" { "0" } else { text }.to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::two_places;
+
+    #[test]
+    fn scores_print_to_two_places_at_most() {
+        for (v, text) in [
+            (1.5, "1.5"),
+            (100.0, "100"),
+            (1.07421875, "1.07"),
+            (-0.001, "0"),
+            (-2.0, "-2"),
+            (10.0, "10"),
+            (0.0, "0"),
+        ] {
+            assert_eq!(two_places(v), text);
+        }
+    }
 }
