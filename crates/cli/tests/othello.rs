@@ -185,6 +185,16 @@ fn perft_ffo_and_wthor_commands() {
         tests.iter().any(|l| l.starts_with("      above +15? no")),
         "{out}"
     );
+    // `--line`: the line of best play under the row, the best move first, a move for
+    // each of FFO #1's 14 empties at most, and a pass for each side at most between.
+    let out = stdout(&["ffo", &shared("ffo1-39.txt"), "--ids", "1", "--line"]);
+    let line = out
+        .lines()
+        .find_map(|l| l.strip_prefix("      line "))
+        .expect(&out);
+    let moves: Vec<&str> = line.split(' ').collect();
+    assert_eq!(moves[0], "g8", "{out}");
+    assert!((2..=28).contains(&moves.len()), "{out}");
     gamelab()
         .args(["ffo", &shared("ffo1-39.txt"), "--tests", "--cluster"])
         .assert()

@@ -395,9 +395,11 @@ impl Searcher {
         if pos.empties() <= limits.exact {
             let pool = self.pool_for(threads);
             let model = &self.model;
-            let solver = self
-                .solver
-                .get_or_insert_with(|| Solver::with_model(model.clone()));
+            let solver = self.solver.get_or_insert_with(|| {
+                let mut solver = Solver::with_model(model.clone());
+                solver.set_find_line(true);
+                solver
+            });
             match pool {
                 Some(pool) => solver.share_pool(pool),
                 None => solver.set_threads(threads),
@@ -412,7 +414,7 @@ impl Searcher {
                     depth: pos.empties(),
                     exact: true,
                     nodes: solver.nodes - before,
-                    pv: vec![best],
+                    pv: solver.line.clone(),
                     elapsed: started.elapsed(),
                 };
             }

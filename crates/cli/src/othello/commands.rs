@@ -68,6 +68,10 @@ pub struct FfoArgs {
     /// time — where the nodes went.
     #[arg(long, conflicts_with = "cluster")]
     tests: bool,
+    /// Under each position, its line of best play to the end (found after the score, by
+    /// null-window tests against it; its nodes and time are in the row's).
+    #[arg(long, conflicts_with = "cluster")]
+    line: bool,
     #[command(flatten)]
     cluster: crate::cluster::ClusterArgs,
 }
@@ -161,7 +165,7 @@ pub fn ffo_cmd(args: FfoArgs) -> anyhow::Result<()> {
     let bar = crate::progress::bar(positions.len() as u64, "positions");
     let mut table = FfoTable::default();
     for p in &positions {
-        let solved = solve_position(p, threads, args.time_limit, &interrupt);
+        let solved = solve_position(p, threads, args.time_limit, &interrupt, args.line);
         if crate::recording::interrupted() {
             crate::progress::finish(bar);
             println!("interrupted during position {}", p.id);
@@ -175,6 +179,9 @@ pub fn ffo_cmd(args: FfoArgs) -> anyhow::Result<()> {
         crate::progress::println(&bar, &table.row(p, &solved));
         if args.tests {
             crate::progress::println(&bar, &trace_lines(&solved.trace));
+        }
+        if args.line && solved.found.is_some() {
+            crate::progress::println(&bar, &format!("      line {}", solved.line.join(" ")));
         }
         crate::progress::advance(&bar, 1);
     }
@@ -194,6 +201,9 @@ struct Solved {
     /// The solve's steps, for `--tests` (which runs on this machine only).
     #[serde(skip)]
     trace: Trace,
+    /// The line of best play, for `--line` (this machine only, as `--tests`).
+    #[serde(skip)]
+    line: Vec<String>,
 }
 
 /// `--tests`'s lines for one solve: the first guess, then each test (the last one
@@ -227,10 +237,12 @@ fn solve_position(
     threads: usize,
     time_limit: Option<f64>,
     interrupt: &gamelab_core::StopFlag,
+    find_line: bool,
 ) -> Solved {
     let started = Instant::now();
     let mut solver = Solver::default();
     solver.set_threads(threads);
+    solver.set_find_line(find_line);
     let stop = Watchdog::start(interrupt, time_limit);
     let result = solver.solve_until(&p.position, Some(&stop.flag));
     drop(stop);
@@ -239,6 +251,7 @@ fn solve_position(
         nodes: solver.nodes,
         seconds: started.elapsed().as_secs_f64(),
         trace: solver.trace,
+        line: solver.line.iter().map(ToString::to_string).collect(),
     }
 }
 
@@ -318,7 +331,7 @@ fn ffo_on_cluster(
     crate::cluster::solve_each(
         cluster,
         positions.len(),
-        move |i| solve_position(&shared[i], 1, time_limit, &never),
+        move |i| solve_position(&shared[i], 1, time_limit, &never, false),
         |i, solved: Solved| {
             println!("{}", table.row(&positions[i], &solved));
             Ok(())

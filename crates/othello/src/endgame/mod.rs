@@ -359,6 +359,12 @@ pub struct Solver {
     /// Solves from this many empties split as big ones do ([`Splits::for_root`]); the
     /// tests bring it down to what they can solve.
     big_root_empties: u32,
+    /// Whether a solve finds its whole line of best play ([`Solver::line`]), not only the
+    /// first move.
+    find_line: bool,
+    /// The last solve's line of best play when asked for ([`Solver::set_find_line`]):
+    /// its move first, then a best reply to each, passes included, to the end.
+    pub line: Vec<Move>,
 }
 
 impl Solver {
@@ -372,7 +378,16 @@ impl Solver {
             threads: 1,
             pool: None,
             big_root_empties: BIG_ROOT_EMPTIES,
+            find_line: false,
+            line: Vec::new(),
         }
+    }
+
+    /// From the next solve on, find the whole line of best play too ([`Solver::line`]):
+    /// a null-window test or a few a ply, against the known score, mostly answered by the
+    /// table the solve left.
+    pub fn set_find_line(&mut self, find_line: bool) {
+        self.find_line = find_line;
     }
 
     /// Searches on `threads` threads (at least one) from the next solve on.
@@ -1256,11 +1271,78 @@ impl Solver {
                 beta = (value - 1).max(-63);
             }
         }
-        self.nodes += worker.nodes;
         // No test above the least score: every move is as good as the first.
         let best = best.or(ordered.first().map(|&(_, sq, _)| sq));
-        let best = best.and_then(|sq| Square::from_index(sq as usize));
-        Some((lower, Some(best.map_or(Move::Pass, Move::Place))))
+        let best = best
+            .and_then(|sq| Square::from_index(sq as usize))
+            .map_or(Move::Pass, Move::Place);
+        self.line = vec![best];
+        if self.find_line {
+            let (mut p, mut o) = match best {
+                Move::Place(sq) => {
+                    let f = k.flips(p, o, sq.index() as u32);
+                    (o & !f, p | f | sq.bit())
+                }
+                Move::Pass => (o, p),
+            };
+            extend_line(b, &mut worker, &mut self.line, &mut p, &mut o, -lower);
+        }
+        // Stopped while finding the line, the score still stands, with the line so far.
+        self.nodes += worker.nodes;
+        Some((lower, Some(best)))
+    }
+}
+
+/// Adds to `line` a best move for (`p`, `o`), whose exact score is `score`, and for each
+/// position after it, to the end of the game: each move tried (the table's first) is
+/// kept when a null-window test shows it reaches the score.
+fn extend_line(
+    b: impl Build,
+    w: &mut Worker<'_>,
+    line: &mut Vec<Move>,
+    p: &mut u64,
+    o: &mut u64,
+    mut score: i32,
+) {
+    let k = b.kernel();
+    loop {
+        let moves = k.legal_moves(*p, *o);
+        if moves == 0 {
+            if k.legal_moves(*o, *p) == 0 {
+                return;
+            }
+            line.push(Move::Pass);
+            (*p, *o) = (*o, *p);
+            score = -score;
+            continue;
+        }
+        let empties = (!(*p | *o)).count_ones();
+        let first = (empties >= TABLE_EMPTIES)
+            .then(|| w.table.get(*p, *o, empties))
+            .flatten()
+            .map(|e| u32::from(e.best))
+            .filter(|&sq| moves >> sq & 1 == 1);
+        let others = squares_of(moves)
+            .map(|sq| sq.index() as u32)
+            .filter(|&sq| Some(sq) != first);
+        // The child's score is at most -score exactly when this move reaches the score.
+        let reaching = first.into_iter().chain(others).find_map(|sq| {
+            let f = k.flips(*p, *o, sq);
+            let (np, no) = (*o & !f, *p | f | 1 << sq);
+            (b.nws(w, np, no, -score, false) <= -score).then_some((sq, np, no))
+        });
+        if w.aborted() {
+            return;
+        }
+        let Some((sq, np, no)) = reaching else {
+            debug_assert!(false, "no move reaches the solved score {score}");
+            return;
+        };
+        line.push(Move::Place(
+            Square::from_index(sq as usize).expect("a square"),
+        ));
+        (*p, *o) = (np, no);
+        score = -score;
     }
 }
 
@@ -1492,6 +1574,44 @@ mod tests {
         }
         assert!(checked[1..=10].iter().all(|&n| n > 0), "{checked:?}");
         assert!(passes > 0, "a position where the side to move must pass");
+    }
+
+    #[test]
+    fn the_line_of_best_play_is_legal_and_ends_on_the_score() {
+        // 1 to 20 empties (the last four, the parity search, the table, the ordering
+        // searches, the first guess), on one thread and on two.
+        for game in 0..40 {
+            let mut pos = random_position(41, game, 1 + (game % 20) as u32);
+            if pos.is_over() {
+                continue;
+            }
+            let mut solver = Solver::default();
+            solver.set_threads(1 + (game % 2) as usize);
+            solver.set_find_line(true);
+            let (score, best) = solver.solve(&pos);
+            assert_eq!(solver.line.first().copied(), best, "{pos}");
+            let root_side = gamelab_core::Game::to_move(&pos);
+            for &mv in &solver.line {
+                assert!(
+                    gamelab_core::Game::legal_moves(&pos).contains(&mv),
+                    "{mv} in {pos}"
+                );
+                pos.play_unchecked(mv);
+            }
+            assert!(pos.is_over(), "the line stops before the end: {pos}");
+            let (p, o) = pos.discs();
+            let end = if gamelab_core::Game::to_move(&pos) == root_side {
+                final_score(p, o)
+            } else {
+                -final_score(p, o)
+            };
+            assert_eq!(end, score, "{:?}", solver.line);
+        }
+        // Without asking, only the move.
+        let pos = random_position(41, 3, 12);
+        let mut solver = Solver::default();
+        let (_, best) = solver.solve(&pos);
+        assert_eq!(solver.line, vec![best.unwrap()]);
     }
 
     #[test]
