@@ -110,9 +110,11 @@ fn search_line<G: Described>(agent: &mut impl Agent<G>, game: &G) -> Option<Stri
     } else {
         format!("depth {}", stats.depth)
     };
+    // A solved score is a whole number of discs.
+    let places = if stats.exact { 0 } else { 2 };
     let score = agent
         .value(game)
-        .map_or(String::new(), |v| format!(", score {v:+.2}"));
+        .map_or(String::new(), |v| format!(", score {v:+.places$}"));
     let pv: Vec<String> = stats.pv.iter().map(ToString::to_string).collect();
     Some(format!(
         "search {reach}{score}, {} nodes, line {}\n",

@@ -285,11 +285,13 @@ fn move_prints_the_engines_search() {
     let first = pv.split(' ').next().unwrap();
     assert_eq!(best, format!("best moves [{first}]"), "{out}");
     assert!(pv.split(' ').count() >= 3, "{line}");
-    // Within the exact search's reach: solved, h8 the best move, 28 discs up.
+    // Within the exact search's reach: solved, h8 the best move, 28 discs up, and the
+    // line to the end (three empties: the only one left after h8 and h7 is g8).
     let near_end = "XXXXXXXXXOOOOOOXXOXXXXOXXOXOOXOXXOXOOXOXXOXXXXOXXOOOOOO-XXXXXX-- X";
     let out = stdout(&["move", "--game", "othello", "engine", near_end]);
     assert!(
-        out.contains("search solved to the end, score +28.00, ")
+        out.contains("search solved to the end, score +28, ")
+            && out.contains(" nodes, line h8 h7 g8\n")
             && out.ends_with("best moves [h8]\n"),
         "{out}"
     );
