@@ -56,8 +56,8 @@ const DIGEST_DEPTH: u32 = 4;
 /// A digest of what the lines are fitted from, the search's values without cuts: depths 1
 /// to [`DIGEST_DEPTH`] of positions from random games, 14 to 50 empties. `fit_probcut`
 /// stores it beside the lines as [`FITTED_FOR`]; when the evaluation or the search changes
-/// its values, the digest changes and the lines are stale (they once stayed so unnoticed
-/// for days, costing the timed engine 5 % of its points).
+/// its values, the digest changes and the lines are stale (they once went stale unnoticed:
+/// refitted, they scored 52.65 % against the stale ones at 0.1 s a move).
 pub fn fitted_values_digest(model: &std::sync::Arc<crate::learned::PatternModel>) -> u64 {
     use crate::search::{Limits, Searcher};
     let mut digest = 0u64;
