@@ -70,8 +70,6 @@ pub fn report<G: Described>(args: &MoveArgs, registry: &Registry<G>) -> anyhow::
             )
         }
     };
-    // Read before the moves are scored one by one below, which search again.
-    let search = search_line(&mut agent, &game);
     let mut out = String::new();
     if args.debug {
         match agent.explain(&game) {
@@ -84,6 +82,8 @@ pub fn report<G: Described>(args: &MoveArgs, registry: &Registry<G>) -> anyhow::
         }
     } else {
         out.push_str(&format!("{game}\n"));
+        // Read before the moves are scored one by one below, which search again.
+        let search = search_line(&mut agent, &game);
         if let Some(stats) = agent.move_stats(&game) {
             out.push_str(&stats_table(&stats));
         } else if let Some(scores) = agent.move_scores(&game) {
