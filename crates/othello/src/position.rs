@@ -395,6 +395,18 @@ struct Lane {
     over: bool,
 }
 
+/// Game `game` of `seed` played at random until `empties` are left (or it ends): the
+/// positions the probcut digest and the endgame's tests are made of.
+pub(crate) fn played_at_random(seed: u64, game: u64, empties: u32) -> Othello {
+    let mut rng = gamelab_core::game_rng(seed, game, gamelab_core::Side::First);
+    let mut pos = Othello::new();
+    while pos.empties() > empties && !pos.is_over() {
+        let moves = gamelab_core::Game::legal_moves(&pos);
+        pos.play_unchecked(moves[rng.below(moves.len())]);
+    }
+    pos
+}
+
 /// Up to [`LANES`] random games from `start`, a move of each in turn; compiled into each
 /// build of the kernels (`crate::builds`).
 #[inline(always)]

@@ -63,12 +63,7 @@ pub fn fitted_values_digest(model: &std::sync::Arc<crate::learned::PatternModel>
     let mut digest = 0u64;
     for game in 0..DIGEST_POSITIONS {
         let empties = 14 + (game * 36 / DIGEST_POSITIONS) as u32;
-        let mut rng = gamelab_core::game_rng(0x0b1e_c7ed, game, gamelab_core::Side::First);
-        let mut pos = crate::Othello::new();
-        while pos.empties() > empties && !pos.is_over() {
-            let moves = gamelab_core::Game::legal_moves(&pos);
-            pos.play_unchecked(moves[rng.below(moves.len())]);
-        }
+        let pos = crate::position::played_at_random(0x0b1e_c7ed, game, empties);
         for depth in 1..=DIGEST_DEPTH {
             let mut searcher = Searcher::new(model.clone());
             searcher.set_threads(1);

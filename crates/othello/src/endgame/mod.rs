@@ -1354,23 +1354,13 @@ mod tests {
     use crate::builds::PortableBuild;
     #[cfg(target_arch = "x86_64")]
     use crate::kernel;
+    use crate::position::played_at_random;
 
     #[test]
     fn scores_give_empties_to_the_winner() {
         assert_eq!(final_score(0b111, 0b1), 2 + 60);
         assert_eq!(final_score(0b1, 0b111), -62);
         assert_eq!(final_score(0b11, 0b1100), 0);
-    }
-
-    /// Game `game` of `seed` played at random until `empties` are left (or it ends).
-    fn random_position(seed: u64, game: u64, empties: u32) -> Othello {
-        let mut rng = gamelab_core::game_rng(seed, game, gamelab_core::Side::First);
-        let mut pos = Othello::new();
-        while pos.empties() > empties && !pos.is_over() {
-            let moves = gamelab_core::Game::legal_moves(&pos);
-            pos.play_unchecked(moves[rng.below(moves.len())]);
-        }
-        pos
     }
 
     /// The score of `pos` in each build this CPU can run but the one `solve` takes (the
@@ -1397,7 +1387,7 @@ mod tests {
         // Positions with 14 empties from random games, so the ordering search and the
         // table run.
         for game in 0..12 {
-            let pos = random_position(21, game, 14);
+            let pos = played_at_random(21, game, 14);
             let (mut a, mut b) = (Solver::default(), Solver::default());
             let best = a.solve(&pos);
             for (build, score) in scores_in_the_other_builds(&pos) {
@@ -1413,7 +1403,7 @@ mod tests {
         // From 18 empties after two moves, as for the solves from BIG_ROOT_EMPTIES, on
         // positions a test can solve: 19 and 20 empties, so that nodes below the root split.
         for game in 0..4 {
-            let pos = random_position(29, game, 19 + game as u32 % 2);
+            let pos = played_at_random(29, game, 19 + game as u32 % 2);
             let one = Solver::default().solve(&pos);
             for threads in [2, 4] {
                 let mut solver = Solver::default();
@@ -1451,7 +1441,7 @@ mod tests {
     fn the_ordering_searches_find_the_negamax_value_and_count_their_nodes() {
         let model = shipped();
         for game in 0..20 {
-            let pos = random_position(22, game, 20 + game as u32 % 8);
+            let pos = played_at_random(22, game, 20 + game as u32 % 8);
             let (p, o) = pos.discs();
             let f = Features::new(p, o);
             for depth in 0..=3 {
@@ -1508,7 +1498,7 @@ mod tests {
     fn the_trace_shows_the_tests_that_found_the_score() {
         let mut solver = Solver::default();
         for game in 0..6 {
-            let pos = random_position(11, game, 17 + game as u32 % 3);
+            let pos = played_at_random(11, game, 17 + game as u32 % 3);
             if pos.is_over() {
                 continue;
             }
@@ -1556,7 +1546,7 @@ mod tests {
         let mut passes = 0;
         for game in 0..300 {
             let stop = 1 + (game % 10) as u32;
-            let pos = random_position(33, game, stop);
+            let pos = played_at_random(33, game, stop);
             let (p, o) = pos.discs();
             let expected = plain_score(p, o);
             let (score, best) = Solver::default().solve(&pos);
@@ -1581,7 +1571,7 @@ mod tests {
         // 1 to 20 empties (the last four, the parity search, the table, the ordering
         // searches, the first guess), on one thread and on two.
         for game in 0..40 {
-            let mut pos = random_position(41, game, 1 + (game % 20) as u32);
+            let mut pos = played_at_random(41, game, 1 + (game % 20) as u32);
             if pos.is_over() {
                 continue;
             }
@@ -1608,7 +1598,7 @@ mod tests {
             assert_eq!(end, score, "{:?}", solver.line);
         }
         // Without asking, only the move.
-        let pos = random_position(41, 3, 12);
+        let pos = played_at_random(41, 3, 12);
         let mut solver = Solver::default();
         let (_, best) = solver.solve(&pos);
         assert_eq!(solver.line, vec![best.unwrap()]);
