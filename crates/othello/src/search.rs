@@ -88,6 +88,12 @@ impl Table {
         }
     }
 
+    /// Forgets every entry, keeping the memory.
+    fn clear(&mut self) {
+        self.slots.clear();
+        self.exact.clear();
+    }
+
     /// The entry the principal variation follows: the exact result, when one is kept.
     fn line_entry(&self, key: u64) -> Option<Entry> {
         let e = self.exact[key as usize & self.exact_mask];
@@ -392,6 +398,21 @@ impl Searcher {
     /// Ends every later search at once when `stop` is set.
     pub fn set_stop(&mut self, stop: StopFlag) {
         self.stop = Some(stop);
+    }
+
+    /// As [`Searcher::set_stop`]; `None` takes a stop given before away.
+    pub(crate) fn replace_stop(&mut self, stop: Option<StopFlag>) {
+        self.stop = stop;
+    }
+
+    /// Forgets every position searched, keeping the tables' memory: the next search
+    /// runs as a new searcher's would (the same move, score and nodes), without the
+    /// cost of new tables.
+    pub fn forget(&mut self) {
+        self.table.clear();
+        if let Some(solver) = &mut self.solver {
+            solver.forget();
+        }
     }
 
     /// The learned evaluation of a position (side to move's view, 1/256 disc).

@@ -150,6 +150,14 @@ impl Table {
         }
     }
 
+    /// Forgets every entry, keeping the memory (see [`Slots::clear`]).
+    pub fn clear(&mut self) {
+        self.far.buckets.clear();
+        for part in &mut self.near {
+            part.buckets.clear();
+        }
+    }
+
     /// The table as the calling thread uses it: the near part of its index in the
     /// current rayon pool (a solve on several threads runs on the pool it reserved for),
     /// else the first. Whichever part a thread reads, every entry is sound.
