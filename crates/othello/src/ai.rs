@@ -292,8 +292,8 @@ struct LastSearch {
 }
 
 impl Engine {
-    /// Level `level`: a search `level` plies deep, exact from `level + 6` empties (at most
-    /// 18), cutting by Multi-ProbCut at [`PROBCUT_DEFAULT`]; with `time`, deepening stops
+    /// Level `level`: a search `level` plies deep, exact from [`exact_reach`] empties,
+    /// cutting by Multi-ProbCut at [`PROBCUT_DEFAULT`]; with `time`, deepening stops
     /// after that long.
     pub fn new(
         model: std::sync::Arc<crate::learned::PatternModel>,
@@ -306,7 +306,7 @@ impl Engine {
             searcher,
             limits: crate::search::Limits {
                 depth: level,
-                exact: (level + 6).min(18),
+                exact: exact_reach(level, time.is_some()),
                 time,
             },
             last: None,
@@ -449,13 +449,37 @@ impl Agent<Othello> for Engine {
 /// The engine's Multi-ProbCut threshold unless a spec says otherwise.
 pub const PROBCUT_DEFAULT: f64 = 1.5;
 
+/// The empties from which the engine at `level` solves exactly: `level + 6` up to level
+/// 16 (22 empties), then one more every two levels, and never fewer than the level,
+/// since a midgame search that deep reaches the end anyway, inexactly and at a higher
+/// cost (FFO #40's 20 empties at level 20: 45.7 M nodes, against 12.9 M to solve it).
+/// So the first exact solve of a game costs about one to two and a half times a midgame
+/// move of the level (one thread, the Intel host of 2026-11-29, positions of games of
+/// the engine at level 4: levels 14, 16, 18, 20 search a midgame position in 0.05, 0.15,
+/// 0.41, 2.1 s on average; exact solves from 20, 22, 23, 24 empties take 0.09, 0.39,
+/// 0.88, 2.4 s, and from 26 9.6 s). With a time limit, at most 18: a solve cannot stop
+/// at the clock with a move in hand, and from 18 empties it takes a few hundredths of a
+/// second.
+pub fn exact_reach(level: u32, timed: bool) -> u32 {
+    let reach = if level <= 16 {
+        level + 6
+    } else {
+        22 + (level - 16) / 2
+    };
+    if timed {
+        reach.min(18)
+    } else {
+        reach.max(level)
+    }
+}
+
 pub fn registry() -> Registry<Othello> {
     let mut r = Registry::new();
     r.register(AgentEntry::new(
         "engine",
         "the learned pattern evaluation (fitted to the WTHOR games) in a PVS midgame search, exact near the end",
         vec![
-            ParamSpec::int("level", 8, 1, 30, "plies of midgame search; exact from level+6 empties (at most 18)"),
+            ParamSpec::int("level", 8, 1, 30, "plies of midgame search; exact from level+6 empties up to level 16, then one more every two levels (with a time limit, at most 18)"),
             ParamSpec::float(
                 "time",
                 0.0,

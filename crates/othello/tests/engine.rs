@@ -517,3 +517,39 @@ fn a_timed_engine_values_the_position_it_has_just_chosen_in_without_searching_ag
     assert_eq!(engine.value(&pos), Some(f64::from(expected)));
     assert_ne!(engine.last_search().unwrap().nodes, chosen);
 }
+
+#[test]
+fn the_engines_exact_reach_grows_with_its_level() {
+    use gamelab_core::Agent;
+    use gamelab_othello::ai::exact_reach;
+    let reach: Vec<u32> = [1, 8, 12, 16, 17, 18, 20, 24, 28, 30]
+        .into_iter()
+        .map(|level| exact_reach(level, false))
+        .collect();
+    assert_eq!(reach, [7, 14, 18, 22, 22, 23, 24, 26, 28, 30]);
+    assert_eq!(exact_reach(8, true), 14);
+    assert_eq!(
+        exact_reach(30, true),
+        18,
+        "a timed engine solves from 18 at most"
+    );
+    // FFO #40: 20 empties, +38 by a2. Level 14 solves it; with a clock, it searches it.
+    let ffo40 = ffo("ffo40-59.txt").into_iter().next().unwrap();
+    let (40, pos, 38, _) = ffo40 else {
+        panic!("FFO #40 is not the first of its file")
+    };
+    let mut rng = gamelab_core::game_rng(0, 0, Side::First);
+    for (spec, exact) in [
+        ("engine:level=14,threads=1", true),
+        ("engine:level=14,time=60,threads=1", false),
+    ] {
+        let mut engine = gamelab_othello::ai::registry().build(spec).unwrap();
+        let mv = engine.choose(&pos, &mut rng);
+        let search = engine.last_search().unwrap();
+        assert_eq!(search.exact, exact, "{spec}");
+        if exact {
+            assert_eq!(mv.to_string(), "a2");
+            assert_eq!(engine.value(&pos), Some(38.0));
+        }
+    }
+}
