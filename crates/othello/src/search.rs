@@ -88,10 +88,10 @@ impl Table {
         }
     }
 
-    /// Forgets every entry, keeping the memory.
-    fn clear(&mut self) {
-        self.slots.clear();
-        self.exact.clear();
+    /// Forgets every entry, keeping the memory (see [`Slots::clear`]).
+    fn clear(&mut self, parallel: bool) {
+        self.slots.clear(parallel);
+        self.exact.clear(parallel);
     }
 
     /// The entry the principal variation follows: the exact result, when one is kept.
@@ -407,9 +407,10 @@ impl Searcher {
 
     /// Forgets every position searched, keeping the tables' memory: the next search
     /// runs as a new searcher's would (the same move, score and nodes), without the
-    /// cost of new tables.
-    pub fn forget(&mut self) {
-        self.table.clear();
+    /// cost of new tables. `parallel`: on the threads of the rayon pool it runs on (the
+    /// exact solver's, for its first guess).
+    pub(crate) fn forget(&mut self, parallel: bool) {
+        self.table.clear(parallel);
         if let Some(solver) = &mut self.solver {
             solver.forget();
         }

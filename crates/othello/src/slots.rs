@@ -55,8 +55,10 @@ impl<T: bytemuck::Zeroable> Slots<T> {
     /// than given back and faulted in afresh, which costs the system a page fault and
     /// a page cleared for every 2 MB (FFO #40–#44 on two threads: a fresh table a
     /// position spent 10 % of the run's time there, on one thread, before the search
-    /// could start). On a rayon pool's thread, the pool's threads share the work.
-    pub(crate) fn clear(&mut self)
+    /// could start). `parallel`: the threads of the current rayon pool share the work —
+    /// only on a search's own pool, since a thread of someone else's (a match's) could
+    /// pick up unrelated work of that pool while it waits.
+    pub(crate) fn clear(&mut self, parallel: bool)
     where
         T: Send,
     {
@@ -68,7 +70,7 @@ impl<T: bytemuck::Zeroable> Slots<T> {
             // SAFETY: all-zero bytes are a `T` (`Zeroable`), and the slots need no drop.
             unsafe { slots.as_mut_ptr().write_bytes(0, slots.len()) };
         };
-        if rayon::current_thread_index().is_some() && self.len > chunk {
+        if parallel && self.len > chunk {
             use rayon::prelude::*;
             self.par_chunks_mut(chunk).for_each(zero);
         } else {
@@ -170,9 +172,9 @@ mod tests {
                 let mut slots = Slots::<[u64; 8]>::zeroed(len);
                 slots.iter_mut().flatten().for_each(|word| *word = u64::MAX);
                 if on_pool {
-                    pool.install(|| slots.clear());
+                    pool.install(|| slots.clear(true));
                 } else {
-                    slots.clear();
+                    slots.clear(false);
                 }
                 assert_eq!(slots.len(), len);
                 assert!(

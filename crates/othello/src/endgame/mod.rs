@@ -393,8 +393,8 @@ impl Solver {
     /// two threads spent 10 % of their time there with a new solver a position).
     pub fn forget(&mut self) {
         match &self.pool {
-            Some(pool) => pool.install(|| self.table.clear()),
-            None => self.table.clear(),
+            Some(pool) => pool.install(|| self.table.clear(true)),
+            None => self.table.clear(false),
         }
     }
 
@@ -1211,7 +1211,7 @@ impl Solver {
             let searcher = self
                 .guesser
                 .get_or_insert_with(|| Box::new(crate::search::Searcher::new(model.clone())));
-            searcher.forget();
+            searcher.forget(parallel);
             searcher.set_probcut(crate::ai::PROBCUT_DEFAULT);
             // On this solve's threads: the guess is the same on any number.
             searcher.set_threads(if parallel { self.threads } else { 1 });

@@ -151,10 +151,10 @@ impl Table {
     }
 
     /// Forgets every entry, keeping the memory (see [`Slots::clear`]).
-    pub fn clear(&mut self) {
-        self.far.buckets.clear();
+    pub fn clear(&mut self, parallel: bool) {
+        self.far.buckets.clear(parallel);
         for part in &mut self.near {
-            part.buckets.clear();
+            part.buckets.clear(parallel);
         }
     }
 
