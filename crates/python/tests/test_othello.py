@@ -66,3 +66,13 @@ def test_outside_engines_play_in_python_matches(tmp_path):
         gamelab.match(failing.replace("illegal", "crash").replace("failed", "again") + ",on_failure=stop", "greedy", game="othello", games=2, threads=1)
     with pytest.raises(gamelab.AgentError, match="gave up instead of moving"):
         gamelab.agent(failing.replace("failed", "once-more").replace("illegal", "garbage"), "othello").choose(gamelab.Othello())
+
+
+def test_a_solve_counts_the_nodes_of_a_new_solver(data):
+    # The solver kept between calls forgets what it solved: the same position solved
+    # again on one thread counts the same nodes (a warm table would count fewer).
+    p = next(p for p in gamelab.othello.ffo_positions(data / "othello" / "ffo1-39.txt") if p.id == 5)
+    first = gamelab.othello.solve(p.position, threads=1)
+    again = gamelab.othello.solve(p.position, threads=1)
+    assert first == again
+    assert first.nodes > 1000
