@@ -306,7 +306,7 @@ impl Engine {
             searcher,
             limits: crate::search::Limits {
                 depth: level,
-                exact: exact_reach(level, time.is_some()),
+                exact: exact_reach(level, time),
                 time,
             },
             last: None,
@@ -457,20 +457,29 @@ pub const PROBCUT_DEFAULT: f64 = 1.5;
 /// move of the level (one thread, the Intel host of 2026-11-29, positions of games of
 /// the engine at level 4: levels 14, 16, 18, 20 search a midgame position in 0.05, 0.15,
 /// 0.41, 2.1 s on average; exact solves from 20, 22, 23, 24 empties take 0.09, 0.39,
-/// 0.88, 2.4 s, and from 26 9.6 s). With a time limit, at most 18: a solve cannot stop
-/// at the clock with a move in hand, and from 18 empties it takes a few hundredths of a
-/// second.
-pub fn exact_reach(level: u32, timed: bool) -> u32 {
+/// 0.88, 2.4 s, and from 26 9.6 s).
+///
+/// With a time limit, no further than a solve surely fits in it, since a solve cannot
+/// stop at the clock with a move in hand: 18 empties below 2 s a move, 20 from 2 s, 22
+/// from 10 s, 24 from 60 s — six to eleven times the slowest solves measured there (one
+/// thread, same host: from 20 empties 0.17 s, FFO #40 0.31 s; from 22 1.22 s; from 24
+/// 5.3 s, FFO #45 4.6 s), room for a slower machine.
+pub fn exact_reach(level: u32, time: Option<Duration>) -> u32 {
     let reach = if level <= 16 {
         level + 6
     } else {
         22 + (level - 16) / 2
     };
-    if timed {
-        reach.min(18)
-    } else {
-        reach.max(level)
-    }
+    let Some(time) = time else {
+        return reach.max(level);
+    };
+    let fits = match time.as_secs_f64() {
+        t if t >= 60.0 => 24,
+        t if t >= 10.0 => 22,
+        t if t >= 2.0 => 20,
+        _ => 18,
+    };
+    reach.min(fits)
 }
 
 pub fn registry() -> Registry<Othello> {
@@ -479,7 +488,7 @@ pub fn registry() -> Registry<Othello> {
         "engine",
         "the learned pattern evaluation (fitted to the WTHOR games) in a PVS midgame search, exact near the end",
         vec![
-            ParamSpec::int("level", 8, 1, 30, "plies of midgame search; exact from level+6 empties up to level 16, then one more every two levels (with a time limit, at most 18)"),
+            ParamSpec::int("level", 8, 1, 30, "plies of midgame search; exact from level+6 empties up to level 16, then one more every two levels (with a time limit, at most 18 below 2 s a move, 20, 22 and 24 from 2, 10 and 60 s)"),
             ParamSpec::float(
                 "time",
                 0.0,

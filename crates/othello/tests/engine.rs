@@ -524,16 +524,19 @@ fn the_engines_exact_reach_grows_with_its_level() {
     use gamelab_othello::ai::exact_reach;
     let reach: Vec<u32> = [1, 8, 12, 16, 17, 18, 20, 24, 28, 30]
         .into_iter()
-        .map(|level| exact_reach(level, false))
+        .map(|level| exact_reach(level, None))
         .collect();
     assert_eq!(reach, [7, 14, 18, 22, 22, 23, 24, 26, 28, 30]);
-    assert_eq!(exact_reach(8, true), 14);
-    assert_eq!(
-        exact_reach(30, true),
-        18,
-        "a timed engine solves from 18 at most"
-    );
-    // FFO #40: 20 empties, +38 by a2. Level 14 solves it; with a clock, it searches it.
+    // With a clock, no further than a solve surely fits in a move's time.
+    let seconds = std::time::Duration::from_secs_f64;
+    assert_eq!(exact_reach(8, Some(seconds(100.0))), 14);
+    let timed: Vec<u32> = [0.1, 1.9, 2.0, 9.0, 10.0, 59.0, 60.0, 3600.0]
+        .into_iter()
+        .map(|t| exact_reach(30, Some(seconds(t))))
+        .collect();
+    assert_eq!(timed, [18, 18, 20, 20, 22, 22, 24, 24]);
+    // FFO #40: 20 empties, +38 by a2. Level 14 solves it, and so it does with 2 s a
+    // move; with 1 s it searches it.
     let ffo40 = ffo("ffo40-59.txt").into_iter().next().unwrap();
     let (40, pos, 38, _) = ffo40 else {
         panic!("FFO #40 is not the first of its file")
@@ -541,7 +544,8 @@ fn the_engines_exact_reach_grows_with_its_level() {
     let mut rng = gamelab_core::game_rng(0, 0, Side::First);
     for (spec, exact) in [
         ("engine:level=14,threads=1", true),
-        ("engine:level=14,time=60,threads=1", false),
+        ("engine:level=14,time=1,threads=1", false),
+        ("engine:level=14,time=2,threads=1", true),
     ] {
         let mut engine = gamelab_othello::ai::registry().build(spec).unwrap();
         let mv = engine.choose(&pos, &mut rng);
