@@ -64,6 +64,13 @@ fn positions(game: &WthorGame) -> Option<(Vec<Position>, i32, i32)> {
     Some((out, final_diff, theoretical))
 }
 
+thread_local! {
+    /// Each thread's solver for the exact labels, kept from game to game: a new one a
+    /// game cleared its table's megabytes for a few small solves. What the table keeps
+    /// from other games changes no score, only how fast one is found.
+    static SOLVER: std::cell::RefCell<Solver> = std::cell::RefCell::new(Solver::default());
+}
+
 impl TrainingSet {
     /// Every position of `games` (games that do not replay are skipped, and counted).
     pub fn from_games(
@@ -81,7 +88,6 @@ impl TrainingSet {
             .par_iter()
             .map(|game| {
                 let (list, final_diff, theoretical) = positions(game)?;
-                let mut solver = Solver::default();
                 let labelled = list
                     .iter()
                     .map(|pos| {
@@ -92,7 +98,8 @@ impl TrainingSet {
                         };
                         let mover = if pos.black_to_move { black } else { -black };
                         let label = if pos.empties <= labels.exact_empties {
-                            solver.solve(&Othello::from_discs(pos.p, pos.o, true)).0
+                            let pos = Othello::from_discs(pos.p, pos.o, true);
+                            SOLVER.with_borrow_mut(|solver| solver.solve(&pos).0)
                         } else {
                             mover
                         };

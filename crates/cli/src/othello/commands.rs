@@ -335,7 +335,13 @@ fn ffo_on_cluster(
     crate::cluster::solve_each(
         cluster,
         positions.len(),
-        move |i| solve_position(&mut Solver::default(), &shared[i], time_limit, &never),
+        move |i| {
+            // Each worker's solver serves all its positions, as in a run on one machine.
+            thread_local! {
+                static SOLVER: std::cell::RefCell<Solver> = std::cell::RefCell::new(Solver::default());
+            }
+            SOLVER.with_borrow_mut(|solver| solve_position(solver, &shared[i], time_limit, &never))
+        },
         |i, solved: Solved| {
             println!("{}", table.row(&positions[i], &solved));
             Ok(())
