@@ -557,3 +557,37 @@ fn the_engines_exact_reach_grows_with_its_level() {
         }
     }
 }
+
+#[test]
+fn alphabeta_plays_in_the_endgame_what_a_new_solver_finds() {
+    use gamelab_core::Agent;
+    use gamelab_othello::endgame::Solver;
+    // Its solver, kept from move to move, returns the first best move in its order,
+    // whatever its table holds from the positions before.
+    let mut agent = gamelab_othello::ai::registry()
+        .build("alphabeta:time=0,depth=2")
+        .unwrap();
+    let mut rng = gamelab_core::game_rng(0, 0, Side::First);
+    let mut checked = 0;
+    for seed in 0..60 {
+        let mut pos = Othello::new();
+        let mut draw = gamelab_core::game_rng(seed, 1, Side::First);
+        while !pos.is_over() && pos.empties() > 4 + (seed % 11) as u32 {
+            let moves = pos.legal_moves();
+            pos.play_unchecked(moves[draw.below(moves.len())]);
+        }
+        if pos.is_over() || pos.legal_moves().len() < 2 {
+            continue;
+        }
+        let fresh = Solver::default().solve(&pos).1.unwrap();
+        assert_eq!(agent.choose(&pos, &mut rng), fresh, "seed {seed}\n{pos}");
+        // Again, its table full of this very position's bounds.
+        assert_eq!(
+            agent.choose(&pos, &mut rng),
+            fresh,
+            "seed {seed} again\n{pos}"
+        );
+        checked += 1;
+    }
+    assert!(checked > 40, "{checked}");
+}
