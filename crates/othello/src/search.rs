@@ -1392,12 +1392,7 @@ mod tests {
         let pool = searcher.pool.clone().expect("a pool for two threads");
         assert_eq!(pool.current_num_threads(), 2);
         // A position near the end, solved exactly by the searcher's solver.
-        let mut rng = gamelab_core::game_rng(3, 0, gamelab_core::Side::First);
-        let mut pos = Othello::new();
-        while pos.empties() > 12 && !pos.is_over() {
-            let moves = gamelab_core::Game::legal_moves(&pos);
-            pos.play_unchecked(moves[rng.below(moves.len())]);
-        }
+        let pos = crate::position::played_at_random(3, 0, 12);
         let exact = Limits {
             depth: 4,
             exact: 12,
