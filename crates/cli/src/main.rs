@@ -92,6 +92,8 @@ enum Command {
     TrainPatterns(othello::train::TrainPatternsArgs),
     /// Othello: an AI as an NBoard engine on standard input and output.
     Nboard(othello::nboard::NboardArgs),
+    /// Othello: an AI as a GTP (Go Text Protocol) engine on standard input and output.
+    Gtp(othello::gtp::GtpArgs),
 }
 
 fn main() -> ExitCode {
@@ -143,6 +145,7 @@ fn main() -> ExitCode {
         Command::Ffo(args) => othello::ffo_cmd(args),
         Command::Wthor(args) => othello::wthor_cmd(args),
         Command::Nboard(args) => othello::nboard::nboard_cmd(args),
+        Command::Gtp(args) => othello::gtp::gtp_cmd(args),
         Command::TrainPatterns(args) => othello::train::run(args),
     };
     match result {

@@ -63,7 +63,7 @@ fn othello_against_an_ai_and_matches() {
         .assert()
         .failure()
         .stderr(predicate::str::contains(
-            "unknown AI `ai14s`; known AIs: engine, random, roulette, greedy, minimax, alphabeta, nboard, mcts",
+            "unknown AI `ai14s`; known AIs: engine, random, roulette, greedy, minimax, alphabeta, nboard, gtp, mcts",
         ));
     gamelab()
         .args(["ais", "--game", "othello"])

@@ -8,6 +8,7 @@
 mod agent;
 pub mod arena;
 pub mod by_score;
+pub mod child_program;
 pub mod describe;
 pub mod diverge;
 pub mod elo;

@@ -616,40 +616,51 @@ pub fn registry() -> Registry<Othello> {
     r.register(AgentEntry::new(
         "nboard",
         "an outside Othello program that speaks the NBoard protocol (Edax, Egaroucid, `gamelab nboard`), run as a child process; a crash, a stall, garbage or an illegal move forfeits the game",
-        vec![
-            ParamSpec::program(
-                "cmd",
-                "the program and its arguments, e.g. (edax -q) or (gamelab nboard --ai engine:level=4)",
-            ),
-            ParamSpec::int("depth", 0, 0, 60, "`set depth` sent when it starts; 0 leaves it at its own"),
-            ParamSpec::float(
-                "timeout",
-                60.0,
-                0.001,
-                86_400.0,
-                "seconds it may take to answer; past them it forfeits the game",
-            ),
-            ParamSpec::choice(
-                "on_failure",
-                &["lose", "stop"],
-                "lose",
-                "a failure loses the game (the program is started afresh), or stops the whole match",
-            ),
-        ],
+        [
+            vec![
+                ParamSpec::program(
+                    "cmd",
+                    "the program and its arguments, e.g. (edax -q) or (gamelab nboard --ai engine:level=4)",
+                ),
+                ParamSpec::int("depth", 0, 0, 60, "`set depth` sent when it starts; 0 leaves it at its own"),
+            ],
+            outside_program_params(),
+        ]
+        .concat(),
         |p| {
-            let on_failure = match p.text("on_failure") {
-                "stop" => crate::nboard_engine::OnFailure::Stop,
-                _ => crate::nboard_engine::OnFailure::Lose,
-            };
             let depth = u32::try_from(p.int("depth")).ok().filter(|&d| d > 0);
             let engine = crate::nboard_engine::NboardEngine::new(
                 p.text("cmd"),
                 depth,
                 Duration::from_secs_f64(p.float("timeout")),
-                on_failure,
+                on_failure(p),
             )
             .map_err(|reason| SpecError::Invalid {
                 agent: "nboard".into(),
+                reason,
+            })?;
+            Ok(Box::new(engine))
+        },
+    ));
+    r.register(AgentEntry::new(
+        "gtp",
+        "an outside Othello program that speaks the Go Text Protocol (GRhino's gtp-rhino, `gamelab gtp`), run as a child process, from the standard start only; a crash, a stall, garbage, a resignation or an illegal move forfeits the game",
+        [
+            vec![ParamSpec::program(
+                "cmd",
+                "the program and its arguments, e.g. (gtp-rhino -l 5) or (gamelab gtp --ai engine:level=4)",
+            )],
+            outside_program_params(),
+        ]
+        .concat(),
+        |p| {
+            let engine = crate::gtp_engine::GtpEngine::new(
+                p.text("cmd"),
+                Duration::from_secs_f64(p.float("timeout")),
+                on_failure(p),
+            )
+            .map_err(|reason| SpecError::Invalid {
+                agent: "gtp".into(),
                 reason,
             })?;
             Ok(Box::new(engine))
@@ -666,4 +677,30 @@ pub fn registry() -> Registry<Othello> {
         },
     ));
     r
+}
+
+/// The parameters every outside program's agent has besides its command.
+fn outside_program_params() -> Vec<ParamSpec> {
+    vec![
+        ParamSpec::float(
+            "timeout",
+            60.0,
+            0.001,
+            86_400.0,
+            "seconds it may take to answer; past them it forfeits the game",
+        ),
+        ParamSpec::choice(
+            "on_failure",
+            &["lose", "stop"],
+            "lose",
+            "a failure loses the game (the program is started afresh), or stops the whole match",
+        ),
+    ]
+}
+
+fn on_failure(p: &gamelab_core::Params) -> crate::nboard_engine::OnFailure {
+    match p.text("on_failure") {
+        "stop" => crate::nboard_engine::OnFailure::Stop,
+        _ => crate::nboard_engine::OnFailure::Lose,
+    }
 }

@@ -10,6 +10,7 @@ pub mod endgame;
 pub mod eval;
 pub mod ffo;
 pub mod ggf;
+pub mod gtp_engine;
 mod in_order;
 #[allow(unsafe_code)] // SIMD intrinsics behind a run-time CPU check; see the module.
 pub mod kernel;

@@ -1284,7 +1284,12 @@ async fn specs_from_the_page_name_no_files() {
     // models folder, and nothing is started.
     let marker = dir.join("started");
     let spec = format!("nboard:cmd=(touch {})", marker.display());
-    for path in ["/api/games", "/api/runs"] {
+    let gtp = format!("gtp:cmd=(touch {})", marker.display());
+    for (path, spec) in [
+        ("/api/games", &spec),
+        ("/api/runs", &spec),
+        ("/api/games", &gtp),
+    ] {
         let body = if path == "/api/games" {
             json!({"game": "othello", "players": ["human", spec]})
         } else {

@@ -1,7 +1,8 @@
 //! Othello's own subcommands: `perft`, `ffo` (the endgame suite), `wthor` (the game
-//! database), `train-patterns` (the learned evaluation) and `nboard` (the engine protocol).
+//! database), `train-patterns` (the learned evaluation), `nboard` and `gtp` (the engine protocols).
 
 mod commands;
+pub mod gtp;
 pub mod nboard;
 pub mod train;
 

@@ -1,0 +1,317 @@
+//! `gamelab gtp`: a scripted GTP session, as Quarry would drive it; and outside GTP
+//! engines as agents (`gtp:cmd=…`).
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+
+struct Engine {
+    child: Child,
+    input: ChildStdin,
+    output: BufReader<ChildStdout>,
+}
+
+impl Engine {
+    fn start(ai: &str) -> Engine {
+        let mut child = gamelab_cmd()
+            .args(["gtp", "--ai", ai])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let input = child.stdin.take().unwrap();
+        let output = BufReader::new(child.stdout.take().unwrap());
+        Engine {
+            child,
+            input,
+            output,
+        }
+    }
+
+    /// Sends `line`: its answer, every line up to the empty one that ends it.
+    fn send(&mut self, line: &str) -> String {
+        writeln!(self.input, "{line}").unwrap();
+        self.input.flush().unwrap();
+        let mut answer = String::new();
+        loop {
+            let mut reply = String::new();
+            assert!(
+                self.output.read_line(&mut reply).unwrap() > 0,
+                "the engine ended"
+            );
+            if reply.trim_end().is_empty() {
+                return answer;
+            }
+            answer.push_str(&reply);
+        }
+    }
+}
+
+fn gamelab_cmd() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_gamelab"))
+}
+
+#[test]
+fn a_session_answers_every_command_with_its_number() {
+    let mut engine = Engine::start("engine:level=2");
+    assert_eq!(engine.send("1 protocol_version"), "=1 2\n");
+    assert_eq!(engine.send("name"), "= gamelab\n");
+    assert_eq!(engine.send("2 known_command genmove"), "=2 true\n");
+    assert_eq!(engine.send("3 known_command time_settings"), "=3 false\n");
+    let commands = engine.send("list_commands");
+    assert!(commands.contains("\nreg_genmove\n"), "{commands}");
+    assert_eq!(engine.send("4 boardsize 8"), "=4\n");
+    assert!(
+        engine
+            .send("5 boardsize 19")
+            .starts_with("?5 unacceptable size")
+    );
+    assert_eq!(engine.send("6 clear_board"), "=6\n");
+    assert_eq!(engine.send("7 komi 0.5"), "=7\n");
+    assert_eq!(engine.send("8 play black F5"), "=8\n");
+    let illegal = engine.send("9 play white A1");
+    assert!(
+        illegal.starts_with("?9 illegal move: a1 is not a legal move"),
+        "{illegal}"
+    );
+    let turn = engine.send("10 play black D6");
+    assert_eq!(turn, "?10 illegal move: it is white's turn\n");
+    // The engine's move, then the same asked again without playing it.
+    let reply = engine.send("11 genmove white");
+    assert!(reply.starts_with("=11 "), "{reply}");
+    assert_eq!(engine.send("12 undo"), "=12\n");
+    assert_eq!(
+        engine.send("13 reg_genmove white"),
+        reply.replace("=11", "=13")
+    );
+    assert_eq!(
+        engine.send("14 reg_genmove white"),
+        reply.replace("=11", "=14")
+    );
+    assert_eq!(engine.send("15 final_score"), "=15 B+3\n");
+    let board = engine.send("16 showboard");
+    assert!(board.contains("\n5 - - - X X X - -\n"), "{board}");
+    // Comments, blank lines and stray control characters are nothing to answer.
+    writeln!(engine.input, "# a comment\n\n").unwrap();
+    assert_eq!(engine.send("17 \u{7}undo"), "=17\n");
+    assert_eq!(
+        engine.send("18 undo"),
+        "?18 cannot undo: no move has been played\n"
+    );
+    assert!(
+        engine
+            .send("19 play purple F5")
+            .starts_with("?19 syntax error")
+    );
+    assert!(
+        engine
+            .send("20 play black Z9")
+            .starts_with("?20 syntax error")
+    );
+    assert_eq!(engine.send("21 dance"), "?21 unknown command `dance`\n");
+    assert_eq!(engine.send("22 quit"), "=22\n");
+    assert!(engine.child.wait().unwrap().success());
+}
+
+/// A random game in which black, to move after its 52nd ply, must pass.
+const WITH_A_PASS: &str = "d3e3f5e6f4g3d7g5h5d6d2e2f3c4b4g4e1e7c3d1c1b3e8a5h3d8c5c2a4b1c6c7b7h4b5f7b2g6f1a8h7a2a3f6g8b8h6c8b6a1a6f8f2g1a7g7h1h2h8g2";
+
+#[test]
+fn a_side_that_must_pass_passes_when_the_other_colour_moves() {
+    let moves: Vec<String> = (0..WITH_A_PASS.len() / 2)
+        .map(|i| WITH_A_PASS[2 * i..2 * i + 2].to_uppercase())
+        .collect();
+    let mut engine = Engine::start("greedy");
+    for (i, mv) in moves[..52].iter().enumerate() {
+        let colour = if i % 2 == 0 { "black" } else { "white" };
+        assert_eq!(engine.send(&format!("play {colour} {mv}")), "=\n", "{mv}");
+    }
+    assert_eq!(engine.send("reg_genmove black"), "= pass\n");
+    assert_eq!(engine.send(&format!("play white {}", moves[52])), "=\n");
+    // The undo takes back the pass played for white's move with it: black to move again.
+    assert_eq!(engine.send("undo"), "=\n");
+    assert_eq!(engine.send("genmove black"), "= pass\n");
+    assert_eq!(engine.send("undo"), "=\n");
+    assert_eq!(engine.send("play black pass"), "=\n");
+    let cannot = engine.send("play white pass");
+    assert!(
+        cannot.starts_with("? illegal move: you cannot pass"),
+        "{cannot}"
+    );
+    for (i, mv) in moves.iter().enumerate().skip(52) {
+        let colour = if i % 2 == 0 { "white" } else { "black" };
+        assert_eq!(engine.send(&format!("play {colour} {mv}")), "=\n", "{mv}");
+    }
+    let mut pos = gamelab_othello::Othello::new();
+    for mv in &moves {
+        let mv = gamelab_othello::ggf::read_move(mv).unwrap();
+        pos.pass_if_forced(mv);
+        pos.play_unchecked(mv);
+    }
+    assert!(pos.is_over());
+    let (b, w) = pos.counts();
+    assert!(b != w);
+    let score = if b > w {
+        format!("B+{}", b - w)
+    } else {
+        format!("W+{}", w - b)
+    };
+    assert_eq!(engine.send("final_score"), format!("= {score}\n"));
+    assert_eq!(
+        engine.send("genmove black"),
+        "? illegal move: the game is over\n"
+    );
+}
+
+// --- outside engines as agents (`gtp:cmd=…`) -----------------------------------------
+
+/// `gamelab ARGS --json`, which must succeed: the report.
+fn json(args: &[&str]) -> serde_json::Value {
+    let out = gamelab_cmd().args(args).arg("--json").output().unwrap();
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+#[test]
+fn an_outside_gtp_engine_plays_the_games_of_the_same_ai_in_process() {
+    let dir = tempfile::tempdir().unwrap();
+    let records = dir.path().join("games.jsonl");
+    let records = records.to_str().unwrap();
+    let outside = format!(
+        "gtp:cmd=({} gtp --ai engine:level=1)",
+        env!("CARGO_BIN_EXE_gamelab")
+    );
+    let args = |a: &str, records: &str| {
+        json(&[
+            "match",
+            "--game",
+            "othello",
+            a,
+            "greedy",
+            "-n",
+            "12",
+            "--openings",
+            "6",
+            "--records",
+            records,
+        ])
+    };
+    let (through, inside) = (args(&outside, records), args("engine:level=1", "/dev/null"));
+    assert_eq!(through["digest"], inside["digest"]);
+    assert_eq!(through["total"], inside["total"]);
+    assert!(through.get("forfeits").is_none());
+    // Some game had a pass, which went unsent.
+    let text = std::fs::read_to_string(records).unwrap();
+    assert!(text.contains("\"pass\""), "no game with a pass");
+}
+
+/// A match of the misbehaving engine in `mode` (it fails at its first move, then plays)
+/// against greedy: the report.
+fn misbehaving(mode: &str, extra: &str) -> (std::process::Output, tempfile::TempDir) {
+    let dir = tempfile::tempdir().unwrap();
+    let script = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/misbehaving-gtp.sh"
+    );
+    let spec = format!(
+        "gtp:cmd=({script} {mode} {} {}),timeout=2{extra}",
+        dir.path().join("failed").display(),
+        env!("CARGO_BIN_EXE_gamelab")
+    );
+    let records = dir.path().join("games.jsonl");
+    let out = gamelab_cmd()
+        // One thread: the engine's first process alone fails.
+        .args([
+            "match",
+            "--game",
+            "othello",
+            &spec,
+            "greedy",
+            "-n",
+            "3",
+            "--threads",
+            "1",
+            "--json",
+            "--records",
+        ])
+        .arg(&records)
+        .output()
+        .unwrap();
+    (out, dir)
+}
+
+#[test]
+fn a_failing_gtp_engine_forfeits_the_game_and_is_started_afresh() {
+    for (mode, reason) in [
+        (
+            "crash",
+            "ended (exit status: 3) while the answer to `genmove black`",
+        ),
+        ("stall", "no the answer to `genmove black` within 2 s"),
+        (
+            "garbage",
+            "printed `thinking very hard`, which the GTP protocol does not have",
+        ),
+        ("illegal", "answered A1, which is not legal here"),
+        ("binary", "not text"),
+        ("resign", "it resigned"),
+        ("refuse", "it refused `genmove black`: out of ideas"),
+        ("mixup", "answered command"),
+    ] {
+        let (out, dir) = misbehaving(mode, "");
+        assert!(
+            out.status.success(),
+            "{mode}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(report["played"], 6, "{mode}: every game played");
+        assert_eq!(report["forfeits"]["a"], 1, "{mode}: {report}");
+        assert_eq!(report["forfeits"]["b"], 0);
+        let first = &report["forfeits"]["first"];
+        assert_eq!(first["game"], 0);
+        let why = first["reason"].as_str().unwrap();
+        assert!(why.contains(reason), "{mode}: {why}");
+        let text = std::fs::read_to_string(dir.path().join("games.jsonl")).unwrap();
+        let game: serde_json::Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
+        assert_eq!(
+            game["result"], "white",
+            "{mode}: the engine was black in game 0"
+        );
+    }
+}
+
+#[test]
+fn a_gtp_engine_told_to_stop_the_match_stops_it() {
+    let (out, _dir) = misbehaving("resign", ",on_failure=stop");
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("the match stopped: gtp:cmd=("), "{err}");
+    assert!(
+        err.contains("gave up game 0:") && err.contains("it resigned"),
+        "{err}"
+    );
+}
+
+#[test]
+fn gtp_engines_are_checked_before_any_game() {
+    let out = gamelab_cmd()
+        .args([
+            "match",
+            "--game",
+            "othello",
+            "gtp:cmd=(no-such-engine-here -l 5)",
+            "greedy",
+        ])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("no program `no-such-engine-here` in PATH"),
+        "{err}"
+    );
+}

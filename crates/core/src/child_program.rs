@@ -1,0 +1,221 @@
+//! An outside program driven line by line over its standard input and output: an engine
+//! that speaks a text protocol (NBoard, GTP), with a time limit on every wait and a stop
+//! flag that ends a wait at once. The protocols themselves live with their games; this is
+//! the part they share — starting the program, sending a line, reading the next one
+//! within a deadline, and ending the program.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::atomic::Ordering;
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+use crate::StopFlag;
+
+/// A program run as a child process, started on demand and kept until it fails.
+pub struct ChildProgram {
+    /// The program and its arguments.
+    command: Vec<String>,
+    /// The longest one answer may take.
+    timeout: Duration,
+    running: Option<Running>,
+    stop: Option<StopFlag>,
+}
+
+/// The started program: its input, and its output's lines as a reader thread hands them on.
+struct Running {
+    child: Child,
+    input: ChildStdin,
+    lines: Receiver<std::io::Result<String>>,
+}
+
+/// How often a wait for the program looks at the stop flag.
+const STOP_CHECK: Duration = Duration::from_millis(50);
+
+impl ChildProgram {
+    /// A program run as `command` (the program and its arguments, split as a shell would)
+    /// that may take up to `timeout` to answer. The program must be found now: a missing
+    /// one is an error at once rather than a failure at every move.
+    pub fn new(command: &str, timeout: Duration) -> Result<ChildProgram, String> {
+        let words = shell_words::split(command)
+            .map_err(|e| format!("cannot read the command `{command}`: {e}"))?;
+        let Some(program) = words.first() else {
+            return Err("the command is empty; give the program to run".into());
+        };
+        find_program(program)?;
+        Ok(ChildProgram {
+            command: words,
+            timeout,
+            running: None,
+            stop: None,
+        })
+    }
+
+    /// The program's name, for messages.
+    pub fn name(&self) -> &str {
+        &self.command[0]
+    }
+
+    /// Whether the program has been started (and not killed since).
+    pub fn is_running(&self) -> bool {
+        self.running.is_some()
+    }
+
+    /// A wait for the program ends when this flag is raised.
+    pub fn set_stop(&mut self, stop: &StopFlag) {
+        self.stop = Some(stop.clone());
+    }
+
+    /// Starts the program, its standard error discarded.
+    pub fn start(&mut self) -> Result<(), String> {
+        let mut child = Command::new(&self.command[0])
+            .args(&self.command[1..])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|e| format!("cannot start it: {e}"))?;
+        let (input, output) = match (child.stdin.take(), child.stdout.take()) {
+            (Some(i), Some(o)) => (i, o),
+            _ => return Err("cannot talk to it (no standard input or output)".into()),
+        };
+        let (tx, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(output).lines() {
+                let failed = line.is_err();
+                if tx.send(line).is_err() || failed {
+                    break;
+                }
+            }
+        });
+        self.running = Some(Running {
+            child,
+            input,
+            lines,
+        });
+        Ok(())
+    }
+
+    /// Sends one line.
+    pub fn send(&mut self, line: &str) -> Result<(), String> {
+        let running = self
+            .running
+            .as_mut()
+            .expect("started before anything is sent");
+        writeln!(running.input, "{line}")
+            .and_then(|()| running.input.flush())
+            .map_err(|_| "it stopped reading its input (it has probably ended)".to_string())
+    }
+
+    /// The time by which an answer asked for now must have come.
+    pub fn deadline(&self) -> Instant {
+        Instant::now() + self.timeout
+    }
+
+    /// The program's next line, trimmed, if it comes by `deadline`; `what` (what is
+    /// awaited) goes into the error otherwise.
+    pub fn next_line(&mut self, deadline: Instant, what: &str) -> Result<String, String> {
+        let timeout = self.timeout;
+        let running = self.running.as_mut().expect("started before it is read");
+        loop {
+            if self
+                .stop
+                .as_ref()
+                .is_some_and(|s| s.load(Ordering::Relaxed))
+            {
+                return Err("the match was stopped".into());
+            }
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return Err(format!("no {what} within {} s", timeout.as_secs_f64()));
+            }
+            match running.lines.recv_timeout(left.min(STOP_CHECK)) {
+                Ok(Ok(line)) => return Ok(line.trim().to_string()),
+                Ok(Err(_)) => {
+                    return Err(format!(
+                        "it printed something that is not text while {what} was awaited"
+                    ));
+                }
+                Err(RecvTimeoutError::Timeout) => continue,
+                Err(RecvTimeoutError::Disconnected) => {
+                    let ended = wait_briefly(&mut running.child)
+                        .map_or("it closed its output".to_string(), |s| {
+                            format!("it ended ({s})")
+                        });
+                    return Err(format!("{ended} while {what} was awaited"));
+                }
+            }
+        }
+    }
+
+    /// Ends the program at once (it is started afresh when next needed).
+    pub fn kill(&mut self) {
+        if let Some(mut running) = self.running.take() {
+            let _ = running.child.kill();
+            let _ = running.child.wait();
+        }
+    }
+}
+
+impl Drop for ChildProgram {
+    fn drop(&mut self) {
+        if let Some(running) = &mut self.running {
+            // Asked to leave first (both protocols say `quit`; an engine may save what it
+            // learned); ended if it has not left soon after.
+            let _ = writeln!(running.input, "quit").and_then(|()| running.input.flush());
+            wait_briefly(&mut running.child);
+        }
+        self.kill();
+    }
+}
+
+/// The program's exit status once it has ended, waiting a little for it.
+fn wait_briefly(child: &mut Child) -> Option<std::process::ExitStatus> {
+    for _ in 0..20 {
+        if let Ok(Some(status)) = child.try_wait() {
+            return Some(status);
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    None
+}
+
+/// A long line cut for a message.
+pub fn shorten(line: &str) -> String {
+    const MOST: usize = 80;
+    match line.char_indices().nth(MOST) {
+        Some((i, _)) => format!("{}…", &line[..i]),
+        None => line.to_string(),
+    }
+}
+
+/// Whether `program` can be run: a path to an executable file, or a name found in `PATH`.
+fn find_program(program: &str) -> Result<(), String> {
+    let runnable = |path: &std::path::Path| {
+        std::fs::metadata(path).is_ok_and(|m| m.is_file() && executable(&m))
+    };
+    if program.contains('/') {
+        return if runnable(std::path::Path::new(program)) {
+            Ok(())
+        } else {
+            Err(format!("`{program}` is not a program that can be run"))
+        };
+    }
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    if std::env::split_paths(&path).any(|dir| runnable(&dir.join(program))) {
+        Ok(())
+    } else {
+        Err(format!("no program `{program}` in PATH"))
+    }
+}
+
+#[cfg(unix)]
+fn executable(meta: &std::fs::Metadata) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    meta.permissions().mode() & 0o111 != 0
+}
+
+#[cfg(not(unix))]
+fn executable(_: &std::fs::Metadata) -> bool {
+    true
+}
