@@ -7,8 +7,8 @@
 //! echo (`=N …`, or `?N …` for a refusal), so an answer is never taken for another's.
 //! Passes are not sent: Othello's GTP engines pass for a side that has no move by
 //! themselves (GRhino refuses a `play … pass`), and a forced pass is played without
-//! asking. The game must start from the standard position, since GTP has no command that
-//! sets up another. A program that cannot be started, ends, stays silent past the time
+//! asking. The game must have been played from the standard start, since GTP has no command
+//! that sets up a position. A program that cannot be started, ends, stays silent past the time
 //! limit, refuses a move of the game, prints what the protocol does not have, resigns or
 //! answers an illegal move forfeits the game with that reason (or stops the match, with
 //! `on_failure=stop`); it is stopped and started afresh for the next move.
@@ -99,7 +99,7 @@ impl GtpEngine {
         while start.undo().is_some() {}
         if start.board_string() != Othello::new().board_string() {
             return Err(
-                "the game starts from a set-up position, and GTP can only give a program games from the standard start"
+                "GTP can give a program only a game played from the standard start, and this position comes with no moves from it (a set-up position, or one read from a board string, a transcript or a GGF game)"
                     .into(),
             );
         }
@@ -177,7 +177,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_game_from_a_set_up_position_is_refused_before_the_program_starts() {
+    fn a_position_without_the_moves_from_the_start_is_refused_before_the_program_starts() {
         // `sh` reads commands from its input: started, it would answer nothing GTP has.
         let mut engine = GtpEngine::new("sh", Duration::from_secs(5), OnFailure::Lose).unwrap();
         let start = Othello::new();
