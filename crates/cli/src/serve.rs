@@ -15,8 +15,9 @@ pub struct ServeArgs {
     #[arg(long, value_name = "FOLDER")]
     models: Option<PathBuf>,
     /// An outside program the page's AIs may run, by NAME: `--engine edax="edax -q"` lets
-    /// the page play `nboard:cmd=edax` (repeat for more); without it, AI specs from the
-    /// page run no program.
+    /// the page play `nboard:cmd=edax` (and `--engine grhino=gtp-rhino` a GTP engine,
+    /// `gtp:cmd=grhino`; repeat for more); without it, AI specs from the page run no
+    /// program.
     #[arg(long = "engine", value_name = "NAME=COMMAND", value_parser = named_program)]
     engines: Vec<gamelab_core::NamedProgram>,
     /// A folder of WTHOR files (`*.wtb`, with `WTHOR.JOU` and `WTHOR.TRN` for the names)

@@ -105,8 +105,8 @@ class MatchResult:
         self.balanced: Optional[float] = report.get("balanced")
         self.judge: Optional[str] = report.get("judge")
         self.repeated_one_game: bool = report.get("repeated_one_game", False)
-        #: Games forfeited by an outside engine (`nboard:cmd=…`): `{"a": n, "b": m,
-        #: "first": {...}}`, or None when no game was.
+        #: Games forfeited by an outside engine (`nboard:cmd=…`, `gtp:cmd=…`):
+        #: `{"a": n, "b": m, "first": {...}}`, or None when no game was.
         self.forfeits: Optional[dict] = report.get("forfeits")
         self.elapsed_ms: int = report.get("elapsed_ms", 0)
         self.sides: tuple[str, str] = tuple(game_info["sides"])  # type: ignore[assignment]
