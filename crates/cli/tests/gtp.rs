@@ -1,41 +1,30 @@
-//! `gamelab gtp`: a scripted GTP session, as Quarry would drive it; and outside GTP
-//! engines as agents (`gtp:cmd=…`).
+//! `gamelab gtp`: a scripted GTP session, as Quarry would drive it; and gamelab's own
+//! engine behind the protocol as an outside engine (`gtp:cmd=…`).
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+mod common;
+
+use std::io::{BufRead, Write};
 
 struct Engine {
-    child: Child,
-    input: ChildStdin,
-    output: BufReader<ChildStdout>,
+    session: common::Session,
 }
 
 impl Engine {
     fn start(ai: &str) -> Engine {
-        let mut child = gamelab_cmd()
-            .args(["gtp", "--ai", ai])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let input = child.stdin.take().unwrap();
-        let output = BufReader::new(child.stdout.take().unwrap());
         Engine {
-            child,
-            input,
-            output,
+            session: common::Session::start("gtp", ai),
         }
     }
 
     /// Sends `line`: its answer, every line up to the empty one that ends it.
     fn send(&mut self, line: &str) -> String {
-        writeln!(self.input, "{line}").unwrap();
-        self.input.flush().unwrap();
+        writeln!(self.session.input, "{line}").unwrap();
+        self.session.input.flush().unwrap();
         let mut answer = String::new();
         loop {
             let mut reply = String::new();
             assert!(
-                self.output.read_line(&mut reply).unwrap() > 0,
+                self.session.output.read_line(&mut reply).unwrap() > 0,
                 "the engine ended"
             );
             if reply.trim_end().is_empty() {
@@ -44,10 +33,6 @@ impl Engine {
             answer.push_str(&reply);
         }
     }
-}
-
-fn gamelab_cmd() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_gamelab"))
 }
 
 #[test]
@@ -91,7 +76,7 @@ fn a_session_answers_every_command_with_its_number() {
     let board = engine.send("16 showboard");
     assert!(board.contains("\n5 - - - X X X - -\n"), "{board}");
     // Comments, blank lines and stray control characters are nothing to answer.
-    writeln!(engine.input, "# a comment\n\n").unwrap();
+    writeln!(engine.session.input, "# a comment\n\n").unwrap();
     assert_eq!(engine.send("17 \u{7}undo"), "=17\n");
     assert_eq!(
         engine.send("18 undo"),
@@ -109,7 +94,7 @@ fn a_session_answers_every_command_with_its_number() {
     );
     assert_eq!(engine.send("21 dance"), "?21 unknown command `dance`\n");
     assert_eq!(engine.send("22 quit"), "=22\n");
-    assert!(engine.child.wait().unwrap().success());
+    assert!(engine.session.child.wait().unwrap().success());
 }
 
 /// A random game in which black, to move after its 52nd ply, must pass.
@@ -164,17 +149,6 @@ fn a_side_that_must_pass_passes_when_the_other_colour_moves() {
 
 // --- outside engines as agents (`gtp:cmd=…`) -----------------------------------------
 
-/// `gamelab ARGS --json`, which must succeed: the report.
-fn json(args: &[&str]) -> serde_json::Value {
-    let out = gamelab_cmd().args(args).arg("--json").output().unwrap();
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap()
-}
-
 #[test]
 fn an_outside_gtp_engine_plays_the_games_of_the_same_ai_in_process() {
     let dir = tempfile::tempdir().unwrap();
@@ -185,8 +159,9 @@ fn an_outside_gtp_engine_plays_the_games_of_the_same_ai_in_process() {
         env!("CARGO_BIN_EXE_gamelab")
     );
     let args = |a: &str, records: &str| {
-        json(&[
+        common::json(&[
             "match",
+            "--json",
             "--game",
             "othello",
             a,
@@ -206,112 +181,4 @@ fn an_outside_gtp_engine_plays_the_games_of_the_same_ai_in_process() {
     // Some game had a pass, which went unsent.
     let text = std::fs::read_to_string(records).unwrap();
     assert!(text.contains("\"pass\""), "no game with a pass");
-}
-
-/// A match of the misbehaving engine in `mode` (it fails at its first move, then plays)
-/// against greedy: the report.
-fn misbehaving(mode: &str, extra: &str) -> (std::process::Output, tempfile::TempDir) {
-    let dir = tempfile::tempdir().unwrap();
-    let script = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/fixtures/misbehaving-gtp.sh"
-    );
-    let spec = format!(
-        "gtp:cmd=({script} {mode} {} {}),timeout=2{extra}",
-        dir.path().join("failed").display(),
-        env!("CARGO_BIN_EXE_gamelab")
-    );
-    let records = dir.path().join("games.jsonl");
-    let out = gamelab_cmd()
-        // One thread: the engine's first process alone fails.
-        .args([
-            "match",
-            "--game",
-            "othello",
-            &spec,
-            "greedy",
-            "-n",
-            "3",
-            "--threads",
-            "1",
-            "--json",
-            "--records",
-        ])
-        .arg(&records)
-        .output()
-        .unwrap();
-    (out, dir)
-}
-
-#[test]
-fn a_failing_gtp_engine_forfeits_the_game_and_is_started_afresh() {
-    for (mode, reason) in [
-        (
-            "crash",
-            "ended (exit status: 3) while the answer to `genmove black`",
-        ),
-        ("stall", "no the answer to `genmove black` within 2 s"),
-        (
-            "garbage",
-            "printed `thinking very hard`, which the GTP protocol does not have",
-        ),
-        ("illegal", "answered A1, which is not legal here"),
-        ("binary", "not text"),
-        ("resign", "it resigned"),
-        ("refuse", "it refused `genmove black`: out of ideas"),
-        ("mixup", "answered command"),
-    ] {
-        let (out, dir) = misbehaving(mode, "");
-        assert!(
-            out.status.success(),
-            "{mode}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-        assert_eq!(report["played"], 6, "{mode}: every game played");
-        assert_eq!(report["forfeits"]["a"], 1, "{mode}: {report}");
-        assert_eq!(report["forfeits"]["b"], 0);
-        let first = &report["forfeits"]["first"];
-        assert_eq!(first["game"], 0);
-        let why = first["reason"].as_str().unwrap();
-        assert!(why.contains(reason), "{mode}: {why}");
-        let text = std::fs::read_to_string(dir.path().join("games.jsonl")).unwrap();
-        let game: serde_json::Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
-        assert_eq!(
-            game["result"], "white",
-            "{mode}: the engine was black in game 0"
-        );
-    }
-}
-
-#[test]
-fn a_gtp_engine_told_to_stop_the_match_stops_it() {
-    let (out, _dir) = misbehaving("resign", ",on_failure=stop");
-    assert!(!out.status.success());
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("the match stopped: gtp:cmd=("), "{err}");
-    assert!(
-        err.contains("gave up game 0:") && err.contains("it resigned"),
-        "{err}"
-    );
-}
-
-#[test]
-fn gtp_engines_are_checked_before_any_game() {
-    let out = gamelab_cmd()
-        .args([
-            "match",
-            "--game",
-            "othello",
-            "gtp:cmd=(no-such-engine-here -l 5)",
-            "greedy",
-        ])
-        .output()
-        .unwrap();
-    assert!(!out.status.success());
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        err.contains("no program `no-such-engine-here` in PATH"),
-        "{err}"
-    );
 }

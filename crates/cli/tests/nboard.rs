@@ -1,29 +1,18 @@
 //! `gamelab nboard`: a scripted NBoard session, as the GUI would drive it.
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+mod common;
+
+use std::io::{BufRead, Write};
 
 struct Engine {
-    child: Child,
-    input: ChildStdin,
-    output: BufReader<ChildStdout>,
+    session: common::Session,
     pings: u32,
 }
 
 impl Engine {
     fn start(ai: &str) -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_gamelab"))
-            .args(["nboard", "--ai", ai])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let input = child.stdin.take().unwrap();
-        let output = BufReader::new(child.stdout.take().unwrap());
         Engine {
-            child,
-            input,
-            output,
+            session: common::Session::start("nboard", ai),
             pings: 0,
         }
     }
@@ -31,13 +20,13 @@ impl Engine {
     /// Sends `line`, then a ping: every reply before the pong.
     fn send(&mut self, line: &str) -> Vec<String> {
         self.pings += 1;
-        writeln!(self.input, "{line}\nping {}", self.pings).unwrap();
-        self.input.flush().unwrap();
+        writeln!(self.session.input, "{line}\nping {}", self.pings).unwrap();
+        self.session.input.flush().unwrap();
         let mut replies = Vec::new();
         loop {
             let mut reply = String::new();
             assert!(
-                self.output.read_line(&mut reply).unwrap() > 0,
+                self.session.output.read_line(&mut reply).unwrap() > 0,
                 "the engine ended"
             );
             let reply = reply.trim_end().to_string();
@@ -115,8 +104,8 @@ fn a_whole_game_with_hints_through_the_protocol() {
             >= 10
     );
     assert_eq!(engine.send("learn"), ["learned"]);
-    writeln!(engine.input, "quit").unwrap();
-    assert!(engine.child.wait().unwrap().success());
+    writeln!(engine.session.input, "quit").unwrap();
+    assert!(engine.session.child.wait().unwrap().success());
 }
 
 #[test]
@@ -153,29 +142,14 @@ fn malformed_commands_get_an_error_line_and_the_engine_goes_on() {
         ["status random has no depth to set"]
     );
     assert!(random.send("hint 1")[0].contains("gives no values"));
-    drop(random.input);
+    drop(random.session.input);
     assert!(
-        random.child.wait().unwrap().success(),
+        random.session.child.wait().unwrap().success(),
         "the end of input ends it"
     );
 }
 
 // --- outside engines as agents (`nboard:cmd=…`) -----------------------------------------
-
-fn gamelab_cmd() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_gamelab"))
-}
-
-/// `gamelab ARGS --json`, which must succeed: the report.
-fn json(args: &[&str]) -> serde_json::Value {
-    let out = gamelab_cmd().args(args).arg("--json").output().unwrap();
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap()
-}
 
 /// The spec of gamelab's own `engine:level=LEVEL` behind the NBoard protocol.
 fn outside(level: u32) -> String {
@@ -189,8 +163,9 @@ fn outside(level: u32) -> String {
 fn an_outside_engine_plays_the_games_of_the_same_ai_in_process() {
     let versus = "alphabeta:time=0,depth=2";
     let args = |a: &str| {
-        json(&[
+        common::json(&[
             "match",
+            "--json",
             "--game",
             "othello",
             a,
@@ -207,8 +182,9 @@ fn an_outside_engine_plays_the_games_of_the_same_ai_in_process() {
     assert!(through.get("forfeits").is_none());
     // A tournament with one of them behind the protocol: the same table.
     let table = |first: &str| {
-        let mut t = json(&[
+        let mut t = common::json(&[
             "tournament",
+            "--json",
             "--game",
             "othello",
             first,
@@ -224,126 +200,4 @@ fn an_outside_engine_plays_the_games_of_the_same_ai_in_process() {
         t
     };
     assert_eq!(table(&outside(1)), table("engine:level=1"));
-}
-
-/// A match of the misbehaving engine in `mode` (it fails at its first move, then plays)
-/// against greedy: the report.
-fn misbehaving(mode: &str, extra: &str) -> (std::process::Output, tempfile::TempDir) {
-    let dir = tempfile::tempdir().unwrap();
-    let script = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/fixtures/misbehaving-nboard.sh"
-    );
-    let spec = format!(
-        "nboard:cmd=({script} {mode} {} {}),timeout=2{extra}",
-        dir.path().join("failed").display(),
-        env!("CARGO_BIN_EXE_gamelab")
-    );
-    let records = dir.path().join("games.jsonl");
-    let out = gamelab_cmd()
-        // One thread: the engine's first process alone fails.
-        .args([
-            "match",
-            "--game",
-            "othello",
-            &spec,
-            "greedy",
-            "-n",
-            "3",
-            "--threads",
-            "1",
-            "--json",
-            "--records",
-        ])
-        .arg(&records)
-        .output()
-        .unwrap();
-    (out, dir)
-}
-
-#[test]
-fn a_failing_outside_engine_forfeits_the_game_and_is_started_afresh() {
-    for (mode, reason) in [
-        ("crash", "ended (exit status: 3)"),
-        ("stall", "no its move (`=== MOVE`) within 2 s"),
-        (
-            "garbage",
-            "printed `thinking very hard`, which the NBoard protocol does not have",
-        ),
-        ("illegal", "answered A1, which is not legal here"),
-        ("binary", "not text"),
-    ] {
-        let (out, dir) = misbehaving(mode, "");
-        assert!(
-            out.status.success(),
-            "{mode}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-        assert_eq!(report["played"], 6, "{mode}: every game played");
-        assert_eq!(report["forfeits"]["a"], 1, "{mode}: {report}");
-        assert_eq!(report["forfeits"]["b"], 0);
-        let first = &report["forfeits"]["first"];
-        assert_eq!(first["game"], 0);
-        let why = first["reason"].as_str().unwrap();
-        assert!(why.contains(reason), "{mode}: {why}");
-        // The forfeited game is in the records with its reason, and replays.
-        let records = dir.path().join("games.jsonl");
-        let text = std::fs::read_to_string(&records).unwrap();
-        let game: serde_json::Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
-        assert_eq!(
-            game["result"], "white",
-            "{mode}: the engine was black in game 0"
-        );
-        assert!(game["forfeit"].as_str().unwrap().contains(reason));
-        let replay = gamelab_cmd()
-            .args(["replay", "--game", "othello"])
-            .arg(&records)
-            .arg("0")
-            .output()
-            .unwrap();
-        assert!(
-            replay.status.success(),
-            "{}",
-            String::from_utf8_lossy(&replay.stderr)
-        );
-    }
-}
-
-#[test]
-fn an_outside_engine_told_to_stop_the_match_stops_it() {
-    let (out, _dir) = misbehaving("illegal", ",on_failure=stop");
-    assert!(!out.status.success());
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("the match stopped: nboard:cmd=("), "{err}");
-    assert!(
-        err.contains("gave up game 0:") && err.contains("which is not legal here"),
-        "{err}"
-    );
-    assert!(err.contains("the 0 games before it are in"), "{err}");
-}
-
-#[test]
-fn outside_engines_are_checked_before_any_game() {
-    let out = gamelab_cmd()
-        .args([
-            "match",
-            "--game",
-            "othello",
-            "nboard:cmd=(no-such-engine-here -q)",
-            "greedy",
-        ])
-        .output()
-        .unwrap();
-    assert!(!out.status.success());
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        err.contains("no program `no-such-engine-here` in PATH"),
-        "{err}"
-    );
-    let out = gamelab_cmd()
-        .args(["match", "--game", "othello", "nboard", "greedy"])
-        .output()
-        .unwrap();
-    assert!(String::from_utf8_lossy(&out.stderr).contains("nboard needs the parameter cmd"));
 }

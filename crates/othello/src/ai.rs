@@ -631,9 +631,9 @@ pub fn registry() -> Registry<Othello> {
             let depth = u32::try_from(p.int("depth")).ok().filter(|&d| d > 0);
             let engine = crate::nboard_engine::NboardEngine::new(
                 p.text("cmd"),
-                depth,
                 Duration::from_secs_f64(p.float("timeout")),
                 on_failure(p),
+                crate::nboard_engine::Nboard::new(depth),
             )
             .map_err(|reason| SpecError::Invalid {
                 agent: "nboard".into(),
@@ -658,6 +658,7 @@ pub fn registry() -> Registry<Othello> {
                 p.text("cmd"),
                 Duration::from_secs_f64(p.float("timeout")),
                 on_failure(p),
+                crate::gtp_engine::Gtp::default(),
             )
             .map_err(|reason| SpecError::Invalid {
                 agent: "gtp".into(),
@@ -698,9 +699,9 @@ fn outside_program_params() -> Vec<ParamSpec> {
     ]
 }
 
-fn on_failure(p: &gamelab_core::Params) -> crate::nboard_engine::OnFailure {
+fn on_failure(p: &gamelab_core::Params) -> crate::outside_engine::OnFailure {
     match p.text("on_failure") {
-        "stop" => crate::nboard_engine::OnFailure::Stop,
-        _ => crate::nboard_engine::OnFailure::Lose,
+        "stop" => crate::outside_engine::OnFailure::Stop,
+        _ => crate::outside_engine::OnFailure::Lose,
     }
 }

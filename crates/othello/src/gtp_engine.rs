@@ -1,60 +1,42 @@
 //! An Othello program that speaks the Go Text Protocol — GRhino's `gtp-rhino`, the engines
 //! Quarry drives, `gamelab gtp` — as an agent like any other (`gtp:cmd=(gtp-rhino -l 5)`).
 //!
-//! The program is started at its first move and kept between moves and games. For each
-//! move it is sent the game so far (`boardsize 8`, `clear_board`, then a `play` a move),
-//! and `genmove` asks for its move. Every command carries a number that its answer must
+//! For each move the program is sent the game so far (`boardsize 8`, `clear_board`, then a
+//! `play` a move), and `genmove` asks for its move. Every command carries a number that its answer must
 //! echo (`=N …`, or `?N …` for a refusal), so an answer is never taken for another's.
 //! Passes are not sent: Othello's GTP engines pass for a side that has no move by
 //! themselves (GRhino refuses a `play … pass`), and a forced pass is played without
 //! asking. The game must have been played from the standard start, since GTP has no command
-//! that sets up a position. A program that cannot be started, ends, stays silent past the time
-//! limit, refuses a move of the game, prints what the protocol does not have, resigns or
-//! answers an illegal move forfeits the game with that reason (or stops the match, with
-//! `on_failure=stop`); it is stopped and started afresh for the next move.
+//! that sets up a position. A refusal of a move of the game, a line the protocol does not
+//! have and a resignation are failures, as any other (see [`crate::outside_engine`]).
 
-use std::time::Duration;
-
+use gamelab_core::Game;
 use gamelab_core::child_program::{ChildProgram, shorten};
-use gamelab_core::{Agent, Forfeit, Game, GameRng, StopFlag};
 
-use crate::nboard_engine::OnFailure;
+use crate::outside_engine::{OutsideEngine, Protocol, legal_answer};
 use crate::{Move, Othello, Square, ggf};
 
 /// A GTP engine run as a child process.
-pub struct GtpEngine {
-    program: ChildProgram,
-    on_failure: OnFailure,
+pub type GtpEngine = OutsideEngine<Gtp>;
+
+/// The Go Text Protocol's side of a game.
+#[derive(Default)]
+pub struct Gtp {
     /// The number the last command carried.
     commands: u64,
 }
 
-impl GtpEngine {
-    /// An engine that runs `command` (a program and its arguments, split as a shell
-    /// would). The program must be found now: a missing one is an error at once rather
-    /// than a forfeit at every game.
-    pub fn new(
-        command: &str,
-        timeout: Duration,
-        on_failure: OnFailure,
-    ) -> Result<GtpEngine, String> {
-        Ok(GtpEngine {
-            program: ChildProgram::new(command, timeout)?,
-            on_failure,
-            commands: 0,
-        })
-    }
-
+impl Gtp {
     /// Sends `command` and waits for its answer: the answer's text, or why there is none
     /// (a refusal included).
-    fn command(&mut self, command: &str) -> Result<String, String> {
+    fn command(&mut self, program: &mut ChildProgram, command: &str) -> Result<String, String> {
         self.commands += 1;
         let id = self.commands;
-        self.program.send(&format!("{id} {command}"))?;
-        let deadline = self.program.deadline();
+        program.send(&format!("{id} {command}"))?;
+        let deadline = program.deadline();
         let what = format!("the answer to `{command}`");
         let first = loop {
-            let line = self.program.next_line(deadline, &what)?;
+            let line = program.next_line(deadline, &what)?;
             if !line.is_empty() {
                 break line;
             }
@@ -79,7 +61,7 @@ impl GtpEngine {
         let mut text = rest[digits..].trim().to_string();
         // An answer ends with an empty line; any lines before it belong to the answer.
         loop {
-            let line = self.program.next_line(deadline, &what)?;
+            let line = program.next_line(deadline, &what)?;
             if line.is_empty() {
                 break;
             }
@@ -92,9 +74,10 @@ impl GtpEngine {
             Err(format!("it refused `{command}`: {}", shorten(&text)))
         }
     }
+}
 
-    /// Asks the program for its move in `pos`.
-    fn ask(&mut self, pos: &Othello) -> Result<Move, String> {
+impl Protocol for Gtp {
+    fn ask(&mut self, program: &mut ChildProgram, pos: &Othello) -> Result<Move, String> {
         let mut start = pos.clone();
         while start.undo().is_some() {}
         if start.board_string() != Othello::new().board_string() {
@@ -103,31 +86,25 @@ impl GtpEngine {
                     .into(),
             );
         }
-        if !self.program.is_running() {
-            self.program.start()?;
+        if !program.is_running() {
+            program.start()?;
         }
-        self.command("boardsize 8")?;
-        self.command("clear_board")?;
+        self.command(program, "boardsize 8")?;
+        self.command(program, "clear_board")?;
         for &mv in pos.history() {
             if let Move::Place(sq) = mv {
                 let colour = colour(&start);
-                self.command(&format!("play {colour} {}", vertex(sq)))?;
+                self.command(program, &format!("play {colour} {}", vertex(sq)))?;
             }
             start.play_unchecked(mv);
         }
-        let answer = self.command(&format!("genmove {}", colour(pos)))?;
+        let answer = self.command(program, &format!("genmove {}", colour(pos)))?;
         if answer.eq_ignore_ascii_case("resign") {
             return Err("it resigned".into());
         }
         let mv = ggf::read_move(&answer)
             .ok_or_else(|| format!("it answered `{}`, which names no square", shorten(&answer)))?;
-        pos.check_move(mv).map_err(|e| {
-            format!(
-                "it answered {}, which is not legal here: {e}",
-                ggf::write_move(mv)
-            )
-        })?;
-        Ok(mv)
+        legal_answer(pos, mv)
     }
 }
 
@@ -146,40 +123,23 @@ fn vertex(sq: Square) -> String {
     sq.to_string().to_ascii_uppercase()
 }
 
-impl Agent<Othello> for GtpEngine {
-    fn choose(&mut self, game: &Othello, rng: &mut GameRng) -> Move {
-        // A caller that cannot take a forfeit gets a legal move all the same.
-        self.try_choose(game, rng)
-            .unwrap_or_else(|_| game.legal_moves()[0])
-    }
-
-    fn try_choose(&mut self, game: &Othello, _rng: &mut GameRng) -> Result<Move, Box<Forfeit>> {
-        let moves = game.legal_moves();
-        if moves.len() == 1 && moves[0] == Move::Pass {
-            return Ok(Move::Pass);
-        }
-        self.ask(game).map_err(|reason| {
-            self.program.kill();
-            Box::new(Forfeit {
-                reason: format!("{}: {reason}", self.program.name()),
-                stops_match: self.on_failure == OnFailure::Stop,
-            })
-        })
-    }
-
-    fn set_stop(&mut self, stop: &StopFlag) {
-        self.program.set_stop(stop);
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::outside_engine::OnFailure;
+    use gamelab_core::Agent;
+    use std::time::Duration;
 
     #[test]
     fn a_position_without_the_moves_from_the_start_is_refused_before_the_program_starts() {
         // `sh` reads commands from its input: started, it would answer nothing GTP has.
-        let mut engine = GtpEngine::new("sh", Duration::from_secs(5), OnFailure::Lose).unwrap();
+        let mut engine = GtpEngine::new(
+            "sh",
+            Duration::from_secs(5),
+            OnFailure::Lose,
+            Gtp::default(),
+        )
+        .unwrap();
         let start = Othello::new();
         let pos = Othello::from_discs(start.black() | 1, start.white(), true);
         assert!(pos.legal_moves().iter().all(|&m| m != Move::Pass));
@@ -200,13 +160,19 @@ mod tests {
             "no-such-gtp-engine -l 3",
             Duration::from_secs(1),
             OnFailure::Lose,
+            Gtp::default(),
         )
         .err()
         .unwrap();
         assert_eq!(err, "no program `no-such-gtp-engine` in PATH");
-        let err = GtpEngine::new("  ", Duration::from_secs(1), OnFailure::Lose)
-            .err()
-            .unwrap();
+        let err = GtpEngine::new(
+            "  ",
+            Duration::from_secs(1),
+            OnFailure::Lose,
+            Gtp::default(),
+        )
+        .err()
+        .unwrap();
         assert!(err.contains("the command is empty"), "{err}");
     }
 }

@@ -16,6 +16,7 @@ mod in_order;
 pub mod kernel;
 pub mod learned;
 pub mod nboard_engine;
+pub mod outside_engine;
 pub mod patterns;
 pub mod perft;
 mod position;

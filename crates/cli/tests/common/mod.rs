@@ -32,3 +32,110 @@ pub fn stdout(args: &[&str]) -> String {
     );
     String::from_utf8(out.stdout).unwrap()
 }
+
+/// A match of the misbehaving outside engine of `protocol` (`nboard` or `gtp`: the fixture
+/// `misbehaving-PROTOCOL.sh`) in `mode` — it fails at its first move, then plays — against
+/// greedy, its spec ending in `extra`: the output, and the folder of its records
+/// (`games.jsonl`).
+pub fn misbehaving(
+    protocol: &str,
+    mode: &str,
+    extra: &str,
+) -> (std::process::Output, tempfile::TempDir) {
+    let dir = tempfile::tempdir().unwrap();
+    let script = format!(
+        "{}/tests/fixtures/misbehaving-{protocol}.sh",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let spec = format!(
+        "{protocol}:cmd=({script} {mode} {} {}),timeout=2{extra}",
+        dir.path().join("failed").display(),
+        env!("CARGO_BIN_EXE_gamelab")
+    );
+    let records = dir.path().join("games.jsonl");
+    let out = gamelab()
+        // One thread: the engine's first process alone fails.
+        .args([
+            "match",
+            "--game",
+            "othello",
+            &spec,
+            "greedy",
+            "-n",
+            "3",
+            "--threads",
+            "1",
+            "--json",
+            "--records",
+        ])
+        .arg(&records)
+        .output()
+        .unwrap();
+    (out, dir)
+}
+
+/// Checks that the misbehaving engine of `protocol` in `mode` forfeits its first game
+/// (as black) for a reason that contains `reason`, is started afresh and plays the others;
+/// the forfeited game is in the records with its reason, and replays.
+pub fn forfeits_once(protocol: &str, mode: &str, reason: &str) {
+    let (out, dir) = misbehaving(protocol, mode, "");
+    assert!(
+        out.status.success(),
+        "{mode}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["played"], 6, "{mode}: every game played");
+    assert_eq!(report["forfeits"]["a"], 1, "{mode}: {report}");
+    assert_eq!(report["forfeits"]["b"], 0);
+    let first = &report["forfeits"]["first"];
+    assert_eq!(first["game"], 0);
+    let why = first["reason"].as_str().unwrap();
+    assert!(why.contains(reason), "{mode}: {why}");
+    let records = dir.path().join("games.jsonl");
+    let text = std::fs::read_to_string(&records).unwrap();
+    let game: Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
+    assert_eq!(
+        game["result"], "white",
+        "{mode}: the engine was black in game 0"
+    );
+    assert!(game["forfeit"].as_str().unwrap().contains(reason));
+    let replay = gamelab()
+        .args(["replay", "--game", "othello"])
+        .arg(&records)
+        .arg("0")
+        .output()
+        .unwrap();
+    assert!(
+        replay.status.success(),
+        "{}",
+        String::from_utf8_lossy(&replay.stderr)
+    );
+}
+
+/// An engine subcommand of gamelab (`nboard`, `gtp`) running `ai`, its standard input and
+/// output piped for a scripted session.
+pub struct Session {
+    pub child: std::process::Child,
+    pub input: std::process::ChildStdin,
+    pub output: std::io::BufReader<std::process::ChildStdout>,
+}
+
+impl Session {
+    pub fn start(subcommand: &str, ai: &str) -> Session {
+        use std::process::Stdio;
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_gamelab"))
+            .args([subcommand, "--ai", ai])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let input = child.stdin.take().unwrap();
+        let output = std::io::BufReader::new(child.stdout.take().unwrap());
+        Session {
+            child,
+            input,
+            output,
+        }
+    }
+}
