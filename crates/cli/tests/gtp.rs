@@ -44,6 +44,9 @@ fn a_session_answers_every_command_with_its_number() {
     assert_eq!(engine.send("3 known_command time_settings"), "=3 false\n");
     let commands = engine.send("list_commands");
     assert!(commands.contains("\nreg_genmove\n"), "{commands}");
+    assert_eq!(engine.send("list_games"), "= Othello\n");
+    assert_eq!(engine.send("set_game Othello"), "=\n");
+    assert!(engine.send("set_game Go").starts_with("? unsupported game"));
     assert_eq!(engine.send("4 boardsize 8"), "=4\n");
     assert!(
         engine

@@ -57,6 +57,8 @@ def test_outside_engines_play_in_python_matches(tmp_path):
     outside = gamelab.match(spec, "greedy", game="othello", games=3, openings=4, threads=1)
     inside = gamelab.match("engine:level=1", "greedy", game="othello", games=3, openings=4)
     assert outside.digest == inside.digest and outside.forfeits is None
+    gtp = gamelab.match(spec.replace("nboard", "gtp"), "greedy", game="othello", games=3, openings=4, threads=1)
+    assert gtp.digest == inside.digest and gtp.forfeits is None
     script = ROOT / "crates" / "cli" / "tests" / "fixtures" / "misbehaving-nboard.sh"
     failing = f"nboard:cmd=({script} illegal {tmp_path / 'failed'} {gamelab_bin()})"
     result = gamelab.match(failing, "greedy", game="othello", games=2, threads=1, records=True)

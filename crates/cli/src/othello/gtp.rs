@@ -4,7 +4,8 @@
 //!
 //! Understood: `protocol_version`, `name`, `version`, `known_command`, `list_commands`,
 //! `quit`, `boardsize` (8 only), `clear_board`, `komi` (read, then ignored: Othello has
-//! none), `play`, `genmove`, `reg_genmove`, `undo`, `showboard`, `final_score`. A command
+//! none), `play`, `genmove`, `reg_genmove`, `undo`, `showboard`, `final_score`, and
+//! Quarry's `list_games` (Othello) and `set_game` (Othello or Reversi). A command
 //! may carry a number, which its answer echoes. A `play` or `genmove` for the side that
 //! does not have the move, when the side that has it must pass, plays that pass first (as
 //! GRhino does); `play COLOUR pass` is taken too. A command that cannot be carried out
@@ -39,7 +40,7 @@ pub fn gtp_cmd(args: GtpArgs) -> anyhow::Result<()> {
 }
 
 /// The commands this engine knows, as `list_commands` gives them.
-const COMMANDS: [&str; 15] = [
+const COMMANDS: [&str; 17] = [
     "protocol_version",
     "name",
     "version",
@@ -55,6 +56,8 @@ const COMMANDS: [&str; 15] = [
     "undo",
     "showboard",
     "final_score",
+    "list_games",
+    "set_game",
 ];
 
 /// One engine's state between commands.
@@ -188,6 +191,12 @@ impl Session {
                     std::cmp::Ordering::Equal => "0".into(),
                 })
             }
+            // Quarry's extension: the games an engine plays, and the one to play.
+            "list_games" => Ok("Othello".into()),
+            "set_game" => match args.join(" ").to_ascii_lowercase().as_str() {
+                "othello" | "reversi" => Ok(String::new()),
+                _ => Err("unsupported game: this engine plays Othello".into()),
+            },
             other => Err(format!("unknown command `{other}`")),
         }
     }
