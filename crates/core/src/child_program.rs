@@ -4,7 +4,7 @@
 //! the part they share — starting the program, sending a line, reading the next one
 //! within a deadline, and ending the program.
 
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::atomic::Ordering;
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
@@ -26,11 +26,22 @@ pub struct ChildProgram {
 struct Running {
     child: Child,
     input: ChildStdin,
-    lines: Receiver<std::io::Result<String>>,
+    lines: Receiver<Result<String, BadLine>>,
+}
+
+/// Why a line of the program's output cannot be read.
+enum BadLine {
+    NotText,
+    TooLong,
+    Unreadable,
 }
 
 /// How often a wait for the program looks at the stop flag.
 const STOP_CHECK: Duration = Duration::from_millis(50);
+
+/// The longest line read from a program: no protocol needs more, and a program that
+/// prints without end must not fill the memory.
+const MAX_LINE: usize = 1 << 20;
 
 impl ChildProgram {
     /// A program run as `command` (the program and its arguments, split as a shell would)
@@ -81,9 +92,11 @@ impl ChildProgram {
         };
         let (tx, lines) = mpsc::channel();
         std::thread::spawn(move || {
-            for line in BufReader::new(output).lines() {
-                let failed = line.is_err();
-                if tx.send(line).is_err() || failed {
+            let mut output = BufReader::new(output);
+            loop {
+                let line = read_line(&mut output);
+                let failed = !matches!(line, Some(Ok(_)));
+                if line.is_none_or(|line| tx.send(line).is_err()) || failed {
                     break;
                 }
             }
@@ -131,10 +144,13 @@ impl ChildProgram {
             }
             match running.lines.recv_timeout(left.min(STOP_CHECK)) {
                 Ok(Ok(line)) => return Ok(line.trim().to_string()),
-                Ok(Err(_)) => {
-                    return Err(format!(
-                        "it printed something that is not text while {what} was awaited"
-                    ));
+                Ok(Err(bad)) => {
+                    let printed = match bad {
+                        BadLine::NotText => "printed something that is not text",
+                        BadLine::TooLong => "printed a line longer than 1 MiB",
+                        BadLine::Unreadable => "could not be read",
+                    };
+                    return Err(format!("it {printed} while {what} was awaited"));
                 }
                 Err(RecvTimeoutError::Timeout) => continue,
                 Err(RecvTimeoutError::Disconnected) => {
@@ -167,6 +183,29 @@ impl Drop for ChildProgram {
         }
         self.kill();
     }
+}
+
+/// The next line of `output` without its line end (`None` at the end), at most
+/// [`MAX_LINE`] bytes.
+fn read_line(output: &mut impl BufRead) -> Option<Result<String, BadLine>> {
+    let mut line = Vec::new();
+    match output
+        .take(MAX_LINE as u64 + 1)
+        .read_until(b'\n', &mut line)
+    {
+        Ok(0) => return None,
+        Ok(_) => {}
+        Err(_) => return Some(Err(BadLine::Unreadable)),
+    }
+    if line.last() == Some(&b'\n') {
+        line.pop();
+        if line.last() == Some(&b'\r') {
+            line.pop();
+        }
+    } else if line.len() > MAX_LINE {
+        return Some(Err(BadLine::TooLong));
+    }
+    Some(String::from_utf8(line).map_err(|_| BadLine::NotText))
 }
 
 /// The program's exit status once it has ended, waiting a little for it.
@@ -218,4 +257,54 @@ fn executable(meta: &std::fs::Metadata) -> bool {
 #[cfg(not(unix))]
 fn executable(_: &std::fs::Metadata) -> bool {
     true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lines_of(text: &[u8]) -> Vec<Result<String, &'static str>> {
+        let mut output = std::io::Cursor::new(text.to_vec());
+        std::iter::from_fn(|| read_line(&mut output))
+            .map(|line| {
+                line.map_err(|bad| match bad {
+                    BadLine::NotText => "not text",
+                    BadLine::TooLong => "too long",
+                    BadLine::Unreadable => "unreadable",
+                })
+            })
+            .collect()
+    }
+
+    #[test]
+    fn lines_are_read_without_their_ends_and_up_to_a_mebibyte() {
+        assert_eq!(
+            lines_of(b"= E6\r\n\n?2 no\nlast"),
+            [
+                Ok("= E6".into()),
+                Ok(String::new()),
+                Ok("?2 no".into()),
+                Ok("last".into())
+            ]
+        );
+        assert_eq!(lines_of(b"\xff\xfe\n"), [Err("not text")]);
+        let mut long = vec![b'x'; MAX_LINE];
+        long.push(b'\n');
+        assert_eq!(lines_of(&long), [Ok("x".repeat(MAX_LINE))]);
+        long.insert(0, b'x');
+        assert_eq!(lines_of(&long)[0], Err("too long"));
+    }
+
+    #[test]
+    fn a_program_that_prints_without_end_fails_at_the_mebibyte() {
+        let mut program =
+            ChildProgram::new("sh -c 'yes x | tr -d \"\\n\"'", Duration::from_secs(20)).unwrap();
+        program.start().unwrap();
+        let deadline = program.deadline();
+        let err = program.next_line(deadline, "a line").unwrap_err();
+        assert_eq!(
+            err,
+            "it printed a line longer than 1 MiB while a line was awaited"
+        );
+    }
 }
