@@ -53,6 +53,11 @@ fn a_session_answers_every_command_with_its_number() {
             .send("5 boardsize 19")
             .starts_with("?5 unacceptable size")
     );
+    assert!(
+        engine
+            .send("5 boardsize eight")
+            .starts_with("?5 syntax error")
+    );
     assert_eq!(engine.send("6 clear_board"), "=6\n");
     assert_eq!(engine.send("7 komi 0.5"), "=7\n");
     assert_eq!(engine.send("8 play black F5"), "=8\n");

@@ -121,7 +121,8 @@ impl Session {
             }
             "boardsize" => match one(command, args)?.parse::<u32>() {
                 Ok(8) => Ok(String::new()),
-                _ => Err("unacceptable size: Othello's board is 8".into()),
+                Ok(_) => Err("unacceptable size: Othello's board is 8".into()),
+                Err(_) => Err("syntax error: boardsize takes a number".into()),
             },
             "clear_board" => {
                 self.game = Othello::new();
