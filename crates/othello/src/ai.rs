@@ -648,7 +648,7 @@ pub fn registry() -> Registry<Othello> {
         [
             vec![ParamSpec::program(
                 "cmd",
-                "the program and its arguments, e.g. (gtp-rhino -l 5) or (gamelab gtp --ai engine:level=4)",
+                "the program and its arguments, e.g. (gtp-rhino -l 4) or (gamelab gtp --ai engine:level=4)",
             )],
             outside_program_params(),
         ]

@@ -1,5 +1,5 @@
 //! An Othello program that speaks the Go Text Protocol — GRhino's `gtp-rhino`, the engines
-//! Quarry drives, `gamelab gtp` — as an agent like any other (`gtp:cmd=(gtp-rhino -l 5)`).
+//! Quarry drives, `gamelab gtp` — as an agent like any other (`gtp:cmd=(gtp-rhino -l 4)`).
 //!
 //! For each move the program is sent the game so far (`boardsize 8`, `clear_board`, then a
 //! `play` a move), and `genmove` asks for its move. Every command carries a number that its answer must
