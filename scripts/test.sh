@@ -17,6 +17,8 @@ stage "cargo fmt --check"
 cargo fmt --all -- --check
 stage "cargo clippy"
 cargo clippy --workspace --all-targets --locked -- -D warnings
+stage "cargo doc (every documentation link resolves)"
+RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --locked --quiet
 stage "cargo test"
 cargo test --workspace --locked
 

@@ -156,7 +156,7 @@ pub trait Agent<G: Game>: Send {
     /// Whether `choose` is exactly: the legal moves in the game's order, the only one when
     /// it is forced (drawing nothing), else `moves[rng.below(moves.len())]`. When both
     /// agents of a match say so, the arena lets the game play whole games itself
-    /// ([`Game::uniform_playout`]), which can be several times faster.
+    /// ([`crate::EngineHooks::uniform_playout`]), which can be several times faster.
     fn is_uniform_random(&self) -> bool {
         false
     }

@@ -569,8 +569,8 @@ pub fn hash_move(hash: u64, move_code: u32) -> u64 {
     (hash ^ u64::from(move_code + 1)).wrapping_mul(0x0000_0100_0000_01b3)
 }
 
-/// [`Game::uniform_playout`]'s default: the plain game loop, each side picking uniformly
-/// among the legal moves as [`crate::Uniform`] does.
+/// [`EngineHooks::uniform_playout`]'s default: the plain game loop, each side picking
+/// uniformly among the legal moves as [`crate::Uniform`] does.
 pub fn plain_uniform_playout<G: EngineHooks>(start: &G, rngs: &mut [GameRng; 2]) -> (Outcome, u64) {
     let end = play_game(start, [&mut AnyLegalMove, &mut AnyLegalMove], rngs, None);
     (end.outcome, end.hash)
@@ -590,9 +590,9 @@ impl<G: EngineHooks> Agent<G> for AnyLegalMove {
     }
 }
 
-/// Checks a game's own [`Game::uniform_playout`] against the plain loop on `games` games
-/// from `start` with the streams of `seed`: the same outcomes and move hashes, and the
-/// same random words used. Returns the first game that differs, described.
+/// Checks a game's own [`EngineHooks::uniform_playout`] against the plain loop on `games`
+/// games from `start` with the streams of `seed`: the same outcomes and move hashes, and
+/// the same random words used. Returns the first game that differs, described.
 pub fn check_uniform_playout<G: EngineHooks>(
     start: &G,
     seed: u64,
@@ -936,7 +936,7 @@ fn tally_of([first_won, second_won, drawn]: [u64; 3], a_side: Side) -> Tally {
     }
 }
 
-/// Games per call of [`Game::uniform_playouts`]: enough independent games for the
+/// Games per call of [`EngineHooks::uniform_playouts`]: enough independent games for the
 /// processor to overlap their chains of moves.
 pub const PLAYOUT_BATCH: usize = 4;
 

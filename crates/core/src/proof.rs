@@ -72,7 +72,7 @@ pub fn never_loses<G: EngineHooks>(
 
 /// The value of every position reached so far under perfect play by both sides: +1 the
 /// first side wins, 0 a draw, −1 the second side wins. For games whose whole tree fits in
-/// memory ([`Game::TREE_FITS_IN_MEMORY`]); positions are memoised by key.
+/// memory ([`EngineHooks::TREE_FITS_IN_MEMORY`]); positions are memoised by key.
 #[derive(Debug, Default)]
 pub struct GameValues {
     memo: std::collections::HashMap<u64, i8>,

@@ -227,7 +227,7 @@ impl RecordFormat {
 }
 
 /// A game as one line of the seed's CSV: the winner (0 a draw, 1 the first side, 2 the
-/// second), then each move's [`Game::move_code`].
+/// second), then each move's [`crate::Game::move_code`].
 pub fn csv_line<G: Notation>(moves: &[G::Move], outcome: crate::Outcome) -> String {
     let winner = match outcome.winner() {
         None => 0,

@@ -3,7 +3,7 @@ use std::fmt;
 /// The two players of a two-player game, in the order they move.
 ///
 /// Games name them in their own words (`o`/`x` in tic-tac-toe, black/white in Othello)
-/// through [`crate::Game::side_name`].
+/// through [`crate::Notation::side_name`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Side {
     First,

@@ -64,7 +64,7 @@ const ROULETTE_ODDS: [u32; 64] = {
     odds
 };
 
-/// A random legal move drawn in proportion to its square's odds ([`ROULETTE_ODDS`]):
+/// A random legal move drawn in proportion to its square's odds (`ROULETTE_ODDS`):
 /// corners nearly always when they are there, the squares that give them away rarely.
 /// Random but not blind, which is what Monte Carlo playouts in Othello need (uniform ones
 /// hand corners over as often as they take them).

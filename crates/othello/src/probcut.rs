@@ -54,7 +54,7 @@ const DIGEST_POSITIONS: u64 = 32;
 const DIGEST_DEPTH: u32 = 4;
 
 /// A digest of what the lines are fitted from, the search's values without cuts: depths 1
-/// to [`DIGEST_DEPTH`] of positions from random games, 14 to 50 empties. `fit_probcut`
+/// to `DIGEST_DEPTH` of positions from random games, 14 to 50 empties. `fit_probcut`
 /// stores it beside the lines as [`FITTED_FOR`]; when the evaluation or the search changes
 /// its values, the digest changes and the lines are stale (they once went stale unnoticed:
 /// refitted, they scored 52.65 % against the stale ones at 0.1 s a move).
