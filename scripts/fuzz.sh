@@ -9,7 +9,7 @@ seconds=${1:-10}
 shift || true
 targets=("$@")
 if ((${#targets[@]} == 0)); then
-  targets=(ai_specs positions records datasets models solved_tables ffo wthor ggf http_bodies)
+  targets=(ai_specs positions records datasets models solved_tables ffo wthor ggf http_bodies engine_protocols)
 fi
 if ! command -v cargo-fuzz >/dev/null; then
   echo "installing cargo-fuzz…"

@@ -11,11 +11,13 @@ pub mod eval;
 pub mod ffo;
 pub mod ggf;
 pub mod gtp_engine;
+pub mod gtp_session;
 mod in_order;
 #[allow(unsafe_code)] // SIMD intrinsics behind a run-time CPU check; see the module.
 pub mod kernel;
 pub mod learned;
 pub mod nboard_engine;
+pub mod nboard_session;
 pub mod outside_engine;
 pub mod patterns;
 pub mod perft;

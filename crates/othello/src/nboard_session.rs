@@ -1,0 +1,245 @@
+//! The engine side of the NBoard protocol: a gamelab Othello AI answering the commands
+//! NBoard (or anything else that drives engines that way) sends, one line at a time.
+//! `gamelab nboard` runs it on standard input and output.
+//!
+//! Understood: `nboard <version>`, `set depth <n>`, `set game <GGF>`, `set contempt <n>`,
+//! `move <move>[/<eval>[/<time>]]`, `hint <n>`, `go`, `ping <n>`, `learn`, `analyze`,
+//! `quit`. Replies: `set myname`, `pong`, `=== <move>/<eval>/<time>` (and `nodestats
+//! <nodes> <seconds>` from an AI that searches), `search <move> <eval> 0 <depth>`,
+//! `status`, `learned`. Anything else, and any command that cannot be
+//! carried out, gets one `status error: …` line; the engine goes on.
+
+use std::time::Instant;
+
+use gamelab_core::{Agent, AgentSpec, Game, Registry, Side, SpecError};
+
+use crate::{Move, Othello, ggf};
+
+/// One engine's state between commands.
+pub struct Session {
+    registry: Registry<Othello>,
+    spec: AgentSpec,
+    agent: Box<dyn Agent<Othello>>,
+    /// The parameter `set depth` sets, when the AI has one.
+    depth_param: Option<&'static str>,
+    depth: Option<i64>,
+    start: Othello,
+    moves: Vec<Move>,
+    pub quit: bool,
+}
+
+/// The most plies `set depth` takes (NBoard offers 1 to 60).
+const MAX_DEPTH: i64 = 60;
+
+impl Session {
+    /// A session of the AI `spec` names (see `gamelab ais --game othello`).
+    pub fn new(spec: &str) -> Result<Session, SpecError> {
+        let registry = crate::ai::registry();
+        let agent = registry.build(spec)?;
+        let spec = AgentSpec::parse(spec)?;
+        let entry = registry
+            .find(&spec.name)
+            .expect("an AI that was built is in the registry");
+        let depth_param = ["level", "depth"]
+            .into_iter()
+            .find(|name| entry.params.iter().any(|p| p.name == *name));
+        let depth = depth_param.and_then(|name| {
+            spec.params
+                .iter()
+                .find(|(n, _)| n == name)
+                .and_then(|(_, v)| v.parse().ok())
+        });
+        Ok(Session {
+            registry,
+            spec,
+            agent,
+            depth_param,
+            depth,
+            start: Othello::new(),
+            moves: Vec::new(),
+            quit: false,
+        })
+    }
+
+    fn position(&self) -> Othello {
+        let mut pos = self.start.clone();
+        for &mv in &self.moves {
+            pos.play_unchecked(mv);
+        }
+        pos
+    }
+
+    /// The replies to one line.
+    pub fn handle(&mut self, line: &str) -> Vec<String> {
+        let line = line.trim();
+        let (command, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
+        let rest = rest.trim();
+        let result = match command {
+            "" => Ok(Vec::new()),
+            "nboard" => Ok(vec![format!("set myname gamelab-{}", self.spec.name)]),
+            "ping" => Ok(vec![format!("pong {rest}")]),
+            "set" => self.set(rest),
+            "move" => self.play(rest).map(|()| Vec::new()),
+            "go" => self.go(),
+            "hint" => self.hint(rest),
+            "learn" => Ok(vec!["learned".to_string()]),
+            "analyze" => self.analyze(),
+            "quit" => {
+                self.quit = true;
+                Ok(Vec::new())
+            }
+            other => Err(format!(
+                "unknown command `{other}`; expected nboard, set, move, go, hint, ping, learn, analyze or quit"
+            )),
+        };
+        result.unwrap_or_else(|e| vec![format!("status error: {e}")])
+    }
+
+    fn set(&mut self, rest: &str) -> Result<Vec<String>, String> {
+        let (what, value) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
+        let value = value.trim();
+        match what {
+            "depth" => {
+                let depth: i64 = value
+                    .parse()
+                    .ok()
+                    .filter(|d| (1..=MAX_DEPTH).contains(d))
+                    .ok_or_else(|| {
+                        format!("`set depth {value}`: expected a depth from 1 to {MAX_DEPTH}")
+                    })?;
+                let Some(param) = self.depth_param else {
+                    return Ok(vec![format!(
+                        "status {} has no depth to set",
+                        self.spec.name
+                    )]);
+                };
+                let mut spec = self.spec.clone();
+                spec.params.retain(|(n, _)| n != param);
+                spec.params.push((param.to_string(), depth.to_string()));
+                self.agent = self
+                    .registry
+                    .build(&spec.to_string())
+                    .map_err(|e| format!("`set depth {depth}`: {e}"))?;
+                self.spec = spec;
+                self.depth = Some(depth);
+                Ok(Vec::new())
+            }
+            "game" => {
+                let game = ggf::parse_one(value).map_err(|e| format!("`set game`: {e}"))?;
+                self.start = game.start.clone();
+                self.moves = game.plain_moves();
+                Ok(Vec::new())
+            }
+            // Draws are scored as draws whatever the contempt.
+            "contempt" => value
+                .parse::<i64>()
+                .map(|_| Vec::new())
+                .map_err(|_| format!("`set contempt {value}`: expected a whole number")),
+            other => Err(format!(
+                "unknown setting `{other}`; expected depth, game or contempt"
+            )),
+        }
+    }
+
+    /// `move F5[/eval/time]` (or `PA`): played on the current game.
+    fn play(&mut self, rest: &str) -> Result<(), String> {
+        let text = rest.split('/').next().unwrap_or("").trim();
+        let mv = ggf::read_move(text)
+            .ok_or_else(|| format!("`move {rest}`: `{text}` is not a square (a1 to h8) or PA"))?;
+        let mut pos = self.position();
+        if pos.pass_if_forced(mv) {
+            self.moves.push(Move::Pass);
+        }
+        pos.check_move(mv)
+            .map_err(|e| format!("`move {rest}`: {e}"))?;
+        self.moves.push(mv);
+        Ok(())
+    }
+
+    fn go(&mut self) -> Result<Vec<String>, String> {
+        let pos = self.position();
+        if pos.is_over() {
+            return Err("`go`: the game is over".into());
+        }
+        let started = Instant::now();
+        let side = if pos.black_to_move() {
+            Side::First
+        } else {
+            Side::Second
+        };
+        let mut rng = gamelab_core::game_rng(0, self.moves.len() as u64, side);
+        let mv = self.agent.choose(&pos, &mut rng);
+        let value = self.agent.value(&pos);
+        let seconds = started.elapsed().as_secs_f64();
+        let mut replies = vec![match value {
+            Some(v) => format!("=== {}/{v:+.2}/{seconds:.3}", ggf::write_move(mv)),
+            None => format!("=== {}", ggf::write_move(mv)),
+        }];
+        // What the search did, for the GUI's statistics (AIs that search).
+        if let Some(stats) = self.agent.last_search() {
+            replies.push(format!("nodestats {} {seconds:.3}", stats.nodes));
+        }
+        Ok(replies)
+    }
+
+    /// `hint N`: the N best moves by the AI's value of the position after each.
+    fn hint(&mut self, rest: &str) -> Result<Vec<String>, String> {
+        let n: usize = rest
+            .parse()
+            .ok()
+            .filter(|&n| n >= 1)
+            .ok_or_else(|| format!("`hint {rest}`: expected a number of moves, 1 or more"))?;
+        let pos = self.position();
+        if pos.is_over() {
+            return Err("`hint`: the game is over".into());
+        }
+        let mut scored = Vec::new();
+        for mv in pos.legal_moves() {
+            let mut after = pos.clone();
+            after.play_unchecked(mv);
+            let value = if after.is_over() {
+                let (b, w) = after.counts();
+                let diff = f64::from(b) - f64::from(w);
+                Some(if pos.black_to_move() { diff } else { -diff })
+            } else {
+                self.agent.value(&after).map(|v| -v)
+            };
+            let Some(value) = value else {
+                return Ok(vec![format!(
+                    "status {} gives no values; `go` asks it for its move",
+                    self.spec.name
+                )]);
+            };
+            scored.push((mv, value));
+        }
+        scored.sort_by(|a, b| b.1.total_cmp(&a.1));
+        let depth = self.depth.unwrap_or(1);
+        let mut replies = vec!["status analysing".to_string()];
+        replies.extend(
+            scored
+                .iter()
+                .take(n)
+                .map(|&(mv, v)| format!("search {} {v:+.2} 0 {depth}", ggf::write_move(mv))),
+        );
+        replies.push("status".to_string());
+        Ok(replies)
+    }
+
+    /// `analyze`: the AI's value of every position of the game, from the mover's side.
+    fn analyze(&mut self) -> Result<Vec<String>, String> {
+        let mut pos = self.start.clone();
+        let mut replies = vec!["status analysing".to_string()];
+        for ply in 0..=self.moves.len() {
+            if !pos.is_over()
+                && let Some(v) = self.agent.value(&pos)
+            {
+                replies.push(format!("analysis {ply} {v:+.2}"));
+            }
+            if let Some(&mv) = self.moves.get(ply) {
+                pos.play_unchecked(mv);
+            }
+        }
+        replies.push("status".to_string());
+        Ok(replies)
+    }
+}
