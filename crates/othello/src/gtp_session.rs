@@ -45,6 +45,7 @@ pub struct Session {
     game: Othello,
     /// Whether each move of the game was a pass played for a command's colour.
     implicit: Vec<bool>,
+    /// Set by `quit`: the caller reads no more lines.
     pub quit: bool,
 }
 

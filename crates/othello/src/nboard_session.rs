@@ -25,6 +25,7 @@ pub struct Session {
     depth: Option<i64>,
     start: Othello,
     moves: Vec<Move>,
+    /// Set by `quit`: the caller reads no more lines.
     pub quit: bool,
 }
 
