@@ -31,15 +31,8 @@ fuzz_target!(|data: &[u8]| {
                 "one empty line, at the end: {answer:?}"
             );
             // The number a command carries, as the session reads it.
-            let clean: String = line
-                .split('#')
-                .next()
-                .unwrap_or("")
-                .chars()
-                .filter(|c| !c.is_control() || *c == '\t')
-                .collect();
-            let mut words = clean.split_whitespace();
-            let id = match words.next() {
+            let clean = gamelab_othello::gtp_session::preprocess(line);
+            let id = match clean.split_whitespace().next() {
                 Some(w) if w.bytes().all(|b| b.is_ascii_digit()) => w,
                 _ => "",
             };

@@ -2,8 +2,9 @@
 //! Quarry drives, `gamelab gtp` — as an agent like any other (`gtp:cmd=(gtp-rhino -l 4)`).
 //!
 //! For each move the program is sent the game so far (`boardsize 8`, `clear_board`, then a
-//! `play` a move), and `genmove` asks for its move. Every command carries a number that its answer must
-//! echo (`=N …`, or `?N …` for a refusal), so an answer is never taken for another's.
+//! `play` a move), and `genmove` asks for its move. Every command carries a number that
+//! its answer must echo (`=N …`, or `?N …` for a refusal), so an answer is never taken
+//! for another's.
 //! Passes are not sent: Othello's GTP engines pass for a side that has no move by
 //! themselves (GRhino refuses a `play … pass`), and a forced pass is played without
 //! asking. The game must have been played from the standard start, since GTP has no command
@@ -14,7 +15,7 @@ use gamelab_core::Game;
 use gamelab_core::child_program::{ChildProgram, shorten};
 
 use crate::outside_engine::{OutsideEngine, Protocol, legal_answer};
-use crate::{Move, Othello, Square, ggf};
+use crate::{Move, Othello, ggf};
 
 /// A GTP engine run as a child process.
 pub type GtpEngine = OutsideEngine<Gtp>;
@@ -92,9 +93,11 @@ impl Protocol for Gtp {
         self.command(program, "boardsize 8")?;
         self.command(program, "clear_board")?;
         for &mv in pos.history() {
-            if let Move::Place(sq) = mv {
+            if let Move::Place(_) = mv {
+                // A vertex is written as GGF writes a square: `F5`, row 1 at the top (as
+                // GRhino and Quarry number Othello's rows).
                 let colour = colour(&start);
-                self.command(program, &format!("play {colour} {}", vertex(sq)))?;
+                self.command(program, &format!("play {colour} {}", ggf::write_move(mv)))?;
             }
             start.play_unchecked(mv);
         }
@@ -115,12 +118,6 @@ fn colour(pos: &Othello) -> &'static str {
     } else {
         "white"
     }
-}
-
-/// A square as GTP writes a vertex: the column's capital letter and the row, 1 at the top
-/// (as GRhino and Quarry number Othello's rows).
-fn vertex(sq: Square) -> String {
-    sq.to_string().to_ascii_uppercase()
 }
 
 #[cfg(test)]

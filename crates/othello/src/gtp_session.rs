@@ -65,14 +65,7 @@ impl Session {
     /// The answer to one line (`None` for an empty line or a comment), ending with the
     /// empty line GTP puts after every answer.
     pub fn handle(&mut self, line: &str) -> Option<String> {
-        // Control characters other than tabs and line ends are dropped, comments cut.
-        let line: String = line
-            .split('#')
-            .next()
-            .unwrap_or("")
-            .chars()
-            .filter(|c| !c.is_control() || *c == '\t')
-            .collect();
+        let line = preprocess(line);
         let mut words = line.split_whitespace().peekable();
         let id = words
             .next_if(|w| w.bytes().all(|b| b.is_ascii_digit()))
@@ -126,9 +119,7 @@ impl Session {
                 self.turn_to(black)?;
                 if let Err(e) = self.game.check_move(mv) {
                     // A pass played to reach the colour goes with the refused move.
-                    while self.implicit.len() > before {
-                        self.pop();
-                    }
+                    self.take_back_to(before);
                     return Err(format!("illegal move: {e}"));
                 }
                 self.push(mv, false);
@@ -143,12 +134,10 @@ impl Session {
                     self.push(mv, false);
                 } else {
                     // Nothing played: a pass made to reach the colour is taken back.
-                    while self.implicit.len() > before {
-                        self.pop();
-                    }
+                    self.take_back_to(before);
                 }
                 Ok(match mv {
-                    Move::Place(sq) => sq.to_string().to_ascii_uppercase(),
+                    Move::Place(_) => ggf::write_move(mv),
                     Move::Pass => "pass".into(),
                 })
             }
@@ -215,6 +204,24 @@ impl Session {
         self.game.undo();
         self.implicit.pop();
     }
+
+    /// Takes back the moves played after the first `moves`.
+    fn take_back_to(&mut self, moves: usize) {
+        while self.implicit.len() > moves {
+            self.pop();
+        }
+    }
+}
+
+/// A command line as GTP 2 reads it (its section 3.1): the comment from `#` on cut, and
+/// control characters other than tabs dropped.
+pub fn preprocess(line: &str) -> String {
+    line.split('#')
+        .next()
+        .unwrap_or("")
+        .chars()
+        .filter(|c| !c.is_control() || *c == '\t')
+        .collect()
 }
 
 /// The one argument `command` takes.
