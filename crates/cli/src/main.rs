@@ -90,6 +90,8 @@ enum Command {
     Wthor(othello::WthorArgs),
     /// Othello: fit the pattern evaluation to the WTHOR games and write the model.
     TrainPatterns(othello::train::TrainPatternsArgs),
+    /// Othello: build the opening book from the WTHOR games' openings and write it.
+    BuildBook(othello::book::BuildBookArgs),
     /// Othello: an AI as an NBoard engine on standard input and output.
     Nboard(othello::nboard::NboardArgs),
     /// Othello: an AI as a GTP (Go Text Protocol) engine on standard input and output.
@@ -147,6 +149,7 @@ fn main() -> ExitCode {
         Command::Nboard(args) => othello::nboard::nboard_cmd(args),
         Command::Gtp(args) => othello::gtp::gtp_cmd(args),
         Command::TrainPatterns(args) => othello::train::run(args),
+        Command::BuildBook(args) => othello::book::run(args),
     };
     match result {
         // A match cut short by Ctrl-C said so and kept its games; the exit status says so too.

@@ -853,3 +853,56 @@ fn records_in_ggf_read_back_as_the_json_records() {
         .unwrap();
     assert!(String::from_utf8_lossy(&missing.stderr).contains("no game 9 in"));
 }
+
+#[test]
+fn build_book_smoke_and_the_engine_plays_from_it() {
+    // The 1980–1983 games' openings (620 games), valued by shallow searches.
+    let dir = tempfile::tempdir().unwrap();
+    let wthor = dir.path().join("wthor");
+    std::fs::create_dir(&wthor).unwrap();
+    let shared = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../../shared/data/othello/wthor"
+    );
+    for year in 1980..=1983 {
+        let name = format!("WTH_{year}.wtb");
+        std::fs::copy(Path::new(shared).join(&name), wthor.join(&name)).unwrap();
+    }
+    let book = dir.path().join("b.glbook");
+    let build = |threads: &str| {
+        gamelab()
+            .args(["build-book", "--wthor", wthor.to_str().unwrap()])
+            .args(["--plies", "6", "--min-games", "5", "--level", "2"])
+            .args(["--threads", threads, "--out", book.to_str().unwrap()])
+            .assert()
+            .success()
+            .stdout(predicate::str::contains("wrote"))
+            .stdout(predicate::str::contains("from the start:"));
+        std::fs::read(&book).unwrap()
+    };
+    let bytes = build("1");
+    assert_eq!(build("2"), bytes, "the same book on one thread and two");
+    let spec = format!("engine:level=2,book={}", book.display());
+    gamelab()
+        .args(["move", "--game", "othello", &spec, "--debug"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("book: "));
+    gamelab()
+        .args(["move", "--game", "othello", "engine:level=2,book=none", "--debug"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("depth 2, score"));
+    gamelab()
+        .args(["build-book", "--wthor", wthor.to_str().unwrap()])
+        .args(["--min-games", "1000000", "--out", book.to_str().unwrap()])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("lower --min-games"));
+    let spec = format!("engine:book={}", wthor.join("WTH_1980.wtb").display());
+    gamelab()
+        .args(["move", "--game", "othello", &spec])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("not an opening book"));
+}

@@ -281,6 +281,8 @@ pub struct Engine {
     /// of them reads its score rather than search again (an NBoard `go` asks for both: a
     /// second search doubled a timed engine's time a move).
     last: Option<LastSearch>,
+    /// Positions it plays from the book rather than search (none unless set).
+    pub book: Option<std::sync::Arc<crate::book::Book>>,
 }
 
 struct LastSearch {
@@ -291,6 +293,8 @@ struct LastSearch {
     whole: bool,
     /// No `value` has read it yet.
     fresh: bool,
+    /// The games of the book's position when the book answered instead of a search.
+    book_games: Option<u32>,
 }
 
 impl Engine {
@@ -312,6 +316,7 @@ impl Engine {
                 time,
             },
             last: None,
+            book: None,
         }
     }
 
@@ -327,6 +332,25 @@ impl Engine {
             last.fresh = true;
             return last.result.clone();
         }
+        if let Some(hit) = self.book.as_ref().and_then(|book| book.probe(pos)) {
+            let r = crate::search::SearchResult {
+                best: hit.best,
+                score: hit.value,
+                depth: self.book.as_ref().map_or(0, |b| b.options.level),
+                exact: false,
+                nodes: 0,
+                pv: hit.line,
+                elapsed: Duration::ZERO,
+            };
+            self.last = Some(LastSearch {
+                discs,
+                result: r.clone(),
+                whole: true,
+                fresh: true,
+                book_games: Some(hit.games),
+            });
+            return r;
+        }
         let r = self.searcher.search(pos, self.limits);
         let whole = r.exact || r.depth >= self.limits.depth.clamp(1, pos.empties());
         self.last = Some(LastSearch {
@@ -334,6 +358,7 @@ impl Engine {
             result: r.clone(),
             whole,
             fresh: true,
+            book_games: None,
         });
         r
     }
@@ -431,6 +456,14 @@ impl Agent<Othello> for Engine {
     fn explain(&mut self, pos: &Othello) -> Option<String> {
         let r = self.analyse(pos);
         let pv: Vec<String> = r.pv.iter().map(ToString::to_string).collect();
+        if let Some(games) = self.last.as_ref().and_then(|last| last.book_games) {
+            return Some(format!(
+                "book: {games} games reached this position, score {:+.2} discs (depth-{} searches minimaxed over the book), line {}",
+                r.score,
+                r.depth,
+                pv.join(" ")
+            ));
+        }
         Some(format!(
             "{} {}, score {:+.2} discs, {} nodes in {:.3} s ({:.0} nodes/s), pv {}",
             if r.exact {
@@ -518,6 +551,12 @@ pub fn registry() -> Registry<Othello> {
                 &["shipped"],
                 "`shipped`, or a model file written by `gamelab train-patterns`",
             ),
+            ParamSpec::file(
+                "book",
+                Some("shipped"),
+                &["shipped", "none"],
+                "the opening book it plays from while the position is in it: `shipped`, `none`, or a book file written by `gamelab build-book`",
+            ),
         ],
         |p| {
             let model = match p.text("model") {
@@ -539,6 +578,18 @@ pub fn registry() -> Registry<Othello> {
             );
             engine.searcher.set_probcut(p.float("probcut"));
             engine.searcher.set_threads(p.int("threads") as usize);
+            engine.book = match p.text("book") {
+                "none" => None,
+                "shipped" => Some(crate::book::shipped()),
+                path => Some(std::sync::Arc::new(
+                    crate::book::Book::load(std::path::Path::new(path)).map_err(|e| {
+                        SpecError::Invalid {
+                            agent: "engine".into(),
+                            reason: e.to_string(),
+                        }
+                    })?,
+                )),
+            };
             Ok(Box::new(engine))
         },
     ));

@@ -4,6 +4,7 @@
 
 pub mod ai;
 pub mod bits;
+pub mod book;
 mod builds;
 mod describe;
 pub mod endgame;

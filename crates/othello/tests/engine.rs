@@ -591,3 +591,41 @@ fn alphabeta_plays_in_the_endgame_what_a_new_solver_finds() {
     }
     assert!(checked > 40, "{checked}");
 }
+
+#[test]
+fn the_engine_plays_from_its_book_while_the_position_is_in_it() {
+    use gamelab_core::Agent;
+    let registry = gamelab_othello::ai::registry();
+    let mut with = registry.build("engine:level=2").unwrap();
+    let mut without = registry.build("engine:level=2,book=none").unwrap();
+    let mut rng = gamelab_core::game_rng(0, 0, Side::First);
+    let mut pos = Othello::new();
+    let line = gamelab_othello::book::shipped()
+        .probe(&pos)
+        .expect("the start is in the book")
+        .line;
+    for &mv in &line {
+        assert_eq!(with.choose(&pos, &mut rng), mv);
+        assert_eq!(with.last_search().unwrap().nodes, 0);
+        let said = with.explain(&pos).unwrap();
+        assert!(said.starts_with("book: "), "{said}");
+        without.choose(&pos, &mut rng);
+        assert!(without.last_search().unwrap().nodes > 0);
+        pos.play_unchecked(mv);
+    }
+    // The line's last move leaves the book: from there the engine searches.
+    with.choose(&pos, &mut rng);
+    assert!(with.last_search().unwrap().nodes > 0);
+    let refused = |spec: &str, message: &str| {
+        let e = registry.build(spec).err().expect("refused").to_string();
+        assert!(e.contains(message), "{spec}: {e}");
+    };
+    refused("engine:book=/no/such/book", "/no/such/book");
+    let dir = tempfile::tempdir().unwrap();
+    let not_a_book = dir.path().join("model.glopat");
+    std::fs::write(&not_a_book, b"GLOPAT1\n and the rest").unwrap();
+    refused(
+        &format!("engine:book={}", not_a_book.display()),
+        "not an opening book",
+    );
+}
