@@ -889,7 +889,13 @@ fn build_book_smoke_and_the_engine_plays_from_it() {
         .success()
         .stdout(predicate::str::contains("book: "));
     gamelab()
-        .args(["move", "--game", "othello", "engine:level=2,book=none", "--debug"])
+        .args([
+            "move",
+            "--game",
+            "othello",
+            "engine:level=2,book=none",
+            "--debug",
+        ])
         .assert()
         .success()
         .stdout(predicate::str::contains("depth 2, score"));

@@ -616,6 +616,18 @@ fn the_engine_plays_from_its_book_while_the_position_is_in_it() {
     // The line's last move leaves the book: from there the engine searches.
     with.choose(&pos, &mut rng);
     assert!(with.last_search().unwrap().nodes > 0);
+    // A level as deep as the book's searches (14 for the shipped one) searches from the
+    // first move; one below plays from the book.
+    let start = Othello::new();
+    for (level, from_book) in [(13, true), (14, false), (16, false)] {
+        let mut engine = registry
+            .build(&format!("engine:level={level},threads=1"))
+            .unwrap();
+        let first = engine.choose(&start, &mut rng);
+        assert!(!from_book || first == line[0], "level {level}: {first}");
+        let nodes = engine.last_search().unwrap().nodes;
+        assert_eq!(nodes == 0, from_book, "level {level}: {nodes} nodes");
+    }
     let refused = |spec: &str, message: &str| {
         let e = registry.build(spec).err().expect("refused").to_string();
         assert!(e.contains(message), "{spec}: {e}");
