@@ -224,7 +224,7 @@ fn sampled<G: Described>(
     };
     note += &timed_notes::<G>([&args.a, &args.b]);
     note += &forfeit_notes(&result, specs);
-    let openings = args.openings.describe(from_file.len());
+    let openings = args.openings.describe(from_file.len(), games);
     Ok(format!(
         "{} VS {}\n{}\n{}\n{} games in {:.3} s ({}/s), seed {}{openings}, digest {digest}\n{note}",
         args.a,

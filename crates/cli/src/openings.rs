@@ -67,9 +67,15 @@ impl OpeningArgs {
         Ok((games, openings))
     }
 
-    /// How the output names the openings: "" when every game starts from the start.
-    pub fn describe(&self, count: usize) -> String {
+    /// How the output names the openings, `count` of them read from a file and `games`
+    /// a side played (the first `games` of them when fewer): "" when every game starts
+    /// from the start.
+    pub fn describe(&self, count: usize, games: u64) -> String {
         match (&self.openings_file, self.balanced) {
+            (Some(path), _) if games < count as u64 => format!(
+                ", the first {games} of {count} openings from {}",
+                path.display()
+            ),
             (Some(path), _) => format!(", {count} openings from {}", path.display()),
             (None, Some(window)) if self.openings > 0 => format!(
                 ", openings of {} plies within ±{window} by {}",

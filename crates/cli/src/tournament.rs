@@ -95,7 +95,7 @@ fn tournament<G: Described>(
         "\n{} games per pair, seed {}{}, {:.2} s",
         2 * games,
         args.seed,
-        args.openings.describe(openings.len()),
+        args.openings.describe(openings.len(), games),
         started.elapsed().as_secs_f64()
     );
     out += &crate::match_cmd::timed_notes::<G>(&args.ais);

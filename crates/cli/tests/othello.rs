@@ -551,6 +551,14 @@ fn openings_from_a_file() {
         .stdout(predicate::str::contains("6 games in"))
         .stdout(predicate::str::contains(", 3 openings from "));
     gamelab()
+        .args(["match", "--game", "othello", "greedy", "random", "-n", "2"])
+        .args(["--openings-file", f])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            ", the first 2 of 3 openings from ",
+        ));
+    gamelab()
         .args([
             "tournament",
             "--game",
