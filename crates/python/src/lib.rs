@@ -49,5 +49,6 @@ fn _gamelab(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(othello::_perft, m)?)?;
     m.add_function(wrap_pyfunction!(othello::_solve_endgame, m)?)?;
     m.add_function(wrap_pyfunction!(othello::_ffo_parse, m)?)?;
+    m.add_function(wrap_pyfunction!(othello::_book_probe, m)?)?;
     Ok(())
 }

@@ -153,3 +153,33 @@ pub fn _ffo_parse(text: &str, name: &str) -> PyResult<Vec<(u32, Position, i32, S
         })
         .collect())
 }
+
+/// A book move as Python's `BookMove` takes it: move, value, games, line.
+type BookAnswer = (String, f64, u32, Vec<String>);
+
+/// The opening book's answer for `position` (the shipped book, or the one `gamelab
+/// build-book` wrote to `path`): its move, value in discs for the side to move, the games
+/// that reached it and the book's line; `None` out of the book.
+#[pyfunction]
+#[pyo3(signature = (position, path = None))]
+pub fn _book_probe(
+    position: PyRef<'_, Position>,
+    path: Option<std::path::PathBuf>,
+) -> PyResult<Option<BookAnswer>> {
+    let pos = othello(&position)?;
+    let book = match path {
+        None => gamelab_othello::book::shipped(),
+        Some(path) => std::sync::Arc::new(
+            gamelab_othello::book::Book::load(&path)
+                .map_err(|e| PyValueError::new_err(e.to_string()))?,
+        ),
+    };
+    Ok(book.probe(&pos).map(|hit| {
+        (
+            hit.best.to_string(),
+            hit.value,
+            hit.games,
+            hit.line.iter().map(ToString::to_string).collect(),
+        )
+    }))
+}

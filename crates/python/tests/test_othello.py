@@ -78,3 +78,26 @@ def test_a_solve_counts_the_nodes_of_a_new_solver(data):
     again = gamelab.othello.solve(p.position, threads=1)
     assert first == again
     assert first.nodes > 1000
+
+
+def test_the_opening_book_answers_in_its_positions_and_their_images(tmp_path):
+    start = gamelab.othello.book(gamelab.Othello())
+    assert start is not None and start.games > 100_000
+    assert start.move == start.line[0] and len(start.line) >= 10
+    # f5 and d3 are images of each other: the same value, the image of the move.
+    after_f5 = gamelab.othello.book(gamelab.Othello("f5"))
+    after_d3 = gamelab.othello.book(gamelab.Othello("d3"))
+    assert after_f5.value == after_d3.value and after_f5.games == after_d3.games
+    assert after_f5.value == -start.value
+    # The engine plays the book's move.
+    pos = gamelab.Othello("f5d6")
+    hit = gamelab.othello.book(pos)
+    engine = gamelab.agent("engine:level=2", "othello")
+    assert engine.choose(pos) == hit.move
+    assert engine.explain(pos).startswith("book: ")
+    # Far from any game's opening: not in the book.
+    assert gamelab.othello.book(gamelab.Othello("f5f4e3f6g5")) is None
+    bad = tmp_path / "bad.glbook"
+    bad.write_bytes(b"nothing")
+    with pytest.raises(ValueError, match="not an opening book"):
+        gamelab.othello.book(pos, bad)

@@ -1,9 +1,10 @@
 """Othello's own tools: perft and the exact endgame solver (`gamelab perft`, `gamelab
-ffo`), and the FFO test suites.
+ffo`), the FFO test suites, and the engine's opening book.
 
     pos = gamelab.Othello("f5d6c3d3c4f4f6f3e6e7")
     gamelab.othello.perft(6, pos)
     gamelab.othello.solve(gamelab.Othello(ffo_board))   # exact score and best move
+    gamelab.othello.book(gamelab.Othello("f5d6"))        # the book's move, value, games
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from typing import Optional, Union
 from . import _gamelab
 from ._gamelab import Position
 
-__all__ = ["EndgameSolution", "FfoPosition", "ffo_positions", "perft", "solve"]
+__all__ = ["BookMove", "EndgameSolution", "FfoPosition", "book", "ffo_positions", "perft", "solve"]
 
 
 def perft(depth: int, position: Optional[Position] = None, *, threads: Optional[int] = None) -> int:
@@ -62,3 +63,24 @@ def ffo_positions(path: Union[str, os.PathLike]) -> list[FfoPosition]:
     with open(path, encoding="utf-8") as f:
         text = f.read()
     return [FfoPosition(*p) for p in _gamelab._ffo_parse(text, path)]
+
+
+@dataclass(frozen=True)
+class BookMove:
+    """The opening book's answer: its move, the position's value in discs for the side to
+    move (depth-14 searches minimaxed over the book, for the shipped one), how many WTHOR
+    games reached the position, and the book's line from it (its moves while they stay in
+    the book)."""
+
+    move: str
+    value: float
+    games: int
+    line: list[str]
+
+
+def book(position: Position, path: Union[str, os.PathLike, None] = None) -> Optional[BookMove]:
+    """What the engine's opening book plays in `position` (any of its symmetric images),
+    or None when the position is not in it: the shipped book, or the file `gamelab
+    build-book` wrote to `path`. The engine plays these moves at levels 1-13."""
+    found = _gamelab._book_probe(position, path)
+    return None if found is None else BookMove(*found)
