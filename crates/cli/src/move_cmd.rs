@@ -102,25 +102,31 @@ pub fn report<G: Described>(args: &MoveArgs, registry: &Registry<G>) -> anyhow::
 }
 
 /// What the agent's search for its move found, for agents that search: its depth (or
-/// that it solved the game), its score, its nodes and the line it expects.
+/// that it solved the game, or that its book answered), its score, its nodes and the line
+/// it expects.
 fn search_line<G: Described>(agent: &mut impl Agent<G>, game: &G) -> Option<String> {
     let stats = agent.last_search()?;
-    let reach = if stats.exact {
-        "solved to the end".to_string()
-    } else {
-        format!("depth {}", stats.depth)
-    };
     // A solved score is a whole number of discs.
     let places = if stats.exact { 0 } else { 2 };
     let score = agent
         .value(game)
         .map_or(String::new(), |v| format!(", score {v:+.places$}"));
     let pv: Vec<String> = stats.pv.iter().map(ToString::to_string).collect();
-    Some(format!(
-        "search {reach}{score}, {} nodes, line {}\n",
-        stats.nodes,
-        pv.join(" ")
-    ))
+    let pv = pv.join(" ");
+    Some(match (stats.book_games, stats.exact) {
+        (Some(games), _) => format!(
+            "book: {games} games reached this position{score} (depth-{} searches minimaxed over the book), line {pv}\n",
+            stats.depth
+        ),
+        (None, exact) => {
+            let reach = if exact {
+                "solved to the end".to_string()
+            } else {
+                format!("depth {}", stats.depth)
+            };
+            format!("search {reach}{score}, {} nodes, line {pv}\n", stats.nodes)
+        }
+    })
 }
 
 /// `v` to at most two decimal places, without trailing zeros: `1.5`, `100`, `1.07` (an

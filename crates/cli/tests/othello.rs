@@ -271,7 +271,7 @@ fn othello_tournament() {
 
 #[test]
 fn move_prints_the_engines_search() {
-    let out = stdout(&["move", "--game", "othello", "engine:level=4"]);
+    let out = stdout(&["move", "--game", "othello", "engine:level=4,book=none"]);
     let line = out
         .lines()
         .find(|l| l.starts_with("search "))
@@ -416,12 +416,18 @@ fn train_patterns_smoke_and_the_engine_uses_the_model() {
         games.to_str().unwrap(),
         "self-play-2.wtb",
     );
+    // A model of one's own plays its own openings; the shipped book when asked for.
     let spec = format!("engine:level=2,model={}", model.display());
     gamelab()
         .args(["move", "--game", "othello", &spec, "--debug"])
         .assert()
         .success()
         .stdout(predicate::str::contains("depth 2, score"));
+    gamelab()
+        .args(["move", "--game", "othello", &format!("{spec},book=shipped")])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("book: 127475 games"));
     gamelab()
         .args(["move", "--game", "othello", "engine:model=/no/such/model"])
         .assert()
@@ -864,7 +870,8 @@ fn records_in_ggf_read_back_as_the_json_records() {
 
 #[test]
 fn build_book_smoke_and_the_engine_plays_from_it() {
-    // The 1980–1983 games' openings (620 games), valued by shallow searches.
+    // The 1980–1983 games' openings (620 games), valued by shallow searches: a book the
+    // engine plays from at levels below 3.
     let dir = tempfile::tempdir().unwrap();
     let wthor = dir.path().join("wthor");
     std::fs::create_dir(&wthor).unwrap();
@@ -880,7 +887,7 @@ fn build_book_smoke_and_the_engine_plays_from_it() {
     let build = |threads: &str| {
         gamelab()
             .args(["build-book", "--wthor", wthor.to_str().unwrap()])
-            .args(["--plies", "6", "--min-games", "5", "--level", "2"])
+            .args(["--plies", "6", "--min-games", "5", "--level", "3"])
             .args(["--threads", threads, "--out", book.to_str().unwrap()])
             .assert()
             .success()
@@ -896,6 +903,13 @@ fn build_book_smoke_and_the_engine_plays_from_it() {
         .assert()
         .success()
         .stdout(predicate::str::contains("book: "));
+    // At the book's own depth the engine searches.
+    let deep = format!("engine:level=3,book={}", book.display());
+    gamelab()
+        .args(["move", "--game", "othello", &deep, "--debug"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("depth 3, score"));
     gamelab()
         .args([
             "move",

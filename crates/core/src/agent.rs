@@ -52,6 +52,9 @@ pub struct SearchStats<M> {
     pub exact: bool,
     /// The line it expects, its move first.
     pub pv: Vec<M>,
+    /// The move came from an opening book, not a search: the games that reached the
+    /// position (`depth` is then the depth of the book's own searches).
+    pub book_games: Option<u64>,
 }
 
 /// The probability distribution an agent draws its move from in one position.

@@ -150,6 +150,7 @@ pub struct ParamView {
     pub min: Option<f64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub max: Option<f64>,
+    /// A `choice`'s values; a `file`'s words that name no file (`shipped`, `none`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub choices: Option<&'static [&'static str]>,
 }
@@ -241,7 +242,12 @@ pub fn game_info<G: Described>() -> GameInfo {
                             ParamKind::Bool => ("bool", None, None, None),
                             ParamKind::Choice(c) => ("choice", None, None, Some(*c)),
                             ParamKind::Text => ("text", None, None, None),
-                            ParamKind::File { .. } => ("file", None, None, None),
+                            ParamKind::File { keywords } => (
+                                "file",
+                                None,
+                                None,
+                                (!keywords.is_empty()).then_some(*keywords),
+                            ),
                             ParamKind::Program => ("program", None, None, None),
                         };
                         ParamView {

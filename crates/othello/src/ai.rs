@@ -321,21 +321,19 @@ impl Engine {
         }
     }
 
+    /// The engine's answer for `pos`: the book's while `pos` is in it, else a search's.
     pub fn analyse(&mut self, pos: &Othello) -> crate::search::SearchResult {
+        self.analyse_from(pos, true)
+    }
+
+    /// The book's answer when `use_book` and `pos` is in it (looked up first, so that the
+    /// move never depends on what was asked before), else a search's.
+    fn analyse_from(&mut self, pos: &Othello, use_book: bool) -> crate::search::SearchResult {
         let discs = pos.discs();
-        // A search a stop cut short is not this level's answer: reusing it would hand the
-        // hurried move to the next request for the same position.
-        if self.limits.time.is_none()
-            && let Some(last) = &mut self.last
-            && last.discs == discs
-            && last.whole
-        {
-            last.fresh = true;
-            return last.result.clone();
-        }
-        if let Some((hit, level)) = self
-            .book_in_use()
-            .and_then(|book| Some((book.probe(pos)?, book.options.level)))
+        if use_book
+            && let Some((hit, level)) = self
+                .book_in_use()
+                .and_then(|book| Some((book.probe(pos)?, book.options.level)))
         {
             let r = crate::search::SearchResult {
                 best: hit.best,
@@ -354,6 +352,17 @@ impl Engine {
                 book_games: Some(hit.games),
             });
             return r;
+        }
+        // A search a stop cut short is not this level's answer: reusing it would hand the
+        // hurried move to the next request for the same position.
+        if self.limits.time.is_none()
+            && let Some(last) = &mut self.last
+            && last.discs == discs
+            && last.whole
+            && last.book_games.is_none()
+        {
+            last.fresh = true;
+            return last.result.clone();
         }
         let r = self.searcher.search(pos, self.limits);
         let whole = r.exact || r.depth >= self.limits.depth.clamp(1, pos.empties());
@@ -377,8 +386,11 @@ impl Engine {
             .filter(|book| self.limits.depth < book.options.level)
     }
 
-    /// The score of `pos` in discs for the side to move: the last search's when it was of
-    /// this position and no `value` has read it yet, else a new search's.
+    /// The score of `pos` in discs for the side to move: the last answer's when it was of
+    /// this position and no `value` has read it yet (the book's value right after a book
+    /// move), else a search's. Values never come from the book otherwise: a position's
+    /// value and its neighbours' (the explorer's tree, NBoard's hints) are then all of one
+    /// search depth.
     fn score(&mut self, pos: &Othello) -> f64 {
         if let Some(last) = &mut self.last
             && last.discs == pos.discs()
@@ -387,7 +399,7 @@ impl Engine {
             last.fresh = false;
             return last.result.score;
         }
-        let score = self.analyse(pos).score;
+        let score = self.analyse_from(pos, false).score;
         if let Some(last) = &mut self.last {
             last.fresh = false;
         }
@@ -397,14 +409,13 @@ impl Engine {
 
 impl Agent<Othello> for Engine {
     fn last_search(&self) -> Option<gamelab_core::SearchStats<Move>> {
-        self.last
-            .as_ref()
-            .map(|LastSearch { result: r, .. }| gamelab_core::SearchStats {
-                nodes: r.nodes,
-                depth: r.depth,
-                exact: r.exact,
-                pv: r.pv.clone(),
-            })
+        self.last.as_ref().map(|last| gamelab_core::SearchStats {
+            nodes: last.result.nodes,
+            depth: last.result.depth,
+            exact: last.result.exact,
+            pv: last.result.pv.clone(),
+            book_games: last.book_games.map(u64::from),
+        })
     }
 
     fn set_stop(&mut self, stop: &gamelab_core::StopFlag) {
@@ -569,7 +580,7 @@ pub fn registry() -> Registry<Othello> {
                 "book",
                 Some("shipped"),
                 &["shipped", "none"],
-                "the opening book it plays from while the position is in it, at levels below the depth of the book's searches (14 for the shipped one): `shipped`, `none`, or a book file written by `gamelab build-book`",
+                "the opening book it plays from while the position is in it, at levels below the depth of the book's searches (14 for the shipped one): `shipped` (the default, but `none` with a `model=` file unless given), `none`, or a book file written by `gamelab build-book`",
             ),
         ],
         |p| {
@@ -592,7 +603,13 @@ pub fn registry() -> Registry<Othello> {
             );
             engine.searcher.set_probcut(p.float("probcut"));
             engine.searcher.set_threads(p.int("threads") as usize);
-            engine.book = match p.text("book") {
+            // A model of one's own plays its own openings unless a book is asked for: the
+            // shipped book's moves are the shipped model's.
+            let book = match p.text("book") {
+                "shipped" if !p.is_explicit("book") && p.text("model") != "shipped" => "none",
+                book => book,
+            };
+            engine.book = match book {
                 "none" => None,
                 "shipped" => Some(crate::book::shipped()),
                 path => Some(std::sync::Arc::new(

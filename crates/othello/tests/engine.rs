@@ -604,9 +604,14 @@ fn the_engine_plays_from_its_book_while_the_position_is_in_it() {
         .probe(&pos)
         .expect("the start is in the book")
         .line;
+    let book = gamelab_othello::book::shipped();
     for &mv in &line {
+        // Asked for a value, it searches (its neighbours' values are searched too); right
+        // after a book move, the book's value.
+        assert_eq!(with.value(&pos), without.value(&pos));
         assert_eq!(with.choose(&pos, &mut rng), mv);
         assert_eq!(with.last_search().unwrap().nodes, 0);
+        assert_eq!(with.value(&pos), Some(book.probe(&pos).unwrap().value));
         let said = with.explain(&pos).unwrap();
         assert!(said.starts_with("book: "), "{said}");
         without.choose(&pos, &mut rng);

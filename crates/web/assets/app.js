@@ -148,9 +148,10 @@ function makePicker(container, info, { title, icon, human = true, initial = "hum
         // The server's engines, by the names it was started with.
         input = el("select", {}, ...catalogue.programs.map((c) => el("option", { value: c, text: c })));
         input.value = catalogue.programs[0];
-      } else if (p.kind === "file" && catalogue.models.length > 0) {
-        // The server's models folder, by name (`gamelab serve --models FOLDER`).
-        const names = [...new Set([p.default, ...catalogue.models].filter((n) => n))];
+      } else if (p.kind === "file" && (catalogue.models.length > 0 || p.choices)) {
+        // The words it takes (`shipped`, `none`) and the server's models folder, by name
+        // (`gamelab serve --models FOLDER`): a server reads no other file.
+        const names = [...new Set([p.default, ...(p.choices ?? []), ...catalogue.models].filter((n) => n))];
         input = el("select", {}, ...names.map((c) => el("option", { value: c, text: c })));
         input.value = p.default ?? names[0];
       } else {
@@ -558,9 +559,11 @@ function renderPlay() {
   const searched = last?.search;
   $("#play-search").hidden = !searched;
   if (searched) {
-    const how = searched.exact ? `solved to the end (${searched.depth} empty squares)` : `searched ${searched.depth} plies`;
+    const how = searched.book_games != null
+      ? `from the opening book (${searched.book_games.toLocaleString("en")} games reached this position)`
+      : `${searched.exact ? `solved to the end (${searched.depth} empty squares)` : `searched ${searched.depth} plies`}, ${searched.nodes.toLocaleString("en")} positions`;
     const expects = searched.pv.length > 1 ? `, expecting ${searched.pv.join(" ")}` : "";
-    $("#play-search").textContent = `Move ${s.cursor}, ${last.text}: ${how}, ${searched.nodes.toLocaleString("en")} positions${expects}`;
+    $("#play-search").textContent = `Move ${s.cursor}, ${last.text}: ${how}${expects}`;
   }
   const score = $("#play-score");
   score.replaceChildren(...(s.board.score ? info.sides.map((side, i) => el("span", {}, pieceIcon(side, info), String(s.board.score[i]))) : []));

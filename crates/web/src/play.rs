@@ -109,6 +109,9 @@ pub struct SearchView {
     pub exact: bool,
     /// The principal variation, in the game's notation, the move itself first.
     pub pv: Vec<String>,
+    /// The move came from the AI's opening book: the games that reached the position.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub book_games: Option<u64>,
 }
 
 /// A game as the page sees it.
@@ -244,6 +247,7 @@ impl<G: Described> Session for WebSession<G> {
                     nodes: s.nodes,
                     exact: s.exact,
                     pv: s.pv.iter().map(ToString::to_string).collect(),
+                    book_games: s.book_games,
                 }),
             })
             .collect();

@@ -225,7 +225,10 @@ async fn a_game_against_an_ai_step_by_step() {
 #[tokio::test]
 async fn an_engine_move_says_what_its_search_did() {
     let app = App::new();
-    let game = id(&app.new_game("othello", ["human", "engine:level=4"]).await);
+    // Without its book: the engine answers d3 by a search.
+    let game = id(&app
+        .new_game("othello", ["human", "engine:level=4,book=none"])
+        .await);
     let (status, _) = app
         .post(
             &format!("/api/games/{game}/move"),
@@ -243,6 +246,7 @@ async fn an_engine_move_says_what_its_search_did() {
     assert_eq!(search["depth"], 4, "{state}");
     assert_eq!(search["exact"], false);
     assert!(search["nodes"].as_u64().unwrap() > 0);
+    assert!(search.get("book_games").is_none(), "{search}");
     let pv = search["pv"].as_array().unwrap();
     assert_eq!(pv[0], state["moves"][1]["text"]);
     assert!(pv.len() >= 2, "{search}");
@@ -262,6 +266,29 @@ async fn an_engine_move_says_what_its_search_did() {
         .post(&format!("/api/games/{game}/ai-move"), json!({"ply": 1}))
         .await;
     assert_eq!(state["moves"][1]["search"]["depth"], 4, "{state}");
+}
+
+#[tokio::test]
+async fn an_engine_move_from_its_book_says_so() {
+    let app = App::new();
+    let game = id(&app.new_game("othello", ["human", "engine:level=4"]).await);
+    app.post(
+        &format!("/api/games/{game}/move"),
+        json!({"move": "d3", "ply": 0}),
+    )
+    .await;
+    let (status, state) = app
+        .post(&format!("/api/games/{game}/ai-move"), json!({"ply": 1}))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{state}");
+    let search = &state["moves"][1]["search"];
+    assert!(search["book_games"].as_u64().unwrap() > 1_000, "{search}");
+    assert_eq!(search["nodes"], 0, "{search}");
+    assert_eq!(search["pv"][0], state["moves"][1]["text"]);
+    // The page offers the book's words beside the models folder's files.
+    let (_, catalogue) = app.get("/api/catalogue").await;
+    let text = catalogue.to_string();
+    assert!(text.contains(r#""choices":["shipped","none"]"#), "{text}");
 }
 
 #[tokio::test]
