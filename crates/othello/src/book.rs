@@ -314,12 +314,7 @@ fn position(p: u64, o: u64) -> Othello {
 pub fn frontier(nodes: &HashMap<(u64, u64), u32>) -> Vec<(u64, u64)> {
     let mut frontier: HashSet<(u64, u64)> = HashSet::new();
     for &(p, o) in nodes.keys() {
-        let mut moves = legal_moves(p, o);
-        while moves != 0 {
-            let sq = moves.trailing_zeros();
-            moves &= moves - 1;
-            let (cp, co) = child(p, o, sq);
-            let key = canonical(cp, co).0;
+        for (_, key) in moves_and_children(p, o) {
             if !nodes.contains_key(&key) {
                 frontier.insert(key);
             }
@@ -377,12 +372,7 @@ pub fn build(
     let mut valued: HashMap<(u64, u64), (f64, u8)> = HashMap::with_capacity(order.len());
     for &(p, o) in &order {
         let mut best: Option<(f64, u8)> = None;
-        let mut moves = legal_moves(p, o);
-        while moves != 0 {
-            let sq = moves.trailing_zeros();
-            moves &= moves - 1;
-            let (cp, co) = child(p, o, sq);
-            let key = canonical(cp, co).0;
+        for (sq, key) in moves_and_children(p, o) {
             let theirs = match (valued.get(&key), leaf.get(&key)) {
                 (Some(&(v, _)), _) | (None, Some(&v)) => v,
                 (None, None) => {
@@ -410,6 +400,16 @@ pub fn build(
         .collect();
     entries.sort_unstable_by_key(|e| (e.p, e.o));
     Ok(Book { options, entries })
+}
+
+/// Each move of (`p`, `o`), in square order, with the canonical key of the position it
+/// leads to.
+fn moves_and_children(p: u64, o: u64) -> impl Iterator<Item = (u32, (u64, u64))> {
+    crate::squares_of(legal_moves(p, o)).map(move |sq| {
+        let sq = sq.index() as u32;
+        let (cp, co) = child(p, o, sq);
+        (sq, canonical(cp, co).0)
+    })
 }
 
 /// The position after the mover of (`p`, `o`) plays `sq`, as (mover, opponent).
