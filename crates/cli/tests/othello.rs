@@ -271,7 +271,7 @@ fn othello_tournament() {
 
 #[test]
 fn move_prints_the_engines_search() {
-    let out = stdout(&["move", "--game", "othello", "engine:level=4,book=none"]);
+    let out = stdout(&["move", "--game", "othello", "engine:level=4"]);
     let line = out
         .lines()
         .find(|l| l.starts_with("search "))
@@ -416,7 +416,7 @@ fn train_patterns_smoke_and_the_engine_uses_the_model() {
         games.to_str().unwrap(),
         "self-play-2.wtb",
     );
-    // A model of one's own plays its own openings; the shipped book when asked for.
+    // A model of one's own with the shipped book.
     let spec = format!("engine:level=2,model={}", model.display());
     gamelab()
         .args(["move", "--game", "othello", &spec, "--debug"])

@@ -379,7 +379,8 @@ impl Engine {
     /// The book, when it sees further than the engine's own search: its values come from
     /// searches of the positions one move out of it, minimaxed, and a search as deep as
     /// those does better on its own (level 16 with the depth-14 shipped book scored 45.8 %
-    /// against level 16 without it; levels 4 and 8 gained 4.3 and 3.8 points: RESULTS.md).
+    /// against level 16 without it; levels 4 and 8 gained 4.3 and 3.8 points against
+    /// themselves: RESULTS.md).
     fn book_in_use(&self) -> Option<&crate::book::Book> {
         self.book
             .as_deref()
@@ -578,9 +579,9 @@ pub fn registry() -> Registry<Othello> {
             ),
             ParamSpec::file(
                 "book",
-                Some("shipped"),
-                &["shipped", "none"],
-                "the opening book it plays from while the position is in it, at levels below the depth of the book's searches (14 for the shipped one): `shipped` (the default, but `none` with a `model=` file unless given), `none`, or a book file written by `gamelab build-book`",
+                Some("none"),
+                &["none", "shipped"],
+                "an opening book to play from while the position is in it, at levels below the depth of the book's searches (14 for the shipped one): `none` (the default: the shipped book made it no stronger against GRhino, RESULTS.md), `shipped`, or a book file written by `gamelab build-book`",
             ),
         ],
         |p| {
@@ -603,13 +604,7 @@ pub fn registry() -> Registry<Othello> {
             );
             engine.searcher.set_probcut(p.float("probcut"));
             engine.searcher.set_threads(p.int("threads") as usize);
-            // A model of one's own plays its own openings unless a book is asked for: the
-            // shipped book's moves are the shipped model's.
-            let book = match p.text("book") {
-                "shipped" if !p.is_explicit("book") && p.text("model") != "shipped" => "none",
-                book => book,
-            };
-            engine.book = match book {
+            engine.book = match p.text("book") {
                 "none" => None,
                 "shipped" => Some(crate::book::shipped()),
                 path => Some(std::sync::Arc::new(

@@ -31,16 +31,15 @@ impl Described for Othello {
         Preset {
             name: "Strong",
             spec: "engine:level=4",
-            note: "its opening book, then the learned evaluation four moves ahead, perfect from 10 empty squares",
+            note: "the learned evaluation four moves ahead, perfect from 10 empty squares",
         },
         Preset {
             name: "Expert",
             spec: "engine",
-            note: "its opening book, then the learned evaluation eight moves ahead, perfect from 14 empty squares",
+            note: "the learned evaluation eight moves ahead, perfect from 14 empty squares",
         },
         // Level 16 scored 82.5 % against level 8 (RESULTS.md) in a few hundredths of a
-        // second a move on one core, a second or so at its slowest. It searches from the
-        // first move: the book's depth-14 values made it weaker.
+        // second a move on one core, a second or so at its slowest.
         Preset {
             name: "Strongest",
             spec: "engine:level=16",

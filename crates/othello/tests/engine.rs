@@ -596,8 +596,8 @@ fn alphabeta_plays_in_the_endgame_what_a_new_solver_finds() {
 fn the_engine_plays_from_its_book_while_the_position_is_in_it() {
     use gamelab_core::Agent;
     let registry = gamelab_othello::ai::registry();
-    let mut with = registry.build("engine:level=2").unwrap();
-    let mut without = registry.build("engine:level=2,book=none").unwrap();
+    let mut with = registry.build("engine:level=2,book=shipped").unwrap();
+    let mut without = registry.build("engine:level=2").unwrap();
     let mut rng = gamelab_core::game_rng(0, 0, Side::First);
     let mut pos = Othello::new();
     let line = gamelab_othello::book::shipped()
@@ -626,7 +626,7 @@ fn the_engine_plays_from_its_book_while_the_position_is_in_it() {
     let start = Othello::new();
     for (level, from_book) in [(13, true), (14, false), (16, false)] {
         let mut engine = registry
-            .build(&format!("engine:level={level},threads=1"))
+            .build(&format!("engine:level={level},threads=1,book=shipped"))
             .unwrap();
         let first = engine.choose(&start, &mut rng);
         assert!(!from_book || first == line[0], "level {level}: {first}");

@@ -92,7 +92,7 @@ def test_the_opening_book_answers_in_its_positions_and_their_images(tmp_path):
     # The engine plays the book's move.
     pos = gamelab.Othello("f5d6")
     hit = gamelab.othello.book(pos)
-    engine = gamelab.agent("engine:level=2", "othello")
+    engine = gamelab.agent("engine:level=2,book=shipped", "othello")
     assert engine.choose(pos) == hit.move
     assert engine.explain(pos).startswith("book: ")
     # Far from any game's opening: not in the book.

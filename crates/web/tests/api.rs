@@ -225,10 +225,8 @@ async fn a_game_against_an_ai_step_by_step() {
 #[tokio::test]
 async fn an_engine_move_says_what_its_search_did() {
     let app = App::new();
-    // Without its book: the engine answers d3 by a search.
-    let game = id(&app
-        .new_game("othello", ["human", "engine:level=4,book=none"])
-        .await);
+    // Without a book (the default): the engine answers d3 by a search.
+    let game = id(&app.new_game("othello", ["human", "engine:level=4"]).await);
     let (status, _) = app
         .post(
             &format!("/api/games/{game}/move"),
@@ -271,7 +269,9 @@ async fn an_engine_move_says_what_its_search_did() {
 #[tokio::test]
 async fn an_engine_move_from_its_book_says_so() {
     let app = App::new();
-    let game = id(&app.new_game("othello", ["human", "engine:level=4"]).await);
+    let game = id(&app
+        .new_game("othello", ["human", "engine:level=4,book=shipped"])
+        .await);
     app.post(
         &format!("/api/games/{game}/move"),
         json!({"move": "d3", "ply": 0}),
@@ -288,7 +288,7 @@ async fn an_engine_move_from_its_book_says_so() {
     // The page offers the book's words beside the models folder's files.
     let (_, catalogue) = app.get("/api/catalogue").await;
     let text = catalogue.to_string();
-    assert!(text.contains(r#""choices":["shipped","none"]"#), "{text}");
+    assert!(text.contains(r#""choices":["none","shipped"]"#), "{text}");
 }
 
 #[tokio::test]

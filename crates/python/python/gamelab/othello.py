@@ -81,6 +81,7 @@ class BookMove:
 def book(position: Position, path: Union[str, os.PathLike, None] = None) -> Optional[BookMove]:
     """What the engine's opening book plays in `position` (any of its symmetric images),
     or None when the position is not in it: the shipped book, or the file `gamelab
-    build-book` wrote to `path`. The engine plays these moves at levels 1-13."""
+    build-book` wrote to `path`. The engine plays these moves at levels 1-13 when given the
+    book (`engine:book=shipped`)."""
     found = _gamelab._book_probe(position, path)
     return None if found is None else BookMove(*found)

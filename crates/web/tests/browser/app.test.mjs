@@ -381,12 +381,12 @@ for (const [name, viewport] of [["desktop", { width: 1360, height: 900 }], ["pho
     await page.fill('#play-seat-1 input[data-param="time"]', "0.05");
     await page.press('#play-seat-1 input[data-param="time"]', "Tab");
     await page.waitForFunction(() => document.querySelector("#play-players").textContent.includes("engine:time=0.05"));
-    // On the desktop the engine answers d3 from its opening book; on the phone it has none
-    // and searches.
+    // On the desktop the engine is given the shipped opening book and answers d3 from it;
+    // on the phone it has none (the default) and searches.
     const fromBook = name === "desktop";
-    if (!fromBook) {
-      await page.selectOption('#play-seat-1 select[data-param="book"]', "none");
-      await page.waitForFunction(() => document.querySelector("#play-players").textContent.includes("engine:time=0.05,book=none"));
+    if (fromBook) {
+      await page.selectOption('#play-seat-1 select[data-param="book"]', "shipped");
+      await page.waitForFunction(() => document.querySelector("#play-players").textContent.includes("engine:time=0.05,book=shipped"));
     }
     await page.waitForFunction(() => document.querySelectorAll("#move-list li").length === 0);
     await page.waitForSelector('#play-board .cell[data-square="19"].legal');
@@ -1121,7 +1121,7 @@ for (const [name, viewport] of [["desktop", { width: 1360, height: 900 }], ["pho
     await page.waitForSelector('#play-board.discs .cell[data-square="19"].legal');
     await page.selectOption('#play-seat-1 select[aria-label$="level"]', "engine:level=4");
     await page.waitForFunction(() => document.querySelector("#play-players").textContent.includes("White: engine:level=4"));
-    assert.match(await page.textContent("#play-seat-1 .level-note"), /^Strong: its opening book, then the learned evaluation four moves ahead/);
+    assert.match(await page.textContent("#play-seat-1 .level-note"), /^Strong: the learned evaluation four moves ahead/);
     assert.equal(await page.inputValue('#play-seat-1 select[aria-label="White"]'), "engine");
     // The level's parameters are shown, unfolded.
     assert.equal(await page.$$eval("#play-seat-1 details[open]", (d) => d.length), 1);
