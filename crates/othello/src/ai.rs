@@ -282,7 +282,7 @@ pub struct Engine {
     /// second search doubled a timed engine's time a move).
     last: Option<LastSearch>,
     /// Positions it plays from the book rather than search (none unless set); only at
-    /// levels below the depth of the book's searches (see [`Engine::book_in_use`]).
+    /// levels below the depth of the book's searches (a search as deep does better alone).
     pub book: Option<std::sync::Arc<crate::book::Book>>,
 }
 
