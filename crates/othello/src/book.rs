@@ -14,11 +14,9 @@ use std::collections::{HashMap, HashSet};
 use std::path::Path;
 use std::sync::{Arc, OnceLock};
 
-use gamelab_core::Game;
+use gamelab_core::{EngineHooks as _, Game};
 use rayon::prelude::*;
 use thiserror::Error;
-
-use gamelab_core::EngineHooks as _;
 
 use crate::bits::{images, legal_moves};
 use crate::search::{Limits, Searcher};
@@ -114,27 +112,24 @@ impl Book {
 
     /// The entry of (`p`, `o`) in any orientation.
     pub fn get(&self, p: u64, o: u64) -> Option<&Entry> {
-        let (key, _) = canonical(p, o);
-        self.entries
-            .binary_search_by(|e| (e.p, e.o).cmp(&key))
-            .ok()
-            .map(|i| &self.entries[i])
+        self.turned(p, o).map(|(entry, _)| entry)
     }
 
     /// The book's move in `pos`, when `pos` is in the book.
     pub fn probe(&self, pos: &Othello) -> Option<BookMove> {
         let (p, o) = pos.discs();
-        let (entry, _) = self.turned(p, o)?;
+        let first = self.turned(p, o)?;
+        let (entry, _) = first;
         let mut line = Vec::new();
         let mut next = pos.clone();
+        let mut at = Some(first);
         // Each step plays a move: the line ends, at the latest, when the discs run out.
-        while let Some((e, k)) = {
-            let (p, o) = next.discs();
-            self.turned(p, o)
-        } {
+        while let Some((e, k)) = at {
             let mv = turned_back(e.best, k);
             line.push(mv);
             next.play_unchecked(mv);
+            let (p, o) = next.discs();
+            at = self.turned(p, o);
         }
         Some(BookMove {
             best: line[0],
@@ -284,7 +279,6 @@ pub fn frequent_positions(
     let mut counts: HashMap<(u64, u64), u32> = HashMap::new();
     for game in games {
         let mut pos = Othello::new();
-        // A game that comes back to a position (it cannot: discs only grow) counts once.
         for ply in 0..=plies as usize {
             let (p, o) = pos.discs();
             if legal_moves(p, o) == 0 {
