@@ -41,7 +41,11 @@ fn a_session_answers_every_command_with_its_number() {
     assert_eq!(engine.send("1 protocol_version"), "=1 2\n");
     assert_eq!(engine.send("name"), "= gamelab\n");
     assert_eq!(engine.send("2 known_command genmove"), "=2 true\n");
-    assert_eq!(engine.send("3 known_command time_settings"), "=3 false\n");
+    assert_eq!(engine.send("3 known_command time_settings"), "=3 true\n");
+    assert_eq!(
+        engine.send("3 known_command kgs-time_settings"),
+        "=3 false\n"
+    );
     let commands = engine.send("list_commands");
     assert!(commands.contains("\nreg_genmove\n"), "{commands}");
     assert_eq!(engine.send("list_games"), "= Othello\n");

@@ -169,6 +169,14 @@ pub trait Agent<G: Game>: Send {
     fn set_stop(&mut self, stop: &StopFlag) {
         let _ = stop;
     }
+
+    /// Caps the time each of the agent's next moves may take (a game clock's share for
+    /// the move; never more than the agent's own time limit), `None` to lift the cap.
+    /// `false` from agents that keep no time and go on at their own pace.
+    fn set_move_time(&mut self, limit: Option<std::time::Duration>) -> bool {
+        let _ = limit;
+        false
+    }
 }
 
 impl<G: Game, A: Agent<G> + ?Sized> Agent<G> for Box<A> {
@@ -210,6 +218,10 @@ impl<G: Game, A: Agent<G> + ?Sized> Agent<G> for Box<A> {
 
     fn set_stop(&mut self, stop: &StopFlag) {
         (**self).set_stop(stop)
+    }
+
+    fn set_move_time(&mut self, limit: Option<std::time::Duration>) -> bool {
+        (**self).set_move_time(limit)
     }
 }
 

@@ -9,6 +9,7 @@ mod agent;
 pub mod arena;
 pub mod by_score;
 pub mod child_program;
+pub mod clock;
 pub mod describe;
 pub mod diverge;
 pub mod elo;

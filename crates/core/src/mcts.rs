@@ -448,6 +448,8 @@ pub struct Mcts<G: Game> {
     tree: Tree<G>,
     last: Option<LastSearch<G::Move>>,
     stop: Option<StopFlag>,
+    /// A game clock's share for each move ([`Agent::set_move_time`]).
+    move_time: Option<Duration>,
 }
 
 impl<G: EngineHooks> Mcts<G> {
@@ -459,6 +461,7 @@ impl<G: EngineHooks> Mcts<G> {
             tree: Tree::new(),
             last: None,
             stop: None,
+            move_time: None,
         }
     }
 
@@ -473,7 +476,7 @@ impl<G: EngineHooks> Mcts<G> {
 
     /// Whether the move depends on the position alone: no time limit, no tree kept.
     fn is_fixed(&self) -> bool {
-        self.options.time.is_none() && !self.options.reuse
+        self.options.time.is_none() && self.move_time.is_none() && !self.options.reuse
     }
 
     /// Searches `game` and returns each root move's statistics (in the game's move order)
@@ -486,7 +489,8 @@ impl<G: EngineHooks> Mcts<G> {
         {
             return (last.stats.clone(), last.iterations);
         }
-        let deadline = self.options.time.map(|t| Instant::now() + t);
+        let limit = crate::clock::shorter(self.options.time, self.move_time);
+        let deadline = limit.map(|t| Instant::now() + t);
         let cutoff = Cutoff::new(deadline, self.stop.clone());
         self.tree.reroot(game, self.options.reuse);
         // Each search reads the streams of its own games of the seed: numbered from the
@@ -792,6 +796,11 @@ impl<G: EngineHooks> Agent<G> for Mcts<G> {
         if let Playout::Agent(agent) = &mut self.playout {
             agent.set_stop(stop);
         }
+    }
+
+    fn set_move_time(&mut self, limit: Option<Duration>) -> bool {
+        self.move_time = limit;
+        true
     }
 }
 

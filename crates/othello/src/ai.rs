@@ -209,7 +209,10 @@ impl LeafEval<Othello> for FromBlack {
 /// Alpha-beta with iterative deepening and a transposition table (core's search), under a
 /// time limit per move, and an exact endgame search from `endgame` empties.
 pub struct AlphaBeta {
+    /// The spec's time a move.
     pub time: Option<Duration>,
+    /// A game clock's share for each move ([`Agent::set_move_time`]).
+    pub move_time: Option<Duration>,
     pub depth: u32,
     pub eval: Eval,
     pub endgame: u32,
@@ -235,7 +238,7 @@ impl AlphaBeta {
             max_depth: self.depth,
             use_tt: true,
             symmetric: false,
-            time_limit: self.time,
+            time_limit: gamelab_core::clock::shorter(self.time, self.move_time),
         };
         analyze_until(pos, &mut FromBlack(self.eval), options, self.stop.as_ref())
             .last()
@@ -249,13 +252,18 @@ impl Agent<Othello> for AlphaBeta {
         self.stop = Some(stop.clone());
     }
 
+    fn set_move_time(&mut self, limit: Option<Duration>) -> bool {
+        self.move_time = limit;
+        true
+    }
+
     fn choose(&mut self, pos: &Othello, _rng: &mut GameRng) -> Move {
         self.decide(pos)
     }
 
     /// Without a time limit the choice is a fixed function of the position.
     fn policy(&mut self, pos: &Othello) -> Option<Policy<Move>> {
-        self.time
+        gamelab_core::clock::shorter(self.time, self.move_time)
             .is_none()
             .then(|| Policy::uniform(&[self.decide(pos)]))
     }
@@ -284,6 +292,9 @@ pub struct Engine {
     /// Positions it plays from the book rather than search (none unless set); only at
     /// levels below the depth of the book's searches (a search as deep does better alone).
     pub book: Option<std::sync::Arc<crate::book::Book>>,
+    /// The spec's time a move, which a game clock's share ([`Agent::set_move_time`]) can
+    /// only shorten.
+    own_time: Option<Duration>,
 }
 
 struct LastSearch {
@@ -318,6 +329,7 @@ impl Engine {
             },
             last: None,
             book: None,
+            own_time: time,
         }
     }
 
@@ -423,6 +435,15 @@ impl Agent<Othello> for Engine {
         self.searcher.set_stop(stop.clone());
     }
 
+    /// The exact search's reach follows the time, as for a spec's `time`: a solve cannot
+    /// stop at the clock with a move in hand.
+    fn set_move_time(&mut self, limit: Option<Duration>) -> bool {
+        let time = gamelab_core::clock::shorter(self.own_time, limit);
+        self.limits.time = time;
+        self.limits.exact = exact_reach(self.limits.depth, time);
+        true
+    }
+
     fn choose(&mut self, pos: &Othello, _rng: &mut GameRng) -> Move {
         self.analyse(pos).best
     }
@@ -521,10 +542,12 @@ pub const PROBCUT_DEFAULT: f64 = 1.5;
 /// 0.88, 2.4 s, and from 26 9.6 s).
 ///
 /// With a time limit, no further than a solve surely fits in it, since a solve cannot
-/// stop at the clock with a move in hand: 18 empties below 2 s a move, 20 from 2 s, 22
-/// from 10 s, 24 from 60 s — six to eleven times the slowest solves measured there (one
-/// thread, same host: from 20 empties 0.17 s, FFO #40 0.31 s; from 22 1.22 s; from 24
-/// 5.3 s, FFO #45 4.6 s), room for a slower machine.
+/// stop at the clock with a move in hand: 14 empties below 0.02 s a move, 16 from 0.02 s,
+/// 18 from 0.1 s, 20 from 2 s, 22 from 10 s, 24 from 60 s — one and a half to eleven
+/// times the slowest solves measured there (one thread, same host: from 14 empties
+/// 0.003 s, 16 0.015 s, 18 0.077 s (`--example exact_reach -- E 20`), 20 0.17 s, FFO
+/// #40 0.31 s; from 22 1.22 s; from 24 5.3 s, FFO #45 4.6 s). The smallest shares come
+/// from a game clock running down (GTP's `time_settings`).
 pub fn exact_reach(level: u32, time: Option<Duration>) -> u32 {
     let reach = if level <= 16 {
         level + 6
@@ -538,7 +561,9 @@ pub fn exact_reach(level: u32, time: Option<Duration>) -> u32 {
         t if t >= 60.0 => 24,
         t if t >= 10.0 => 22,
         t if t >= 2.0 => 20,
-        _ => 18,
+        t if t >= 0.1 => 18,
+        t if t >= 0.02 => 16,
+        _ => 14,
     };
     reach.min(fits)
 }
@@ -549,7 +574,7 @@ pub fn registry() -> Registry<Othello> {
         "engine",
         "the learned pattern evaluation (fitted to the WTHOR games) in a PVS midgame search, exact near the end",
         vec![
-            ParamSpec::int("level", 8, 1, 30, "plies of midgame search; exact from level+6 empties up to level 16, then one more every two levels (with a time limit, at most 18 below 2 s a move, 20, 22 and 24 from 2, 10 and 60 s)"),
+            ParamSpec::int("level", 8, 1, 30, "plies of midgame search; exact from level+6 empties up to level 16, then one more every two levels (with a time limit, at most 14, 16, 18 below 0.02, 0.1 and 2 s a move, 20, 22 and 24 from 2, 10 and 60 s)"),
             ParamSpec::float(
                 "time",
                 0.0,
@@ -681,6 +706,7 @@ pub fn registry() -> Registry<Othello> {
                 });
             }
             Ok(Box::new(AlphaBeta {
+                move_time: None,
                 time: (seconds > 0.0).then(|| Duration::from_secs_f64(seconds)),
                 depth: p.int("depth") as u32,
                 eval: Eval::from_name(p.text("eval")).expect("a declared choice"),

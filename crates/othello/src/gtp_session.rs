@@ -6,18 +6,29 @@
 //! Understood: `protocol_version`, `name`, `version`, `known_command`, `list_commands`,
 //! `quit`, `boardsize` (8 only), `clear_board`, `komi` (read, then ignored: Othello has
 //! none), `play`, `genmove`, `reg_genmove`, `undo`, `showboard`, `final_score`, and
-//! Quarry's `list_games` (Othello) and `set_game` (Othello or Reversi). A command
+//! Quarry's `list_games` (Othello) and `set_game` (Othello or Reversi), and the clock's
+//! `time_settings` and `time_left` (below). A command
 //! may carry a number, which its answer echoes. A `play` or `genmove` for the side that
 //! does not have the move, when the side that has it must pass, plays that pass first (as
 //! GRhino does); `play COLOUR pass` is taken too. A command that cannot be carried out
 //! gets `? reason` and the engine goes on.
+//!
+//! Under a clock each `genmove` gets a share of the side's time left
+//! ([`gamelab_core::clock`]) as a cap on the AI's time for the move; an AI whose spec
+//! does not set its `level` then searches at its deepest level, so that the clock, not
+//! the default level, says how deep. The session keeps each side's clock itself (its own
+//! moves charged as they take) and takes what `time_left` says over it.
 
-use gamelab_core::{Agent, Game, Side, SpecError};
+use std::time::Instant;
+
+use gamelab_core::clock::{Clock, TimeControl};
+use gamelab_core::registry::ParamKind;
+use gamelab_core::{Agent, AgentSpec, Game, Side, SpecError};
 
 use crate::{Move, Othello, ggf};
 
 /// The commands this engine knows, as `list_commands` gives them.
-const COMMANDS: [&str; 17] = [
+const COMMANDS: [&str; 19] = [
     "protocol_version",
     "name",
     "version",
@@ -35,6 +46,8 @@ const COMMANDS: [&str; 17] = [
     "final_score",
     "list_games",
     "set_game",
+    "time_settings",
+    "time_left",
 ];
 
 /// One engine's state between commands.
@@ -47,18 +60,41 @@ pub struct Session {
     implicit: Vec<bool>,
     /// Set by `quit`: the caller reads no more lines.
     pub quit: bool,
+    control: TimeControl,
+    /// Black's clock and white's, under a limit.
+    clocks: [Option<Clock>; 2],
+    /// The AI's spec at its deepest level, for play under a clock, when its spec leaves
+    /// the level to its default.
+    deepest: Option<String>,
 }
 
 impl Session {
     /// A session of the AI `spec` names (see `gamelab ais --game othello`).
     pub fn new(spec: &str) -> Result<Session, SpecError> {
-        let agent = crate::ai::registry().build(spec)?;
+        let registry = crate::ai::registry();
+        let agent = registry.build(spec)?;
+        let parsed = AgentSpec::parse(spec)?;
+        let deepest = registry.find(&parsed.name).and_then(|entry| {
+            let level = entry.params.iter().find(|p| p.name == "level")?;
+            let ParamKind::Int { max, .. } = level.kind else {
+                return None;
+            };
+            if parsed.params.iter().any(|(name, _)| name == "level") {
+                return None;
+            }
+            let mut deepest = parsed.clone();
+            deepest.params.push(("level".into(), max.to_string()));
+            Some(deepest.to_string())
+        });
         Ok(Session {
             spec: spec.to_string(),
             agent,
             game: Othello::new(),
             implicit: Vec::new(),
             quit: false,
+            control: TimeControl::Unlimited,
+            clocks: [None, None],
+            deepest,
         })
     }
 
@@ -99,6 +135,38 @@ impl Session {
             "clear_board" => {
                 self.game = Othello::new();
                 self.implicit.clear();
+                self.clocks = [self.control.start(), self.control.start()];
+                Ok(String::new())
+            }
+            "time_settings" => {
+                let [main, period, stones] = args else {
+                    return Err("syntax error: time_settings takes the main time, the byo-yomi time (seconds) and the byo-yomi stones".into());
+                };
+                let main = number("main time", main)?;
+                let period = number("byo-yomi time", period)?;
+                let stones = stones.parse::<u32>().map_err(|_| {
+                    format!("syntax error: byo-yomi stones `{stones}`: expected a whole number from 0 to {}", u32::MAX)
+                })?;
+                let control = TimeControl::from_gtp(main, period, stones)
+                    .map_err(|e| format!("syntax error: {e}"))?;
+                self.set_control(control)?;
+                Ok(String::new())
+            }
+            "time_left" => {
+                let [colour, time, stones] = args else {
+                    return Err("syntax error: time_left takes a colour, the seconds left and the byo-yomi stones left (0 in main time)".into());
+                };
+                let black = read_colour(colour)?;
+                let left = gamelab_core::clock::seconds("time left", number("time left", time)?)
+                    .map_err(|e| format!("syntax error: {e}"))?;
+                let stones = stones.parse::<u32>().map_err(|_| {
+                    format!("syntax error: stones left `{stones}`: expected a whole number from 0 to {}", u32::MAX)
+                })?;
+                let clock = &mut self.clocks[usize::from(!black)];
+                match clock {
+                    Some(clock) => clock.set(left, stones),
+                    None => *clock = Some(Clock::told(left, stones)),
+                }
                 Ok(String::new())
             }
             "komi" => one(command, args)?
@@ -129,8 +197,13 @@ impl Session {
                 let black = read_colour(one(command, args)?)?;
                 let before = self.implicit.len();
                 self.turn_to(black)?;
-                let mv = self.choose();
+                let clock = usize::from(!black);
+                let started = Instant::now();
+                let mv = self.choose(clock);
                 if command == "genmove" {
+                    if let Some(clock) = &mut self.clocks[clock] {
+                        clock.spend(started.elapsed());
+                    }
                     self.push(mv, false);
                 } else {
                     // Nothing played: a pass made to reach the colour is taken back.
@@ -185,14 +258,36 @@ impl Session {
         Ok(())
     }
 
-    fn choose(&mut self) -> Move {
+    /// The AI's move, within its share of `clock`'s time (0 black's, 1 white's) under a
+    /// limit.
+    fn choose(&mut self, clock: usize) -> Move {
         let side = if self.game.black_to_move() {
             Side::First
         } else {
             Side::Second
         };
+        let share = self.clocks[clock].map(|c| c.move_time(moves_to_plan(&self.game)));
+        self.agent.set_move_time(share);
         let mut rng = gamelab_core::game_rng(0, self.implicit.len() as u64, side);
         self.agent.choose(&self.game, &mut rng)
+    }
+
+    /// Starts both clocks afresh under `control`, with the AI at its deepest level under
+    /// a limit (unless its spec sets the level) and as its spec says without one.
+    fn set_control(&mut self, control: TimeControl) -> Result<(), String> {
+        let limited = control != TimeControl::Unlimited;
+        if self.deepest.is_some() && limited != (self.control != TimeControl::Unlimited) {
+            let spec = match (&self.deepest, limited) {
+                (Some(deepest), true) => deepest,
+                _ => &self.spec,
+            };
+            self.agent = crate::ai::registry()
+                .build(spec)
+                .map_err(|e| format!("cannot set the clock: {e}"))?;
+        }
+        self.control = control;
+        self.clocks = [control.start(), control.start()];
+        Ok(())
     }
 
     fn push(&mut self, mv: Move, implicit: bool) {
@@ -232,6 +327,19 @@ fn one<'a>(command: &str, args: &[&'a str]) -> Result<&'a str, String> {
     }
 }
 
+/// The moves of the side to move still to come that want thought, to share its time
+/// among: half the empty squares, less the last few, which an exact search plays at once,
+/// and one or two held back, since the first exact solve costs more than a midgame move.
+fn moves_to_plan(pos: &Othello) -> u32 {
+    pos.empties().saturating_sub(10).div_ceil(2) + 2
+}
+
+/// A number of seconds in a command.
+fn number(what: &str, word: &str) -> Result<f64, String> {
+    word.parse::<f64>()
+        .map_err(|_| format!("syntax error: {what} `{word}`: expected a number of seconds"))
+}
+
 /// Whether a GTP colour is black.
 fn read_colour(word: &str) -> Result<bool, String> {
     match word.to_ascii_lowercase().as_str() {
@@ -240,5 +348,89 @@ fn read_colour(word: &str) -> Result<bool, String> {
         _ => Err(format!(
             "syntax error: `{word}` is not a colour (black or white)"
         )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+
+    fn answer(session: &mut Session, line: &str) -> String {
+        session.handle(line).expect("an answer")
+    }
+
+    #[test]
+    fn under_a_clock_an_ai_whose_spec_leaves_the_level_searches_as_deep_as_it_can() {
+        let deepest = |spec: &str| Session::new(spec).unwrap().deepest;
+        assert_eq!(deepest("engine").as_deref(), Some("engine:level=30"));
+        assert_eq!(
+            deepest("engine:book=shipped").as_deref(),
+            Some("engine:book=shipped,level=30")
+        );
+        assert_eq!(deepest("engine:level=2"), None);
+        assert_eq!(deepest("greedy"), None);
+    }
+
+    #[test]
+    fn the_clock_is_charged_for_each_move_and_told_by_time_left() {
+        // The level set, so that the move is the level's whatever the machine.
+        let mut session = Session::new("engine:level=2").unwrap();
+        let unclocked = answer(&mut session, "reg_genmove black");
+        assert_eq!(answer(&mut session, "time_settings 600 0 0"), "=\n\n");
+        let start = (Duration::from_secs(600), 0);
+        assert_eq!(session.clocks[0].unwrap().reading(), start);
+        assert_eq!(answer(&mut session, "genmove black"), unclocked);
+        let (left, stones) = session.clocks[0].unwrap().reading();
+        assert!(left < start.0 && stones == 0, "{left:?}");
+        // White's clock has not run; what an outside clock says wins.
+        assert_eq!(session.clocks[1].unwrap().reading(), start);
+        assert_eq!(answer(&mut session, "time_left white 12 3"), "=\n\n");
+        assert_eq!(
+            session.clocks[1].unwrap().reading(),
+            (Duration::from_secs(12), 3)
+        );
+        // A new game starts both clocks afresh; no limit stops them.
+        assert_eq!(answer(&mut session, "clear_board"), "=\n\n");
+        assert_eq!(session.clocks, [Some(session.control.start().unwrap()); 2]);
+        assert_eq!(answer(&mut session, "time_settings 0 1 0"), "=\n\n");
+        assert_eq!(session.clocks, [None, None]);
+        // time_left alone is a clock too.
+        assert_eq!(answer(&mut session, "time_left b 30 0"), "=\n\n");
+        assert_eq!(
+            session.clocks[0].unwrap().reading(),
+            (Duration::from_secs(30), 0)
+        );
+    }
+
+    #[test]
+    fn clock_commands_that_cannot_be_read_are_refused() {
+        let mut session = Session::new("greedy").unwrap();
+        for line in [
+            "time_settings 300 0",
+            "time_settings -1 0 0",
+            "time_settings NaN 0 0",
+            "time_settings inf 0 0",
+            "time_settings 1e300 0 0",
+            "time_settings 300 30 -5",
+            "time_settings 300 30 five",
+            "time_left black 10",
+            "time_left purple 10 0",
+            "time_left white -3 0",
+            "time_left white 10 99999999999",
+        ] {
+            let reply = answer(&mut session, line);
+            assert!(reply.starts_with("? syntax error"), "{line}: {reply}");
+        }
+        assert_eq!(
+            answer(&mut session, "time_settings 300 30 five"),
+            "? syntax error: byo-yomi stones `five`: expected a whole number from 0 to 4294967295\n\n"
+        );
+        assert_eq!(
+            answer(&mut session, "time_settings -1 0 0"),
+            "? syntax error: main time -1: expected seconds from 0 to 31536000\n\n"
+        );
+        assert_eq!(session.control, TimeControl::Unlimited);
     }
 }

@@ -530,11 +530,13 @@ fn the_engines_exact_reach_grows_with_its_level() {
     // With a clock, no further than a solve surely fits in a move's time.
     let seconds = std::time::Duration::from_secs_f64;
     assert_eq!(exact_reach(8, Some(seconds(100.0))), 14);
-    let timed: Vec<u32> = [0.1, 1.9, 2.0, 9.0, 10.0, 59.0, 60.0, 3600.0]
-        .into_iter()
-        .map(|t| exact_reach(30, Some(seconds(t))))
-        .collect();
-    assert_eq!(timed, [18, 18, 20, 20, 22, 22, 24, 24]);
+    let timed: Vec<u32> = [
+        0.0, 0.019, 0.02, 0.099, 0.1, 1.9, 2.0, 9.0, 10.0, 59.0, 60.0, 3600.0,
+    ]
+    .into_iter()
+    .map(|t| exact_reach(30, Some(seconds(t))))
+    .collect();
+    assert_eq!(timed, [14, 14, 16, 16, 18, 18, 20, 20, 22, 22, 24, 24]);
     // FFO #40: 20 empties, +38 by a2. Level 14 solves it, and so it does with 2 s a
     // move; with 1 s it searches it.
     let ffo40 = ffo("ffo40-59.txt").into_iter().next().unwrap();
@@ -555,6 +557,24 @@ fn the_engines_exact_reach_grows_with_its_level() {
             assert_eq!(mv.to_string(), "a2");
             assert_eq!(engine.value(&pos), Some(38.0));
         }
+    }
+    // A game clock's share for the move works as a spec's time, never lengthens it, and
+    // lifted, gives the level its reach back.
+    for (spec, share, exact) in [
+        ("engine:level=14,threads=1", Some(1.0), false),
+        ("engine:level=14,threads=1", None, true),
+        ("engine:level=14,time=1,threads=1", Some(5.0), false),
+        ("engine:level=14,time=2,threads=1", None, true),
+    ] {
+        let mut engine = gamelab_othello::ai::registry().build(spec).unwrap();
+        assert!(engine.set_move_time(Some(seconds(0.5))));
+        assert!(engine.set_move_time(share.map(seconds)));
+        engine.choose(&pos, &mut rng);
+        assert_eq!(
+            engine.last_search().unwrap().exact,
+            exact,
+            "{spec} {share:?}"
+        );
     }
 }
 

@@ -155,3 +155,19 @@ fn roulette_draws_by_its_policy_and_favours_corners() {
     let mv = mcts.choose(&pos, &mut game_rng(0, 0, Side::First));
     assert!(pos.legal_moves().contains(&mv));
 }
+
+#[test]
+fn a_clock_share_for_the_move_ends_the_search() {
+    // A hundred million iterations would take minutes; a game clock's 20 ms share ends it.
+    let mut mcts = agent("mcts:iterations=100000000");
+    assert!(mcts.set_move_time(Some(std::time::Duration::from_millis(20))));
+    let pos = Othello::new();
+    // Timed, its move is not a fixed function of the position.
+    assert!(mcts.policy(&pos).is_none());
+    let explained = mcts.explain(&pos).unwrap();
+    let iterations: u64 = explained
+        .split_once(" iterations")
+        .and_then(|(n, _)| n.parse().ok())
+        .unwrap_or_else(|| panic!("{explained}"));
+    assert!(iterations < 100_000_000, "{explained}");
+}

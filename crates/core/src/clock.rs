@@ -1,0 +1,256 @@
+//! Game clocks: the time a side has left under a time control, and the share of it the
+//! next move gets. The time controls are GTP's (`time_settings`): a main time for the
+//! whole game, then Canadian byo-yomi, a period for every so many moves.
+
+use std::time::Duration;
+
+/// The longest time a control or a clock may hold: a year, far beyond any game, and
+/// small enough that sums of them never overflow.
+pub const MAX_SECONDS: f64 = 365.0 * 24.0 * 3600.0;
+
+/// How long each side may think in a game.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum TimeControl {
+    /// No limit: agents play at their own pace.
+    Unlimited,
+    /// `main` for the whole game, then `period` for every `stones` moves; with no stones,
+    /// `main` is all there is (absolute time).
+    Canadian {
+        main: Duration,
+        period: Duration,
+        stones: u32,
+    },
+}
+
+impl TimeControl {
+    /// GTP's `time_settings main_time byo_yomi_time byo_yomi_stones` (seconds, seconds,
+    /// moves): a period with no stones means no limit, as the protocol has it.
+    pub fn from_gtp(main: f64, period: f64, stones: u32) -> Result<TimeControl, String> {
+        let main = seconds("main time", main)?;
+        let period = seconds("byo-yomi time", period)?;
+        Ok(match (period.is_zero(), stones) {
+            (false, 0) => TimeControl::Unlimited,
+            (true, _) => TimeControl::Canadian {
+                main,
+                period: Duration::ZERO,
+                stones: 0,
+            },
+            (false, stones) => TimeControl::Canadian {
+                main,
+                period,
+                stones,
+            },
+        })
+    }
+
+    /// A clock at the start of a game under this control (`None`: no limit).
+    pub fn start(&self) -> Option<Clock> {
+        match *self {
+            TimeControl::Unlimited => None,
+            TimeControl::Canadian { main, .. } => Some(Clock {
+                control: *self,
+                left: main,
+                stones: 0,
+            }),
+        }
+    }
+}
+
+/// A number of seconds from outside: finite, not negative, at most [`MAX_SECONDS`].
+pub fn seconds(what: &str, value: f64) -> Result<Duration, String> {
+    if (0.0..=MAX_SECONDS).contains(&value) {
+        Ok(Duration::from_secs_f64(value))
+    } else {
+        Err(format!(
+            "{what} {value}: expected seconds from 0 to {MAX_SECONDS}"
+        ))
+    }
+}
+
+/// The shorter of two time limits, `None` standing for no limit: an agent's own time a
+/// move and a clock's share for it.
+pub fn shorter(a: Option<Duration>, b: Option<Duration>) -> Option<Duration> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    }
+}
+
+/// One side's clock under a [`TimeControl::Canadian`] control.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Clock {
+    control: TimeControl,
+    left: Duration,
+    /// Moves still to play in the byo-yomi period; 0 in main time (GTP's `time_left`).
+    stones: u32,
+}
+
+/// The share of what is left kept back for what the clock sees and the agent does not
+/// (reading the command, writing the answer, a process switch): a twentieth, at most a
+/// second.
+fn reserve(left: Duration) -> Duration {
+    (left / 20).min(Duration::from_secs(1))
+}
+
+impl Clock {
+    /// A clock known only from an outside clock's reading (GTP's `time_left` with no
+    /// `time_settings` before it): `left` for the rest of the game, or for the next
+    /// `stones` moves, with periods as long after them.
+    pub fn told(left: Duration, stones: u32) -> Clock {
+        let period = if stones > 0 { left } else { Duration::ZERO };
+        Clock {
+            control: TimeControl::Canadian {
+                main: Duration::ZERO,
+                period,
+                stones,
+            },
+            left,
+            stones,
+        }
+    }
+
+    /// The time left and the moves still to play in the period (0 in main time).
+    pub fn reading(&self) -> (Duration, u32) {
+        (self.left, self.stones)
+    }
+
+    /// Sets what an outside clock reads (GTP's `time_left`): the time left, and the moves
+    /// still to play in the byo-yomi period, 0 while in main time.
+    pub fn set(&mut self, left: Duration, stones: u32) {
+        self.left = left;
+        self.stones = stones;
+    }
+
+    /// Charges a move that took `spent`; `false` when the time ran out during it.
+    pub fn spend(&mut self, spent: Duration) -> bool {
+        let TimeControl::Canadian { period, stones, .. } = self.control else {
+            return true;
+        };
+        let mut spent = spent;
+        if self.stones == 0 {
+            if spent <= self.left {
+                self.left -= spent;
+                return true;
+            }
+            if stones == 0 {
+                self.left = Duration::ZERO;
+                return false;
+            }
+            // Main time ran out during the move: the rest of it is the first period's.
+            spent -= self.left;
+            self.left = period;
+            self.stones = stones;
+        }
+        if spent > self.left {
+            self.left = Duration::ZERO;
+            return false;
+        }
+        self.left -= spent;
+        self.stones -= 1;
+        if self.stones == 0 {
+            self.left = period;
+            self.stones = stones;
+        }
+        true
+    }
+
+    /// How long the next move may take when about `moves_left` moves of this side are
+    /// still to come that need thought: an even share of the main time, or of the period
+    /// in byo-yomi, less a reserve; in main time never less than a period's share, since
+    /// the period follows.
+    pub fn move_time(&self, moves_left: u32) -> Duration {
+        let usable = self.left - reserve(self.left);
+        if self.stones > 0 {
+            return usable / self.stones;
+        }
+        let share = usable / moves_left.max(1);
+        match self.control {
+            TimeControl::Canadian { period, stones, .. } if stones > 0 => {
+                share.max((period - reserve(period)) / stones)
+            }
+            _ => share,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn secs(s: f64) -> Duration {
+        Duration::from_millis((s * 1000.0).round() as u64)
+    }
+
+    #[test]
+    fn gtp_settings_read_as_the_protocol_has_them() {
+        assert_eq!(
+            TimeControl::from_gtp(0.0, 1.0, 0),
+            Ok(TimeControl::Unlimited)
+        );
+        assert_eq!(
+            TimeControl::from_gtp(300.0, 0.0, 0),
+            Ok(TimeControl::Canadian {
+                main: secs(300.0),
+                period: Duration::ZERO,
+                stones: 0
+            })
+        );
+        // A number of stones without a period is absolute time too.
+        assert_eq!(
+            TimeControl::from_gtp(300.0, 0.0, 5),
+            TimeControl::from_gtp(300.0, 0.0, 0)
+        );
+        for bad in [-1.0, f64::NAN, f64::INFINITY, 1e300] {
+            let e = TimeControl::from_gtp(bad, 0.0, 0).unwrap_err();
+            assert!(e.starts_with("main time"), "{e}");
+            let e = TimeControl::from_gtp(0.0, bad, 0).unwrap_err();
+            assert!(e.starts_with("byo-yomi time"), "{e}");
+        }
+        assert_eq!(TimeControl::Unlimited.start(), None);
+    }
+
+    #[test]
+    fn absolute_time_is_shared_among_the_moves_left_and_runs_out() {
+        let mut clock = TimeControl::from_gtp(100.0, 0.0, 0)
+            .unwrap()
+            .start()
+            .unwrap();
+        // 100 s less a second's reserve, over 20 moves.
+        assert_eq!(clock.move_time(20), secs(4.95));
+        assert!(clock.spend(secs(60.0)));
+        assert_eq!(clock.reading(), (secs(40.0), 0));
+        // 40 s less a second, for the last move.
+        assert_eq!(clock.move_time(0), secs(39.0));
+        assert!(clock.spend(secs(30.0)));
+        // 10 s less its twentieth, over two moves.
+        assert_eq!(clock.move_time(2), secs(4.75));
+        assert!(!clock.spend(secs(11.0)));
+        assert_eq!(clock.reading(), (Duration::ZERO, 0));
+    }
+
+    #[test]
+    fn byo_yomi_follows_main_time_and_each_period_starts_afresh() {
+        let mut clock = TimeControl::from_gtp(10.0, 30.0, 5)
+            .unwrap()
+            .start()
+            .unwrap();
+        // In main time never less than a period's share: (30 - 1) / 5.
+        assert_eq!(clock.move_time(30), secs(5.8));
+        // Main time runs out during this move: its last 2 s are the period's.
+        assert!(clock.spend(secs(12.0)));
+        assert_eq!(clock.reading(), (secs(28.0), 4));
+        assert_eq!(clock.move_time(30), secs(27.0 / 4.0));
+        for _ in 0..3 {
+            assert!(clock.spend(secs(1.0)));
+        }
+        assert_eq!(clock.reading(), (secs(25.0), 1));
+        // The period's last move: a new period after it.
+        assert!(clock.spend(secs(20.0)));
+        assert_eq!(clock.reading(), (secs(30.0), 5));
+        assert!(!clock.spend(secs(31.0)));
+        // What an outside clock says wins.
+        clock.set(secs(7.0), 2);
+        assert_eq!(clock.reading(), (secs(7.0), 2));
+        assert_eq!(clock.move_time(30), secs(3.325));
+    }
+}
