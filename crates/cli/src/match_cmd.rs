@@ -33,6 +33,12 @@ pub struct MatchArgs {
     exact: bool,
     #[command(flatten)]
     openings: crate::openings::OpeningArgs,
+    /// Each side's clock for every game: MAIN seconds, MAIN+INCREMENT (Fischer) or
+    /// MAIN/PERIOD/STONES (Canadian byo-yomi, as GTP has it). Each move gets a share of
+    /// the time left (AIs with a time limit keep to it); a side whose time runs out loses
+    /// the game. The games then depend on the machine and its load.
+    #[arg(long, value_name = "CLOCK")]
+    clock: Option<gamelab_core::clock::TimeControl>,
     /// Print the match report as one JSON object instead of the tables.
     #[arg(long)]
     json: bool,
@@ -67,6 +73,11 @@ fn run_game<G: Described>(args: &MatchArgs, registry: &Registry<G>) -> anyhow::R
     let mut b = registry.build(&args.b)?;
     if args.exact && (args.openings.openings > 0 || args.openings.openings_file.is_some()) {
         anyhow::bail!("--exact walks every game from the start; it takes no openings");
+    }
+    if args.exact && args.clock.is_some() {
+        anyhow::bail!(
+            "--exact computes the games' probabilities without playing them; it takes no --clock"
+        );
     }
     let (games, from_file) = args.openings.make::<G>(args.games, args.seed, registry)?;
     if let Some(path) = &args.records {
@@ -123,6 +134,7 @@ fn sampled<G: Described>(
         seed: args.seed,
         threads: args.threads.unwrap_or(0),
         opening_plies: args.openings.openings,
+        clock: args.clock.unwrap_or_default(),
     };
     // The specs built once already; building them again per chunk cannot fail.
     let make = |spec: &str| {
@@ -212,6 +224,7 @@ fn sampled<G: Described>(
             .map(|p| p.display().to_string());
         report.balanced = args.openings.balanced;
         report.judge = args.openings.judge.clone();
+        report.clock = args.clock.map(|c| c.to_string());
         report.elapsed_ms = (elapsed * 1e3) as u64;
         return Ok(format!("{}\n", serde_json::to_string(&report)?));
     }
@@ -223,6 +236,7 @@ fn sampled<G: Described>(
         String::new()
     };
     note += &timed_notes::<G>([&args.a, &args.b]);
+    note += &clock_note(args.clock);
     note += &forfeit_notes(&result, specs);
     let openings = args.openings.describe(from_file.len(), games);
     Ok(format!(
@@ -270,6 +284,16 @@ pub fn timed_notes<'a, G: Described>(specs: impl IntoIterator<Item = &'a String>
         .filter(|spec| registry.is_timed(spec))
         .map(|spec| format!("note: {spec} has a time limit: its moves and these results depend on the machine and its load\n"))
         .collect()
+}
+
+/// The note on a match's clock, when it had one.
+pub fn clock_note(clock: Option<gamelab_core::clock::TimeControl>) -> String {
+    clock.map_or_else(String::new, |clock| {
+        format!(
+            "note: a clock of {} in every game (a side whose time ran out forfeited): the moves and these results depend on the machine and its load\n",
+            clock.describe()
+        )
+    })
 }
 
 /// A note for each AI that forfeited games (an outside program that failed), with the

@@ -48,6 +48,7 @@ pub fn play<G: Described>(
         seed,
         threads: 0,
         opening_plies: 0,
+        ..Default::default()
     };
     let make_a = || registry.build(a).expect("checked");
     let make_b = || registry.build(b).expect("checked");
@@ -80,6 +81,7 @@ fn write<G: Described>(args: &RecordsArgs) -> anyhow::Result<()> {
         seed: args.seed,
         threads: 0,
         opening_plies: 0,
+        ..Default::default()
     };
     let make_a = || registry.build(&args.a).expect("checked");
     let make_b = || registry.build(&args.b).expect("checked");

@@ -26,6 +26,10 @@ pub struct TournamentArgs {
     threads: Option<usize>,
     #[command(flatten)]
     openings: crate::openings::OpeningArgs,
+    /// Each side's clock for every game, as `gamelab match --clock` takes it: MAIN,
+    /// MAIN+INCREMENT or MAIN/PERIOD/STONES seconds; a side whose time runs out loses.
+    #[arg(long, value_name = "CLOCK")]
+    clock: Option<gamelab_core::clock::TimeControl>,
     /// Print one JSON object instead of the tables.
     #[arg(long)]
     json: bool,
@@ -62,6 +66,7 @@ fn tournament<G: Described>(
         seed: args.seed,
         threads: args.threads.unwrap_or(0),
         opening_plies: args.openings.openings,
+        clock: args.clock.unwrap_or_default(),
     };
     let started = Instant::now();
     let pairs = (args.ais.len() * (args.ais.len() - 1) / 2) as u64;
@@ -99,6 +104,7 @@ fn tournament<G: Described>(
         started.elapsed().as_secs_f64()
     );
     out += &crate::match_cmd::timed_notes::<G>(&args.ais);
+    out += &crate::match_cmd::clock_note(args.clock);
     Ok(out)
 }
 

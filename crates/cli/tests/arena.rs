@@ -115,6 +115,76 @@ fn match_errors() {
         .stderr(predicate::str::contains(
             "cannot write the records to /no/such/dir/x.jsonl",
         ));
+    for (clock, error) in [
+        (
+            "sixty",
+            "clock `sixty`: expected MAIN, MAIN+INCREMENT or MAIN/PERIOD/STONES",
+        ),
+        ("0", "clock `0` leaves no time for a move"),
+        (
+            "60+NaN",
+            "increment NaN: expected seconds from 0 to 31536000",
+        ),
+    ] {
+        gamelab()
+            .args(["match", "ai14s", "ai2", "--clock", clock])
+            .assert()
+            .failure()
+            .stderr(predicate::str::contains(error));
+    }
+    gamelab()
+        .args(["match", "ai14s", "ai2", "--exact", "--clock", "60"])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("it takes no --clock"));
+}
+
+#[test]
+fn a_match_on_the_clock_says_so_and_times_out_slow_sides() {
+    gamelab()
+        .args(["match", "ai14s", "ai2", "-n", "20", "--clock", "60+0.5"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "note: a clock of 60 s a side and 0.5 s more a move in every game",
+        ));
+    let v = json(&[
+        "match", "ai14s", "ai2", "-n", "20", "--clock", "300/30/5", "--json",
+    ]);
+    assert_eq!(v["clock"], "300/30/5");
+    assert_eq!(v["played"], 40);
+    // Without a clock the report has no such field.
+    assert_eq!(
+        json(&["match", "ai2", "ai2", "-n", "5", "--json"]).get("clock"),
+        None
+    );
+    // An Othello search six plies deep against a clock of a hundredth of a second a
+    // game: out of time at its first move of every game (greedy needs far less).
+    let v = json(&[
+        "match",
+        "--game",
+        "othello",
+        "minimax:depth=6",
+        "greedy",
+        "-n",
+        "2",
+        "--clock",
+        "0.01",
+        "--json",
+    ]);
+    assert_eq!(v["forfeits"]["a"], 4, "{v}");
+    assert_eq!(v["forfeits"]["b"], 0, "{v}");
+    let tournament = json(&[
+        "tournament",
+        "ai2",
+        "ai5",
+        "-n",
+        "5",
+        "--clock",
+        "60",
+        "--json",
+    ]);
+    assert_eq!(tournament["clock"], "60");
 }
 
 #[test]

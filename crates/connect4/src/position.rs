@@ -246,6 +246,11 @@ impl Game for ConnectFour {
         }
     }
 
+    /// The mover's share of the empty cells.
+    fn moves_to_plan(&self) -> u32 {
+        (42 - self.history.len() as u32).div_ceil(2)
+    }
+
     fn ply(&self) -> usize {
         self.history.len()
     }

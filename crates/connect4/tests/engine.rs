@@ -145,6 +145,7 @@ fn alphabeta_beats_random_and_greedy() {
             seed: 1,
             threads: 0,
             opening_plies: 0,
+            ..Default::default()
         };
         let make_a = || registry.build("alphabeta:depth=4,exact=10").unwrap();
         let make_b = || registry.build(opponent).unwrap();

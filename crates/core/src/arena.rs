@@ -96,6 +96,9 @@ pub struct MatchConfig {
     /// that many random plies, a different position for each, each played once with A
     /// first and once with A second.
     pub opening_plies: u32,
+    /// Each side's clock in every game; a side whose time runs out loses the game. Under
+    /// a limit the games depend on the machine and its load.
+    pub clock: crate::clock::TimeControl,
 }
 
 /// Why a match's openings cannot be made.
@@ -442,6 +445,9 @@ pub struct MatchReport {
     pub balanced: Option<f64>,
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub judge: Option<String>,
+    /// Each side's clock in every game (`60+0.5`), when the match had one.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub clock: Option<String>,
     /// Every game each way round was the same game: both AIs are deterministic and there
     /// were no openings to vary them.
     pub repeated_one_game: bool,
@@ -472,6 +478,7 @@ impl MatchReport {
             openings_file: None,
             balanced: None,
             judge: None,
+            clock: None,
             repeated_one_game: false,
             forfeits: None,
             elapsed_ms: 0,
@@ -648,10 +655,11 @@ pub fn play_game<G: Game, A: Agent<G> + ?Sized>(
     rngs: &mut [GameRng; 2],
     moves: Option<&mut Vec<G::Move>>,
 ) -> GameEnd {
-    play_game_from(start, 0, agents, rngs, moves)
+    play_game_from(start, 0, agents, rngs, moves, None)
 }
 
-/// [`play_game`] from a position reached by moves already hashed into `hash`.
+/// [`play_game`] from a position reached by moves already hashed into `hash`, each side
+/// on its clock of `clocks` when given.
 #[inline]
 fn play_game_from<G: Game, A: Agent<G> + ?Sized>(
     start: &G,
@@ -659,6 +667,7 @@ fn play_game_from<G: Game, A: Agent<G> + ?Sized>(
     agents: [&mut A; 2],
     rngs: &mut [GameRng; 2],
     mut moves: Option<&mut Vec<G::Move>>,
+    mut clocks: Option<[crate::clock::Clock; 2]>,
 ) -> GameEnd {
     let mut game = start.clone();
     loop {
@@ -670,7 +679,12 @@ fn play_game_from<G: Game, A: Agent<G> + ?Sized>(
             };
         }
         let side = game.to_move();
-        let mv = match agents[side.index()].try_choose(&game, &mut rngs[side.index()]) {
+        let (agent, rng) = (&mut *agents[side.index()], &mut rngs[side.index()]);
+        let chosen = match &mut clocks {
+            None => agent.try_choose(&game, rng),
+            Some(clocks) => on_the_clock(&mut clocks[side.index()], &game, agent, rng),
+        };
+        let mv = match chosen {
             Ok(mv) => mv,
             Err(forfeit) => return forfeited(side, hash, forfeit),
         };
@@ -679,6 +693,33 @@ fn play_game_from<G: Game, A: Agent<G> + ?Sized>(
             list.push(mv);
         }
         game.play_unchecked(mv);
+    }
+}
+
+/// `agent`'s move within its share of `clock`, the clock charged for it; a forfeit when
+/// the time ran out during it.
+#[cold]
+fn on_the_clock<G: Game, A: Agent<G> + ?Sized>(
+    clock: &mut crate::clock::Clock,
+    game: &G,
+    agent: &mut A,
+    rng: &mut GameRng,
+) -> Result<G::Move, Box<Forfeit>> {
+    let share = clock.move_time(game.moves_to_plan());
+    agent.set_move_time(Some(share));
+    let (left, _) = clock.reading();
+    let started = std::time::Instant::now();
+    let mv = agent.try_choose(game, rng)?;
+    let took = started.elapsed();
+    if clock.spend(took) {
+        Ok(mv)
+    } else {
+        Err(Box::new(Forfeit {
+            reason: format!(
+                "ran out of time: its move took {took:.1?} with {left:.1?} on its clock"
+            ),
+            stops_match: false,
+        }))
     }
 }
 
@@ -826,8 +867,10 @@ fn play_chunk<G: EngineHooks, A: Agent<G>>(
     // Per side of A: games won by the first player, by the second, drawn.
     let mut counts = [[0u64; 3]; 2];
     // Records need the moves, which the game's own playout loop does not keep.
+    // A clock times every move, which the playout loop does not.
     if !keep_games
         && openings.is_empty()
+        && cfg.clock == crate::clock::TimeControl::Unlimited
         && agent_a.is_uniform_random()
         && agent_b.is_uniform_random()
     {
@@ -858,8 +901,9 @@ fn play_chunk<G: EngineHooks, A: Agent<G>>(
             Side::Second => [&mut agent_b, &mut agent_a],
         };
         let mut moves = keep_games.then(Vec::new);
+        let clocks = cfg.clock.start().map(|clock| [clock, clock]);
         let end = if openings.is_empty() {
-            play_game(&start, agents, &mut rngs, moves.as_mut())
+            play_game_from(&start, 0, agents, &mut rngs, moves.as_mut(), clocks)
         } else {
             // The opening's moves are part of the game: its hash, its record.
             let opening = &openings[(index % cfg.games_per_side) as usize % openings.len()];
@@ -872,7 +916,7 @@ fn play_chunk<G: EngineHooks, A: Agent<G>>(
             if let Some(list) = moves.as_mut() {
                 list.extend_from_slice(opening);
             }
-            play_game_from(&from, hash, agents, &mut rngs, moves.as_mut())
+            play_game_from(&from, hash, agents, &mut rngs, moves.as_mut(), clocks)
         };
         let (outcome, hash) = (end.outcome, end.hash);
         // Checked after each game, so a stop is seen within one game; the game during

@@ -1,6 +1,8 @@
 //! Game clocks: the time a side has left under a time control, and the share of it the
-//! next move gets. The time controls are GTP's (`time_settings`): a main time for the
-//! whole game, then Canadian byo-yomi, a period for every so many moves.
+//! next move gets. The time controls are GTP's (`time_settings`: a main time for the
+//! whole game, then Canadian byo-yomi, a period for every so many moves) and Fischer's
+//! (a main time, and an increment after each move), as matches write them: `60` (a
+//! minute a side), `60+0.5`, `300/30/5`.
 
 use std::time::Duration;
 
@@ -9,9 +11,10 @@ use std::time::Duration;
 pub const MAX_SECONDS: f64 = 365.0 * 24.0 * 3600.0;
 
 /// How long each side may think in a game.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub enum TimeControl {
     /// No limit: agents play at their own pace.
+    #[default]
     Unlimited,
     /// `main` for the whole game, then `period` for every `stones` moves; with no stones,
     /// `main` is all there is (absolute time).
@@ -20,6 +23,8 @@ pub enum TimeControl {
         period: Duration,
         stones: u32,
     },
+    /// `main` for the whole game, and `increment` more after each move.
+    Fischer { main: Duration, increment: Duration },
 }
 
 impl TimeControl {
@@ -47,11 +52,102 @@ impl TimeControl {
     pub fn start(&self) -> Option<Clock> {
         match *self {
             TimeControl::Unlimited => None,
-            TimeControl::Canadian { main, .. } => Some(Clock {
+            TimeControl::Canadian { main, .. } | TimeControl::Fischer { main, .. } => Some(Clock {
                 control: *self,
                 left: main,
                 stones: 0,
             }),
+        }
+    }
+}
+
+impl std::str::FromStr for TimeControl {
+    type Err = String;
+
+    /// `MAIN` (seconds a side for the game), `MAIN+INCREMENT` (Fischer), or
+    /// `MAIN/PERIOD/STONES` (GTP's Canadian byo-yomi).
+    fn from_str(text: &str) -> Result<TimeControl, String> {
+        let expected = || {
+            format!(
+                "clock `{text}`: expected MAIN, MAIN+INCREMENT or MAIN/PERIOD/STONES in seconds (60, 60+0.5, 300/30/5)"
+            )
+        };
+        let number = |word: &str| word.trim().parse::<f64>().map_err(|_| expected());
+        let parts: Vec<&str> = text.split('/').collect();
+        match parts[..] {
+            [main, period, stones] => {
+                let stones = stones.trim().parse::<u32>().map_err(|_| expected())?;
+                TimeControl::from_gtp(number(main)?, number(period)?, stones)
+            }
+            [main] => match main.split_once('+') {
+                Some((main, increment)) => Ok(TimeControl::Fischer {
+                    main: seconds("main time", number(main)?)?,
+                    increment: seconds("increment", number(increment)?)?,
+                }),
+                None => TimeControl::from_gtp(number(main)?, 0.0, 0),
+            },
+            _ => Err(expected()),
+        }
+        .and_then(|control| match control {
+            TimeControl::Canadian {
+                main: Duration::ZERO,
+                stones: 0,
+                ..
+            } => Err(format!(
+                "clock `{text}` leaves no time for a move: expected a main time above 0, or an increment or byo-yomi after it"
+            )),
+            control => Ok(control),
+        })
+    }
+}
+
+impl TimeControl {
+    /// In words: "60 s a side", "60 s a side and 0.5 s more a move", "300 s a side, then
+    /// 30 s for every 5 moves".
+    pub fn describe(&self) -> String {
+        let s = |d: Duration| d.as_secs_f64();
+        match *self {
+            TimeControl::Unlimited => "no limit".into(),
+            TimeControl::Canadian {
+                main, stones: 0, ..
+            } => format!("{} s a side", s(main)),
+            TimeControl::Canadian {
+                main,
+                period,
+                stones,
+            } => format!(
+                "{} s a side, then {} s for every {stones} move{}",
+                s(main),
+                s(period),
+                if stones == 1 { "" } else { "s" }
+            ),
+            TimeControl::Fischer { main, increment } => {
+                format!("{} s a side and {} s more a move", s(main), s(increment))
+            }
+        }
+    }
+}
+
+impl std::fmt::Display for TimeControl {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match *self {
+            TimeControl::Unlimited => write!(f, "none"),
+            TimeControl::Canadian {
+                main, stones: 0, ..
+            } => write!(f, "{}", main.as_secs_f64()),
+            TimeControl::Canadian {
+                main,
+                period,
+                stones,
+            } => write!(
+                f,
+                "{}/{}/{stones}",
+                main.as_secs_f64(),
+                period.as_secs_f64()
+            ),
+            TimeControl::Fischer { main, increment } => {
+                write!(f, "{}+{}", main.as_secs_f64(), increment.as_secs_f64())
+            }
         }
     }
 }
@@ -123,8 +219,17 @@ impl Clock {
 
     /// Charges a move that took `spent`; `false` when the time ran out during it.
     pub fn spend(&mut self, spent: Duration) -> bool {
-        let TimeControl::Canadian { period, stones, .. } = self.control else {
-            return true;
+        let (period, stones) = match self.control {
+            TimeControl::Unlimited => return true,
+            TimeControl::Fischer { increment, .. } => {
+                let in_time = spent <= self.left;
+                self.left = self.left.saturating_sub(spent);
+                if in_time {
+                    self.left += increment;
+                }
+                return in_time;
+            }
+            TimeControl::Canadian { period, stones, .. } => (period, stones),
         };
         let mut spent = spent;
         if self.stones == 0 {
@@ -157,7 +262,7 @@ impl Clock {
     /// How long the next move may take when about `moves_left` moves of this side are
     /// still to come that need thought: an even share of the main time, or of the period
     /// in byo-yomi, less a reserve; in main time never less than a period's share, since
-    /// the period follows.
+    /// the period follows; with Fischer's increment, the share and the increment.
     pub fn move_time(&self, moves_left: u32) -> Duration {
         let usable = self.left - reserve(self.left);
         if self.stones > 0 {
@@ -168,6 +273,8 @@ impl Clock {
             TimeControl::Canadian { period, stones, .. } if stones > 0 => {
                 share.max((period - reserve(period)) / stones)
             }
+            // The increment comes after the move: within it, what is left is all there is.
+            TimeControl::Fischer { increment, .. } => (share + increment).min(usable),
             _ => share,
         }
     }
@@ -226,6 +333,66 @@ mod tests {
         assert_eq!(clock.move_time(2), secs(4.75));
         assert!(!clock.spend(secs(11.0)));
         assert_eq!(clock.reading(), (Duration::ZERO, 0));
+    }
+
+    #[test]
+    fn fischer_increments_come_after_each_move_in_time() {
+        let control: TimeControl = "10+0.5".parse().unwrap();
+        let mut clock = control.start().unwrap();
+        // (10 - 0.5) / 19, and the increment.
+        assert_eq!(clock.move_time(19), secs(1.0));
+        assert!(clock.spend(secs(4.0)));
+        assert_eq!(clock.reading(), (secs(6.5), 0));
+        // Never more than what is left now.
+        assert_eq!(clock.move_time(0), secs(6.5 - 0.325));
+        assert!(!clock.spend(secs(7.0)));
+        assert_eq!(clock.reading(), (Duration::ZERO, 0));
+    }
+
+    #[test]
+    fn clocks_are_written_as_they_are_read() {
+        for text in ["60", "60+0.5", "300/30/5", "0.25+0"] {
+            let control: TimeControl = text.parse().unwrap();
+            assert_eq!(control.to_string(), text);
+        }
+        assert_eq!("0/1/0".parse(), Ok(TimeControl::Unlimited));
+        let words: Vec<String> = ["60", "60+0.5", "0/30/5", "0/30/1", "0/1/0"]
+            .into_iter()
+            .map(|t| t.parse::<TimeControl>().unwrap().describe())
+            .collect();
+        assert_eq!(
+            words,
+            [
+                "60 s a side",
+                "60 s a side and 0.5 s more a move",
+                "0 s a side, then 30 s for every 5 moves",
+                "0 s a side, then 30 s for every 1 move",
+                "no limit"
+            ]
+        );
+        for none in ["0", "0/0/5"] {
+            let e = none.parse::<TimeControl>().unwrap_err();
+            assert!(e.contains("leaves no time for a move"), "{e}");
+        }
+        assert_eq!(TimeControl::default(), TimeControl::Unlimited);
+        for bad in [
+            "", "sixty", "60+", "+1", "60/30", "60/30/x", "1/2/3/4", "60+1+1",
+        ] {
+            let e = bad.parse::<TimeControl>().unwrap_err();
+            assert!(
+                e.starts_with(&format!("clock `{bad}`: expected MAIN")),
+                "{e}"
+            );
+        }
+        for (bad, what) in [
+            ("-1", "main time"),
+            ("NaN+1", "main time"),
+            ("60+inf", "increment"),
+            ("60/-1/5", "byo-yomi time"),
+        ] {
+            let e = bad.parse::<TimeControl>().unwrap_err();
+            assert!(e.starts_with(what), "{bad}: {e}");
+        }
     }
 
     #[test]

@@ -56,6 +56,14 @@ pub trait Game: Clone + Debug + Display + Send + Sync + 'static {
     /// Number of moves played from the start position.
     fn ply(&self) -> usize;
 
+    /// About how many moves the side to move still has to think about, to share a game
+    /// clock's time among ([`crate::clock::Clock::move_time`]): a game's own estimate
+    /// (the default, 20, suits no game in particular). Too few spends the time early and
+    /// leaves the last moves short of it; too many leaves it on the clock.
+    fn moves_to_plan(&self) -> u32 {
+        20
+    }
+
     /// Legal moves in the game's canonical order (results of tie-breaking AIs depend on it).
     /// Empty once the game is over.
     fn legal_moves(&self) -> Self::Moves;

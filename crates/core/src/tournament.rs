@@ -75,6 +75,9 @@ pub struct TournamentReport {
     pub openings_file: Option<String>,
     pub balanced: Option<f64>,
     pub judge: Option<String>,
+    /// Each side's clock in every game (`60+0.5`), when the games had one.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub clock: Option<String>,
     pub players: Vec<Standing>,
 }
 
@@ -206,6 +209,7 @@ pub fn tabulate<G: EngineHooks>(
         openings_file: None,
         balanced: None,
         judge: None,
+        clock: (cfg.clock != crate::clock::TimeControl::Unlimited).then(|| cfg.clock.to_string()),
         players: standings(ais, &wins, &draws, &forfeited),
     })
 }

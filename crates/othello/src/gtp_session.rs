@@ -266,7 +266,7 @@ impl Session {
         } else {
             Side::Second
         };
-        let share = self.clocks[clock].map(|c| c.move_time(moves_to_plan(&self.game)));
+        let share = self.clocks[clock].map(|c| c.move_time(self.game.moves_to_plan()));
         self.agent.set_move_time(share);
         let mut rng = gamelab_core::game_rng(0, self.implicit.len() as u64, side);
         self.agent.choose(&self.game, &mut rng)
@@ -325,13 +325,6 @@ fn one<'a>(command: &str, args: &[&'a str]) -> Result<&'a str, String> {
         [arg] => Ok(arg),
         _ => Err(format!("syntax error: {command} takes one argument")),
     }
-}
-
-/// The moves of the side to move still to come that want thought, to share its time
-/// among: half the empty squares, less the last few, which an exact search plays at once,
-/// and one or two held back, since the first exact solve costs more than a midgame move.
-fn moves_to_plan(pos: &Othello) -> u32 {
-    pos.empties().saturating_sub(10).div_ceil(2) + 2
 }
 
 /// A number of seconds in a command.

@@ -504,6 +504,12 @@ impl Game for Othello {
         self.history.len()
     }
 
+    /// Half the empty squares, less the last few, which an exact search plays at once,
+    /// and two held back, since the first exact solve costs more than a midgame move.
+    fn moves_to_plan(&self) -> u32 {
+        self.empties().saturating_sub(10).div_ceil(2) + 2
+    }
+
     #[inline]
     fn legal_moves(&self) -> Moves {
         let mut moves = Moves::new();

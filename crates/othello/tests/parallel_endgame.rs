@@ -191,6 +191,7 @@ fn agents_know_when_they_play_inside_a_match() {
             seed: 0,
             threads,
             opening_plies: 0,
+            ..Default::default()
         };
         let (result, _) =
             gamelab_core::arena::run_match::<Othello, Probe>(&make, &make, &cfg, &|_| {}, false);

@@ -251,6 +251,7 @@ struct MatchJob<'a> {
     threads: usize,
     exact: bool,
     openings: &'a Openings,
+    clock: gamelab_core::clock::TimeControl,
     records: bool,
     job: &'a Job,
 }
@@ -269,6 +270,11 @@ impl GameVisitor for MatchJob<'_> {
             if !matches!(self.openings, Openings::None) {
                 return Err(PyValueError::new_err(
                     "exact=True walks every game from the start; it takes no openings",
+                ));
+            }
+            if self.clock != gamelab_core::clock::TimeControl::Unlimited {
+                return Err(PyValueError::new_err(
+                    "exact=True computes the games' probabilities without playing them; it takes no clock",
                 ));
             }
             let started = Instant::now();
@@ -295,6 +301,7 @@ impl GameVisitor for MatchJob<'_> {
             // game at a time (results do not depend on it).
             threads: if python { 1 } else { self.threads },
             opening_plies: self.openings.plies(),
+            clock: self.clock,
         };
         let mut live = LiveOptions::for_match(&cfg, self.records);
         live.stop = Some(&self.job.stop);
@@ -337,6 +344,8 @@ impl GameVisitor for MatchJob<'_> {
             report.balanced = Some(*window);
             report.judge = Some(judge.clone());
         }
+        report.clock = (self.clock != gamelab_core::clock::TimeControl::Unlimited)
+            .then(|| self.clock.to_string());
         report.elapsed_ms = started.elapsed().as_millis() as u64;
         Ok((
             serde_json::to_string(&report).expect("a report serialises"),
@@ -347,7 +356,7 @@ impl GameVisitor for MatchJob<'_> {
 
 /// `gamelab.match`'s engine: see the package's docstring.
 #[pyfunction]
-#[pyo3(signature = (a, b, *, game, board = None, games = None, seed = 0, threads = None, exact = false, openings = 0, openings_list = None, balanced = None, judge = None, records = false, progress = None))]
+#[pyo3(signature = (a, b, *, game, board = None, games = None, seed = 0, threads = None, exact = false, openings = 0, openings_list = None, balanced = None, judge = None, clock = None, records = false, progress = None))]
 #[allow(clippy::too_many_arguments)]
 pub fn _match(
     py: Python<'_>,
@@ -363,10 +372,16 @@ pub fn _match(
     openings_list: Option<Vec<Vec<String>>>,
     balanced: Option<f64>,
     judge: Option<String>,
+    clock: Option<&str>,
     records: bool,
     progress: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<MatchOutput> {
     let board = args::board_py(game, board)?;
+    let clock = clock
+        .map(str::parse::<gamelab_core::clock::TimeControl>)
+        .transpose()
+        .map_err(PyValueError::new_err)?
+        .unwrap_or_default();
     let games = check_games(games)?;
     let threads = args::threads(threads)?.unwrap_or(0);
     let openings = Openings::from_args(openings, openings_list, balanced, judge)?;
@@ -388,6 +403,7 @@ pub fn _match(
                 threads,
                 exact,
                 openings: &openings,
+                clock,
                 records,
                 job,
             },
@@ -426,6 +442,7 @@ impl GameVisitor for TournamentJob<'_> {
             seed: self.seed,
             threads: if python { 1 } else { self.threads },
             opening_plies: self.openings.plies(),
+            ..Default::default()
         };
         let make = |i: usize| self.ais[i].build(&registry, self.board);
         let report = gamelab_core::tournament::run_tournament::<G, _>(

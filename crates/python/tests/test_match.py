@@ -119,6 +119,28 @@ def test_python_agents_play_othello_and_connect_four():
         assert result.played == 40 and result.game == game
 
 
+def test_a_clock_times_every_move_and_a_slow_side_loses_on_time():
+    import time
+
+    def slow(position):
+        time.sleep(0.03)
+        return position.legal_moves()[0]
+
+    # 30 ms a move against 50 ms a game: out of time by its second move.
+    result = gamelab.match(slow, "ai2", games=2, clock="0.05")
+    assert result.clock == "0.05" and result.played == 4
+    assert result.forfeits["a"] == 4 and result.total.lose == 4
+    assert result.forfeits["first"]["reason"].startswith("ran out of time: its move took ")
+    quick = gamelab.match("ai14s", "ai2", games=20, clock="60+0.5")
+    expected = cli_json("match", "ai14s", "ai2", "-n", "20", "--clock", "60+0.5")
+    assert quick.clock == expected["clock"] == "60+0.5" and quick.forfeits is None
+    assert gamelab.match("ai14s", "ai2", games=5).clock is None
+    with pytest.raises(ValueError, match="clock `soon`: expected MAIN"):
+        gamelab.match("ai14s", "ai2", clock="soon")
+    with pytest.raises(ValueError, match="it takes no clock"):
+        gamelab.match("ai14s", "ai2", exact=True, clock="60")
+
+
 def test_openings_records_and_othello_matches_are_the_command_lines():
     result = gamelab.match("engine:level=1", "alphabeta:time=0,depth=1", game="othello", games=10, openings=6, records=True)
     expected = cli_json(

@@ -262,6 +262,11 @@ impl<B: Board> Game for Position<B> {
         self.move_count()
     }
 
+    /// The mover's share of the empty cells.
+    fn moves_to_plan(&self) -> u32 {
+        (9 - self.ply() as u32).div_ceil(2)
+    }
+
     #[inline]
     fn legal_moves(&self) -> Moves {
         Position::legal_moves(self)

@@ -21,6 +21,7 @@ fn sampled(a: &str, b: &str, games: u64, seed: u64, threads: usize) -> MatchResu
         seed,
         threads,
         opening_plies: 0,
+        ..Default::default()
     };
     arena::run_match::<Ttt, _>(&|| build(a), &|| build(b), &cfg, &|_| {}, false).0
 }
@@ -83,6 +84,7 @@ fn changing_a_never_changes_bs_randomness() {
             seed: 3,
             threads: 1,
             opening_plies: 0,
+            ..Default::default()
         };
         arena::run_match::<Ttt, _>(
             &|| build(a),
@@ -238,6 +240,7 @@ fn records_round_trip_and_replay() {
         seed: 5,
         threads: 2,
         opening_plies: 0,
+        ..Default::default()
     };
     let (result, games) =
         arena::run_match::<Ttt, _>(&|| build("ai14s"), &|| build("ai2"), &cfg, &|_| {}, true);
@@ -337,6 +340,7 @@ fn live_reports_add_up_to_the_match_whatever_the_chunk_size() {
         seed: 11,
         threads: 2,
         opening_plies: 0,
+        ..Default::default()
     };
     let whole = sampled("ai14s", "ai2", 500, 11, 2);
     let reported = std::sync::Mutex::new((arena::Tally::default(), 0u64, 0usize));
@@ -401,6 +405,7 @@ fn a_stop_ends_the_match_after_the_game_under_way() {
         seed: 5,
         threads: 1,
         opening_plies: 0,
+        ..Default::default()
     };
     let stop = Arc::new(AtomicBool::new(false));
     let begun = Arc::new(AtomicU64::new(0));
@@ -447,6 +452,7 @@ fn a_stopped_live_match_plays_no_new_chunk() {
         seed: 0,
         threads: 1,
         opening_plies: 0,
+        ..Default::default()
     };
     let stop = Arc::new(AtomicBool::new(false));
     let live = arena::LiveOptions {
@@ -544,6 +550,7 @@ fn openings_read_from_text_are_checked_move_by_move() {
         seed: 3,
         threads: 1,
         opening_plies: 0,
+        ..Default::default()
     };
     let make = || build("ai2");
     let live = arena::LiveOptions::for_match(&cfg, true);
@@ -586,5 +593,72 @@ fn openings_can_be_kept_by_a_judge() {
     assert!(
         err.contains("2 random plies from the start with the centre empty"),
         "{err}"
+    );
+}
+
+/// An AI that takes `pause` over every move whatever it is told, and notes the move times
+/// a clock gives it.
+struct Slow {
+    pause: std::time::Duration,
+    told: Arc<std::sync::Mutex<Vec<std::time::Duration>>>,
+}
+
+impl Agent<Ttt> for Slow {
+    fn choose(&mut self, game: &Ttt, _rng: &mut GameRng) -> <Ttt as Game>::Move {
+        std::thread::sleep(self.pause);
+        game.legal_moves()[0]
+    }
+
+    fn set_move_time(&mut self, limit: Option<std::time::Duration>) -> bool {
+        self.told
+            .lock()
+            .unwrap()
+            .push(limit.expect("a clock's share"));
+        true
+    }
+}
+
+#[test]
+fn a_side_whose_clock_runs_out_loses_and_the_clock_shares_its_time() {
+    use std::time::Duration;
+    let told = Arc::new(std::sync::Mutex::new(Vec::new()));
+    let slow = |pause_ms: u64| {
+        let told = told.clone();
+        move || -> Box<dyn Agent<Ttt>> {
+            Box::new(Slow {
+                pause: Duration::from_millis(pause_ms),
+                told: told.clone(),
+            })
+        }
+    };
+    let play = |clock: &str, pause_ms: u64| {
+        let cfg = MatchConfig {
+            games_per_side: 2,
+            threads: 1,
+            clock: clock.parse().unwrap(),
+            ..Default::default()
+        };
+        arena::run_match::<Ttt, _>(&slow(pause_ms), &|| build("ai2"), &cfg, &|_| {}, false).0
+    };
+    // 30 ms a move against 50 ms a game: out of time by its second move at the latest.
+    let result = play("0.05", 30);
+    assert_eq!(result.forfeits, [4, 0]);
+    assert_eq!(result.total().lose, 4);
+    let reason = &result.first_forfeit.as_ref().unwrap().reason;
+    assert!(
+        reason.starts_with("ran out of time: its move took ")
+            && reason.ends_with("ms on its clock"),
+        "{reason}"
+    );
+    // With ten seconds it never runs out; moving first, its first share is the clock
+    // less its twentieth's reserve (capped at a second: 0.5 s), over its five moves.
+    told.lock().unwrap().clear();
+    let result = play("10", 1);
+    assert_eq!(result.forfeits, [0, 0]);
+    let told = told.lock().unwrap();
+    assert_eq!(told[0], Duration::from_millis(1900));
+    assert!(
+        told.iter()
+            .all(|t| *t > Duration::ZERO && *t <= Duration::from_secs(10))
     );
 }

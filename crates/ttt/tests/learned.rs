@@ -184,6 +184,7 @@ fn a_model_learns_to_win_and_round_trips() {
         seed: 1,
         threads: 1,
         opening_plies: 0,
+        ..Default::default()
     };
     let (_, played) = gamelab_core::arena::run_match::<Ttt, _>(
         &|| registry.build("ai2").unwrap(),

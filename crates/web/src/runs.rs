@@ -239,6 +239,7 @@ pub fn start<G: Described>(
         seed: request.seed,
         threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
         opening_plies: 0,
+        ..Default::default()
     };
     std::thread::Builder::new()
         .name("gamelab-run".into())

@@ -540,6 +540,7 @@ async fn a_run_is_the_cli_match() {
         seed: 5,
         threads: 1,
         opening_plies: 0,
+        ..Default::default()
     };
     let (expected, _) = run_match::<Ttt, _>(
         &|| registry.build("ai14s").unwrap(),
@@ -620,6 +621,7 @@ async fn a_runs_games_download_as_the_cli_writes_them_and_runs_are_listed() {
         seed: 7,
         threads: 1,
         opening_plies: 0,
+        ..Default::default()
     };
     let (_, games) = run_match::<Othello, _>(
         &|| registry.build(a).unwrap(),
@@ -1751,6 +1753,7 @@ async fn a_tournament_fills_its_table_and_ends_as_the_cli_plays_it() {
         seed: 4,
         threads: 1,
         opening_plies: 0,
+        ..Default::default()
     };
     let report = gamelab_core::tournament::run_tournament::<Ttt, _>(
         &names,

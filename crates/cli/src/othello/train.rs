@@ -328,6 +328,7 @@ fn strength(new: &Arc<PatternModel>, old: &Arc<PatternModel>, level: u32) -> f64
         seed: 0,
         threads: 0,
         opening_plies: 8,
+        ..Default::default()
     };
     let make_new = || engine(new);
     let make_old = || engine(old);

@@ -110,6 +110,7 @@ fn measure<B: Board>(args: &BenchArgs, board: BoardKind, line_counts: bool) -> R
         seed: 0,
         threads: args.threads,
         opening_plies: 0,
+        ..Default::default()
     };
     let timed_match = |a: &str| {
         let mut samples = Vec::new();

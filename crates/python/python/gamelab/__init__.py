@@ -281,6 +281,7 @@ def match(
     openings: Union[int, Sequence[Sequence[str]], None] = 0,
     balanced: Optional[float] = None,
     judge: Optional[str] = None,
+    clock: Optional[str] = None,
     records: bool = False,
     progress: Any = None,
 ) -> MatchResult:
@@ -300,7 +301,11 @@ def match(
 
     `openings`: a number of random plies (N distinct openings, each played once with
     each AI first) or a list of move lists; `balanced` and `judge` keep only random
-    openings the judge values within ±balanced. `records=True` keeps every game
+    openings the judge values within ±balanced. `clock`: each side's time for every
+    game, as `gamelab match --clock` takes it (`"60"` seconds, `"60+0.5"` with an
+    increment a move, `"300/30/5"` with byo-yomi): each move gets a share of it, a side
+    whose time runs out loses the game (`result.forfeits`), and the games then depend
+    on the machine. `records=True` keeps every game
     (`result.records`). `threads`: None for every core. `progress`: None shows a tqdm
     bar for calls longer than a second when tqdm is installed; False none; or a
     callable given the games played. Ctrl-C stops the match and raises
@@ -325,6 +330,7 @@ def match(
             openings_list=given,
             balanced=balanced,
             judge=judge,
+            clock=clock,
             records=records,
             progress=update,
         )

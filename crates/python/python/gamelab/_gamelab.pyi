@@ -143,6 +143,7 @@ def _match(
     openings_list: Optional[list[list[str]]] = None,
     balanced: Optional[float] = None,
     judge: Optional[str] = None,
+    clock: Optional[str] = None,
     records: bool = False,
     progress: Optional[Callable[[int], Any]] = None,
 ) -> tuple[str, Optional[list[str]]]: ...

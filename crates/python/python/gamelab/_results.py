@@ -104,6 +104,8 @@ class MatchResult:
         self.opening_plies: int = report.get("opening_plies", 0)
         self.balanced: Optional[float] = report.get("balanced")
         self.judge: Optional[str] = report.get("judge")
+        #: Each side's clock in every game (`"60+0.5"`), or None without one.
+        self.clock: Optional[str] = report.get("clock")
         self.repeated_one_game: bool = report.get("repeated_one_game", False)
         #: Games forfeited by an outside engine (`nboard:cmd=…`, `gtp:cmd=…`):
         #: `{"a": n, "b": m, "first": {...}}`, or None when no game was.
