@@ -96,6 +96,9 @@ impl std::str::FromStr for TimeControl {
             } => Err(format!(
                 "clock `{text}` leaves no time for a move: expected a main time above 0, or an increment or byo-yomi after it"
             )),
+            TimeControl::Unlimited => Err(format!(
+                "clock `{text}` is no limit (a byo-yomi period with no stones, as GTP has it): leave the clock out"
+            )),
             control => Ok(control),
         })
     }
@@ -355,10 +358,12 @@ mod tests {
             let control: TimeControl = text.parse().unwrap();
             assert_eq!(control.to_string(), text);
         }
-        assert_eq!("0/1/0".parse(), Ok(TimeControl::Unlimited));
-        let words: Vec<String> = ["60", "60+0.5", "0/30/5", "0/30/1", "0/1/0"]
+        let e = "0/1/0".parse::<TimeControl>().unwrap_err();
+        assert!(e.contains("is no limit"), "{e}");
+        let words: Vec<String> = ["60", "60+0.5", "0/30/5", "0/30/1"]
             .into_iter()
             .map(|t| t.parse::<TimeControl>().unwrap().describe())
+            .chain([TimeControl::Unlimited.describe()])
             .collect();
         assert_eq!(
             words,
