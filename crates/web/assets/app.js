@@ -919,7 +919,12 @@ function renderRun(run) {
   } else {
     $("#watch-exact").replaceChildren();
   }
-  $("#watch-exact-note").textContent = run.exact ? "Expectation over the game tree of both AIs' move distributions." : run.exact_note || "";
+  const lost = run.forfeits ? ` A forfeited ${run.forfeits.a}, B ${run.forfeits.b} (the first: ${run.forfeits.first?.reason ?? "–"}).` : "";
+  $("#watch-exact-note").textContent = run.exact
+    ? "Expectation over the game tree of both AIs' move distributions."
+    : run.clock
+      ? `On a clock of ${run.clock} s a side in every game: the games depend on the machine and its load.${lost}`
+      : (run.exact_note || "") + lost;
   $("#watch-digest").textContent = run.digest ? `seed ${run.seed} · digest ${run.digest} (the same as gamelab match --json)` : "";
   $("#watch-start").disabled = !run.done;
   $("#watch-stop").disabled = run.done;
@@ -964,6 +969,7 @@ function openRun(run) {
   setupWatchPickers([run.a, run.b]);
   $("#watch-games").value = String(run.games_per_side);
   $("#watch-seed").value = String(run.seed);
+  $("#watch-clock").value = run.clock ?? "";
   watch.shown = 0;
   watch.listedAt = 0;
   followRun(run);
@@ -1022,6 +1028,8 @@ function startRun() {
     games_per_side: games,
     seed,
   };
+  const clock = $("#watch-clock").value.trim();
+  if (clock) body.clock = clock;
   if (watch.source) watch.source.close();
   $("#watch-games-list").replaceChildren();
   $("#watch-games-note").textContent = "";

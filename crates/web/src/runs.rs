@@ -32,6 +32,10 @@ pub struct NewRun {
     pub games_per_side: u64,
     #[serde(default)]
     pub seed: u64,
+    /// Each side's clock for every game, as `gamelab match --clock` takes it (`60`,
+    /// `60+0.5`, `300/30/5`); none by default.
+    #[serde(default)]
+    pub clock: Option<String>,
 }
 
 /// A run as the page sees it; sent again each time games finish. Its tables, exact table
@@ -207,13 +211,23 @@ pub fn start<G: Described>(
             request.games_per_side
         )));
     }
+    let clock = request
+        .clock
+        .as_deref()
+        .map(str::parse::<gamelab_core::clock::TimeControl>)
+        .transpose()
+        .map_err(ApiError::bad_request)?;
     let mut report =
         MatchReport::new::<G>(&request.a, &request.b, request.games_per_side, request.seed);
-    report.set_exact(arena::exact_match(
-        &mut *agent_a,
-        &mut *agent_b,
-        [&request.a, &request.b],
-    ));
+    // Games on a clock are played, not computed.
+    if clock.is_none() {
+        report.set_exact(arena::exact_match(
+            &mut *agent_a,
+            &mut *agent_b,
+            [&request.a, &request.b],
+        ));
+    }
+    report.clock = clock.map(|c| c.to_string());
     let games_kept = request.games_per_side <= KEPT_GAMES_PER_SIDE;
     let initial = RunState {
         id,
@@ -239,7 +253,7 @@ pub fn start<G: Described>(
         seed: request.seed,
         threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
         opening_plies: 0,
-        ..Default::default()
+        clock: clock.unwrap_or_default(),
     };
     std::thread::Builder::new()
         .name("gamelab-run".into())

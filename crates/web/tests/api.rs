@@ -586,6 +586,28 @@ async fn a_run_is_the_cli_match() {
 }
 
 #[tokio::test]
+async fn a_run_on_a_clock_is_played_not_computed() {
+    let app = App::new();
+    let run = finished_run(
+        &app,
+        json!({"game": "ttt", "a": "ai14s", "b": "ai2", "games_per_side": 20, "clock": "60+0.5"}),
+    )
+    .await;
+    assert_eq!(run["clock"], "60+0.5");
+    assert_eq!(run["played"], 40);
+    assert_eq!(run["exact"], Value::Null);
+    assert_eq!(run["forfeits"], Value::Null);
+    // Without one, the report has no clock and the exact table is there.
+    let plain = finished_run(
+        &app,
+        json!({"game": "ttt", "a": "ai14s", "b": "ai2", "games_per_side": 20}),
+    )
+    .await;
+    assert_eq!(plain.get("clock"), None);
+    assert_ne!(plain["exact"], Value::Null);
+}
+
+#[tokio::test]
 async fn a_runs_games_download_as_the_cli_writes_them_and_runs_are_listed() {
     use gamelab_core::record::{GameRecord, RecordFormat};
     use gamelab_othello::Othello;
@@ -786,6 +808,18 @@ async fn bad_requests_for_runs() {
         run(json!({"game": "ttt", "a": "ai2", "b": "ai2:x=1", "games_per_side": 10})).await,
         StatusCode::BAD_REQUEST,
         "b: ai2 has no parameter",
+    );
+    assert_error(
+        run(json!({"game": "ttt", "a": "ai2", "b": "ai2", "games_per_side": 10, "clock": "soon"}))
+            .await,
+        StatusCode::BAD_REQUEST,
+        "clock `soon`: expected MAIN, MAIN+INCREMENT or MAIN/PERIOD/STONES",
+    );
+    assert_error(
+        run(json!({"game": "ttt", "a": "ai2", "b": "ai2", "games_per_side": 10, "clock": "NaN"}))
+            .await,
+        StatusCode::BAD_REQUEST,
+        "main time NaN: expected seconds from 0 to 31536000",
     );
     assert_error(
         run(json!({"game": "ttt", "a": "ai2", "b": "ai2", "games_per_side": -3})).await,

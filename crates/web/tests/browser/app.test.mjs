@@ -279,10 +279,13 @@ for (const [name, viewport] of [["desktop", { width: 1360, height: 900 }], ["pho
 
     // A long run left playing (minimax searches: some minutes of games, however fast the
     // machine); another page, with nothing in its address, finds it, opens it and stops it.
+    // On a game clock (which the reopened run shows too).
     await page.selectOption("#watch-a select.ai", "minimax");
     await page.fill("#watch-games", "100000");
+    await page.fill("#watch-clock", "3600+1");
     await page.click("#watch-start");
     await page.waitForFunction(() => document.querySelector("#watch-progress").dataset.state === "running");
+    assert.match(await page.textContent("#watch-exact-note"), /^On a clock of 3600\+1 s a side in every game/);
     const running = await page.evaluate(() => new URLSearchParams(location.hash.slice(1)).get("run"));
     const other = await open(viewport);
     await other.click("#tab-watch");
@@ -294,6 +297,7 @@ for (const [name, viewport] of [["desktop", { width: 1360, height: 900 }], ["pho
     assert.equal(await other.textContent("#watch-title"), "A = minimax  vs  B = random");
     assert.equal(await other.inputValue("#watch-game"), "othello");
     assert.equal(await other.inputValue("#watch-games"), "100000");
+    assert.equal(await other.inputValue("#watch-clock"), "3600+1");
     // The list follows the run it shows.
     const listed = await other.textContent(`#watch-runs-list li[data-run="${running}"]`);
     await other.waitForFunction(([r, before]) => document.querySelector(`#watch-runs-list li[data-run="${r}"]`).textContent !== before, [running, listed]);
