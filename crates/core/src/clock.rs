@@ -48,6 +48,31 @@ impl TimeControl {
         })
     }
 
+    /// In words: "60 s a side", "60 s a side and 0.5 s more a move", "300 s a side, then
+    /// 30 s for every 5 moves".
+    pub fn describe(&self) -> String {
+        let s = |d: Duration| d.as_secs_f64();
+        match *self {
+            TimeControl::Unlimited => "no limit".into(),
+            TimeControl::Canadian {
+                main, stones: 0, ..
+            } => format!("{} s a side", s(main)),
+            TimeControl::Canadian {
+                main,
+                period,
+                stones,
+            } => format!(
+                "{} s a side, then {} s for every {stones} move{}",
+                s(main),
+                s(period),
+                if stones == 1 { "" } else { "s" }
+            ),
+            TimeControl::Fischer { main, increment } => {
+                format!("{} s a side and {} s more a move", s(main), s(increment))
+            }
+        }
+    }
+
     /// A clock at the start of a game under this control (`None`: no limit).
     pub fn start(&self) -> Option<Clock> {
         match *self {
@@ -101,33 +126,6 @@ impl std::str::FromStr for TimeControl {
             )),
             control => Ok(control),
         })
-    }
-}
-
-impl TimeControl {
-    /// In words: "60 s a side", "60 s a side and 0.5 s more a move", "300 s a side, then
-    /// 30 s for every 5 moves".
-    pub fn describe(&self) -> String {
-        let s = |d: Duration| d.as_secs_f64();
-        match *self {
-            TimeControl::Unlimited => "no limit".into(),
-            TimeControl::Canadian {
-                main, stones: 0, ..
-            } => format!("{} s a side", s(main)),
-            TimeControl::Canadian {
-                main,
-                period,
-                stones,
-            } => format!(
-                "{} s a side, then {} s for every {stones} move{}",
-                s(main),
-                s(period),
-                if stones == 1 { "" } else { "s" }
-            ),
-            TimeControl::Fischer { main, increment } => {
-                format!("{} s a side and {} s more a move", s(main), s(increment))
-            }
-        }
     }
 }
 

@@ -9,7 +9,9 @@ use gamelab_othello::gtp_session::Session;
 
 #[derive(Args, Debug)]
 pub struct GtpArgs {
-    /// The AI that plays (see `gamelab ais --game othello`).
+    /// The AI that plays (see `gamelab ais --game othello`). Under a clock
+    /// (`time_settings`) each move gets a share of the time left, and an AI whose spec
+    /// leaves its `level` out plays at its deepest level.
     #[arg(long, default_value = "engine")]
     ai: String,
 }
