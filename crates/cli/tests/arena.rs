@@ -158,18 +158,19 @@ fn a_match_on_the_clock_says_so_and_times_out_slow_sides() {
         json(&["match", "ai2", "ai2", "-n", "5", "--json"]).get("clock"),
         None
     );
-    // An Othello search six plies deep against a clock of a hundredth of a second a
-    // game: out of time at its first move of every game (greedy needs far less).
+    // An Othello search six plies deep against a clock of a thousandth of a second a
+    // game: out of time at its first move of every game, while the random player has
+    // made at most one move of a few microseconds.
     let v = json(&[
         "match",
         "--game",
         "othello",
         "minimax:depth=6",
-        "greedy",
+        "random",
         "-n",
         "2",
         "--clock",
-        "0.01",
+        "0.001",
         "--json",
     ]);
     assert_eq!(v["forfeits"]["a"], 4, "{v}");
