@@ -224,7 +224,7 @@ fn sampled<G: Described>(
             .map(|p| p.display().to_string());
         report.balanced = args.openings.balanced;
         report.judge = args.openings.judge.clone();
-        report.clock = args.clock.map(|c| c.to_string());
+        report.clock = cfg.clock.written();
         report.elapsed_ms = (elapsed * 1e3) as u64;
         return Ok(format!("{}\n", serde_json::to_string(&report)?));
     }

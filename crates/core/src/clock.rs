@@ -73,6 +73,11 @@ impl TimeControl {
         }
     }
 
+    /// The control as reports write it (`60+0.5`); `None` with no limit.
+    pub fn written(&self) -> Option<String> {
+        (*self != TimeControl::Unlimited).then(|| self.to_string())
+    }
+
     /// A clock at the start of a game under this control (`None`: no limit).
     pub fn start(&self) -> Option<Clock> {
         match *self {
@@ -173,7 +178,8 @@ pub fn shorter(a: Option<Duration>, b: Option<Duration>) -> Option<Duration> {
     }
 }
 
-/// One side's clock under a [`TimeControl::Canadian`] control.
+/// One side's clock under a [`TimeControl::Canadian`] or [`TimeControl::Fischer`]
+/// control.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Clock {
     control: TimeControl,

@@ -209,7 +209,7 @@ pub fn tabulate<G: EngineHooks>(
         openings_file: None,
         balanced: None,
         judge: None,
-        clock: (cfg.clock != crate::clock::TimeControl::Unlimited).then(|| cfg.clock.to_string()),
+        clock: cfg.clock.written(),
         players: standings(ais, &wins, &draws, &forfeited),
     })
 }

@@ -706,8 +706,8 @@ pub fn registry() -> Registry<Othello> {
                 });
             }
             Ok(Box::new(AlphaBeta {
-                move_time: None,
                 time: (seconds > 0.0).then(|| Duration::from_secs_f64(seconds)),
+                move_time: None,
                 depth: p.int("depth") as u32,
                 eval: Eval::from_name(p.text("eval")).expect("a declared choice"),
                 endgame: p.int("endgame") as u32,

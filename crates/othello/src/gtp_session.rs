@@ -144,9 +144,7 @@ impl Session {
                 };
                 let main = number("main time", main)?;
                 let period = number("byo-yomi time", period)?;
-                let stones = stones.parse::<u32>().map_err(|_| {
-                    format!("syntax error: byo-yomi stones `{stones}`: expected a whole number from 0 to {}", u32::MAX)
-                })?;
+                let stones = whole("byo-yomi stones", stones)?;
                 let control = TimeControl::from_gtp(main, period, stones)
                     .map_err(|e| format!("syntax error: {e}"))?;
                 self.set_control(control)?;
@@ -159,9 +157,7 @@ impl Session {
                 let black = read_colour(colour)?;
                 let left = gamelab_core::clock::seconds("time left", number("time left", time)?)
                     .map_err(|e| format!("syntax error: {e}"))?;
-                let stones = stones.parse::<u32>().map_err(|_| {
-                    format!("syntax error: stones left `{stones}`: expected a whole number from 0 to {}", u32::MAX)
-                })?;
+                let stones = whole("stones left", stones)?;
                 let clock = &mut self.clocks[usize::from(!black)];
                 match clock {
                     Some(clock) => clock.set(left, stones),
@@ -276,11 +272,10 @@ impl Session {
     /// a limit (unless its spec sets the level) and as its spec says without one.
     fn set_control(&mut self, control: TimeControl) -> Result<(), String> {
         let limited = control != TimeControl::Unlimited;
-        if self.deepest.is_some() && limited != (self.control != TimeControl::Unlimited) {
-            let spec = match (&self.deepest, limited) {
-                (Some(deepest), true) => deepest,
-                _ => &self.spec,
-            };
+        if let Some(deepest) = &self.deepest
+            && limited != (self.control != TimeControl::Unlimited)
+        {
+            let spec = if limited { deepest } else { &self.spec };
             self.agent = crate::ai::registry()
                 .build(spec)
                 .map_err(|e| format!("cannot set the clock: {e}"))?;
@@ -325,6 +320,16 @@ fn one<'a>(command: &str, args: &[&'a str]) -> Result<&'a str, String> {
         [arg] => Ok(arg),
         _ => Err(format!("syntax error: {command} takes one argument")),
     }
+}
+
+/// A count of moves in a command.
+fn whole(what: &str, word: &str) -> Result<u32, String> {
+    word.parse::<u32>().map_err(|_| {
+        format!(
+            "syntax error: {what} `{word}`: expected a whole number from 0 to {}",
+            u32::MAX
+        )
+    })
 }
 
 /// A number of seconds in a command.

@@ -344,8 +344,7 @@ impl GameVisitor for MatchJob<'_> {
             report.balanced = Some(*window);
             report.judge = Some(judge.clone());
         }
-        report.clock = (self.clock != gamelab_core::clock::TimeControl::Unlimited)
-            .then(|| self.clock.to_string());
+        report.clock = cfg.clock.written();
         report.elapsed_ms = started.elapsed().as_millis() as u64;
         Ok((
             serde_json::to_string(&report).expect("a report serialises"),
