@@ -30,6 +30,68 @@ impl Cutoff {
     }
 }
 
+/// A stop flag raised when a deadline passes or another flag is raised: for searches
+/// that check a flag but read no clock in their hot loop (the Othello exact solver).
+/// Dropping it ends its thread at once.
+pub struct Watchdog {
+    flag: StopFlag,
+    done: Option<std::sync::mpsc::Sender<()>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Watchdog {
+    /// A flag raised at `deadline` or soon after `outer` is (it is looked at every 20
+    /// ms: a person's Ctrl-C or a page that went away need no more). Without a deadline
+    /// the flag is `outer` itself and no thread is started.
+    pub fn start(outer: Option<&StopFlag>, deadline: Option<Instant>) -> Watchdog {
+        use std::sync::mpsc::RecvTimeoutError;
+        let Some(deadline) = deadline else {
+            return Watchdog {
+                flag: outer.cloned().unwrap_or_default(),
+                done: None,
+                thread: None,
+            };
+        };
+        let flag = StopFlag::default();
+        let (done, finished) = std::sync::mpsc::channel::<()>();
+        let (raise, outer) = (flag.clone(), outer.cloned());
+        let tick = std::time::Duration::from_millis(20);
+        let thread = std::thread::spawn(move || {
+            loop {
+                let left = deadline.saturating_duration_since(Instant::now());
+                let raised = outer.as_ref().is_some_and(|s| s.load(Ordering::Relaxed));
+                if left.is_zero() || raised {
+                    raise.store(true, Ordering::Relaxed);
+                    return;
+                }
+                match finished.recv_timeout(left.min(tick)) {
+                    Err(RecvTimeoutError::Timeout) => {}
+                    _ => return,
+                }
+            }
+        });
+        Watchdog {
+            flag,
+            done: Some(done),
+            thread: Some(thread),
+        }
+    }
+
+    /// The flag to hand to the search.
+    pub fn flag(&self) -> &StopFlag {
+        &self.flag
+    }
+}
+
+impl Drop for Watchdog {
+    fn drop(&mut self) {
+        drop(self.done.take());
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
 /// An agent that gave up a game: a program outside gamelab that crashed, stalled, or
 /// answered something that is not a legal move. The arena scores the game as a loss for
 /// it, with the reason in its record.
@@ -317,5 +379,46 @@ mod tests {
     #[should_panic(expected = "sum to 1")]
     fn weighted_policy_must_sum_to_one() {
         Policy::from_weighted(vec![(1, 0.5), (2, 0.25)]);
+    }
+
+    fn raised_within(flag: &StopFlag, limit: std::time::Duration) -> bool {
+        let started = Instant::now();
+        while started.elapsed() < limit {
+            if flag.load(Ordering::Relaxed) {
+                return true;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+        false
+    }
+
+    #[test]
+    fn a_watchdog_raises_its_flag_at_the_deadline_or_at_the_outer_stop() {
+        use std::time::Duration;
+        let started = Instant::now();
+        let dog = Watchdog::start(None, Some(started + Duration::from_millis(30)));
+        assert!(raised_within(dog.flag(), Duration::from_secs(10)));
+        assert!(started.elapsed() >= Duration::from_millis(30));
+
+        let outer = StopFlag::default();
+        let dog = Watchdog::start(
+            Some(&outer),
+            Some(Instant::now() + Duration::from_secs(3600)),
+        );
+        assert!(!raised_within(dog.flag(), Duration::from_millis(50)));
+        outer.store(true, Ordering::Relaxed);
+        assert!(raised_within(dog.flag(), Duration::from_secs(10)));
+
+        // Dropped before its deadline, it is gone at once and raises nothing.
+        let dog = Watchdog::start(None, Some(Instant::now() + Duration::from_secs(3600)));
+        let flag = dog.flag().clone();
+        let dropped = Instant::now();
+        drop(dog);
+        assert!(dropped.elapsed() < Duration::from_secs(1));
+        assert!(!flag.load(Ordering::Relaxed));
+
+        // Without a deadline the flag is the outer one.
+        let dog = Watchdog::start(Some(&outer), None);
+        assert!(Arc::ptr_eq(dog.flag(), &outer));
     }
 }

@@ -26,7 +26,9 @@ pub mod session;
 mod side;
 pub mod tournament;
 
-pub use agent::{Agent, BestMoves, Cutoff, Forfeit, Policy, SearchStats, StopFlag, Uniform};
+pub use agent::{
+    Agent, BestMoves, Cutoff, Forfeit, Policy, SearchStats, StopFlag, Uniform, Watchdog,
+};
 pub use by_score::{ByScore, Evaluate};
 pub use describe::{
     BoardError, CatalogueEntry, Described, GameVisitor, PieceStyle, Preset, Single,

@@ -435,8 +435,8 @@ impl Agent<Othello> for Engine {
         self.searcher.set_stop(stop.clone());
     }
 
-    /// The exact search's reach follows the time, as for a spec's `time`: a solve cannot
-    /// stop at the clock with a move in hand.
+    /// The exact search's reach follows the time, as for a spec's `time`: a solve is
+    /// tried only where one most often ends in it.
     fn set_move_time(&mut self, limit: Option<Duration>) -> bool {
         let time = gamelab_core::clock::shorter(self.own_time, limit);
         self.limits.time = time;
@@ -541,13 +541,15 @@ pub const PROBCUT_DEFAULT: f64 = 1.5;
 /// 0.41, 2.1 s on average; exact solves from 20, 22, 23, 24 empties take 0.09, 0.39,
 /// 0.88, 2.4 s, and from 26 9.6 s).
 ///
-/// With a time limit, no further than a solve surely fits in it, since a solve cannot
-/// stop at the clock with a move in hand: 14 empties below 0.02 s a move, 16 from 0.02 s,
-/// 18 from 0.1 s, 20 from 2 s, 22 from 10 s, 24 from 60 s — one and a half to eleven
-/// times the slowest solves measured there (one thread, same host: from 14 empties
-/// 0.003 s, 16 0.015 s, 18 0.077 s (`--example exact_reach -- E 20`), 20 0.17 s, FFO
-/// #40 0.31 s; from 22 1.22 s; from 24 5.3 s, FFO #45 4.6 s). The smallest shares come
-/// from a game clock running down (GTP's `time_settings`).
+/// With a time limit, a solve is tried where it most often ends in time; one that does
+/// not gives way to a midgame search's move (`Searcher::search`). From 16 empties at
+/// 0.025 s a move, 18 from 0.08 s, 20 from 0.3 s, 22 from 1 s, 24 from 6 s, 26 from 30 s,
+/// below 0.025 s 14: the time is at least two and a half times the mean solve there
+/// (one thread, the Intel host of 2026-11-29, 20 positions each of games of the engine at
+/// level 4, a new solver each (`--example exact_reach -- E 20`): from 14 empties 0.002
+/// s, 16 0.009 s, 18 0.028 s, 20 0.113 s, 22 0.403 s, 24 2.458 s (slowest 8.2 s), 26
+/// 9.6 s); in a game the solves after the first are quicker, the solver's table warm.
+/// The smallest times come from a game clock running down (GTP's `time_settings`).
 pub fn exact_reach(level: u32, time: Option<Duration>) -> u32 {
     let reach = if level <= 16 {
         level + 6
@@ -558,11 +560,12 @@ pub fn exact_reach(level: u32, time: Option<Duration>) -> u32 {
         return reach.max(level);
     };
     let fits = match time.as_secs_f64() {
-        t if t >= 60.0 => 24,
-        t if t >= 10.0 => 22,
-        t if t >= 2.0 => 20,
-        t if t >= 0.1 => 18,
-        t if t >= 0.02 => 16,
+        t if t >= 30.0 => 26,
+        t if t >= 6.0 => 24,
+        t if t >= 1.0 => 22,
+        t if t >= 0.3 => 20,
+        t if t >= 0.08 => 18,
+        t if t >= 0.025 => 16,
         _ => 14,
     };
     reach.min(fits)
@@ -574,7 +577,7 @@ pub fn registry() -> Registry<Othello> {
         "engine",
         "the learned pattern evaluation (fitted to the WTHOR games) in a PVS midgame search, exact near the end",
         vec![
-            ParamSpec::int("level", 8, 1, 30, "plies of midgame search; exact from level+6 empties up to level 16, then one more every two levels (with a time limit, at most 14, 16, 18 below 0.02, 0.1 and 2 s a move, 20, 22 and 24 from 2, 10 and 60 s)"),
+            ParamSpec::int("level", 8, 1, 30, "plies of midgame search; exact from level+6 empties up to level 16, then one more every two levels (with a time limit, tried where a solve most often ends in time, a midgame search's move in hand: 14 below 0.025 s a move; 16, 18, 20, 22, 24, 26 from 0.025, 0.08, 0.3, 1, 6, 30 s)"),
             ParamSpec::float(
                 "time",
                 0.0,

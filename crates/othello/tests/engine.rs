@@ -527,18 +527,21 @@ fn the_engines_exact_reach_grows_with_its_level() {
         .map(|level| exact_reach(level, None))
         .collect();
     assert_eq!(reach, [7, 14, 18, 22, 22, 23, 24, 26, 28, 30]);
-    // With a clock, no further than a solve surely fits in a move's time.
+    // With a clock, a solve is tried where one most often ends in a move's time.
     let seconds = std::time::Duration::from_secs_f64;
     assert_eq!(exact_reach(8, Some(seconds(100.0))), 14);
     let timed: Vec<u32> = [
-        0.0, 0.019, 0.02, 0.099, 0.1, 1.9, 2.0, 9.0, 10.0, 59.0, 60.0, 3600.0,
+        0.0, 0.024, 0.025, 0.079, 0.08, 0.29, 0.3, 0.99, 1.0, 5.9, 6.0, 29.0, 30.0, 3600.0,
     ]
     .into_iter()
     .map(|t| exact_reach(30, Some(seconds(t))))
     .collect();
-    assert_eq!(timed, [14, 14, 16, 16, 18, 18, 20, 20, 22, 22, 24, 24]);
-    // FFO #40: 20 empties, +38 by a2. Level 14 solves it, and so it does with 2 s a
-    // move; with 1 s it searches it.
+    assert_eq!(
+        timed,
+        [14, 14, 16, 16, 18, 18, 20, 20, 22, 22, 24, 24, 26, 26]
+    );
+    // FFO #40: 20 empties, +38 by a2. Level 14 solves it, and so it does with 3 s a
+    // move; with 0.2 s it searches it.
     let ffo40 = ffo("ffo40-59.txt").into_iter().next().unwrap();
     let (40, pos, 38, _) = ffo40 else {
         panic!("FFO #40 is not the first of its file")
@@ -546,8 +549,8 @@ fn the_engines_exact_reach_grows_with_its_level() {
     let mut rng = gamelab_core::game_rng(0, 0, Side::First);
     for (spec, exact) in [
         ("engine:level=14,threads=1", true),
-        ("engine:level=14,time=1,threads=1", false),
-        ("engine:level=14,time=2,threads=1", true),
+        ("engine:level=14,time=0.2,threads=1", false),
+        ("engine:level=14,time=3,threads=1", true),
     ] {
         let mut engine = gamelab_othello::ai::registry().build(spec).unwrap();
         let mv = engine.choose(&pos, &mut rng);
@@ -561,10 +564,10 @@ fn the_engines_exact_reach_grows_with_its_level() {
     // A game clock's share for the move works as a spec's time, never lengthens it, and
     // lifted, gives the level its reach back.
     for (spec, share, exact) in [
-        ("engine:level=14,threads=1", Some(1.0), false),
+        ("engine:level=14,threads=1", Some(0.2), false),
         ("engine:level=14,threads=1", None, true),
-        ("engine:level=14,time=1,threads=1", Some(5.0), false),
-        ("engine:level=14,time=2,threads=1", None, true),
+        ("engine:level=14,time=0.2,threads=1", Some(5.0), false),
+        ("engine:level=14,time=3,threads=1", None, true),
     ] {
         let mut engine = gamelab_othello::ai::registry().build(spec).unwrap();
         assert!(engine.set_move_time(Some(seconds(0.5))));
@@ -576,6 +579,45 @@ fn the_engines_exact_reach_grows_with_its_level() {
             "{spec} {share:?}"
         );
     }
+}
+
+#[test]
+fn a_timed_solve_that_cannot_end_in_time_gives_way_to_a_midgame_move() {
+    use gamelab_othello::learned::shipped;
+    use gamelab_othello::search::{Limits, Searcher};
+    use std::time::Duration;
+    let mut searcher = Searcher::new(shipped());
+    searcher.set_threads(1);
+    // FFO #1, 14 empties: solved long before its time is up, and the answer comes then.
+    let (_, pos, expected, _) = ffo("ffo1-39.txt").into_iter().next().unwrap();
+    let limits = Limits {
+        depth: 30,
+        exact: 30,
+        time: Some(Duration::from_secs(60)),
+    };
+    let r = searcher.search(&pos, limits);
+    assert!(r.exact);
+    assert_eq!(r.score, f64::from(expected));
+    assert!(r.elapsed < Duration::from_secs(30), "{:?}", r.elapsed);
+    // 28 empties: a solve of minutes, stopped after a tenth of a second; the move is the
+    // midgame search's, as deep as level 22 would search before solving.
+    let mut pos = Othello::new();
+    while pos.empties() > 28 {
+        let mv = searcher.search(&pos, Limits::to_depth(2)).best;
+        pos.play_unchecked(mv);
+    }
+    assert!(!pos.must_pass());
+    assert_eq!(pos.empties(), 28);
+    let limits = Limits {
+        time: Some(Duration::from_millis(100)),
+        ..limits
+    };
+    let r = searcher.search(&pos, limits);
+    assert!(!r.exact);
+    assert!(r.depth >= 1 && r.depth <= 22, "{}", r.depth);
+    assert!(pos.legal_moves().contains(&r.best));
+    // Generous for a loaded machine: unstopped, this solve runs for minutes.
+    assert!(r.elapsed < Duration::from_secs(10), "{:?}", r.elapsed);
 }
 
 #[test]

@@ -107,21 +107,10 @@ pub fn _solve_endgame(
         solver.set_threads(threads);
         solver.forget();
         let nodes_before = solver.nodes;
-        // The deadline raises the same flag as Ctrl-C.
-        let started = std::time::Instant::now();
-        let solved = std::thread::scope(|s| {
-            if let Some(limit) = limit {
-                s.spawn(move || {
-                    while started.elapsed() < limit && !job.stopped() {
-                        std::thread::sleep(std::time::Duration::from_millis(5));
-                    }
-                    job.stop.store(true, std::sync::atomic::Ordering::SeqCst);
-                });
-            }
-            let solved = solver.solve_until(&pos, Some(&job.stop));
-            job.stop.store(true, std::sync::atomic::Ordering::SeqCst);
-            solved
-        });
+        let deadline = limit.map(|limit| std::time::Instant::now() + limit);
+        let stop = gamelab_core::Watchdog::start(Some(&job.stop), deadline);
+        let solved = solver.solve_until(&pos, Some(stop.flag()));
+        drop(stop);
         let nodes = solver.nodes - nodes_before;
         if let Ok(mut kept) = KEPT.lock() {
             *kept = Some(solver);

@@ -247,8 +247,9 @@ fn solve_position(
     let started = Instant::now();
     solver.forget();
     let nodes_before = solver.nodes;
-    let stop = Watchdog::start(interrupt, time_limit);
-    let result = solver.solve_until(&p.position, Some(&stop.flag));
+    let deadline = time_limit.map(|s| started + std::time::Duration::from_secs_f64(s));
+    let stop = gamelab_core::Watchdog::start(Some(interrupt), deadline);
+    let result = solver.solve_until(&p.position, Some(stop.flag()));
     drop(stop);
     Solved {
         found: result.map(|(score, best)| (score, best.map_or("-".to_string(), |m| m.to_string()))),
@@ -359,53 +360,6 @@ fn summary(solved: usize, nodes: u64, time: f64) {
         "{solved} positions, {nodes} nodes in {time:.3} s ({:.0} nodes/s)",
         nodes as f64 / time.max(1e-9)
     );
-}
-
-/// Raises `flag` when Ctrl-C is pressed or the time limit passes, whichever comes
-/// first, until dropped.
-struct Watchdog {
-    flag: gamelab_core::StopFlag,
-    done: Option<std::sync::mpsc::Sender<()>>,
-    thread: Option<std::thread::JoinHandle<()>>,
-}
-
-impl Watchdog {
-    fn start(interrupt: &gamelab_core::StopFlag, limit: Option<f64>) -> Watchdog {
-        use std::sync::atomic::Ordering::Relaxed;
-        use std::sync::mpsc::RecvTimeoutError;
-        let flag = gamelab_core::StopFlag::default();
-        let (done, finished) = std::sync::mpsc::channel::<()>();
-        let deadline = limit.map(|s| Instant::now() + std::time::Duration::from_secs_f64(s));
-        let (raise, interrupt) = (flag.clone(), interrupt.clone());
-        // Ctrl-C is seen within this; the solve notices the flag within milliseconds.
-        let tick = std::time::Duration::from_millis(20);
-        let thread = std::thread::spawn(move || {
-            loop {
-                match finished.recv_timeout(tick) {
-                    Err(RecvTimeoutError::Timeout) => {}
-                    _ => return,
-                }
-                if interrupt.load(Relaxed) || deadline.is_some_and(|d| Instant::now() >= d) {
-                    raise.store(true, Relaxed);
-                    return;
-                }
-            }
-        });
-        Watchdog {
-            flag,
-            done: Some(done),
-            thread: Some(thread),
-        }
-    }
-}
-
-impl Drop for Watchdog {
-    fn drop(&mut self) {
-        drop(self.done.take());
-        if let Some(thread) = self.thread.take() {
-            let _ = thread.join();
-        }
-    }
 }
 
 #[derive(Args, Debug)]
