@@ -194,3 +194,19 @@ fn an_outside_gtp_engine_plays_the_games_of_the_same_ai_in_process() {
     let text = std::fs::read_to_string(records).unwrap();
     assert!(text.contains("\"pass\""), "no game with a pass");
 }
+
+#[test]
+fn an_outside_gtp_engine_is_told_the_matchs_clock() {
+    // Level 30 searches for minutes a move unless told to hurry: through the protocol it
+    // learns its time left before each move, and keeps within a 10-s clock.
+    let outside = format!(
+        "gtp:cmd=({} gtp --ai engine:level=30)",
+        env!("CARGO_BIN_EXE_gamelab")
+    );
+    let report = common::json(&[
+        "match", "--json", "--game", "othello", &outside, "random", "-n", "1", "--clock", "10",
+    ]);
+    assert_eq!(report["clock"], "10");
+    assert!(report.get("forfeits").is_none(), "{report}");
+    assert_eq!(report["total"]["win"], 2, "{report}");
+}

@@ -239,6 +239,14 @@ pub trait Agent<G: Game>: Send {
         let _ = limit;
         false
     }
+
+    /// The agent's clock before each of its moves under a time control, for agents that
+    /// plan their time themselves (an outside program told GTP's `time_settings` and
+    /// `time_left`); [`Agent::set_move_time`] has the share gamelab would give it. The
+    /// default ignores it.
+    fn tell_clock(&mut self, clock: &crate::clock::Clock) {
+        let _ = clock;
+    }
 }
 
 impl<G: Game, A: Agent<G> + ?Sized> Agent<G> for Box<A> {
@@ -284,6 +292,10 @@ impl<G: Game, A: Agent<G> + ?Sized> Agent<G> for Box<A> {
 
     fn set_move_time(&mut self, limit: Option<std::time::Duration>) -> bool {
         (**self).set_move_time(limit)
+    }
+
+    fn tell_clock(&mut self, clock: &crate::clock::Clock) {
+        (**self).tell_clock(clock)
     }
 }
 

@@ -73,6 +73,20 @@ impl TimeControl {
         }
     }
 
+    /// GTP's `time_settings` for this control (main time and period in seconds, stones);
+    /// `None` with no limit, and for Fischer's, which GTP has no words for (a program is
+    /// then told only its `time_left`).
+    pub fn to_gtp(&self) -> Option<(f64, f64, u32)> {
+        match *self {
+            TimeControl::Canadian {
+                main,
+                period,
+                stones,
+            } => Some((main.as_secs_f64(), period.as_secs_f64(), stones)),
+            TimeControl::Unlimited | TimeControl::Fischer { .. } => None,
+        }
+    }
+
     /// The control as reports write it (`60+0.5`); `None` with no limit.
     pub fn written(&self) -> Option<String> {
         (*self != TimeControl::Unlimited).then(|| self.to_string())
@@ -210,6 +224,11 @@ impl Clock {
             left,
             stones,
         }
+    }
+
+    /// The control this clock runs under.
+    pub fn control(&self) -> TimeControl {
+        self.control
     }
 
     /// The time left and the moves still to play in the period (0 in main time).

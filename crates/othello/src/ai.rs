@@ -750,7 +750,7 @@ pub fn registry() -> Registry<Othello> {
     ));
     r.register(AgentEntry::new(
         "gtp",
-        "an outside Othello program that speaks the Go Text Protocol (GRhino's gtp-rhino, `gamelab gtp`), run as a child process, from the standard start only; a crash, a stall, garbage, a resignation or an illegal move forfeits the game",
+        "an outside Othello program that speaks the Go Text Protocol (GRhino's gtp-rhino, `gamelab gtp`), run as a child process, from the standard start only; on a match's clock it is told its time (`time_settings`, `time_left`) if it knows those commands; a crash, a stall, garbage, a resignation or an illegal move forfeits the game",
         [
             vec![ParamSpec::program(
                 "cmd",

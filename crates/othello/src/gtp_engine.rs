@@ -10,9 +10,13 @@
 //! asking. The game must have been played from the standard start, since GTP has no command
 //! that sets up a position. A refusal of a move of the game, a line the protocol does not
 //! have and a resignation are failures, as any other (see [`crate::outside_engine`]).
+//! On a clock, each `genmove` follows a `time_left` (the first for each program started
+//! after a `time_settings`, GTP's controls allowing); a program that refuses them plays
+//! on untold.
 
 use gamelab_core::Game;
 use gamelab_core::child_program::{ChildProgram, shorten};
+use gamelab_core::clock::{Clock, TimeControl};
 
 use crate::outside_engine::{OutsideEngine, Protocol, legal_answer};
 use crate::{Move, Othello, ggf};
@@ -25,12 +29,67 @@ pub type GtpEngine = OutsideEngine<Gtp>;
 pub struct Gtp {
     /// The number the last command carried.
     commands: u64,
+    /// The side's clock for the next `genmove`, under a time control.
+    clock: Option<Clock>,
+    /// The control the running program was given with `time_settings`.
+    settings_sent: Option<TimeControl>,
+    /// The program refused a clock command: it keeps no time, and is told none again.
+    keeps_no_time: bool,
 }
 
 impl Gtp {
     /// Sends `command` and waits for its answer: the answer's text, or why there is none
     /// (a refusal included).
     fn command(&mut self, program: &mut ChildProgram, command: &str) -> Result<String, String> {
+        match self.exchange(program, command)? {
+            Ok(text) => Ok(text),
+            Err(refusal) => Err(format!("it refused `{command}`: {}", shorten(&refusal))),
+        }
+    }
+
+    /// Tells the program its clock before a `genmove` for `colour`: `time_settings` when
+    /// it has not been given this control, then `time_left`. A program that refuses
+    /// either (GRhino's `gtp-rhino` knows neither) plays on untold: the match's clock
+    /// still times it.
+    fn send_clock(
+        &mut self,
+        program: &mut ChildProgram,
+        clock: &Clock,
+        colour: &str,
+    ) -> Result<(), String> {
+        let control = clock.control();
+        if let Some((main, period, stones)) = control.to_gtp()
+            && self.settings_sent != Some(control)
+        {
+            let settings = format!(
+                "time_settings {} {} {stones}",
+                gtp_seconds(main),
+                gtp_seconds(period)
+            );
+            if self.exchange(program, &settings)?.is_err() {
+                self.keeps_no_time = true;
+                return Ok(());
+            }
+            self.settings_sent = Some(control);
+        }
+        let (left, stones) = clock.reading();
+        let time_left = format!(
+            "time_left {colour} {} {stones}",
+            gtp_seconds(left.as_secs_f64())
+        );
+        if self.exchange(program, &time_left)?.is_err() {
+            self.keeps_no_time = true;
+        }
+        Ok(())
+    }
+
+    /// Sends `command` and waits for its answer: `Ok` with the answer's text, or the
+    /// refusal's (`?`) inside; `Err` when no answer came.
+    fn exchange(
+        &mut self,
+        program: &mut ChildProgram,
+        command: &str,
+    ) -> Result<Result<String, String>, String> {
         self.commands += 1;
         let id = self.commands;
         program.send(&format!("{id} {command}"))?;
@@ -69,11 +128,20 @@ impl Gtp {
             text.push('\n');
             text.push_str(&line);
         }
-        if accepted {
-            Ok(text)
-        } else {
-            Err(format!("it refused `{command}`: {}", shorten(&text)))
-        }
+        Ok(if accepted { Ok(text) } else { Err(text) })
+    }
+}
+
+/// Seconds as GTP's time commands take them: whole where they are (the protocol's own
+/// integers), else to the millisecond.
+fn gtp_seconds(seconds: f64) -> String {
+    let millis = (seconds * 1000.0).round();
+    if millis % 1000.0 == 0.0 {
+        format!("{}", millis / 1000.0)
+    } else {
+        format!("{:.3}", millis / 1000.0)
+            .trim_end_matches('0')
+            .to_string()
     }
 }
 
@@ -89,6 +157,7 @@ impl Protocol for Gtp {
         }
         if !program.is_running() {
             program.start()?;
+            self.settings_sent = None;
         }
         self.command(program, "boardsize 8")?;
         self.command(program, "clear_board")?;
@@ -101,6 +170,11 @@ impl Protocol for Gtp {
             }
             start.play_unchecked(mv);
         }
+        if let Some(clock) = self.clock.take()
+            && !self.keeps_no_time
+        {
+            self.send_clock(program, &clock, colour(pos))?;
+        }
         let answer = self.command(program, &format!("genmove {}", colour(pos)))?;
         if answer.eq_ignore_ascii_case("resign") {
             return Err("it resigned".into());
@@ -108,6 +182,10 @@ impl Protocol for Gtp {
         let mv = ggf::read_move(&answer)
             .ok_or_else(|| format!("it answered `{}`, which names no square", shorten(&answer)))?;
         legal_answer(pos, mv)
+    }
+
+    fn tell_clock(&mut self, clock: &Clock) {
+        self.clock = Some(*clock);
     }
 }
 
@@ -149,6 +227,96 @@ mod tests {
         );
         assert!(!engine.program.is_running());
         assert!(!forfeit.stops_match);
+    }
+
+    #[test]
+    fn seconds_are_whole_where_they_can_be() {
+        let written: Vec<String> = [0.0, 60.0, 0.5, 12.3456, 1e-4, 299.9996]
+            .into_iter()
+            .map(gtp_seconds)
+            .collect();
+        assert_eq!(written, ["0", "60", "0.5", "12.346", "0", "300"]);
+    }
+
+    /// A GTP program (a shell script) that logs each command, answers `genmove` with
+    /// `move`, and refuses the clock's commands when `refuse_clock`.
+    fn scripted(dir: &std::path::Path, refuse_clock: bool, answer: &str) -> String {
+        let log = dir.join("log");
+        let script = dir.join("engine.sh");
+        let clock = if refuse_clock {
+            "printf '?%s unknown command\\n\\n' \"$id\""
+        } else {
+            "printf '=%s\\n\\n' \"$id\""
+        };
+        std::fs::write(
+            &script,
+            format!(
+                "while read -r id cmd rest; do\n  echo \"$cmd $rest\" >> '{}'\n  case \"$cmd\" in\n    time_settings|time_left) {clock} ;;\n    genmove) printf '=%s {answer}\\n\\n' \"$id\" ;;\n    *) printf '=%s\\n\\n' \"$id\" ;;\n  esac\ndone\n",
+                log.display()
+            ),
+        )
+        .unwrap();
+        format!("sh {}", script.display())
+    }
+
+    #[test]
+    fn a_program_on_a_clock_is_told_its_time_unless_it_refuses() {
+        use gamelab_core::clock::TimeControl;
+        let mut rng = gamelab_core::game_rng(0, 0, gamelab_core::Side::First);
+        let start = Othello::new();
+        for refuse in [false, true] {
+            let mut clock = "300/30/5".parse::<TimeControl>().unwrap().start().unwrap();
+            let dir = tempfile::tempdir().unwrap();
+            let command = scripted(dir.path(), refuse, "F5");
+            let mut engine = GtpEngine::new(
+                &command,
+                Duration::from_secs(5),
+                OnFailure::Lose,
+                Gtp::default(),
+            )
+            .unwrap();
+            for _ in 0..2 {
+                engine.tell_clock(&clock);
+                assert_eq!(
+                    engine.try_choose(&start, &mut rng).unwrap().to_string(),
+                    "f5"
+                );
+                assert!(clock.spend(Duration::from_millis(1500)));
+            }
+            let log = std::fs::read_to_string(dir.path().join("log")).unwrap();
+            let told: Vec<&str> = log.lines().filter(|l| l.starts_with("time_")).collect();
+            if refuse {
+                // Refused once, never asked again.
+                assert_eq!(told, ["time_settings 300 30 5"], "{log}");
+            } else {
+                // The settings once, then each move's time left.
+                assert_eq!(
+                    told,
+                    [
+                        "time_settings 300 30 5",
+                        "time_left black 300 0",
+                        "time_left black 298.5 0"
+                    ],
+                    "{log}"
+                );
+            }
+            assert_eq!(log.matches("genmove black").count(), 2, "{log}");
+        }
+        // Fischer's control has no GTP settings: only the time left is told.
+        let dir = tempfile::tempdir().unwrap();
+        let mut engine = GtpEngine::new(
+            &scripted(dir.path(), false, "F5"),
+            Duration::from_secs(5),
+            OnFailure::Lose,
+            Gtp::default(),
+        )
+        .unwrap();
+        let fischer = "60+0.5".parse::<TimeControl>().unwrap().start().unwrap();
+        engine.tell_clock(&fischer);
+        engine.try_choose(&start, &mut rng).unwrap();
+        let log = std::fs::read_to_string(dir.path().join("log")).unwrap();
+        let told: Vec<&str> = log.lines().filter(|l| l.starts_with("time_")).collect();
+        assert_eq!(told, ["time_left black 60 0"], "{log}");
     }
 
     #[test]

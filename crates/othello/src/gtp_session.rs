@@ -264,6 +264,9 @@ impl Session {
         };
         let share = self.clocks[clock].map(|c| c.move_time(self.game.moves_to_plan()));
         self.agent.set_move_time(share);
+        if let Some(clock) = &self.clocks[clock] {
+            self.agent.tell_clock(clock);
+        }
         let mut rng = gamelab_core::game_rng(0, self.implicit.len() as u64, side);
         self.agent.choose(&self.game, &mut rng)
     }

@@ -26,6 +26,12 @@ pub trait Protocol: Send {
     /// Asks `program` (started here when it is not running) for its move in `pos`, a
     /// position where the side to move has a square to play.
     fn ask(&mut self, program: &mut ChildProgram, pos: &Othello) -> Result<Move, String>;
+
+    /// The side's clock before the next `ask`, when the protocol can tell a program its
+    /// time; the default (NBoard's protocol has no clock) ignores it.
+    fn tell_clock(&mut self, clock: &gamelab_core::clock::Clock) {
+        let _ = clock;
+    }
 }
 
 /// A program run as a child process, asked for its moves by protocol `P`.
@@ -78,6 +84,10 @@ impl<P: Protocol> Agent<Othello> for OutsideEngine<P> {
 
     fn set_stop(&mut self, stop: &StopFlag) {
         self.program.set_stop(stop);
+    }
+
+    fn tell_clock(&mut self, clock: &gamelab_core::clock::Clock) {
+        self.protocol.tell_clock(clock);
     }
 }
 
