@@ -504,14 +504,16 @@ impl Game for Othello {
         self.history.len()
     }
 
-    /// Half the empty squares, less the last few, which an exact search plays at once,
-    /// and two held back, since the first exact solve costs more than a midgame move.
-    /// A tighter plan (from 14 empties, one held back) used three quarters of a GTP
-    /// clock rather than two thirds, but lost 3 games of 100 on time at 0.5 s a side: an
-    /// exact solve near the end, which cannot stop at the clock, overran what was left
+    /// Half the empty squares down to 14, below which an exact search plays at once
+    /// (the engine solves from 16 to 26 empties as its time allows), and two held back,
+    /// so that the last share is never more than half of what is left. With solves that
+    /// stop at their deadline, tried also where a midgame search reached the end early,
+    /// a GTP game on 60 s a side used 39.6–42.1 s (36.7–37.6 counting down to 10 empties
+    /// without those solves), and no game of 100 was lost on time at 0.5 s a side;
+    /// holding back one lost one there, a move taking 132.6 ms with 131.5 ms on the clock
     /// (RESULTS.md, "On a game clock").
     fn moves_to_plan(&self) -> u32 {
-        self.empties().saturating_sub(10).div_ceil(2) + 2
+        self.empties().saturating_sub(14).div_ceil(2) + 2
     }
 
     #[inline]

@@ -442,10 +442,11 @@ impl Searcher {
             };
         }
         let threads = self.threads_to_use();
-        if pos.empties() > limits.exact {
-            return self.midgame(pos, limits, started, threads);
-        }
+        let empties = pos.empties();
         let Some(time) = limits.time else {
+            if empties > limits.exact {
+                return self.midgame(pos, limits, started, threads);
+            }
             // Stopped, it falls through to the midgame search, which answers at once.
             let stop = self.stop.clone();
             return match self.solve(pos, threads, stop.as_ref(), started) {
@@ -453,21 +454,31 @@ impl Searcher {
                 None => self.midgame(pos, limits, started, threads),
             };
         };
-        // Under a time limit the solve may not end in time: a midgame search first puts a
+        // Under a time limit a solve may not end in time: a midgame search first puts a
         // move in hand, then the solve runs until the time is up and gives way to that
-        // move if it is not done. The midgame search goes as deep as the level that would
-        // solve from here (six plies less than the empties, a tenth to a twentieth of
-        // the solve's time: `exact_reach`), in at most a quarter of the time.
-        let in_hand = self.midgame(
-            pos,
-            Limits {
-                depth: limits.depth.min(pos.empties().saturating_sub(6)).max(1),
+        // move if it is not done.
+        let in_hand = if empties <= limits.exact {
+            // As deep as the level that would solve from here (six plies less than the
+            // empties, a tenth to a twentieth of the solve's time: `exact_reach`), in at
+            // most a quarter of the time.
+            let quick = Limits {
+                depth: limits.depth.min(empties.saturating_sub(6)).max(1),
                 exact: 0,
                 time: Some(time / 4),
-            },
-            started,
-            threads,
-        );
+            };
+            self.midgame(pos, quick, started, threads)
+        } else {
+            let searched = self.midgame(pos, limits, started, threads);
+            // A midgame search that reached the end in under half the time goes on to
+            // a solve: otherwise that time is not used at all (on a game clock a third
+            // of it was left at the end), and a solve that does not end still leaves its
+            // bounds in the table for the next move's.
+            let done_early = started.elapsed() < time / 2;
+            if searched.depth < empties || !done_early || empties > MAX_TIMED_SOLVE {
+                return searched;
+            }
+            searched
+        };
         if self
             .stop
             .as_ref()
@@ -912,6 +923,10 @@ pub const NEST_DEPTH: u32 = 10;
 /// Nodes between two readings of the clock and the stop flags (a few tenths of a
 /// millisecond).
 const CHECK_EVERY: u64 = 4096;
+
+/// The most empties a time-limited search goes on to solve after its midgame search
+/// reached the end: beyond, a solve takes hours.
+const MAX_TIMED_SOLVE: u32 = 30;
 
 /// A nested test's first reading comes sooner: its nodes reach its parent's count only
 /// when the whole batch of tests is done, and a batch of tests each under

@@ -599,6 +599,19 @@ fn a_timed_solve_that_cannot_end_in_time_gives_way_to_a_midgame_move() {
     assert!(r.exact);
     assert_eq!(r.score, f64::from(expected));
     assert!(r.elapsed < Duration::from_secs(30), "{:?}", r.elapsed);
+    // Beyond this search's exact reach (10 empties), its midgame search reaches the end of
+    // FFO #1 long before a minute is up, and goes on to solve it.
+    let beyond = Limits {
+        exact: 10,
+        ..limits
+    };
+    let r = searcher.search(&pos, beyond);
+    assert!(r.exact);
+    assert_eq!(r.score, f64::from(expected));
+    // At depth 8 it does not reach the end, and stops there.
+    let r = searcher.search(&pos, Limits { depth: 8, ..beyond });
+    assert!(!r.exact);
+    assert_eq!(r.depth, 8);
     // 28 empties: a solve of minutes, stopped after a tenth of a second; the move is the
     // midgame search's, as deep as level 22 would search before solving.
     let mut pos = Othello::new();
