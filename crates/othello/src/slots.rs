@@ -2,7 +2,10 @@
 //! all over a table of many megabytes each miss the processor's cache of page addresses
 //! (TLB) with 4 KB pages, and the page walk costs as much as the lookup. One thread,
 //! alternating runs: the endgame's table, FFO #40–#49 1–4 % faster, #53 3–13 %; the
-//! midgame search's, depth 13 from 20 positions 4 % (`examples/midgame_depth.rs`).
+//! midgame search's, depth 13 from 20 positions 4 % (`examples/midgame_depth.rs`). On
+//! Linux big tables are mapped from the system, which zeroes a page when it is first
+//! touched: a new searcher is ready in microseconds rather than milliseconds, and a
+//! solve's first table is cleared as the solve goes, where a deadline can stop it.
 
 use std::ptr::NonNull;
 
@@ -10,6 +13,8 @@ use std::ptr::NonNull;
 pub(crate) struct Slots<T: bytemuck::Zeroable> {
     start: NonNull<T>,
     len: usize,
+    /// The memory is a mapping of [`map_zeroed`]'s, not an allocation.
+    mapped: bool,
 }
 
 // SAFETY: `Slots` owns its `T`s as a `Vec<T>` would.
@@ -26,6 +31,7 @@ impl<T: bytemuck::Zeroable> Slots<T> {
     pub(crate) const EMPTY: Slots<T> = Slots {
         start: NonNull::dangling(),
         len: 0,
+        mapped: false,
     };
 
     /// `len` slots of zero bytes.
@@ -33,21 +39,24 @@ impl<T: bytemuck::Zeroable> Slots<T> {
         let Some(layout) = Slots::<T>::layout(len) else {
             return Slots::EMPTY;
         };
+        if layout.align() == HUGE_PAGE
+            && let Some(start) = map_zeroed(layout.size())
+        {
+            return Slots {
+                start: start.cast(),
+                len,
+                mapped: true,
+            };
+        }
         // SAFETY: the layout's size is not zero.
-        let start = unsafe { std::alloc::alloc(layout) };
+        let start = unsafe { std::alloc::alloc_zeroed(layout) };
         let Some(start) = NonNull::new(start) else {
             std::alloc::handle_alloc_error(layout)
         };
-        // Before the pages are first written, when the system backs them.
-        if layout.align() == HUGE_PAGE {
-            advise_huge_pages(start.as_ptr(), layout.size());
-        }
-        // SAFETY: the allocation has `layout.size()` bytes, and all-zero bytes are a `T`
-        // (`Zeroable`).
-        unsafe { start.as_ptr().write_bytes(0, layout.size()) };
         Slots {
             start: start.cast(),
             len,
+            mapped: false,
         }
     }
 
@@ -120,6 +129,11 @@ impl<T: bytemuck::Zeroable> std::ops::DerefMut for Slots<T> {
 #[allow(unsafe_code)]
 impl<T: bytemuck::Zeroable> Drop for Slots<T> {
     fn drop(&mut self) {
+        if self.mapped {
+            let size = Slots::<T>::layout(self.len).map_or(0, |l| l.size());
+            unmap(self.start.as_ptr().cast(), size);
+            return;
+        }
         if let Some(layout) = Slots::<T>::layout(self.len) {
             // SAFETY: allocated in `zeroed` with this same layout; the slots need no drop
             // of their own (`Zeroable` types hold no resources a zero could not).
@@ -128,20 +142,66 @@ impl<T: bytemuck::Zeroable> Drop for Slots<T> {
     }
 }
 
-/// Asks the system to back the `len` bytes from `start` (aligned to a huge page) with
-/// huge pages. Advice only: where it cannot be followed, small pages serve as before.
+/// `size` bytes (a multiple of a huge page) of fresh memory aligned to a huge page, all
+/// zero, backed by huge pages where the system has them; `None` where it cannot map them.
+/// The system zeroes each page when it is first touched, not all of them now: a solve
+/// that stops at its deadline is not held up first by clearing a table of up to 128 MB
+/// (30–70 ms), and the pages a search never reaches cost nothing.
 #[cfg(target_os = "linux")]
 #[allow(unsafe_code)]
-fn advise_huge_pages(start: *mut u8, len: usize) {
-    // SAFETY: the range is one allocation of ours, not yet written; the advice changes
-    // how its pages are backed, never what they hold.
+fn map_zeroed(size: usize) -> Option<NonNull<u8>> {
+    // A huge page more than asked for, so that an aligned start lies within; the rest is
+    // given back at once.
+    let mapped = size.checked_add(HUGE_PAGE)?;
+    // SAFETY: a fresh anonymous private mapping, no address asked for; checked below.
+    let base = unsafe {
+        libc::mmap(
+            std::ptr::null_mut(),
+            mapped,
+            libc::PROT_READ | libc::PROT_WRITE,
+            libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
+            -1,
+            0,
+        )
+    };
+    if base == libc::MAP_FAILED {
+        return None;
+    }
+    let head = (HUGE_PAGE - base as usize % HUGE_PAGE) % HUGE_PAGE;
+    let tail = mapped - head - size;
+    // SAFETY: both ranges lie in the mapping just made, whole pages (the mapping starts
+    // on a page, and `size` and `HUGE_PAGE` are multiples of one), and nothing uses them.
     unsafe {
-        libc::madvise(start.cast(), len, libc::MADV_HUGEPAGE);
+        let start = base.cast::<u8>().add(head);
+        if head > 0 {
+            libc::munmap(base, head);
+        }
+        if tail > 0 {
+            libc::munmap(start.add(size).cast(), tail);
+        }
+        // Advice only: where it cannot be followed, small pages serve as before.
+        libc::madvise(start.cast(), size, libc::MADV_HUGEPAGE);
+        NonNull::new(start)
     }
 }
 
 #[cfg(not(target_os = "linux"))]
-fn advise_huge_pages(_: *mut u8, _: usize) {}
+fn map_zeroed(_: usize) -> Option<NonNull<u8>> {
+    None
+}
+
+/// Gives back memory from [`map_zeroed`].
+#[cfg(target_os = "linux")]
+#[allow(unsafe_code)]
+fn unmap(start: *mut u8, size: usize) {
+    // SAFETY: `start` and `size` are a mapping of `map_zeroed`'s, no longer used.
+    unsafe {
+        libc::munmap(start.cast(), size);
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn unmap(_: *mut u8, _: usize) {}
 
 #[cfg(test)]
 mod tests {
@@ -156,6 +216,11 @@ mod tests {
             if len * 64 >= HUGE_PAGE {
                 assert_eq!(slots.as_ptr() as usize % HUGE_PAGE, 0);
             }
+            // Big ones mapped from the system, zeroed page by page as first touched.
+            assert_eq!(
+                slots.mapped,
+                cfg!(target_os = "linux") && len * 64 >= HUGE_PAGE
+            );
             // Every slot is there to be written.
             for (i, slot) in slots.iter_mut().enumerate() {
                 slot[7] = i as u64;
