@@ -8,42 +8,25 @@ MAIN, PERIOD, STONES: GTP's `time_settings` (seconds, seconds, moves); SPEC the 
 (default `engine`); GAMELAB the binary (default target/release/gamelab). The times are
 the round trips seen from here, protocol included.
 """
-import subprocess
 import sys
-import time
+
+from gtp_session import Session
 
 main, period, stones = sys.argv[1:4]
 spec = sys.argv[4] if len(sys.argv) > 4 else "engine"
 binary = sys.argv[5] if len(sys.argv) > 5 else "target/release/gamelab"
-engine = subprocess.Popen([binary, "gtp", "--ai", spec],
-                          stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-
-
-def send(command):
-    engine.stdin.write(command + "\n")
-    engine.stdin.flush()
-    lines = []
-    while (line := engine.stdout.readline()) not in ("\n", ""):
-        lines.append(line.strip())
-    return " ".join(lines)
-
+session = Session(binary, spec)
+send = session.send
 
 assert send(f"time_settings {main} {period} {stones}") == "="
 spent = {"black": 0.0, "white": 0.0}
 longest = {"black": 0.0, "white": 0.0}
-colour, moves = "black", 0
-while True:
-    started = time.monotonic()
-    answer = send(f"genmove {colour}")
-    took = time.monotonic() - started
-    if answer.startswith("?"):  # the game is over
-        break
+moves = 0
+for colour, took in session.self_play("black"):
     spent[colour] += took
     longest[colour] = max(longest[colour], took)
     moves += 1
-    colour = "white" if colour == "black" else "black"
 print(f"{send('final_score')[2:]} after {moves} moves")
 for side in spent:
     print(f"{side}: {spent[side]:.2f} s in all, longest move {longest[side]:.3f} s")
-send("quit")
-engine.wait()
+session.quit()

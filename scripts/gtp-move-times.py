@@ -12,9 +12,9 @@ target/release/gamelab). The times are the round trips seen from here, protocol
 included.
 """
 import pathlib
-import subprocess
 import sys
-import time
+
+from gtp_session import Session
 
 spec, limit, games = sys.argv[1], float(sys.argv[2]), int(sys.argv[3])
 binary = sys.argv[4] if len(sys.argv) > 4 else "target/release/gamelab"
@@ -22,18 +22,8 @@ root = pathlib.Path(__file__).resolve().parent.parent
 openings = [line.strip() for line in
             (root / "crates/othello/openings/wthor-top100-6.txt").read_text().splitlines()
             if line.strip() and not line.startswith("#")]
-engine = subprocess.Popen([binary, "gtp", "--ai", spec],
-                          stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-
-
-def send(command):
-    engine.stdin.write(command + "\n")
-    engine.stdin.flush()
-    lines = []
-    while (line := engine.stdout.readline()) not in ("\n", ""):
-        lines.append(line.strip())
-    return " ".join(lines)
-
+session = Session(binary, spec)
+send = session.send
 
 times = []
 for game in range(games):
@@ -43,16 +33,8 @@ for game in range(games):
     for i in range(0, len(opening), 2):
         assert send(f"play {colour} {opening[i:i + 2]}") == "=", opening
         colour = "white" if colour == "black" else "black"
-    while True:
-        started = time.monotonic()
-        answer = send(f"genmove {colour}")
-        took = time.monotonic() - started
-        if answer.startswith("?"):  # the game is over
-            break
-        times.append(took)
-        colour = "white" if colour == "black" else "black"
-send("quit")
-engine.wait()
+    times += [took for _, took in session.self_play(colour)]
+session.quit()
 times.sort()
 over = sum(t > limit * 1.1 + 0.005 for t in times)
 print(f"{len(times)} moves: longest {times[-1]:.3f} s, 99th percentile "
