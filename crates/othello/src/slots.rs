@@ -150,8 +150,9 @@ impl<T: bytemuck::Zeroable> Drop for Slots<T> {
 #[cfg(target_os = "linux")]
 #[allow(unsafe_code)]
 fn map_zeroed(size: usize) -> Option<NonNull<u8>> {
-    // A huge page more than asked for, so that an aligned start lies within; the rest is
-    // given back at once.
+    // Whole huge pages, as `unmap` gives them back; and one more, so that an aligned start
+    // lies within, the rest given back at once.
+    let size = size.checked_next_multiple_of(HUGE_PAGE)?;
     let mapped = size.checked_add(HUGE_PAGE)?;
     // SAFETY: a fresh anonymous private mapping, no address asked for; checked below.
     let base = unsafe {
@@ -170,14 +171,18 @@ fn map_zeroed(size: usize) -> Option<NonNull<u8>> {
     let head = (HUGE_PAGE - base as usize % HUGE_PAGE) % HUGE_PAGE;
     let tail = mapped - head - size;
     // SAFETY: both ranges lie in the mapping just made, whole pages (the mapping starts
-    // on a page, and `size` and `HUGE_PAGE` are multiples of one), and nothing uses them.
+    // on a page, and `size` and `HUGE_PAGE` are multiples of a huge one), and nothing
+    // uses them.
     unsafe {
         let start = base.cast::<u8>().add(head);
+        // Neither can fail on whole pages of a mapping of ours (the tests check it).
         if head > 0 {
-            libc::munmap(base, head);
+            let unmapped = libc::munmap(base, head);
+            debug_assert_eq!(unmapped, 0);
         }
         if tail > 0 {
-            libc::munmap(start.add(size).cast(), tail);
+            let unmapped = libc::munmap(start.add(size).cast(), tail);
+            debug_assert_eq!(unmapped, 0);
         }
         // Advice only: where it cannot be followed, small pages serve as before.
         libc::madvise(start.cast(), size, libc::MADV_HUGEPAGE);
@@ -194,10 +199,10 @@ fn map_zeroed(_: usize) -> Option<NonNull<u8>> {
 #[cfg(target_os = "linux")]
 #[allow(unsafe_code)]
 fn unmap(start: *mut u8, size: usize) {
-    // SAFETY: `start` and `size` are a mapping of `map_zeroed`'s, no longer used.
-    unsafe {
-        libc::munmap(start.cast(), size);
-    }
+    // SAFETY: `start` and `size` rounded as `map_zeroed` rounded it are one of its
+    // mappings, no longer used.
+    let unmapped = unsafe { libc::munmap(start.cast(), size.next_multiple_of(HUGE_PAGE)) };
+    debug_assert_eq!(unmapped, 0);
 }
 
 #[cfg(not(target_os = "linux"))]
