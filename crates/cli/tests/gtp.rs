@@ -210,3 +210,42 @@ fn an_outside_gtp_engine_is_told_the_matchs_clock() {
     assert!(report.get("forfeits").is_none(), "{report}");
     assert_eq!(report["total"]["win"], 2, "{report}");
 }
+
+/// Runs `scripts/NAME ARGS` (a Python script driving `gamelab gtp`) and returns what it
+/// printed.
+fn script(name: &str, args: &[&str]) -> String {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let out = std::process::Command::new("python3")
+        .arg(root.join("scripts").join(name))
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{name}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn the_gtp_timing_scripts_play_whole_games() {
+    let binary = env!("CARGO_BIN_EXE_gamelab");
+    // A self-play game on 2 s a side: a result after 50-odd moves, each side's time.
+    let clock = script("gtp-clock.py", &["2", "0", "0", "engine:level=1", binary]);
+    let lines: Vec<&str> = clock.lines().collect();
+    assert_eq!(lines.len(), 3, "{clock}");
+    assert!(lines[0].contains(" after "), "{clock}");
+    assert!(
+        lines[1].starts_with("black: ") && lines[2].starts_with("white: "),
+        "{clock}"
+    );
+    // Two games from the first two WTHOR openings at 0.05 s a move.
+    let times = script(
+        "gtp-move-times.py",
+        &["engine:level=30,time=0.05,threads=1", "0.05", "2", binary],
+    );
+    let moves: usize = times.split(' ').next().unwrap().parse().unwrap();
+    assert!((60..=120).contains(&moves), "{times}");
+    assert!(times.contains("longest"), "{times}");
+}
