@@ -473,8 +473,10 @@ impl Searcher {
             // a solve: otherwise that time is not used at all (on a game clock a third
             // of it was left at the end), and a solve that does not end still leaves its
             // bounds in the table for the next move's.
-            let done_early = started.elapsed() < time / 2;
-            if searched.depth < empties || !done_early || empties > MAX_TIMED_SOLVE {
+            let goes_on = searched.depth == empties
+                && started.elapsed() < time / 2
+                && empties <= MAX_TIMED_SOLVE;
+            if !goes_on {
                 return searched;
             }
             searched

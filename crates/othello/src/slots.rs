@@ -129,12 +129,12 @@ impl<T: bytemuck::Zeroable> std::ops::DerefMut for Slots<T> {
 #[allow(unsafe_code)]
 impl<T: bytemuck::Zeroable> Drop for Slots<T> {
     fn drop(&mut self) {
-        if self.mapped {
-            let size = Slots::<T>::layout(self.len).map_or(0, |l| l.size());
-            unmap(self.start.as_ptr().cast(), size);
+        let Some(layout) = Slots::<T>::layout(self.len) else {
             return;
-        }
-        if let Some(layout) = Slots::<T>::layout(self.len) {
+        };
+        if self.mapped {
+            unmap(self.start.as_ptr().cast(), layout.size());
+        } else {
             // SAFETY: allocated in `zeroed` with this same layout; the slots need no drop
             // of their own (`Zeroable` types hold no resources a zero could not).
             unsafe { std::alloc::dealloc(self.start.as_ptr().cast(), layout) };
@@ -142,8 +142,8 @@ impl<T: bytemuck::Zeroable> Drop for Slots<T> {
     }
 }
 
-/// `size` bytes (a multiple of a huge page) of fresh memory aligned to a huge page, all
-/// zero, backed by huge pages where the system has them; `None` where it cannot map them.
+/// `size` bytes (rounded up to whole huge pages) of fresh memory aligned to a huge page,
+/// all zero, backed by huge pages where the system has them; `None` where it cannot map them.
 /// The system zeroes each page when it is first touched, not all of them now: a solve
 /// that stops at its deadline is not held up first by clearing a table of up to 128 MB
 /// (30–70 ms), and the pages a search never reaches cost nothing.
