@@ -618,10 +618,11 @@ impl Notation for Othello {
         }
         let first = t.split_whitespace().next().unwrap_or("");
         let mut chars = first.chars();
-        let looks_like_moves = first.chars().count() < 60
-            && chars
-                .next()
-                .is_some_and(|c| ('a'..='h').contains(&c.to_ascii_lowercase()))
+        // A board string's squares are X, O and -: a square's name first means moves, a
+        // transcript of any length (30 moves and more are longer than a board string).
+        let looks_like_moves = chars
+            .next()
+            .is_some_and(|c| ('a'..='h').contains(&c.to_ascii_lowercase()))
             && chars.next().is_some_and(|c| ('1'..='8').contains(&c));
         if looks_like_moves {
             return crate::transcript::parse(t)

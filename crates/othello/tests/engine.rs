@@ -437,6 +437,16 @@ fn positions_are_read_from_boards_transcripts_and_ggf() {
             "{text}: a position read has no moves to undo"
         );
     }
+    // A whole game's moves, longer than a board string, and the position after them.
+    let long =
+        "d3c5c6c7f6e3f3f2f1d6d7e8b5b6a7f4b7a6f5g3d8c4b8g2a4g6g5a5h2h3b3h1c3g4h6c8h4g1f8e2d2e7b4g7";
+    let mut played = Othello::new();
+    for i in (0..long.len()).step_by(2) {
+        played.play_unchecked(Move::Place(Square::parse(&long[i..i + 2]).unwrap()));
+    }
+    let read = Othello::parse_position(long).unwrap();
+    assert_eq!(read.board_string(), played.board_string());
+    assert_eq!(read.empties(), 16);
     for (text, error) in [
         ("f5a1", "move transcript"),
         ("(;GM[Othello];)", "GGF game"),
