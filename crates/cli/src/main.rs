@@ -6,6 +6,7 @@ use clap::{Arg, CommandFactory, FromArgMatches, Parser, Subcommand};
 
 // Generic subcommands: they run on any game of the catalogue (`--game`).
 mod ais;
+mod analyse;
 mod cluster;
 mod diverge;
 mod game_args;
@@ -52,6 +53,9 @@ enum Command {
     Ais(ais::AisArgs),
     /// Show the moves an AI considers best in a position (`--debug` for its trace).
     Move(move_cmd::MoveArgs),
+    /// Every move's value by an AI, deeper and deeper: a line a level, until every value
+    /// is exact, `--time` or Ctrl-C.
+    Analyse(analyse::AnalyseArgs),
     /// Play A against B, N games each way round, and print the win/lose/draw tables.
     Match(match_cmd::MatchArgs),
     /// Print a recorded game move by move.
@@ -130,6 +134,7 @@ fn main() -> ExitCode {
         Command::Play(args) => play::run(args),
         Command::Ais(args) => ais::run(args),
         Command::Move(args) => move_cmd::run(args),
+        Command::Analyse(args) => analyse::run(args),
         Command::Match(args) => match_cmd::run(args),
         Command::Replay(args) => replay::run(args),
         Command::Diverge(args) => diverge::run(args),

@@ -934,3 +934,90 @@ fn build_book_smoke_and_the_engine_plays_from_it() {
         .failure()
         .stderr(predicate::str::contains("not an opening book"));
 }
+
+#[test]
+fn analyse_values_every_move_level_by_level() {
+    // 16 empties after these moves: the moves' 15 are exact from level 9.
+    let moves =
+        "d3c5c6c7f6e3f3f2f1d6d7e8b5b6a7f4b7a6f5g3d8c4b8g2a4g6g5a5h2h3b3h1c3g4h6c8h4g1f8e2d2e7b4g7";
+    let out = stdout(&["analyse", "--game", "othello", "engine:threads=1", moves]);
+    let levels: Vec<&str> = out.lines().filter(|l| l.starts_with("level ")).collect();
+    assert_eq!(levels.len(), 9, "{out}");
+    for (i, line) in levels.iter().enumerate() {
+        assert!(
+            line.starts_with(&format!("level {:>2}  exact ", i + 1)),
+            "{line}"
+        );
+    }
+    assert!(levels[8].contains("  exact 5/5 "), "{out}");
+    assert!(
+        out.ends_with(" s)\n") && out.contains("\nended: every move's value is exact ("),
+        "{out}"
+    );
+    // Every move once, best first, each exact with its line; the best as the web app's
+    // analysis at a level that solves them values it.
+    let values: Vec<&str> = out.lines().filter(|l| l.starts_with("    ")).collect();
+    assert_eq!(values.len(), 5, "{out}");
+    let best: f64 = values[0]
+        .split_whitespace()
+        .nth(1)
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(levels[8].contains(&format!(" {best:+.2}  line ")), "{out}");
+    // A time limit ends it where it is, with every move's value at the last level done.
+    let out = stdout(&[
+        "analyse",
+        "--game",
+        "othello",
+        "engine:threads=1",
+        "--time",
+        "0.3",
+    ]);
+    assert!(out.contains("\nlevel  1  exact 0/4 "), "{out}");
+    assert!(out.contains("\nended: --time 0.3 s ran out ("), "{out}");
+    assert_eq!(
+        out.lines().filter(|l| l.starts_with("    ")).count(),
+        4,
+        "{out}"
+    );
+}
+
+#[test]
+fn analyse_refuses_what_it_cannot_do() {
+    // An AI that values moves once: one line of values, no levels.
+    let out = stdout(&["analyse", "mcts:iterations=500", "oo..x...."]);
+    assert!(out.contains("\nvalues  exact 0/6 "), "{out}");
+    assert!(
+        out.contains("\nended: the AI has no deeper level ("),
+        "{out}"
+    );
+    for (args, needle) in [
+        (
+            &["analyse", "ai2"][..],
+            "ai2 gives no value for each move; choose an AI that scores moves",
+        ),
+        (
+            &["analyse", "--game", "othello", "engine", "--time", "0"],
+            "--time",
+        ),
+        (
+            &["analyse", "--game", "othello", "engine", "--time", "nan"],
+            "--time",
+        ),
+        (
+            &["analyse", "--game", "othello", "engine:level=31"],
+            "level",
+        ),
+        (
+            &["analyse", "mcts", "oooxx...."],
+            "the game is already over",
+        ),
+    ] {
+        gamelab()
+            .args(args)
+            .assert()
+            .failure()
+            .stderr(predicate::str::contains(needle));
+    }
+}

@@ -1,3 +1,4 @@
+use std::ops::ControlFlow;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
@@ -119,6 +120,56 @@ pub struct SearchStats<M> {
     pub book_games: Option<u64>,
 }
 
+/// A move's value at one step of a deepening analysis ([`Agent::deepen_move_scores`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct DeepScore<M> {
+    pub mv: M,
+    /// For the side to move, in the agent's units, as [`Agent::move_scores`] gives it.
+    pub score: f64,
+    /// The search under this move reached the end of the game everywhere: the value is
+    /// the game's, and deeper steps keep it.
+    pub exact: bool,
+    /// The line the search expects, this move first (only the move for agents that
+    /// keep no line).
+    pub line: Vec<M>,
+}
+
+/// One step of a deepening analysis: every legal move valued at one level.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Deepening<M> {
+    /// The agent's level for this step (for Othello's engine, what `level=N` would say);
+    /// `None` for an agent that values the moves once, as it is set.
+    pub level: Option<u32>,
+    pub scores: Vec<DeepScore<M>>,
+    /// Positions searched over every step so far, for agents that count them.
+    pub nodes: Option<u64>,
+}
+
+/// Why a deepening analysis ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DeepeningEnd {
+    /// Every move's value is exact: no deeper step can change it.
+    Exact,
+    /// The agent has no deeper level.
+    Deepest,
+    /// Its stop flag or its own time limit ended it; the step under way was dropped.
+    Stopped,
+    /// The caller's report asked for no more steps.
+    Declined,
+}
+
+impl DeepeningEnd {
+    /// Why it ended, in words, for front ends.
+    pub fn describe(self) -> &'static str {
+        match self {
+            DeepeningEnd::Exact => "every move's value is exact",
+            DeepeningEnd::Deepest => "the AI has no deeper level",
+            DeepeningEnd::Stopped => "stopped",
+            DeepeningEnd::Declined => "no more steps were asked for",
+        }
+    }
+}
+
 /// The probability distribution an agent draws its move from in one position.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Policy<M> {
@@ -197,6 +248,36 @@ pub trait Agent<G: Game>: Send {
         None
     }
 
+    /// The agent's values of each legal move, deeper and deeper: `report` is called
+    /// after each step with every move's value at that level, until every value is
+    /// exact, the agent has no deeper level, its stop flag or its own time ends it (the
+    /// step under way is then dropped), or `report` breaks. `None` for agents that score
+    /// no moves. The default is one step: [`Agent::move_scores`] as the agent is set.
+    fn deepen_move_scores(
+        &mut self,
+        game: &G,
+        report: &mut dyn FnMut(&Deepening<G::Move>) -> ControlFlow<()>,
+    ) -> Option<DeepeningEnd> {
+        let scores = self.move_scores(game)?;
+        let step = Deepening {
+            level: None,
+            scores: scores
+                .into_iter()
+                .map(|(mv, score)| DeepScore {
+                    mv,
+                    score,
+                    exact: false,
+                    line: vec![mv],
+                })
+                .collect(),
+            nodes: None,
+        };
+        Some(match report(&step) {
+            ControlFlow::Continue(()) => DeepeningEnd::Deepest,
+            ControlFlow::Break(()) => DeepeningEnd::Declined,
+        })
+    }
+
     /// What a tree search learned about each legal move (visits, mean result, proven
     /// result), for agents that sample a tree (MCTS).
     fn move_stats(&mut self, game: &G) -> Option<Vec<crate::mcts::MoveStat<G::Move>>> {
@@ -268,6 +349,14 @@ impl<G: Game, A: Agent<G> + ?Sized> Agent<G> for Box<A> {
 
     fn move_scores(&mut self, game: &G) -> Option<Vec<(G::Move, f64)>> {
         (**self).move_scores(game)
+    }
+
+    fn deepen_move_scores(
+        &mut self,
+        game: &G,
+        report: &mut dyn FnMut(&Deepening<G::Move>) -> ControlFlow<()>,
+    ) -> Option<DeepeningEnd> {
+        (**self).deepen_move_scores(game, report)
     }
 
     fn move_stats(&mut self, game: &G) -> Option<Vec<crate::mcts::MoveStat<G::Move>>> {

@@ -27,7 +27,8 @@ mod side;
 pub mod tournament;
 
 pub use agent::{
-    Agent, BestMoves, Cutoff, Forfeit, Policy, SearchStats, StopFlag, Uniform, Watchdog,
+    Agent, BestMoves, Cutoff, DeepScore, Deepening, DeepeningEnd, Forfeit, Policy, SearchStats,
+    StopFlag, Uniform, Watchdog,
 };
 pub use by_score::{ByScore, Evaluate};
 pub use describe::{

@@ -401,6 +401,11 @@ impl Searcher {
         self.stop = Some(stop);
     }
 
+    /// The flag given by [`Searcher::set_stop`], if any.
+    pub(crate) fn stop_flag(&self) -> Option<&StopFlag> {
+        self.stop.as_ref()
+    }
+
     /// As [`Searcher::set_stop`]; `None` takes a stop given before away.
     pub(crate) fn replace_stop(&mut self, stop: Option<StopFlag>) {
         self.stop = stop;

@@ -731,3 +731,114 @@ fn the_engine_plays_from_its_book_while_the_position_is_in_it() {
         "not an opening book",
     );
 }
+
+#[test]
+fn a_deepening_analysis_goes_level_by_level_to_the_exact_values() {
+    use gamelab_core::{Agent, DeepeningEnd};
+    use gamelab_othello::endgame::Solver;
+    use std::ops::ControlFlow;
+    let mut engine = gamelab_othello::ai::registry()
+        .build("engine:level=4,threads=1")
+        .unwrap();
+    for seed in 0..6 {
+        let mut pos = Othello::new();
+        let mut rng = gamelab_core::game_rng(seed, 0, Side::First);
+        while !pos.is_over() && pos.empties() > 14 {
+            let moves = pos.legal_moves();
+            pos.play_unchecked(moves[rng.below(moves.len())]);
+        }
+        let mut levels = Vec::new();
+        let mut last = None;
+        let end = engine.deepen_move_scores(&pos, &mut |step| {
+            levels.push(step.level.unwrap());
+            last = Some(step.clone());
+            ControlFlow::Continue(())
+        });
+        // The children's 13 empties are within level 7's exact reach (level + 6).
+        assert_eq!(end, Some(DeepeningEnd::Exact), "seed {seed}");
+        assert_eq!(levels, (1..=7).collect::<Vec<_>>(), "seed {seed}");
+        let last = last.unwrap();
+        assert_eq!(last.scores.len(), pos.legal_moves().len());
+        assert!(last.nodes.unwrap() > 0);
+        for s in &last.scores {
+            let mut child = pos.clone();
+            child.play_unchecked(s.mv);
+            assert!(s.exact, "seed {seed}: {}", s.mv);
+            assert_eq!(s.score, -f64::from(Solver::default().solve(&child).0));
+            assert_eq!(s.line[0], s.mv);
+            // The line is legal from the position, as far as it goes.
+            let mut line = pos.clone();
+            for &mv in &s.line {
+                line.play(mv).unwrap();
+            }
+        }
+    }
+}
+
+#[test]
+fn a_deepening_analysis_ends_when_asked_when_stopped_and_at_its_time() {
+    use gamelab_core::{Agent, DeepeningEnd, StopFlag};
+    use std::ops::ControlFlow;
+    use std::sync::atomic::Ordering;
+    let registry = gamelab_othello::ai::registry();
+    let start = Othello::new();
+    // A report that wants three levels.
+    let mut engine = registry.build("engine:threads=1").unwrap();
+    let mut levels = Vec::new();
+    let end = engine.deepen_move_scores(&start, &mut |step| {
+        assert_eq!(step.scores.len(), 4);
+        assert!(step.scores.iter().all(|s| !s.exact));
+        levels.push(step.level.unwrap());
+        if levels.len() == 3 {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    });
+    assert_eq!(end, Some(DeepeningEnd::Declined));
+    assert_eq!(levels, [1, 2, 3]);
+    // Its own time (the start is far from exact at any level it can reach in 0.3 s).
+    let mut timed = registry.build("engine:time=0.3,threads=1").unwrap();
+    let began = std::time::Instant::now();
+    let mut steps = 0;
+    let end = timed.deepen_move_scores(&start, &mut |_| {
+        steps += 1;
+        ControlFlow::Continue(())
+    });
+    assert_eq!(end, Some(DeepeningEnd::Stopped));
+    assert!(steps >= 1);
+    assert!(began.elapsed() < std::time::Duration::from_secs(5));
+    // A stop flag raised from outside, as a page that went away raises it; the level under
+    // way is dropped, and the flag is the engine's again afterwards.
+    let stop = StopFlag::default();
+    let mut engine = registry.build("engine:threads=1").unwrap();
+    engine.set_stop(&stop);
+    let raise = stop.clone();
+    let end = engine.deepen_move_scores(&start, &mut |step| {
+        if step.level == Some(4) {
+            raise.store(true, Ordering::Relaxed);
+        }
+        ControlFlow::Continue(())
+    });
+    assert_eq!(end, Some(DeepeningEnd::Stopped));
+    stop.store(false, Ordering::Relaxed);
+    assert!(engine.move_scores(&start).is_some());
+    // An AI that values moves once: one step, without a level.
+    let mut minimax = registry.build("minimax:depth=2").unwrap();
+    let mut steps = Vec::new();
+    let end = minimax.deepen_move_scores(&start, &mut |step| {
+        steps.push(step.clone());
+        ControlFlow::Continue(())
+    });
+    assert_eq!(end, Some(DeepeningEnd::Deepest));
+    assert_eq!(steps.len(), 1);
+    assert_eq!(steps[0].level, None);
+    assert_eq!(steps[0].scores.len(), 4);
+    assert!(
+        registry
+            .build("random")
+            .unwrap()
+            .deepen_move_scores(&start, &mut |_| ControlFlow::Continue(()))
+            .is_none()
+    );
+}

@@ -169,6 +169,50 @@ impl Agent {
         scores.map(|s| pairs_dict(py, s)).transpose()
     }
 
+    /// Its values of every legal move, deeper and deeper: a list of levels, each
+    /// `{"level": n, "nodes": n, "moves": {move: {"score", "exact", "line"}}}`, the last
+    /// the deepest. Othello's engine goes from level 1 until every value is exact, its
+    /// own `time` or `time_limit` seconds run out (the level under way is dropped);
+    /// another AI that scores moves gives one level (`"level": None`); `None` for an AI
+    /// that scores none. Ctrl-C raises KeyboardInterrupt.
+    #[pyo3(signature = (position, *, time_limit = None))]
+    fn deepen<'py>(
+        &self,
+        py: Python<'py>,
+        position: PyRef<'_, Position>,
+        time_limit: Option<f64>,
+    ) -> PyResult<Option<Bound<'py, PyList>>> {
+        let limit =
+            crate::args::seconds("time_limit", time_limit)?.map(std::time::Duration::from_secs_f64);
+        let pos = &*position.inner;
+        check_going(pos)?;
+        let levels = crate::interrupt::run(py, None, None, |job| {
+            let deadline = limit.map(|limit| std::time::Instant::now() + limit);
+            let stop = gamelab_core::Watchdog::start(Some(&job.stop), deadline);
+            self.with(pos, |agent| agent.deepen(pos, stop.flag()))
+        })??;
+        let Some(levels) = levels else {
+            return Ok(None);
+        };
+        let list = PyList::empty(py);
+        for level in levels {
+            let moves = PyDict::new(py);
+            for (mv, score, exact, line) in level.moves {
+                let value = PyDict::new(py);
+                value.set_item("score", score)?;
+                value.set_item("exact", exact)?;
+                value.set_item("line", line)?;
+                moves.set_item(mv, value)?;
+            }
+            let entry = PyDict::new(py);
+            entry.set_item("level", level.level)?;
+            entry.set_item("nodes", level.nodes)?;
+            entry.set_item("moves", moves)?;
+            list.append(entry)?;
+        }
+        Ok(Some(list))
+    }
+
     /// Its value of the position for the side to move, for AIs that evaluate.
     fn value(&self, py: Python<'_>, position: PyRef<'_, Position>) -> PyResult<Option<f64>> {
         self.ask(py, &position, |agent, pos| agent.value(pos))

@@ -246,6 +246,17 @@ pub trait AnyAgent: Send {
     fn move_scores(&mut self, pos: &dyn AnyGame) -> Option<Vec<(String, f64)>>;
     fn value(&mut self, pos: &dyn AnyGame) -> Option<f64>;
     fn set_stop(&mut self, stop: &StopFlag);
+    /// Every level of [`gamelab_core::Agent::deepen_move_scores`] until it ends or `stop`
+    /// is raised; `None` for an agent that scores no moves. The agent's stop is its own
+    /// again afterwards (a fresh one).
+    fn deepen(&mut self, pos: &dyn AnyGame, stop: &StopFlag) -> Option<Vec<DeepLevel>>;
+}
+
+/// One level of a deepening analysis, its moves as text: (move, score, exact, line).
+pub struct DeepLevel {
+    pub level: Option<u32>,
+    pub nodes: Option<u64>,
+    pub moves: Vec<(String, f64, bool, Vec<String>)>,
 }
 
 struct DynAgent<G: Game> {
@@ -299,5 +310,27 @@ impl<G: Described> AnyAgent for DynAgent<G> {
 
     fn set_stop(&mut self, stop: &StopFlag) {
         self.agent.set_stop(stop);
+    }
+
+    fn deepen(&mut self, pos: &dyn AnyGame, stop: &StopFlag) -> Option<Vec<DeepLevel>> {
+        self.agent.set_stop(stop);
+        let mut levels = Vec::new();
+        let end = self.agent.deepen_move_scores(Self::game(pos), &mut |step| {
+            levels.push(DeepLevel {
+                level: step.level,
+                nodes: step.nodes,
+                moves: step
+                    .scores
+                    .iter()
+                    .map(|s| {
+                        let line = s.line.iter().map(ToString::to_string).collect();
+                        (s.mv.to_string(), s.score, s.exact, line)
+                    })
+                    .collect(),
+            });
+            std::ops::ControlFlow::Continue(())
+        });
+        self.agent.set_stop(&StopFlag::default());
+        end.map(|_| levels)
     }
 }

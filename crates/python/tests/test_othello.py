@@ -101,3 +101,29 @@ def test_the_opening_book_answers_in_its_positions_and_their_images(tmp_path):
     bad.write_bytes(b"nothing")
     with pytest.raises(ValueError, match="not an opening book"):
         gamelab.othello.book(pos, bad)
+
+
+def test_an_engine_deepens_level_by_level_to_the_exact_values(data):
+    # FFO #1 (14 empties): the moves' 13 are within level 7's exact reach.
+    p = gamelab.othello.ffo_positions(data / "othello" / "ffo1-39.txt")[0]
+    engine = gamelab.agent("engine:threads=1", "othello")
+    levels = engine.deepen(p.position)
+    assert [level["level"] for level in levels] == list(range(1, 8))
+    last = levels[-1]["moves"]
+    assert set(last) == set(p.position.legal_moves())
+    assert all(v["exact"] and v["line"][0] == mv for mv, v in last.items())
+    assert max(v["score"] for v in last.values()) == p.score
+    for mv, v in last.items():
+        assert -gamelab.othello.solve(p.position.after(mv)).score == v["score"]
+    assert all(level["nodes"] > 0 for level in levels)
+    # A time limit ends it at the last level done; the agent plays on afterwards.
+    start = gamelab.Othello()
+    timed = engine.deepen(start, time_limit=0.2)
+    assert timed and all(len(level["moves"]) == 4 for level in timed)
+    assert engine.choose(start) in start.legal_moves()
+    # An AI that values moves once gives one level; one that values none, None.
+    once = gamelab.agent("minimax:depth=2", "othello").deepen(start)
+    assert len(once) == 1 and once[0]["level"] is None and once[0]["nodes"] is None
+    assert gamelab.agent("random", "othello").deepen(start) is None
+    with pytest.raises(ValueError, match="time_limit: expected a number of seconds above 0"):
+        engine.deepen(start, time_limit=float("nan"))

@@ -445,9 +445,66 @@ async function review() {
   }), el("p", { class: "muted small", text: `By ${spec}, in its own units.` }));
 }
 
+// What a deepening analysis has reached, in a line: the level, the exact values, the
+// best move's line, and once it is over, why it ended.
+function deepeningNote(view) {
+  const best = bestOf(view.scores);
+  const exact = view.scores.filter((v) => v.exact).length;
+  const level = view.level === null ? `By ${view.spec}` : `Level ${view.level} by ${view.spec}`;
+  const parts = [`${level}, for the side to move`];
+  if (view.scores.length) parts.push(`${exact} of ${view.scores.length} values exact`);
+  if (view.nodes !== null) parts.push(`${view.nodes.toLocaleString("en")} positions`);
+  parts.push(`${(view.elapsed_ms / 1000).toFixed(1)} s`);
+  let text = parts.join(", ");
+  if (best) text += `. Best ${best.text} (${valueText(best.score)}), line ${best.line.join(" ")}`;
+  return `${text}. ${view.done ? `Ended: ${view.reason}.` : "Deepening…"}`;
+}
+
+// The moves' values deeper and deeper, one server-sent event a level, shown as each
+// comes; leaving the position aborts the request, which stops the search on the server.
+async function deepen(s, spec, serial) {
+  const controller = new AbortController();
+  analysis.abort = controller;
+  let res;
+  try {
+    res = await fetch("/api/analysis/deepen", {
+      method: "POST", headers: { "content-type": "application/json" }, signal: controller.signal,
+      body: JSON.stringify({ game: s.game, moves: movesTo(s), ai: spec }),
+    });
+  } catch (e) {
+    if (serial !== analysis.serial) return;
+    throw new Error("Cannot reach the gamelab server: is it still running?");
+  }
+  if (!res.ok) {
+    const data = await res.json().catch(() => ({ error: `${res.status} ${res.statusText}` }));
+    throw new Error(data.error || `${res.status} ${res.statusText}`);
+  }
+  const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = "";
+  for (;;) {
+    const { value, done } = await reader.read().catch(() => ({ done: true }));
+    if (done || serial !== analysis.serial) return;
+    buffer += value;
+    let end;
+    while ((end = buffer.indexOf("\n\n")) >= 0) {
+      const data = buffer.slice(0, end).split("\n").filter((l) => l.startsWith("data:")).map((l) => l.slice(5).trim()).join("");
+      buffer = buffer.slice(end + 2);
+      if (!data) continue; // a keep-alive comment
+      const view = JSON.parse(data);
+      analysis.values = { key: positionKey(s), scores: view.scores };
+      remember(s, spec, s.cursor, s.board.to_move, { best: bestOf(view.scores) });
+      $("#analysis-note").textContent = deepeningNote(view);
+      renderPlay();
+    }
+  }
+}
+
 async function analyse() {
   const s = play.state;
   const serial = ++analysis.serial;
+  // A deepening analysis of the position left stops.
+  analysis.abort?.abort();
+  analysis.abort = null;
   const note = $("#analysis-note");
   if (!$("#analysis-on").checked || !s || s.board.outcome) {
     note.textContent = $("#analysis-on").checked && s?.board.outcome ? "The game is over: no moves to value." : "";
@@ -457,6 +514,7 @@ async function analyse() {
   const spec = $("#analysis-ai").value.trim();
   note.textContent = `${spec} is valuing the moves…`;
   try {
+    if ($("#analysis-deepen").checked) return await deepen(s, spec, serial);
     const view = await valuesAt(s, s.cursor, spec);
     if (serial !== analysis.serial) return;
     analysis.values = { key: positionKey(s), scores: view.scores };
@@ -648,6 +706,7 @@ function initPlay() {
   });
   $("#replay").addEventListener("change", (e) => send("seek", { ply: Number(e.target.value) }));
   $("#analysis-on").addEventListener("change", analyse);
+  $("#analysis-deepen").addEventListener("change", analyse);
   $("#hint").addEventListener("click", askHint);
   $("#review").addEventListener("click", review);
   // A game's moves as people write them (the server's: Othello's as a transcript,

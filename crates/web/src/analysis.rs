@@ -1,11 +1,15 @@
-//! The play view's analysis: an AI's value of each legal move in a position.
+//! The play view's analysis: an AI's value of each legal move in a position, once or
+//! deeper and deeper.
 
-use gamelab_core::{Described, FileAccess, GameVisitor, StopFlag};
+use std::ops::ControlFlow;
+use std::time::{Duration, Instant};
+
+use gamelab_core::{Deepening, DeepeningEnd, Described, FileAccess, GameVisitor, StopFlag};
 use serde::{Deserialize, Serialize};
 
 use crate::error::ApiError;
 use crate::explore::{MoveScore, scored};
-use crate::games::position_after;
+use crate::games::{MoveView, move_view, position_after};
 
 #[derive(Deserialize, Debug)]
 #[serde(deny_unknown_fields)]
@@ -67,5 +71,180 @@ impl GameVisitor for Analyse<'_> {
             spec: request.ai,
             scores: scored::<G>(scores),
         })
+    }
+}
+
+/// A move's value at one step of a deepening analysis.
+#[derive(Serialize, Debug, Clone)]
+pub struct DeepMoveScore {
+    #[serde(flatten)]
+    pub mv: MoveView,
+    pub score: f64,
+    /// The value is the game's: deeper steps keep it.
+    pub exact: bool,
+    /// The line the AI expects, this move first.
+    pub line: Vec<String>,
+}
+
+/// One event of a deepening analysis: every move's value at the last level done.
+#[derive(Serialize, Debug, Clone)]
+pub struct DeepeningView {
+    pub spec: String,
+    /// The AI's level of these values; `null` for an AI that values moves once (and
+    /// before the first level is done).
+    pub level: Option<u32>,
+    pub scores: Vec<DeepMoveScore>,
+    /// Positions searched so far, for AIs that count them.
+    pub nodes: Option<u64>,
+    pub elapsed_ms: u64,
+    /// The last event: no deeper values follow.
+    pub done: bool,
+    /// Once `done`, why: `exact` (every value is), `deepest` (the AI has no deeper level),
+    /// `time` (the AI's own time or the server's limit ran out), `stopped`.
+    pub end: Option<&'static str>,
+    /// `end` in words.
+    pub reason: Option<String>,
+}
+
+/// The deepening analysis of `request`: `Err` at once when the request is wrong, else
+/// `Ok` once the analysis runs; every step (then the last again, `done`) is handed to
+/// `send` until it returns false. It ends after `limit` or when `stop` is raised, or when
+/// the AI ends it.
+pub fn deepen(
+    request: AnalysisRequest,
+    files: &FileAccess,
+    stop: &StopFlag,
+    limit: Duration,
+    started: &mut dyn FnMut(Result<(), ApiError>),
+    send: &mut dyn FnMut(DeepeningView) -> bool,
+) {
+    let name = request.game.clone();
+    let run = Deepen {
+        request,
+        files,
+        stop,
+        limit,
+        started: &mut *started,
+        send,
+    };
+    if let Err(e) = crate::games::visit(&name, run) {
+        started(Err(e));
+    }
+}
+
+struct Deepen<'a> {
+    request: AnalysisRequest,
+    files: &'a FileAccess,
+    stop: &'a StopFlag,
+    limit: Duration,
+    started: &'a mut dyn FnMut(Result<(), ApiError>),
+    send: &'a mut dyn FnMut(DeepeningView) -> bool,
+}
+
+impl GameVisitor for Deepen<'_> {
+    type Output = ();
+    fn visit<G: Described>(self) -> Self::Output {
+        let Deepen {
+            request,
+            files,
+            stop,
+            limit,
+            started,
+            send,
+        } = self;
+        let began = Instant::now();
+        let deadline = began + limit;
+        let prepared = (|| {
+            let game = position_after::<G>(&request.moves)?;
+            if let Some(outcome) = game.outcome() {
+                return Err(ApiError::conflict(format!(
+                    "the game is over here ({}): there are no moves to value",
+                    G::describe_outcome(outcome)
+                )));
+            }
+            let agent = G::registry()
+                .build_with(&request.ai, files)
+                .map_err(|e| ApiError::bad_request(format!("ai: {e}")))?;
+            Ok((game, agent))
+        })();
+        let (game, mut agent) = match prepared {
+            Ok(prepared) => prepared,
+            Err(e) => return started(Err(e)),
+        };
+        let watchdog = gamelab_core::Watchdog::start(Some(stop), Some(deadline));
+        agent.set_stop(watchdog.flag());
+        let spec = request.ai;
+        let view = |step: &Deepening<G::Move>| DeepeningView {
+            spec: spec.clone(),
+            level: step.level,
+            scores: step
+                .scores
+                .iter()
+                .map(|s| DeepMoveScore {
+                    mv: move_view::<G>(s.mv),
+                    score: s.score,
+                    exact: s.exact,
+                    line: s.line.iter().map(ToString::to_string).collect(),
+                })
+                .collect(),
+            nodes: step.nodes,
+            elapsed_ms: began.elapsed().as_millis() as u64,
+            done: false,
+            end: None,
+            reason: None,
+        };
+        let mut last: Option<DeepeningView> = None;
+        let mut said_started = false;
+        let end = agent.deepen_move_scores(&game, &mut |step| {
+            if !said_started {
+                said_started = true;
+                started(Ok(()));
+            }
+            let v = view(step);
+            last = Some(v.clone());
+            if send(v) {
+                ControlFlow::Continue(())
+            } else {
+                ControlFlow::Break(())
+            }
+        });
+        let Some(end) = end else {
+            return started(Err(ApiError::bad_request(format!(
+                "{spec} gives no value for each move; choose an AI that scores moves, such as {}",
+                G::ANALYSIS_AI
+            ))));
+        };
+        if !said_started {
+            started(Ok(()));
+        }
+        let (word, reason) = match end {
+            DeepeningEnd::Exact => ("exact", end.describe().to_string()),
+            DeepeningEnd::Deepest => ("deepest", end.describe().to_string()),
+            DeepeningEnd::Stopped | DeepeningEnd::Declined if Instant::now() >= deadline => (
+                "time",
+                format!("the server's limit of {} s ran out", limit.as_secs_f64()),
+            ),
+            DeepeningEnd::Stopped if !stop.load(std::sync::atomic::Ordering::Relaxed) => {
+                ("time", "the AI's own time ran out".to_string())
+            }
+            DeepeningEnd::Stopped | DeepeningEnd::Declined => {
+                ("stopped", DeepeningEnd::Stopped.describe().to_string())
+            }
+        };
+        let mut done = last.unwrap_or_else(|| DeepeningView {
+            spec: spec.clone(),
+            level: None,
+            scores: Vec::new(),
+            nodes: None,
+            elapsed_ms: 0,
+            done: false,
+            end: None,
+            reason: None,
+        });
+        done.elapsed_ms = began.elapsed().as_millis() as u64;
+        done.done = true;
+        done.end = Some(word);
+        done.reason = Some(reason);
+        send(done);
     }
 }

@@ -240,6 +240,7 @@ fn router_with(state: Arc<AppState>) -> Router {
         .route("/api/runs/{id}/records", get(run_records))
         .route("/api/explore", post(explore))
         .route("/api/analysis", post(analysis))
+        .route("/api/analysis/deepen", post(deepen_analysis))
         .route("/api/wthor", get(wthor_games))
         .route("/api/tournaments", post(new_tournament))
         .route("/api/tournaments/{id}", get(tournament_state))
@@ -809,6 +810,48 @@ async fn analysis(
         format!("the analysis had not finished after {seconds} s, the most this server allows; it was stopped (give the AI a `time` or a lower level)")
     })
     .await
+}
+
+/// An AI's value of each move, deeper and deeper, as server-sent events (each the JSON of
+/// one level: [`analysis::DeepeningView`]), ending with the last level again, `done`, when
+/// every value is exact, the AI has no deeper level, its time or the server's limit
+/// runs out, or the page goes away. A wrong request is refused before the stream starts.
+async fn deepen_analysis(
+    State(app): State<Arc<AppState>>,
+    body: Result<Json<analysis::AnalysisRequest>, JsonRejection>,
+) -> Result<Sse<impl tokio_stream::Stream<Item = Result<Event, Infallible>>>, ApiError> {
+    let Json(request) = body?;
+    let files = app.files.clone();
+    let stop = StopFlag::default();
+    let stop_when_abandoned = StopOnDrop(stop.clone());
+    let limit = app.ai_move_limit;
+    let (send, receive) = tokio::sync::mpsc::channel(4);
+    let (started, start) = tokio::sync::oneshot::channel();
+    tokio::task::spawn_blocking(move || {
+        let mut started = Some(started);
+        analysis::deepen(
+            request,
+            &files,
+            &stop,
+            limit,
+            &mut |result| {
+                if let Some(started) = started.take() {
+                    let _ = started.send(result);
+                }
+            },
+            &mut |view| send.blocking_send(view).is_ok(),
+        );
+    });
+    start
+        .await
+        .map_err(|e| ApiError::internal(format!("the analysis's worker failed: {e}")))??;
+    // The stream holds the stop: a page that goes away stops the search at once, not at
+    // the end of the level under way.
+    let stream = ReceiverStream::new(receive).map(move |view| {
+        let _ = &stop_when_abandoned;
+        Ok(Event::default().json_data(&view).expect("views serialise"))
+    });
+    Ok(Sse::new(stream).keep_alive(KeepAlive::default()))
 }
 
 async fn explore(

@@ -1865,3 +1865,147 @@ async fn a_tournament_fills_its_table_and_ends_as_the_cli_plays_it() {
         "no tournament has id",
     );
 }
+
+/// The events of a deepening analysis of `body`, read to the end of the stream; the
+/// status and the error when it is refused.
+async fn deepening(app: &App, body: Value) -> Result<Vec<Value>, (StatusCode, Value)> {
+    let request = Request::post("/api/analysis/deepen")
+        .header(header::HOST, format!("127.0.0.1:{PORT}"))
+        .header(header::CONTENT_TYPE, "application/json")
+        .body(Body::from(body.to_string()))
+        .unwrap();
+    let response = app.0.clone().oneshot(request).await.unwrap();
+    let status = response.status();
+    let bytes = response.into_body().collect().await.unwrap().to_bytes();
+    if status != StatusCode::OK {
+        return Err((status, serde_json::from_slice(&bytes).unwrap()));
+    }
+    Ok(String::from_utf8(bytes.to_vec())
+        .unwrap()
+        .lines()
+        .filter_map(|l| l.strip_prefix("data: "))
+        .map(|d| serde_json::from_str(d).unwrap())
+        .collect())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_deepening_analysis_streams_each_level_to_the_exact_values() {
+    use gamelab_core::Game;
+    use gamelab_othello::Othello;
+    let app = App::new();
+    // A random game to 14 empties: its moves' values are exact from level 7.
+    let mut pos = Othello::new();
+    let mut moves = Vec::new();
+    let mut rng = gamelab_core::game_rng(3, 0, gamelab_core::Side::First);
+    while pos.empties() > 14 {
+        let legal = pos.legal_moves();
+        let mv = legal[rng.below(legal.len())];
+        moves.push(mv.to_string());
+        pos.play_unchecked(mv);
+    }
+    assert!(!pos.is_over());
+    let body = json!({"game": "othello", "moves": moves, "ai": "engine:threads=1"});
+    let events = deepening(&app, body).await.unwrap();
+    let levels: Vec<u64> = events[..events.len() - 1]
+        .iter()
+        .map(|e| e["level"].as_u64().unwrap())
+        .collect();
+    assert_eq!(levels, (1..=7).collect::<Vec<_>>());
+    assert!(
+        events[..events.len() - 1]
+            .iter()
+            .all(|e| e["done"] == false)
+    );
+    let last = events.last().unwrap();
+    assert_eq!(last["done"], true, "{last}");
+    assert_eq!(last["end"], "exact");
+    assert_eq!(last["reason"], "every move's value is exact");
+    assert_eq!(last["level"], 7);
+    assert_eq!(last["scores"], events[events.len() - 2]["scores"]);
+    // The values are the solver's: those of a level that solves them at once.
+    let (status, once) = app
+        .post(
+            "/api/analysis",
+            json!({"game": "othello", "moves": moves, "ai": "engine:level=8,threads=1"}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{once}");
+    let scores = last["scores"].as_array().unwrap();
+    assert_eq!(scores.len(), once["scores"].as_array().unwrap().len());
+    for (deep, solved) in scores.iter().zip(once["scores"].as_array().unwrap()) {
+        assert_eq!(deep["text"], solved["text"]);
+        assert_eq!(deep["score"], solved["score"], "{}", deep["text"]);
+        assert_eq!(deep["exact"], true);
+        assert_eq!(deep["line"][0], deep["text"]);
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_deepening_analysis_ends_at_the_servers_limit_and_refuses_bad_requests() {
+    let app = App::with(gamelab_web::Config {
+        port: PORT,
+        ai_move_limit: std::time::Duration::from_millis(300),
+        ..Default::default()
+    });
+    let events = deepening(&app, json!({"game": "othello", "ai": "engine:threads=1"}))
+        .await
+        .unwrap();
+    assert!(events.len() >= 2, "{events:?}");
+    let last = events.last().unwrap();
+    assert_eq!(last["end"], "time", "{last}");
+    assert_eq!(last["reason"], "the server's limit of 0.3 s ran out");
+    assert_eq!(last["scores"].as_array().unwrap().len(), 4);
+    assert!(last["elapsed_ms"].as_u64().unwrap() >= 300);
+    // The AI's own time.
+    let events = deepening(
+        &App::new(),
+        json!({"game": "othello", "ai": "engine:time=0.2,threads=1"}),
+    )
+    .await
+    .unwrap();
+    assert_eq!(
+        events.last().unwrap()["reason"],
+        "the AI's own time ran out"
+    );
+    // An AI that values moves once: one event, then the same, done.
+    let events = deepening(
+        &app,
+        json!({"game": "ttt", "moves": ["1,1"], "ai": "mcts:iterations=200"}),
+    )
+    .await
+    .unwrap();
+    assert_eq!(events.len(), 2);
+    assert_eq!(events[0]["level"], Value::Null);
+    assert_eq!(events[1]["end"], "deepest");
+    assert_eq!(events[1]["scores"].as_array().unwrap().len(), 8);
+    // Refused before the stream starts.
+    for (body, status, needle) in [
+        (
+            json!({"game": "ttt", "ai": "ai2"}),
+            StatusCode::BAD_REQUEST,
+            "ai2 gives no value for each move",
+        ),
+        (
+            json!({"game": "ttt", "moves": ["0,0", "1,0", "0,1", "1,1", "0,2"], "ai": "mcts"}),
+            StatusCode::CONFLICT,
+            "the game is over here",
+        ),
+        (
+            json!({"game": "othello", "ai": "engine:level=99"}),
+            StatusCode::BAD_REQUEST,
+            "ai: ",
+        ),
+        (
+            json!({"game": "chess", "ai": "engine"}),
+            StatusCode::BAD_REQUEST,
+            "chess",
+        ),
+        (
+            json!({"game": "othello", "moves": ["a1"], "ai": "engine"}),
+            StatusCode::BAD_REQUEST,
+            "a1",
+        ),
+    ] {
+        assert_error(deepening(&app, body).await.unwrap_err(), status, needle);
+    }
+}

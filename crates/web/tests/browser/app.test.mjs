@@ -775,6 +775,40 @@ for (const [name, viewport] of [["desktop", { width: 1360, height: 900 }], ["pho
   });
 }
 
+// A deepening analysis: the values come level by level until every one is exact, and
+// move on with the position.
+test("analysis that keeps deepening: level by level to the exact values", async () => {
+  const page = await open();
+  await page.selectOption("#play-game", "othello");
+  await page.waitForSelector('#play-board.discs .cell[data-square="19"].legal');
+  await page.selectOption("#play-seat-1 select.ai", "human");
+  await page.waitForFunction(() => document.querySelector("#play-players").textContent.includes("White: Human"));
+  await page.click("#records summary");
+  await page.fill("#record-text", OTHELLO_TO_PASS.slice(0, 44).join(""));
+  await page.click("#record-load");
+  await page.waitForFunction(() => document.querySelectorAll("#move-list li").length === 44);
+  await page.fill("#analysis-ai", "engine:threads=1");
+  await page.check("#analysis-deepen");
+  await page.check("#analysis-on");
+  // 16 empties: the moves' 15 are within level 9's exact reach.
+  await page.waitForFunction(() => /Ended: every move's value is exact\.$/.test(document.querySelector("#analysis-note").textContent));
+  const note = await page.textContent("#analysis-note");
+  assert.match(note, /^Level 9 by engine:threads=1, for the side to move, (\d+) of \1 values exact, [\d,]+ positions, [\d.]+ s\. Best [a-h][1-8] \(-?\d+\), line [a-h][1-8]( [a-h][1-8]| pass)*\. Ended/);
+  const legal = await page.$$eval("#play-board .cell.legal", (c) => c.length);
+  const values = await page.$$eval("#play-board .overlay", (o) => o.map((x) => Number(x.textContent)));
+  assert.equal(values.length, legal);
+  assert.ok(values.every((v) => Number.isInteger(v)), String(values));
+  await shot(page, "othello-deepening");
+  // One move back: the position's own deepening, to its own end.
+  await page.click("#undo");
+  await page.waitForFunction(() => document.querySelector("#replay-label").textContent === "move 43 of 44");
+  await page.waitForFunction(() => /^Level 10 .*Ended: every move's value is exact\.$/.test(document.querySelector("#analysis-note").textContent));
+  // Unchecked, the values are those of one analysis again.
+  await page.uncheck("#analysis-deepen");
+  await page.waitForFunction(() => document.querySelector("#analysis-note").textContent.startsWith("Values by engine:threads=1"));
+  assert.deepEqual(page.errors, []);
+});
+
 // Issue 22: an evaluation bar for the position shown and a graph over the game, on a
 // desktop and on a phone.
 for (const [name, viewport] of [["desktop", { width: 1360, height: 900 }], ["phone", { width: 390, height: 844 }]]) {

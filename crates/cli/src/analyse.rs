@@ -1,0 +1,140 @@
+//! `gamelab analyse AI POSITION`: every move's value, deeper and deeper, a line a level.
+
+use std::io::Write;
+use std::ops::ControlFlow;
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, bail};
+use clap::Args;
+use gamelab_core::{Agent, Deepening, DeepeningEnd, Described, GameVisitor, Watchdog};
+
+#[derive(Args, Debug)]
+pub struct AnalyseArgs {
+    /// The AI, e.g. `engine` (see `gamelab ais`); one that scores moves.
+    ai: String,
+    /// The position in the game's notation (the start if left out; each game's notation:
+    /// `gamelab games`).
+    #[arg(allow_hyphen_values = true)]
+    position: Option<String>,
+    /// Stop after this many seconds (the values of the last level done are kept); without
+    /// it, it runs until every value is exact, the AI has no deeper level, its own `time`
+    /// runs out or Ctrl-C.
+    #[arg(long, value_parser = crate::limits::seconds)]
+    time: Option<f64>,
+    #[command(flatten)]
+    game: crate::game_args::GameArgs,
+}
+
+pub fn run(args: AnalyseArgs) -> anyhow::Result<()> {
+    args.game.visit(&args)?
+}
+
+impl GameVisitor for &AnalyseArgs {
+    type Output = anyhow::Result<()>;
+    fn visit<G: Described>(self) -> Self::Output {
+        let out = std::io::stdout();
+        analyse::<G>(self, &mut out.lock())
+    }
+}
+
+/// Writes a line for each level as it is done, then every move's value at the last one,
+/// best first, and why it ended.
+fn analyse<G: Described>(args: &AnalyseArgs, out: &mut impl Write) -> anyhow::Result<()> {
+    let game = match &args.position {
+        Some(text) => {
+            G::parse_position(text).with_context(|| format!("cannot read the position `{text}`"))?
+        }
+        None => G::start(),
+    };
+    if let Some(outcome) = game.outcome() {
+        bail!(
+            "the game is already over ({}); there are no moves to value",
+            G::describe_outcome(outcome)
+        );
+    }
+    let mut agent = G::registry().build(&args.ai)?;
+    let began = Instant::now();
+    let interrupt = crate::recording::interrupt_flag();
+    let deadline = args.time.map(|s| began + Duration::from_secs_f64(s));
+    let watchdog = Watchdog::start(Some(&interrupt), deadline);
+    agent.set_stop(watchdog.flag());
+    let mut last: Option<Deepening<G::Move>> = None;
+    let mut failed = None;
+    let end = agent.deepen_move_scores(&game, &mut |step| {
+        // The board once the AI is known to value moves (an error alone otherwise).
+        let board = if last.is_none() {
+            format!("{game}\n")
+        } else {
+            String::new()
+        };
+        if let Err(e) = writeln!(out, "{board}{}", level_line(step, began.elapsed())) {
+            failed = Some(e);
+            return ControlFlow::Break(());
+        }
+        let _ = out.flush();
+        last = Some(step.clone());
+        ControlFlow::Continue(())
+    });
+    if let Some(e) = failed {
+        return Err(e.into());
+    }
+    let Some(end) = end else {
+        bail!(
+            "{} gives no value for each move; choose an AI that scores moves, such as {}",
+            args.ai,
+            G::ANALYSIS_AI
+        );
+    };
+    let Some(last) = last else {
+        writeln!(out, "{game}\nstopped before the first level was done")?;
+        return Ok(());
+    };
+    let mut scores = last.scores.clone();
+    scores.sort_by(|a, b| b.score.total_cmp(&a.score));
+    for s in &scores {
+        let line: Vec<String> = s.line.iter().map(ToString::to_string).collect();
+        writeln!(
+            out,
+            "{:>6} {:>8}{}  {}",
+            s.mv.to_string(),
+            format!("{:+.2}", s.score),
+            if s.exact { " exact" } else { "      " },
+            line.join(" ")
+        )?;
+    }
+    let why = match end {
+        DeepeningEnd::Stopped if crate::recording::interrupted() => "interrupted".to_string(),
+        DeepeningEnd::Stopped if deadline.is_some_and(|d| Instant::now() >= d) => {
+            format!("--time {} s ran out", args.time.unwrap_or_default())
+        }
+        DeepeningEnd::Stopped => "the AI's own time ran out".to_string(),
+        end => end.describe().to_string(),
+    };
+    writeln!(out, "ended: {why} ({:.2} s)", began.elapsed().as_secs_f64())?;
+    Ok(())
+}
+
+/// One level in a line: how deep, how many values are exact, the work, and the best move
+/// with its line.
+fn level_line<M: std::fmt::Display>(step: &Deepening<M>, elapsed: Duration) -> String {
+    let level = step
+        .level
+        .map_or("values".to_string(), |l| format!("level {l:>2}"));
+    let exact = step.scores.iter().filter(|s| s.exact).count();
+    let nodes = step
+        .nodes
+        .map_or(String::new(), |n| format!("  {n:>13} positions"));
+    let best = step
+        .scores
+        .iter()
+        .reduce(|b, s| if s.score > b.score { s } else { b });
+    let best = best.map_or(String::new(), |b| {
+        let line: Vec<String> = b.line.iter().map(ToString::to_string).collect();
+        format!("  best {} {:+.2}  line {}", b.mv, b.score, line.join(" "))
+    });
+    format!(
+        "{level}  exact {exact}/{}{nodes}  {:>7.2} s{best}",
+        step.scores.len(),
+        elapsed.as_secs_f64()
+    )
+}
