@@ -17,7 +17,7 @@ pub struct AnalyseArgs {
     #[arg(allow_hyphen_values = true)]
     position: Option<String>,
     /// Stop after this many seconds (the values of the last level done are kept); without
-    /// it, it runs until every value is exact, the AI has no deeper level, its own `time`
+    /// it, it runs until every value is exact, the AI searches no further, its own `time`
     /// runs out or Ctrl-C.
     #[arg(long, value_parser = crate::limits::seconds)]
     time: Option<f64>,

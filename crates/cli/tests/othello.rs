@@ -986,10 +986,20 @@ fn analyse_values_every_move_level_by_level() {
 #[test]
 fn analyse_refuses_what_it_cannot_do() {
     // An AI that values moves once: one line of values, no levels.
-    let out = stdout(&["analyse", "mcts:iterations=500", "oo..x...."]);
+    let out = stdout(&["analyse", "ai14s", "oo..x...."]);
     assert!(out.contains("\nvalues  exact 0/6 "), "{out}");
     assert!(
-        out.contains("\nended: the AI has no deeper level ("),
+        out.contains("\nended: the AI searches no further ("),
+        "{out}"
+    );
+    // MCTS deepens by doubling its iterations, until its tree proves every move.
+    let out = stdout(&["analyse", "mcts:iterations=500", "o........"]);
+    assert!(out.contains("\nlevel  1  exact "), "{out}");
+    assert!(out.contains("\nlevel  2  exact "), "{out}");
+    assert!(out.contains("  1000 positions "), "{out}");
+    assert!(
+        out.contains("\nended: every move's value is exact (")
+            || out.contains("\nended: the AI searches no further ("),
         "{out}"
     );
     for (args, needle) in [

@@ -150,7 +150,8 @@ pub struct Deepening<M> {
 pub enum DeepeningEnd {
     /// Every move's value is exact: no deeper step can change it.
     Exact,
-    /// The agent has no deeper level.
+    /// The agent searches no further: its deepest level, or its search proved the
+    /// position's value and stops there (MCTS).
     Deepest,
     /// Its stop flag or its own time limit ended it; the step under way was dropped.
     Stopped,
@@ -163,7 +164,7 @@ impl DeepeningEnd {
     pub fn describe(self) -> &'static str {
         match self {
             DeepeningEnd::Exact => "every move's value is exact",
-            DeepeningEnd::Deepest => "the AI has no deeper level",
+            DeepeningEnd::Deepest => "the AI searches no further",
             DeepeningEnd::Stopped => "stopped",
             DeepeningEnd::Declined => "no more steps were asked for",
         }
@@ -250,7 +251,7 @@ pub trait Agent<G: Game>: Send {
 
     /// The agent's values of each legal move, deeper and deeper: `report` is called
     /// after each step with every move's value at that level, until every value is
-    /// exact, the agent has no deeper level, its stop flag or its own time ends it (the
+    /// exact, the agent searches no further, its stop flag or its own time ends it (the
     /// step under way is then dropped), or `report` breaks. `None` for agents that score
     /// no moves. The default is one step: [`Agent::move_scores`] as the agent is set.
     fn deepen_move_scores(

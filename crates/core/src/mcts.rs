@@ -11,11 +11,13 @@
 //! Under a time limit the number of iterations, hence the move, depends on the machine.
 
 use std::fmt::Write;
+use std::ops::ControlFlow;
 use std::time::{Duration, Instant};
 
 use crate::registry::{AgentEntry, FileAccess, ParamSpec, Params, Registry, SpecError};
 use crate::{
-    Agent, Cutoff, EngineHooks, Game, GameRng, Outcome, Policy, Side, StopFlag, StreamKey,
+    Agent, Cutoff, DeepScore, Deepening, DeepeningEnd, EngineHooks, Game, GameRng, Outcome, Policy,
+    Side, StopFlag, StreamKey,
 };
 
 /// What the tree has proven about a move, for the side that plays it.
@@ -489,6 +491,21 @@ impl<G: EngineHooks> Mcts<G> {
         {
             return (last.stats.clone(), last.iterations);
         }
+        let run = self.run(game, self.options.iterations, &mut |_, _| {
+            ControlFlow::Continue(())
+        });
+        (run.stats, run.iterations)
+    }
+
+    /// Searches `game` for `iterations` (0: until the time, the stop or a proof), calling
+    /// `checkpoint` with the iterations done and the tree after each; it may end the
+    /// search.
+    fn run(
+        &mut self,
+        game: &G,
+        iterations: u64,
+        checkpoint: &mut dyn FnMut(u64, &Tree<G>) -> ControlFlow<()>,
+    ) -> Run<G::Move> {
         let limit = crate::clock::shorter(self.options.time, self.move_time);
         let deadline = limit.map(|t| Instant::now() + t);
         let cutoff = Cutoff::new(deadline, self.stop.clone());
@@ -504,17 +521,22 @@ impl<G: EngineHooks> Mcts<G> {
         let mut rngs = [streams[0].next_game(), streams[1].next_game()];
         let mut position = self.tree.root.take().expect("a root");
         let mut done = 0u64;
+        let mut cut = false;
         loop {
             if self.tree.root_proof.is_some() || self.tree.nodes[ROOT].visits >= MAX_VISITS {
                 break;
             }
-            if self.options.iterations > 0 && done >= self.options.iterations {
+            if iterations > 0 && done >= iterations {
                 break;
             }
             if done.is_multiple_of(CHECK_EVERY) && done > 0 && cutoff.reached() {
+                cut = true;
                 break;
             }
             if done > 0 {
+                if checkpoint(done, &self.tree).is_break() {
+                    break;
+                }
                 for (stream, rng) in streams.iter_mut().zip(rngs.iter_mut()) {
                     stream.refill(rng);
                 }
@@ -529,7 +551,7 @@ impl<G: EngineHooks> Mcts<G> {
             done += 1;
         }
         self.tree.root = Some(position);
-        let stats = self.root_stats();
+        let stats = root_stats(&self.tree);
         self.last = Some(LastSearch {
             key: game.key(),
             stats: stats.clone(),
@@ -540,26 +562,17 @@ impl<G: EngineHooks> Mcts<G> {
             // A web session may keep many agents between moves: keep no tree for them.
             self.tree = Tree::new();
         }
-        (stats, done)
+        Run {
+            stats,
+            iterations: done,
+            cut,
+        }
     }
 
     /// The size of the last search's tree: its nodes and the bytes they fill.
     pub fn last_tree(&self) -> Option<(usize, usize)> {
         let per_node = bytes_per_node::<G>(self.options.prior);
         self.last.as_ref().map(|l| (l.nodes, l.nodes * per_node))
-    }
-
-    fn root_stats(&self) -> Vec<MoveStat<G::Move>> {
-        let nodes = &self.tree.nodes;
-        nodes[ROOT]
-            .child_range()
-            .map(|c| MoveStat {
-                mv: nodes[c].mv,
-                visits: u64::from(nodes[c].visits),
-                mean: nodes[c].mean(),
-                proven: nodes[c].proven(),
-            })
-            .collect()
     }
 
     fn search_move(&mut self, game: &G) -> G::Move {
@@ -569,6 +582,35 @@ impl<G: EngineHooks> Mcts<G> {
         }
         best_move(&self.search(game).0)
     }
+}
+
+/// What [`Mcts::run`] did.
+struct Run<M> {
+    stats: Vec<MoveStat<M>>,
+    iterations: u64,
+    /// The time or the stop ended it.
+    cut: bool,
+}
+
+/// What the search learned about each move at the root of `tree`.
+fn root_stats<G: Game>(tree: &Tree<G>) -> Vec<MoveStat<G::Move>> {
+    let nodes = &tree.nodes;
+    nodes[ROOT]
+        .child_range()
+        .map(|c| MoveStat {
+            mv: nodes[c].mv,
+            visits: u64::from(nodes[c].visits),
+            mean: nodes[c].mean(),
+            proven: nodes[c].proven(),
+        })
+        .collect()
+}
+
+/// A move's score from its statistics: its proven result, else its mean, from −1
+/// (lost) to 1 (won), 0 even, as every AI's scores run.
+fn score_of<M>(stat: &MoveStat<M>) -> f64 {
+    let value = stat.proven.map_or(stat.mean.unwrap_or(0.0), Proven::value);
+    2.0 * value - 1.0
 }
 
 /// The move to play from the root's statistics: a proven win; else the most visited move
@@ -751,17 +793,78 @@ impl<G: EngineHooks> Agent<G> for Mcts<G> {
 
     fn move_scores(&mut self, game: &G) -> Option<Vec<(G::Move, f64)>> {
         let stats = self.move_stats(game)?;
-        Some(
-            stats
-                .into_iter()
-                // Mean results run from 0 (lost) to 1 (won); scores from −1 to 1, 0
-                // even, as every AI's do.
-                .map(|s| {
-                    let value = s.proven.map_or(s.mean.unwrap_or(0.0), Proven::value);
-                    (s.mv, 2.0 * value - 1.0)
+        Some(stats.iter().map(|s| (s.mv, score_of(s))).collect())
+    }
+
+    /// The statistics at 1, 2, 4, 8 … times the spec's iterations (1,000 for a search by
+    /// time alone) of one search, each level what a search of that many iterations
+    /// gives, a proven move's value exact; until every move is proven, the tree proves
+    /// the position (then the level is where it stopped), the spec's `time` runs out or
+    /// the stop.
+    fn deepen_move_scores(
+        &mut self,
+        game: &G,
+        report: &mut dyn FnMut(&Deepening<G::Move>) -> ControlFlow<()>,
+    ) -> Option<DeepeningEnd> {
+        if game.is_over() {
+            return None;
+        }
+        let first = if self.options.iterations > 0 {
+            self.options.iterations
+        } else {
+            1000
+        };
+        let step = |level: u32, stats: &[MoveStat<G::Move>], done: u64| Deepening {
+            level: Some(level),
+            scores: stats
+                .iter()
+                .map(|s| DeepScore {
+                    mv: s.mv,
+                    score: score_of(s),
+                    exact: s.proven.is_some(),
+                    line: vec![s.mv],
                 })
                 .collect(),
-        )
+            nodes: Some(done),
+        };
+        let (mut level, mut next) = (1u32, first);
+        let mut declined = false;
+        let run = self.run(game, 0, &mut |done, tree| {
+            if done < next {
+                return ControlFlow::Continue(());
+            }
+            let stats = root_stats(tree);
+            let all_proven = stats.iter().all(|s| s.proven.is_some());
+            if report(&step(level, &stats, done)).is_break() {
+                declined = true;
+                return ControlFlow::Break(());
+            }
+            level += 1;
+            next = next.saturating_mul(2);
+            if all_proven {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
+        });
+        if declined {
+            return Some(DeepeningEnd::Declined);
+        }
+        if run.cut {
+            return Some(DeepeningEnd::Stopped);
+        }
+        let all_proven = run.stats.iter().all(|s| s.proven.is_some());
+        // Ended between two levels (a proof, or no more visits): the tree as it is.
+        if (run.iterations != next / 2 || level == 1)
+            && report(&step(level, &run.stats, run.iterations)).is_break()
+        {
+            return Some(DeepeningEnd::Declined);
+        }
+        Some(if all_proven {
+            DeepeningEnd::Exact
+        } else {
+            DeepeningEnd::Deepest
+        })
     }
 
     fn move_stats(&mut self, game: &G) -> Option<Vec<MoveStat<G::Move>>> {

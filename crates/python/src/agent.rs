@@ -173,8 +173,9 @@ impl Agent {
     /// `{"level": n, "nodes": n, "moves": {move: {"score", "exact", "line"}}}`, the last
     /// the deepest. Othello's engine goes from level 1 until every value is exact, its
     /// own `time` or `time_limit` seconds run out (the level under way is dropped);
-    /// another AI that scores moves gives one level (`"level": None`); `None` for an AI
-    /// that scores none. Ctrl-C raises KeyboardInterrupt.
+    /// `mcts` doubles its iterations a level (`"nodes"` counts them) until its tree has
+    /// proven every move; another AI that scores moves gives one level (`"level":
+    /// None`); `None` for an AI that scores none. Ctrl-C raises KeyboardInterrupt.
     #[pyo3(signature = (position, *, time_limit = None))]
     fn deepen<'py>(
         &self,

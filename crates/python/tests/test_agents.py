@@ -63,6 +63,17 @@ def test_traces_scores_and_values():
     assert gamelab.agent("engine:time=0.05", "othello").policy(othello) is None
 
 
+def test_mcts_deepens_by_doubling_its_iterations_until_every_move_is_proven():
+    levels = gamelab.agent("mcts:iterations=500").deepen(gamelab.TicTacToe())
+    assert [level["level"] for level in levels] == list(range(1, len(levels) + 1))
+    assert [level["nodes"] for level in levels[:3]] == [500, 1000, 2000]
+    last = levels[-1]["moves"]
+    assert len(last) == 9 and all(v["exact"] for v in last.values())
+    # Tic-tac-toe is a draw: no first move wins, and the centre does not lose.
+    assert max(v["score"] for v in last.values()) == 0
+    assert last["(1, 1)"]["score"] == 0
+
+
 def test_agents_refuse_other_games_and_finished_positions():
     with pytest.raises(ValueError, match="is an AI of ttt; this position is of othello"):
         gamelab.agent("ai2").choose(gamelab.Othello())

@@ -231,3 +231,68 @@ fn bad_specs_are_errors() {
         );
     }
 }
+
+#[test]
+fn a_deepening_analysis_doubles_the_iterations_of_one_search_until_every_move_is_proven() {
+    use gamelab_core::DeepeningEnd;
+    use std::ops::ControlFlow;
+    let game = <Ttt as gamelab_core::Notation>::parse_position("x...o....").unwrap();
+    let mut mcts = agent("mcts:iterations=100");
+    let mut steps = Vec::new();
+    let end = mcts.deepen_move_scores(&game, &mut |step| {
+        steps.push(step.clone());
+        ControlFlow::Continue(())
+    });
+    assert_eq!(end, Some(DeepeningEnd::Exact));
+    let last = steps.last().unwrap();
+    assert!(last.scores.iter().all(|s| s.exact), "{last:?}");
+    // Each level is what a search of that many iterations gives: 100, 200, 400, …
+    for (i, step) in steps[..steps.len() - 1].iter().enumerate() {
+        assert_eq!(step.level, Some(i as u32 + 1));
+        let iterations = 100u64 << i;
+        assert_eq!(step.nodes, Some(iterations));
+        let fresh = agent(&format!("mcts:iterations={iterations}"))
+            .move_scores(&game)
+            .unwrap();
+        let scores: Vec<_> = step.scores.iter().map(|s| (s.mv, s.score)).collect();
+        assert_eq!(scores, fresh, "level {}", i + 1);
+    }
+    assert!(steps.len() >= 3, "{steps:?}");
+    // Every value is proven: the game's, by minimax.
+    fn negamax(game: &Ttt) -> f64 {
+        match game.outcome() {
+            Some(outcome) => match outcome.winner() {
+                None => 0.0,
+                // The side that just moved won.
+                Some(_) => -1.0,
+            },
+            None => game
+                .legal_moves()
+                .iter()
+                .map(|&mv| {
+                    let mut after = game.clone();
+                    after.play_unchecked(mv);
+                    -negamax(&after)
+                })
+                .fold(f64::MIN, f64::max),
+        }
+    }
+    for s in &last.scores {
+        let mut after = game.clone();
+        after.play_unchecked(s.mv);
+        assert_eq!(s.score, -negamax(&after), "{}", s.mv);
+    }
+    // Time alone: levels of 1,000, 2,000 … iterations, until the spec's time ends them.
+    let mut timed = agent("mcts:iterations=0,time=0.2");
+    let start = Ttt::start();
+    let mut levels = Vec::new();
+    let end = timed.deepen_move_scores(&start, &mut |step| {
+        levels.push(step.nodes.unwrap());
+        ControlFlow::Continue(())
+    });
+    assert!(
+        matches!(end, Some(DeepeningEnd::Stopped | DeepeningEnd::Exact)),
+        "{end:?}"
+    );
+    assert_eq!(levels[0], 1000);
+}

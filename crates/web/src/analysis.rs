@@ -99,7 +99,7 @@ pub struct DeepeningView {
     pub elapsed_ms: u64,
     /// The last event: no deeper values follow.
     pub done: bool,
-    /// Once `done`, why: `exact` (every value is), `deepest` (the AI has no deeper level),
+    /// Once `done`, why: `exact` (every value is), `deepest` (the AI searches no further),
     /// `time` (the AI's own time or the server's limit ran out), `stopped`.
     pub end: Option<&'static str>,
     /// `end` in words.

@@ -814,7 +814,7 @@ async fn analysis(
 
 /// An AI's value of each move, deeper and deeper, as server-sent events (each the JSON of
 /// one level: [`analysis::DeepeningView`]), ending with the last level again, `done`, when
-/// every value is exact, the AI has no deeper level, its time or the server's limit
+/// every value is exact, the AI searches no further, its time or the server's limit
 /// runs out, or the page goes away. A wrong request is refused before the stream starts.
 async fn deepen_analysis(
     State(app): State<Arc<AppState>>,

@@ -1970,14 +1970,37 @@ async fn a_deepening_analysis_ends_at_the_servers_limit_and_refuses_bad_requests
     // An AI that values moves once: one event, then the same, done.
     let events = deepening(
         &app,
-        json!({"game": "ttt", "moves": ["1,1"], "ai": "mcts:iterations=200"}),
+        json!({"game": "ttt", "moves": ["1,1"], "ai": "ai14s"}),
     )
     .await
     .unwrap();
     assert_eq!(events.len(), 2);
     assert_eq!(events[0]["level"], Value::Null);
     assert_eq!(events[1]["end"], "deepest");
+    assert_eq!(events[1]["reason"], "the AI searches no further");
     assert_eq!(events[1]["scores"].as_array().unwrap().len(), 8);
+    // MCTS, every game's analysis AI, doubles its iterations a level, until its tree has
+    // proven every move (tic-tac-toe's, in well under the limit).
+    let events = deepening(
+        &App::new(),
+        json!({"game": "ttt", "moves": ["1,1"], "ai": "mcts:iterations=200"}),
+    )
+    .await
+    .unwrap();
+    let last = events.last().unwrap();
+    assert_eq!(last["end"], "exact", "{last}");
+    let nodes: Vec<u64> = events[..events.len() - 1]
+        .iter()
+        .map(|e| e["nodes"].as_u64().unwrap())
+        .collect();
+    assert_eq!(nodes[..2], [200, 400], "{nodes:?}");
+    assert!(
+        last["scores"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|s| s["exact"] == true)
+    );
     // Refused before the stream starts.
     for (body, status, needle) in [
         (

@@ -779,6 +779,13 @@ for (const [name, viewport] of [["desktop", { width: 1360, height: 900 }], ["pho
 // move on with the position.
 test("analysis that keeps deepening: level by level to the exact values", async () => {
   const page = await open();
+  // Tic-tac-toe's mcts doubles its iterations a level until its tree proves every move.
+  await page.check("#analysis-deepen");
+  await page.check("#analysis-on");
+  await page.waitForFunction(() => /Ended: every move's value is exact\.$/.test(document.querySelector("#analysis-note").textContent));
+  assert.match(await page.textContent("#analysis-note"), /^Level \d+ by mcts:iterations=20000, for the side to move, 9 of 9 values exact, /);
+  assert.equal(await page.$$eval("#play-board .overlay", (o) => o.length), 9);
+  await page.uncheck("#analysis-on");
   await page.selectOption("#play-game", "othello");
   await page.waitForSelector('#play-board.discs .cell[data-square="19"].legal');
   await page.selectOption("#play-seat-1 select.ai", "human");
