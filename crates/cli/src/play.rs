@@ -5,7 +5,7 @@ use std::io::{self, BufRead, Write};
 
 use anyhow::{Context, bail};
 use clap::Args;
-use gamelab_core::session::{PlaySession, Seat};
+use gamelab_core::session::{PlaySession, Seat, SessionError};
 use gamelab_core::{Described, GameVisitor, Side};
 
 #[derive(Args, Debug)]
@@ -18,6 +18,11 @@ pub struct PlayArgs {
     /// be replayed).
     #[arg(long)]
     seed: Option<u64>,
+    /// A game clock for each side in seconds, as `match --clock` takes it (`300`,
+    /// `300+5`, `300/30/5`): a person's runs while the prompt waits, an AI's while it
+    /// thinks (it is given its share); a side whose time runs out loses.
+    #[arg(long, value_name = "CLOCK")]
+    clock: Option<gamelab_core::clock::TimeControl>,
     #[command(flatten)]
     game: crate::game_args::GameArgs,
     /// Who plays each side, by the game's own name for the side: filled in by `main` from
@@ -105,11 +110,12 @@ fn run_game<G: Described>(args: &PlayArgs) -> anyhow::Result<()> {
     }
     let stdin = io::stdin();
     let stdout = io::stdout();
-    play_session(
-        PlaySession::new(game, seats, seed),
-        &mut stdin.lock(),
-        &mut stdout.lock(),
-    )?;
+    let mut session = PlaySession::new(game, seats, seed);
+    if let Some(clock) = args.clock {
+        println!("clock: {}", clock.describe());
+        session.set_clock(clock);
+    }
+    play_session(session, &mut stdin.lock(), &mut stdout.lock())?;
     Ok(())
 }
 
@@ -142,15 +148,45 @@ pub fn play_session<G: Described>(
             writeln!(out, "{}.", capitalise(&G::describe_outcome(outcome)))?;
             return Ok(SessionEnd::Finished);
         }
+        if let Some(flag) = session.flag() {
+            let winner = G::side_name(flag.side.opponent());
+            writeln!(
+                out,
+                "{}: {} wins on time.",
+                capitalise(&flag.reason),
+                capitalise(winner)
+            )?;
+            return Ok(SessionEnd::Finished);
+        }
         let side = session.game().to_move();
         let name = G::side_name(side);
         if let Some(spec) = session.seats()[side.index()].spec().map(str::to_string) {
-            let mv = session
-                .ai_move()
-                .expect("an AI is to move in a game that goes on");
-            writeln!(out, "{name} ({spec}) plays {mv}")?;
+            match session.ai_move() {
+                Ok(mv) => writeln!(out, "{name} ({spec}) plays {mv}")?,
+                // The flag is read at the top of the loop.
+                Err(SessionError::OutOfTime(_)) => continue,
+                // An outside program that failed: it loses the game.
+                Err(SessionError::Forfeit { spec, reason }) => {
+                    let winner = G::side_name(side.opponent());
+                    writeln!(
+                        out,
+                        "{spec} gave up instead of moving: {reason}. {} wins.",
+                        capitalise(winner)
+                    )?;
+                    return Ok(SessionEnd::Finished);
+                }
+                Err(e) => {
+                    writeln!(out, "{e}")?;
+                    return Ok(SessionEnd::Finished);
+                }
+            }
         } else {
-            write!(out, "{name} to move [{} | undo | exit]: ", G::move_hint())?;
+            write!(
+                out,
+                "{name} to move [{} | undo | exit]{}: ",
+                G::move_hint(),
+                clocks::<G>(&mut session)
+            )?;
             out.flush()?;
             line.clear();
             let mut bytes = Vec::new();
@@ -189,16 +225,45 @@ pub fn play_session<G: Described>(
                         continue;
                     }
                 }
-                text => {
-                    if let Err(err) = session.play_text(text) {
+                text => match session.play_text(text) {
+                    Ok(_) => {}
+                    Err(SessionError::OutOfTime(_)) => continue,
+                    Err(err) => {
                         writeln!(out, "{err}")?;
                         continue;
                     }
-                }
+                },
             }
         }
         writeln!(out, "{}", session.game())?;
     }
+}
+
+/// Both clocks for the prompt (` (o 4:59.2, x 5:00.0)`), or nothing off the clock.
+fn clocks<G: Described>(session: &mut PlaySession<G>) -> String {
+    let Some(reading) = session.clock_reading() else {
+        return String::new();
+    };
+    let sides: Vec<String> = Side::BOTH
+        .iter()
+        .map(|&side| {
+            let (left, stones) = reading.left[side.index()];
+            let tenths = (left.as_secs_f64() * 10.0).floor() as u64;
+            let period = if stones > 0 {
+                format!(" for {stones} moves")
+            } else {
+                String::new()
+            };
+            format!(
+                "{} {}:{:02}.{}{period}",
+                G::side_name(side),
+                tenths / 600,
+                tenths / 10 % 60,
+                tenths % 10
+            )
+        })
+        .collect();
+    format!(" ({})", sides.join(", "))
 }
 
 fn capitalise(text: &str) -> String {

@@ -236,6 +236,20 @@ impl Clock {
         (self.left, self.stones)
     }
 
+    /// What the clock reads `elapsed` into a move, before the move ends (no increment
+    /// yet, no new period): the time left, and the moves still to play in the period.
+    pub fn reading_after(&self, elapsed: Duration) -> (Duration, u32) {
+        match self.control {
+            TimeControl::Canadian { period, stones, .. }
+                if self.stones == 0 && stones > 0 && elapsed > self.left =>
+            {
+                // Main time is over: the first period runs.
+                (period.saturating_sub(elapsed - self.left), stones)
+            }
+            _ => (self.left.saturating_sub(elapsed), self.stones),
+        }
+    }
+
     /// Sets what an outside clock reads (GTP's `time_left`): the time left, and the moves
     /// still to play in the byo-yomi period, 0 while in main time.
     pub fn set(&mut self, left: Duration, stones: u32) {
@@ -312,6 +326,23 @@ mod tests {
 
     fn secs(s: f64) -> Duration {
         Duration::from_millis((s * 1000.0).round() as u64)
+    }
+
+    #[test]
+    fn a_running_clock_reads_without_the_increment_and_into_the_period() {
+        let fischer = "10+2".parse::<TimeControl>().unwrap().start().unwrap();
+        assert_eq!(fischer.reading_after(secs(3.0)), (secs(7.0), 0));
+        assert_eq!(fischer.reading_after(secs(12.0)), (Duration::ZERO, 0));
+        let canadian = "10/30/5".parse::<TimeControl>().unwrap().start().unwrap();
+        assert_eq!(canadian.reading_after(secs(4.0)), (secs(6.0), 0));
+        // Main time over: the first period runs, five moves to play in it.
+        assert_eq!(canadian.reading_after(secs(12.0)), (secs(28.0), 5));
+        let absolute = "10".parse::<TimeControl>().unwrap().start().unwrap();
+        assert_eq!(absolute.reading_after(secs(12.0)), (Duration::ZERO, 0));
+        let mut in_period = canadian;
+        assert!(in_period.spend(secs(15.0)));
+        assert_eq!(in_period.reading(), (secs(25.0), 4));
+        assert_eq!(in_period.reading_after(secs(5.0)), (secs(20.0), 4));
     }
 
     #[test]

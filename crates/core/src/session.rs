@@ -6,7 +6,15 @@
 //! Undo, redo and seek move the cursor; a move at the cursor that differs from the line's
 //! next move cuts the line there. The AI to move draws from the stream `(seed, ply, side)`,
 //! so it replays the same move after undo and redo.
+//!
+//! On a game clock ([`PlaySession::set_clock`]) a person's clock runs from the moment
+//! their turn comes until their move arrives, an AI's while it thinks (it is told its
+//! share, as in a match); a side whose time runs out loses, and its late move is not
+//! played. Undo, redo and seek bring back the clocks as they stood in the position shown.
 
+use std::time::{Duration, Instant};
+
+use crate::clock::{Clock, TimeControl};
 use crate::{
     Agent, FileAccess, Game, Notation, Registry, SearchStats, Side, SpecError, StopFlag, game_rng,
 };
@@ -71,6 +79,41 @@ pub enum SessionError {
     Stopped,
     #[error("{spec} gave up instead of moving: {reason}; the game is as it was")]
     Forfeit { spec: String, reason: String },
+    /// The side to move ran out of time: the game is over, lost on time.
+    #[error("{0}")]
+    OutOfTime(String),
+}
+
+/// A side whose time ran out in the position shown: it lost the game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Flag {
+    pub side: Side,
+    /// What happened, in words.
+    pub reason: String,
+}
+
+/// The clocks of a game played on one.
+struct Clocks {
+    control: TimeControl,
+    /// Both sides' clocks in each position of the line (the index: moves played from the
+    /// start), as they stood on reaching it.
+    at: Vec<[Clock; 2]>,
+    /// When the clock of the side to move in the position shown started running.
+    since: Instant,
+    /// The side whose time ran out in the position shown.
+    flag: Option<Flag>,
+}
+
+/// Both clocks as they read now.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ClockReading {
+    pub control: TimeControl,
+    /// Time left and moves still to play in the byo-yomi period (0 in main time), first
+    /// side first; the running clock as it reads at this moment.
+    pub left: [(Duration, u32); 2],
+    /// The side whose clock runs: the side to move while the game goes on.
+    pub running: Option<Side>,
+    pub flag: Option<Flag>,
 }
 
 /// One game in play.
@@ -84,6 +127,7 @@ pub struct PlaySession<G: Game> {
     cursor: usize,
     seats: [Seat<G>; 2],
     seed: u64,
+    clocks: Option<Clocks>,
 }
 
 impl<G: Notation> PlaySession<G> {
@@ -96,7 +140,116 @@ impl<G: Notation> PlaySession<G> {
             cursor: 0,
             seats,
             seed,
+            clocks: None,
         }
+    }
+
+    /// Plays the game on a clock from here on: both sides' clocks start full in every
+    /// position of the line so far, and the side to move's runs from now. `Unlimited`
+    /// takes a clock away.
+    pub fn set_clock(&mut self, control: TimeControl) {
+        self.clocks = control.start().map(|clock| Clocks {
+            control,
+            at: vec![[clock; 2]; self.line.len() + 1],
+            since: Instant::now(),
+            flag: None,
+        });
+    }
+
+    /// The clocks as they read now (`None` off the clock); a person's time that ran out
+    /// while waiting is found here.
+    pub fn clock_reading(&mut self) -> Option<ClockReading> {
+        self.check_time();
+        let over = self.game.is_over();
+        let side = self.game.to_move();
+        let human = self.human_to_move();
+        let clocks = self.clocks.as_ref()?;
+        let mut left = clocks.at[self.cursor].map(|c| c.reading());
+        let running = (!over && clocks.flag.is_none()).then_some(side);
+        // A person's clock runs while the page waits for them; an AI's only while it
+        // thinks, which no reading sees.
+        if running.is_some() && human {
+            let clock = clocks.at[self.cursor][side.index()];
+            left[side.index()] = clock.reading_after(clocks.since.elapsed());
+        }
+        if let Some(flag) = &clocks.flag {
+            left[flag.side.index()].0 = Duration::ZERO;
+        }
+        Some(ClockReading {
+            control: clocks.control,
+            left,
+            running,
+            flag: clocks.flag.clone(),
+        })
+    }
+
+    /// The side whose time ran out in the position shown, if any.
+    pub fn flag(&mut self) -> Option<Flag> {
+        self.check_time();
+        self.clocks.as_ref()?.flag.clone()
+    }
+
+    /// Lets the flag of a person to move fall when their time ran out while waiting.
+    fn check_time(&mut self) {
+        if self.game.is_over() || !self.human_to_move() {
+            return;
+        }
+        let side = self.game.to_move();
+        let cursor = self.cursor;
+        let Some(clocks) = &mut self.clocks else {
+            return;
+        };
+        if clocks.flag.is_some() {
+            return;
+        }
+        let waited = clocks.since.elapsed();
+        let mut clock = clocks.at[cursor][side.index()];
+        if !clock.spend(waited) {
+            clocks.flag = Some(Flag {
+                side,
+                reason: format!(
+                    "{}'s time ran out ({} on the clock)",
+                    G::side_name(side),
+                    clocks.control.describe()
+                ),
+            });
+        }
+    }
+
+    /// The error for a move asked of a side whose flag has fallen.
+    fn check_flag(&mut self) -> Result<(), SessionError> {
+        match self.flag() {
+            Some(flag) => Err(SessionError::OutOfTime(format!(
+                "the game is over: {}; start a new game or undo",
+                flag.reason
+            ))),
+            None => Ok(()),
+        }
+    }
+
+    /// Both clocks after the side to move's move that took `took`; `None` (and its
+    /// flag down) when its time ran out during it. Off the clock, the clocks as they are.
+    fn charge(&mut self, took: Duration, what: &str) -> Option<Option<[Clock; 2]>> {
+        let side = self.game.to_move();
+        let cursor = self.cursor;
+        let Some(clocks) = &mut self.clocks else {
+            return Some(None);
+        };
+        let mut after = clocks.at[cursor];
+        let (left, _) = after[side.index()].reading();
+        if after[side.index()].spend(took) {
+            return Some(Some(after));
+        }
+        clocks.flag = Some(Flag {
+            side,
+            reason: format!(
+                "{}'s time ran out: {what} took {:.1} s with {:.1} s on the clock",
+                G::side_name(side),
+                took.as_secs_f64(),
+                left.as_secs_f64()
+            ),
+        });
+        None
     }
 
     pub fn game(&self) -> &G {
@@ -154,19 +307,38 @@ impl<G: Notation> PlaySession<G> {
         }
     }
 
-    /// Plays `mv` at the cursor, keeping the line if it is the line's next move.
-    fn advance(&mut self, mv: G::Move) {
+    /// Plays `mv` at the cursor, keeping the line if it is the line's next move. The
+    /// clocks of the new position are `after` ([`Self::charge`]'s), or those of the one
+    /// before (`None`: a move replayed from a record); a kept line's later positions get
+    /// them too (theirs were of a game played at another pace).
+    fn advance(&mut self, mv: G::Move, after: Option<[Clock; 2]>) {
         if self.line.get(self.cursor) != Some(&mv) {
             self.line.truncate(self.cursor);
             self.line.push(mv);
             self.searches.truncate(self.cursor);
             self.searches.push(None);
         }
+        if let Some(clocks) = &mut self.clocks {
+            let after = after.unwrap_or(clocks.at[self.cursor]);
+            clocks.at.truncate(self.cursor + 1);
+            clocks.at.resize(self.line.len() + 1, after);
+        }
         self.game.play_unchecked(mv);
         self.cursor += 1;
+        self.restart_clock();
     }
 
-    /// Plays a move for the human to move, typed in the game's notation.
+    /// The side to move's clock starts running now, as it stood in this position.
+    fn restart_clock(&mut self) {
+        if let Some(clocks) = &mut self.clocks {
+            clocks.since = Instant::now();
+            clocks.flag = None;
+        }
+    }
+
+    /// Plays a move for the human to move, typed in the game's notation; on a clock,
+    /// charged the time since their turn came (a move after their time ran out is not
+    /// played: [`SessionError::OutOfTime`]).
     pub fn play_text(&mut self, text: &str) -> Result<G::Move, SessionError> {
         self.check_not_over()?;
         let side = self.game.to_move();
@@ -176,17 +348,31 @@ impl<G: Notation> PlaySession<G> {
                 spec: spec.to_string(),
             });
         }
-        self.play_any(text)
+        self.check_flag()?;
+        let mv = self
+            .game
+            .parse_move(text)
+            .map_err(|e| SessionError::IllegalMove(e.to_string()))?;
+        let took = self
+            .clocks
+            .as_ref()
+            .map_or(Duration::ZERO, |c| c.since.elapsed());
+        let Some(after) = self.charge(took, "the move") else {
+            return Err(self.check_flag().expect_err("the flag fell"));
+        };
+        self.advance(mv, after);
+        Ok(mv)
     }
 
-    /// Plays any legal move at the cursor, whoever is to move (to replay a given line).
+    /// Plays any legal move at the cursor, whoever is to move (to replay a given line),
+    /// charging no clock.
     pub fn play_any(&mut self, text: &str) -> Result<G::Move, SessionError> {
         self.check_not_over()?;
         let mv = self
             .game
             .parse_move(text)
             .map_err(|e| SessionError::IllegalMove(e.to_string()))?;
-        self.advance(mv);
+        self.advance(mv, None);
         Ok(mv)
     }
 
@@ -198,27 +384,45 @@ impl<G: Notation> PlaySession<G> {
 
     /// [`Self::ai_move`], which `stop` can cut short: the AI's search ends when it is
     /// set, and its move, found in a hurry, is not played.
+    ///
+    /// On a clock the AI is told its share of its time and its clock before it chooses,
+    /// as in a match, and charged the time it thought; one that ran out of time loses
+    /// ([`SessionError::OutOfTime`]), its move not played.
     pub fn ai_move_until(&mut self, stop: Option<&StopFlag>) -> Result<G::Move, SessionError> {
         self.check_not_over()?;
+        self.check_flag()?;
         let side = self.game.to_move();
         let mut rng = game_rng(self.seed, self.game.ply() as u64, side);
+        let clock = self
+            .clocks
+            .as_ref()
+            .map(|c| c.at[self.cursor][side.index()]);
         let Seat::Ai { agent, spec } = &mut self.seats[side.index()] else {
             return Err(SessionError::HumanToMove(G::side_name(side)));
         };
         if let Some(stop) = stop {
             agent.set_stop(stop);
         }
+        if let Some(clock) = &clock {
+            agent.set_move_time(Some(clock.move_time(self.game.moves_to_plan())));
+            agent.tell_clock(clock);
+        }
+        let started = Instant::now();
         let mv = agent
             .try_choose(&self.game, &mut rng)
             .map_err(|f| SessionError::Forfeit {
                 spec: spec.clone(),
                 reason: f.reason,
             })?;
+        let took = started.elapsed();
         if stop.is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed)) {
             return Err(SessionError::Stopped);
         }
         let search = agent.last_search();
-        self.advance(mv);
+        let Some(after) = self.charge(took, "its move") else {
+            return Err(self.check_flag().expect_err("the flag fell"));
+        };
+        self.advance(mv, after);
         self.searches[self.cursor - 1] = search;
         Ok(mv)
     }
@@ -268,11 +472,13 @@ impl<G: Notation> PlaySession<G> {
     fn step_back(&mut self) {
         self.game.undo();
         self.cursor -= 1;
+        self.restart_clock();
     }
 
     fn step_forward(&mut self) {
         self.game.play_unchecked(self.line[self.cursor]);
         self.cursor += 1;
+        self.restart_clock();
     }
 
     /// The side that played each move of the line, in order.

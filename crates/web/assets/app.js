@@ -281,6 +281,8 @@ async function newGame(moves = [], players = null, game = null, record = null, p
   };
   if (record !== null) body.record = record;
   if (position !== null) body.position = position;
+  const clock = $("#play-clock").value.trim();
+  if (clock) body.clock = clock;
   const asked = ++play.asked;
   try {
     const state = await api("POST", "/api/games", body);
@@ -298,8 +300,55 @@ async function newGame(moves = [], players = null, game = null, record = null, p
   }
 }
 
+// ---------------------------------------------------------------- clocks
+
+// The clocks of a game on one, as the server read them when `play.state` came
+// (`play.clockAt`), the running one counted down here between states.
+function clockText(seconds, stones) {
+  const tenths = Math.max(0, Math.floor(seconds * 10));
+  const m = Math.floor(tenths / 600);
+  const sec = Math.floor(tenths / 10) % 60;
+  const text = `${m}:${String(sec).padStart(2, "0")}${m < 1 ? `.${tenths % 10}` : ""}`;
+  return stones ? `${text} (${stones} moves)` : text;
+}
+
+// Whether the running clock is counting now: a person's always; an AI's while it thinks.
+const clockCounts = (s) => {
+  const mover = s.players.find((p) => p.side === s.clock.running);
+  return mover && (mover.kind === "human" || !play.paused);
+};
+
+function renderClocks() {
+  const s = play.state;
+  const box = $("#play-clocks");
+  box.hidden = !s?.clock;
+  if (!s?.clock) return;
+  const c = s.clock;
+  const counting = c.running && clockCounts(s);
+  const since = counting ? (performance.now() - play.clockAt) / 1000 : 0;
+  box.title = `Clock: ${c.description}`;
+  box.replaceChildren(...s.players.map((p, i) => {
+    const running = c.running === p.side;
+    const left = running ? c.left[i] - since : c.left[i];
+    const flag = c.flag === p.side;
+    return el("span", { class: `clock${running ? " running" : ""}${flag ? " flag" : ""}`, "data-side": p.side },
+      pieceIcon(p.side, gameInfo(s.game)), clockText(left, c.stones[i]), flag ? " — out of time" : "");
+  }));
+  // A person whose time is up: the server says so (and ends the game) once asked.
+  const mover = s.players.find((p) => p.side === c.running);
+  const i = s.players.indexOf(mover);
+  const asking = `${s.id} ${s.cursor} ${c.left[i]}`;
+  if (counting && mover.kind === "human" && c.left[i] - since <= 0 && play.flagAsked !== asking) {
+    play.flagAsked = asking;
+    api("GET", `/api/games/${s.id}`).then((state) => {
+      if (play.state?.id === state.id) showGame(state);
+    }).catch((e) => toast(e.message));
+  }
+}
+
 function showGame(state) {
   play.generation++;
+  play.clockAt = performance.now();
   if (play.state?.id !== state.id) $("#review-out").replaceChildren();
   if (play.state?.game !== state.game) $("#analysis-ai").value = gameInfo(state.game).analysis_ai;
   play.state = state;
@@ -606,6 +655,7 @@ function renderPlay() {
     } else who = `${mover.spec} is thinking…`;
     status.replaceChildren(pieceIcon(s.board.to_move, info), `${passed}${sideTitle(s.board.to_move)} to move — ${who}`);
   }
+  renderClocks();
   $("#play-players").replaceChildren(...s.players.flatMap((p, i) => [
     i > 0 ? " · " : null,
     pieceIcon(p.side, info),
@@ -751,6 +801,7 @@ async function restorePlay(q) {
   const players = [q.get("a") || "human", q.get("b") || "human"];
   $("#play-game").value = name;
   $("#play-seed").value = q.get("seed") || "0";
+  $("#play-clock").value = q.get("clock") || "";
   try {
     const state = await api("GET", `/api/games/${encodeURIComponent(q.get("id") || "")}`);
     if (state.game === name) {
@@ -1471,6 +1522,7 @@ function saveUrl() {
     q.set("moves", s.moves.map((m) => m.text).join(" "));
     q.set("cursor", String(s.cursor));
     if (s.position) q.set("position", positionText(s.position, gameInfo(s.game)));
+    if (s.clock) q.set("clock", s.clock.control);
   } else if (view === "watch" && watch.run) {
     q.set("run", watch.run.id);
   } else if (view === "tournament" && tour.state) {
@@ -1493,6 +1545,8 @@ async function main() {
   const q = new URLSearchParams(location.hash.slice(1));
   const view = ["play", "watch", "tournament", "explore"].includes(q.get("view")) ? q.get("view") : "play";
   initPlay();
+  // The running clock counts down between the server's readings.
+  setInterval(() => { if (play.state?.clock?.running) renderClocks(); }, 100);
   initEditor();
   initWthor();
   initWatch();

@@ -390,7 +390,7 @@ async fn new_game(
     let Json(request) = body?;
     let game = request.game.clone();
     let files = app.files.clone();
-    let session = blocking(move || games::visit(&game, StartGame(request, files))?).await?;
+    let mut session = blocking(move || games::visit(&game, StartGame(request, files))?).await?;
     let id = app.ids.next();
     let state = session.state(&id);
     lock(&app.sessions).insert(id, Arc::new(Mutex::new(session)), |_| true);

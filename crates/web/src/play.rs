@@ -2,12 +2,13 @@
 //! one per game, seen through the page's views. AIs move only when asked (`ai_move`), so
 //! the page decides the pace and a replayed position never plays on by itself.
 
-use gamelab_core::session::{PlaySession, Seat, SessionError};
+use gamelab_core::clock::TimeControl;
+use gamelab_core::session::{ClockReading, PlaySession, Seat, SessionError};
 use gamelab_core::{Described, FileAccess, Side, StopFlag};
 use serde::{Deserialize, Serialize};
 
 use crate::error::ApiError;
-use crate::games::{BoardView, MoveView, board_view, move_view};
+use crate::games::{BoardView, MoveView, OutcomeView, board_view, move_view};
 
 /// What creates a game: `players` are `human` or AI specs, first side first.
 #[derive(Deserialize, Debug)]
@@ -28,6 +29,9 @@ pub struct NewGame {
     /// A position set up square by square (the page's position editor) to start from
     /// instead of the game's start; `moves` and `record` are played from it.
     pub position: Option<SetUp>,
+    /// A game clock for each side, as `gamelab match --clock` takes it (`300`, `300+5`,
+    /// `300/30/5`), running from the position after `moves` and `record`.
+    pub clock: Option<String>,
 }
 
 /// A position as the position editor makes it: the side on each square, row by row
@@ -134,6 +138,37 @@ pub struct GameState {
     /// The position the game was set up from, when it was not the game's start.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub position: Option<SetUp>,
+    /// The clocks, for a game played on one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub clock: Option<ClockView>,
+}
+
+/// A game's clocks as they read when the state was made.
+#[derive(Serialize, Debug)]
+pub struct ClockView {
+    /// The time control as written (`300+5`) and in words.
+    pub control: String,
+    pub description: String,
+    /// Seconds left for each side, first side first; the running clock as it read now.
+    pub left: [f64; 2],
+    /// Moves still to play in the byo-yomi period (0 in main time), first side first.
+    pub stones: [u32; 2],
+    /// The side whose clock runs (the page counts it down): the side to move while the
+    /// game goes on. An AI's is charged only while it thinks.
+    pub running: Option<&'static str>,
+    /// The side whose time ran out in the position shown: it lost.
+    pub flag: Option<&'static str>,
+}
+
+fn clock_view<G: Described>(reading: ClockReading) -> ClockView {
+    ClockView {
+        control: reading.control.to_string(),
+        description: reading.control.describe(),
+        left: reading.left.map(|(left, _)| left.as_secs_f64()),
+        stones: reading.left.map(|(_, stones)| stones),
+        running: reading.running.map(G::side_name),
+        flag: reading.flag.map(|f| G::side_name(f.side)),
+    }
 }
 
 /// A game written out for the page's copy and download.
@@ -150,7 +185,8 @@ pub struct RecordView {
 
 /// A game session, whatever the game.
 pub trait Session: Send {
-    fn state(&self, id: &str) -> GameState;
+    /// The state now (on a clock, a person's flag that fell while waiting is found here).
+    fn state(&mut self, id: &str) -> GameState;
     /// Plays a move typed in the game's notation for the human to move.
     fn play(&mut self, text: &str, ply: Option<usize>) -> Result<(), ApiError>;
     /// Lets the AI to move play, unless `stop` is set before it has chosen.
@@ -178,6 +214,15 @@ fn api_error<G: Described>(e: SessionError) -> ApiError {
     }
 }
 
+/// A move that came too late ends the game on time, which the state shows: the request
+/// did what the clock allowed.
+fn on_time<T>(result: Result<T, SessionError>) -> Result<(), SessionError> {
+    match result {
+        Ok(_) | Err(SessionError::OutOfTime(_)) => Ok(()),
+        Err(e) => Err(e),
+    }
+}
+
 impl<G: Described> WebSession<G> {
     pub fn new(request: &NewGame, files: &FileAccess) -> Result<Self, ApiError> {
         let registry = G::registry();
@@ -196,6 +241,12 @@ impl<G: Described> WebSession<G> {
         let start = match &request.position {
             Some(setup) => set_up::<G>(setup)?,
             None => G::start(),
+        };
+        let clock = match &request.clock {
+            Some(text) => text
+                .parse::<TimeControl>()
+                .map_err(|e| ApiError::bad_request(format!("clock: {e}")))?,
+            None => TimeControl::Unlimited,
         };
         let mut session = PlaySession::new(start, seats, request.seed);
         for (i, text) in request.moves.iter().enumerate() {
@@ -217,6 +268,7 @@ impl<G: Described> WebSession<G> {
                 }
             }
         }
+        session.set_clock(clock);
         Ok(WebSession(session, request.position.clone()))
     }
 
@@ -232,8 +284,19 @@ impl<G: Described> WebSession<G> {
 }
 
 impl<G: Described> Session for WebSession<G> {
-    fn state(&self, id: &str) -> GameState {
+    fn state(&mut self, id: &str) -> GameState {
+        let clock = self.0.clock_reading();
+        let flag = self.0.flag();
         let session = &self.0;
+        let mut board = board_view(session.game());
+        if let Some(flag) = &flag {
+            let winner = flag.side.opponent();
+            board.outcome = Some(OutcomeView {
+                winner: Some(G::side_name(winner)),
+                text: format!("{} wins on time: {}", G::side_name(winner), flag.reason),
+            });
+            board.legal.clear();
+        }
         let moves = session
             .line()
             .iter()
@@ -263,10 +326,10 @@ impl<G: Described> Session for WebSession<G> {
                     spec: seat.spec().map(str::to_string),
                 }
             }),
-            board: board_view(session.game()),
+            board,
             moves,
             cursor: session.cursor(),
-            ai_to_move: session.ai_to_move(),
+            ai_to_move: session.ai_to_move() && flag.is_none(),
             record: {
                 let players =
                     Side::BOTH.map(|side| session.seats()[side.index()].spec().unwrap_or("human"));
@@ -281,20 +344,18 @@ impl<G: Described> Session for WebSession<G> {
                 }
             },
             position: self.1.clone(),
+            clock: clock.map(clock_view::<G>),
         }
     }
 
     fn play(&mut self, text: &str, ply: Option<usize>) -> Result<(), ApiError> {
         self.check_ply(ply)?;
-        self.0.play_text(text).map(drop).map_err(api_error::<G>)
+        on_time(self.0.play_text(text)).map_err(api_error::<G>)
     }
 
     fn ai_move(&mut self, ply: Option<usize>, stop: &StopFlag) -> Result<(), ApiError> {
         self.check_ply(ply)?;
-        self.0
-            .ai_move_until(Some(stop))
-            .map(drop)
-            .map_err(api_error::<G>)
+        on_time(self.0.ai_move_until(Some(stop))).map_err(api_error::<G>)
     }
 
     fn undo(&mut self) -> Result<(), ApiError> {

@@ -2032,3 +2032,85 @@ async fn a_deepening_analysis_ends_at_the_servers_limit_and_refuses_bad_requests
         assert_error(deepening(&app, body).await.unwrap_err(), status, needle);
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_on_a_clock_runs_each_sides_time_and_ends_on_a_flag() {
+    let app = App::new();
+    // People: the side to move's clock runs between requests.
+    let state = app
+        .new_game_with(json!({"game": "ttt", "players": ["human", "human"], "clock": "1+0.5"}))
+        .await;
+    let path = format!("/api/games/{}", id(&state));
+    let clock = &state["clock"];
+    assert_eq!(clock["control"], "1+0.5");
+    assert_eq!(clock["description"], "1 s a side and 0.5 s more a move");
+    assert_eq!(clock["running"], "o");
+    assert_eq!(clock["flag"], Value::Null);
+    let (status, state) = app
+        .post(&format!("{path}/move"), json!({"move": "1,1"}))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{state}");
+    let left = state["clock"]["left"].as_array().unwrap().clone();
+    // o's move cost it a little and earned it the increment; x's clock now runs.
+    let o = left[0].as_f64().unwrap();
+    assert!(o > 1.0 && o <= 1.5, "{left:?}");
+    assert_eq!(state["clock"]["running"], "x");
+    // x waits past its time: the game is over on time, and a late move is not played.
+    tokio::time::sleep(std::time::Duration::from_millis(1100)).await;
+    let (_, state) = app.get(&path).await;
+    assert_eq!(state["clock"]["flag"], "x", "{state}");
+    assert_eq!(state["clock"]["running"], Value::Null);
+    assert_eq!(state["clock"]["left"][1], 0.0);
+    assert_eq!(state["board"]["outcome"]["winner"], "o");
+    assert!(
+        state["board"]["outcome"]["text"]
+            .as_str()
+            .unwrap()
+            .starts_with("o wins on time: x's time ran out"),
+        "{state}"
+    );
+    assert_eq!(state["board"]["legal"], json!([]));
+    let (status, late) = app
+        .post(&format!("{path}/move"), json!({"move": "0,0"}))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{late}");
+    assert_eq!(late["cursor"], 1);
+    assert_eq!(late["clock"]["flag"], "x");
+    // A takeback brings back the clocks of the position shown.
+    let (_, back) = app.post(&format!("{path}/undo"), json!({})).await;
+    assert_eq!(back["clock"]["flag"], Value::Null);
+    assert_eq!(back["board"]["outcome"], Value::Null);
+    assert_eq!(back["clock"]["left"][1], 1.0);
+    // An AI on a clock thinks within its share and is charged for it.
+    let state = app
+        .new_game_with(json!({"game": "othello", "players": ["engine:level=30,threads=1", "human"], "clock": "2"}))
+        .await;
+    let (status, state) = app
+        .post(&format!("/api/games/{}/ai-move", id(&state)), json!({}))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{state}");
+    assert_eq!(state["cursor"], 1);
+    let black = state["clock"]["left"][0].as_f64().unwrap();
+    assert!(black < 2.0 && black > 1.0, "{state}");
+    assert_eq!(state["clock"]["flag"], Value::Null);
+    // A clock that cannot be read is refused.
+    for (clock, needle) in [
+        ("soon", "clock: clock `soon`: expected MAIN"),
+        ("0", "leaves no time"),
+        ("-5", "expected seconds from 0"),
+        ("1e300", "expected seconds from 0"),
+    ] {
+        assert_error(
+            app.post(
+                "/api/games",
+                json!({"game": "ttt", "players": ["human", "human"], "clock": clock}),
+            )
+            .await,
+            StatusCode::BAD_REQUEST,
+            needle,
+        );
+    }
+    // Off the clock, states carry none.
+    let state = app.new_game("ttt", ["human", "human"]).await;
+    assert_eq!(state.get("clock"), None);
+}

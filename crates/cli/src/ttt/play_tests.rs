@@ -125,3 +125,67 @@ fn agents_alone_play_to_the_end() {
     // and o wins on the diagonal from (2,0).
     assert!(out.ends_with("winner o\noxo\nxox\nO..\nO wins.\n"), "{out}");
 }
+
+/// Input typed after a pause, as a person who thinks.
+struct Slowly<'a>(&'a [u8], std::time::Duration);
+
+impl std::io::Read for Slowly<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        std::thread::sleep(self.1);
+        self.0.read(buf)
+    }
+}
+
+#[test]
+fn on_a_clock_the_prompt_shows_both_clocks_and_a_late_move_loses_on_time() {
+    let mut session = PlaySession::new(Ttt::start(), humans(), 0);
+    session.set_clock("0.1".parse().unwrap());
+    let mut out = Vec::new();
+    let mut input =
+        std::io::BufReader::new(Slowly(b"1,1\n", std::time::Duration::from_millis(200)));
+    let end = play_session(session, &mut input, &mut out).unwrap();
+    let out = String::from_utf8(out).unwrap();
+    assert_eq!(end, SessionEnd::Finished);
+    assert!(
+        out.contains("o to move [x,y | undo | exit] (o 0:00."),
+        "{out}"
+    );
+    assert!(out.contains(", x 0:00.1): "), "{out}");
+    assert!(
+        out.ends_with("): O's time ran out (0.1 s a side on the clock): X wins on time.\n"),
+        "{out}"
+    );
+}
+
+#[test]
+fn an_ai_that_gives_up_loses_the_game_and_the_terminal_says_so() {
+    struct Quits;
+    impl gamelab_core::Agent<Ttt> for Quits {
+        fn choose(&mut self, game: &Ttt, _rng: &mut gamelab_core::GameRng) -> <Ttt as Game>::Move {
+            game.legal_moves()[0]
+        }
+        fn try_choose(
+            &mut self,
+            _game: &Ttt,
+            _rng: &mut gamelab_core::GameRng,
+        ) -> Result<<Ttt as Game>::Move, Box<gamelab_core::Forfeit>> {
+            Err(Box::new(gamelab_core::Forfeit {
+                reason: "its program exited".into(),
+                stops_match: false,
+            }))
+        }
+    }
+    let seats = [
+        Seat::Ai {
+            spec: "quits".into(),
+            agent: Box::new(Quits),
+        },
+        Seat::Human,
+    ];
+    let (end, out) = session(Ttt::start(), seats, "");
+    assert_eq!(end, SessionEnd::Finished);
+    assert!(
+        out.ends_with("quits gave up instead of moving: its program exited. X wins.\n"),
+        "{out}"
+    );
+}

@@ -775,6 +775,37 @@ for (const [name, viewport] of [["desktop", { width: 1360, height: 900 }], ["pho
   });
 }
 
+// A game on a clock: the side to move's clock counts down, a flag ends the game, a
+// takeback brings the clocks back, and the address keeps the clock.
+test("a game on a clock: the running clock counts down and a flag ends the game", async () => {
+  const page = await open();
+  await page.selectOption("#play-seat-1 select.ai", "human");
+  await page.waitForFunction(() => document.querySelector("#play-players").textContent.includes("X: Human"));
+  await page.fill("#play-clock", "1.5");
+  await page.click("#new-game");
+  await page.waitForSelector("#play-clocks:not([hidden])");
+  assert.equal(await page.$$eval("#play-clocks .clock", (c) => c.length), 2);
+  assert.match(await page.getAttribute("#play-clocks", "title"), /Clock: 1.5 s a side/);
+  assert.equal(await page.getAttribute("#play-clocks .clock.running", "data-side"), "o");
+  await playAt(page, square("play-board", 4));
+  assert.equal(await page.getAttribute("#play-clocks .clock.running", "data-side"), "x");
+  // x does not move: its flag falls and the game is over on time.
+  await page.waitForFunction(() => /Game over: o wins on time: x's time ran out/.test(document.querySelector("#play-status").textContent), null, { timeout: 10000 });
+  assert.match(await page.textContent('#play-clocks .clock[data-side="x"]'), /0:00\.0 — out of time/);
+  assert.equal(await page.$$eval("#play-board .cell.legal", (c) => c.length), 0);
+  await shot(page, "clock-flag");
+  assert.match(page.url(), /clock=1\.5/);
+  // A takeback brings back the clocks of the position shown: o to move, in time.
+  await page.click("#undo");
+  await page.waitForFunction(() => document.querySelector("#play-status").textContent.includes("O to move — your move"));
+  assert.equal(await page.$$eval("#play-clocks .clock.flag", (c) => c.length), 0);
+  // Without a clock, none is shown.
+  await page.fill("#play-clock", "");
+  await page.click("#new-game");
+  await page.waitForSelector("#play-clocks", { state: "hidden" });
+  assert.deepEqual(page.errors, []);
+});
+
 // A deepening analysis: the values come level by level until every one is exact, and
 // move on with the position.
 test("analysis that keeps deepening: level by level to the exact values", async () => {
