@@ -491,7 +491,7 @@ impl<G: EngineHooks> Mcts<G> {
         {
             return (last.stats.clone(), last.iterations);
         }
-        let run = self.run(game, self.options.iterations, &mut |_, _| {
+        let run = self.run(game, self.options.iterations, false, &mut |_, _| {
             ControlFlow::Continue(())
         });
         (run.stats, run.iterations)
@@ -499,11 +499,12 @@ impl<G: EngineHooks> Mcts<G> {
 
     /// Searches `game` for `iterations` (0: until the time, the stop or a proof), calling
     /// `checkpoint` with the iterations done and the tree after each; it may end the
-    /// search.
+    /// search. With `lines`, the line the tree expects after each root move.
     fn run(
         &mut self,
         game: &G,
         iterations: u64,
+        lines: bool,
         checkpoint: &mut dyn FnMut(u64, &Tree<G>) -> ControlFlow<()>,
     ) -> Run<G::Move> {
         let limit = crate::clock::shorter(self.options.time, self.move_time);
@@ -552,6 +553,11 @@ impl<G: EngineHooks> Mcts<G> {
         }
         self.tree.root = Some(position);
         let stats = root_stats(&self.tree);
+        let lines = if lines {
+            root_lines(&self.tree)
+        } else {
+            Vec::new()
+        };
         self.last = Some(LastSearch {
             key: game.key(),
             stats: stats.clone(),
@@ -564,6 +570,7 @@ impl<G: EngineHooks> Mcts<G> {
         }
         Run {
             stats,
+            lines,
             iterations: done,
             cut,
         }
@@ -587,6 +594,8 @@ impl<G: EngineHooks> Mcts<G> {
 /// What [`Mcts::run`] did.
 struct Run<M> {
     stats: Vec<MoveStat<M>>,
+    /// The line after each root move, when asked for.
+    lines: Vec<Vec<M>>,
     iterations: u64,
     /// The time or the stop ended it.
     cut: bool,
@@ -604,6 +613,42 @@ fn root_stats<G: Game>(tree: &Tree<G>) -> Vec<MoveStat<G::Move>> {
             proven: nodes[c].proven(),
         })
         .collect()
+}
+
+/// The line the tree expects after each root move.
+fn root_lines<G: Game>(tree: &Tree<G>) -> Vec<Vec<G::Move>> {
+    tree.nodes[ROOT]
+        .child_range()
+        .map(|c| line_from(tree, c))
+        .collect()
+}
+
+/// The line the tree expects after `node`'s move, that move first: at each node below,
+/// the child [`best_move`] would play, until a node not expanded.
+fn line_from<G: Game>(tree: &Tree<G>, mut node: usize) -> Vec<G::Move> {
+    let nodes = &tree.nodes;
+    let mut line = vec![nodes[node].mv];
+    loop {
+        let children = nodes[node].child_range();
+        if children.is_empty() || nodes[node].visits < 2 {
+            return line;
+        }
+        let stats: Vec<MoveStat<G::Move>> = children
+            .clone()
+            .map(|c| MoveStat {
+                mv: nodes[c].mv,
+                visits: u64::from(nodes[c].visits),
+                mean: nodes[c].mean(),
+                proven: nodes[c].proven(),
+            })
+            .collect();
+        let mv = best_move(&stats);
+        node = children
+            .into_iter()
+            .find(|&c| nodes[c].mv == mv)
+            .expect("a child plays it");
+        line.push(mv);
+    }
 }
 
 /// A move's score from its statistics: its proven result, else its mean, from −1
@@ -798,7 +843,8 @@ impl<G: EngineHooks> Agent<G> for Mcts<G> {
 
     /// The statistics at 1, 2, 4, 8 … times the spec's iterations (1,000 for a search by
     /// time alone) of one search, each level what a search of that many iterations
-    /// gives, a proven move's value exact; until every move is proven, the tree proves
+    /// gives, a proven move's value exact, each move's line the tree's (at each node the
+    /// move [`best_move`] would play); until every move is proven, the tree proves
     /// the position (then the level is where it stopped), the spec's `time` runs out or
     /// the stop.
     fn deepen_move_scores(
@@ -814,28 +860,30 @@ impl<G: EngineHooks> Agent<G> for Mcts<G> {
         } else {
             1000
         };
-        let step = |level: u32, stats: &[MoveStat<G::Move>], done: u64| Deepening {
-            level: Some(level),
-            scores: stats
-                .iter()
-                .map(|s| DeepScore {
-                    mv: s.mv,
-                    score: score_of(s),
-                    exact: s.proven.is_some(),
-                    line: vec![s.mv],
-                })
-                .collect(),
-            nodes: Some(done),
-        };
+        let step =
+            |level: u32, stats: &[MoveStat<G::Move>], lines: Vec<Vec<G::Move>>, done| Deepening {
+                level: Some(level),
+                scores: stats
+                    .iter()
+                    .zip(lines)
+                    .map(|(s, line)| DeepScore {
+                        mv: s.mv,
+                        score: score_of(s),
+                        exact: s.proven.is_some(),
+                        line,
+                    })
+                    .collect(),
+                nodes: Some(done),
+            };
         let (mut level, mut next) = (1u32, first);
         let mut declined = false;
-        let run = self.run(game, 0, &mut |done, tree| {
+        let run = self.run(game, 0, true, &mut |done, tree| {
             if done < next {
                 return ControlFlow::Continue(());
             }
             let stats = root_stats(tree);
             let all_proven = stats.iter().all(|s| s.proven.is_some());
-            if report(&step(level, &stats, done)).is_break() {
+            if report(&step(level, &stats, root_lines(tree), done)).is_break() {
                 declined = true;
                 return ControlFlow::Break(());
             }
@@ -856,7 +904,7 @@ impl<G: EngineHooks> Agent<G> for Mcts<G> {
         let all_proven = run.stats.iter().all(|s| s.proven.is_some());
         // Ended between two levels (a proof, or no more visits): the tree as it is.
         if (run.iterations != next / 2 || level == 1)
-            && report(&step(level, &run.stats, run.iterations)).is_break()
+            && report(&step(level, &run.stats, run.lines, run.iterations)).is_break()
         {
             return Some(DeepeningEnd::Declined);
         }

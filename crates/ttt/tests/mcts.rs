@@ -282,6 +282,22 @@ fn a_deepening_analysis_doubles_the_iterations_of_one_search_until_every_move_is
         after.play_unchecked(s.mv);
         assert_eq!(s.score, -negamax(&after), "{}", s.mv);
     }
+    // Each move's line is the tree's: that move first, then legal moves on.
+    for step in &steps {
+        for s in &step.scores {
+            assert_eq!(s.line[0], s.mv);
+            let mut line = game.clone();
+            for &mv in &s.line {
+                assert!(line.legal_moves().contains(&mv), "{:?}", s.line);
+                line.play_unchecked(mv);
+            }
+        }
+    }
+    assert!(
+        steps[0].scores.iter().any(|s| s.line.len() > 2),
+        "{:?}",
+        steps[0]
+    );
     // Time alone: levels of 1,000, 2,000 … iterations, until the spec's time ends them.
     let mut timed = agent("mcts:iterations=0,time=0.2");
     let start = Ttt::start();
