@@ -603,8 +603,13 @@ struct Run<M> {
 
 /// What the search learned about each move at the root of `tree`.
 fn root_stats<G: Game>(tree: &Tree<G>) -> Vec<MoveStat<G::Move>> {
+    child_stats(tree, ROOT)
+}
+
+/// What the search learned about each move out of `node`.
+fn child_stats<G: Game>(tree: &Tree<G>, node: usize) -> Vec<MoveStat<G::Move>> {
     let nodes = &tree.nodes;
-    nodes[ROOT]
+    nodes[node]
         .child_range()
         .map(|c| MoveStat {
             mv: nodes[c].mv,
@@ -633,16 +638,7 @@ fn line_from<G: Game>(tree: &Tree<G>, mut node: usize) -> Vec<G::Move> {
         if children.is_empty() || nodes[node].visits < 2 {
             return line;
         }
-        let stats: Vec<MoveStat<G::Move>> = children
-            .clone()
-            .map(|c| MoveStat {
-                mv: nodes[c].mv,
-                visits: u64::from(nodes[c].visits),
-                mean: nodes[c].mean(),
-                proven: nodes[c].proven(),
-            })
-            .collect();
-        let mv = best_move(&stats);
+        let mv = best_move(&child_stats(tree, node));
         node = children
             .into_iter()
             .find(|&c| nodes[c].mv == mv)
