@@ -563,12 +563,16 @@ async function analyse() {
   const spec = $("#analysis-ai").value.trim();
   note.textContent = `${spec} is valuing the moves…`;
   try {
-    if ($("#analysis-deepen").checked) return await deepen(s, spec, serial);
+    // Not while an AI to move thinks: the deepening would take the cores from it (and
+    // from its clock).
+    const aiThinking = s.ai_to_move && !play.paused;
+    if ($("#analysis-deepen").checked && !aiThinking) return await deepen(s, spec, serial);
     const view = await valuesAt(s, s.cursor, spec);
     if (serial !== analysis.serial) return;
     analysis.values = { key: positionKey(s), scores: view.scores };
     remember(s, spec, s.cursor, s.board.to_move, view);
-    note.textContent = `Values by ${view.spec} for the side to move, in its own units; the best is outlined.`;
+    const waits = $("#analysis-deepen").checked ? " Deepening waits while the AI to move thinks." : "";
+    note.textContent = `Values by ${view.spec} for the side to move, in its own units; the best is outlined.${waits}`;
     renderPlay();
   } catch (e) {
     if (serial !== analysis.serial) return;
@@ -748,6 +752,8 @@ function initPlay() {
   $("#pause").addEventListener("click", () => {
     play.paused = !play.paused;
     renderPlay();
+    // A deepening analysis waits while an AI thinks, and starts when it pauses.
+    analyse();
     if (!play.paused) runAi(++play.generation);
   });
   // The slider previews while dragging and asks the server when released or stepped.
