@@ -2,13 +2,14 @@
 //! gamelab-core's generic search with an evaluation of open fours, handing over to the
 //! exact solver near the end.
 
+use std::ops::ControlFlow;
 use std::sync::OnceLock;
 use std::time::Duration;
 
 use gamelab_core::search::{LeafEval, SearchOptions, analyze_until};
 use gamelab_core::{
-    Agent, AgentEntry, BestMoves, Game, GameRng, Outcome, ParamSpec, Policy, Registry, Side,
-    Uniform,
+    Agent, AgentEntry, BestMoves, DeepScore, Deepening, DeepeningEnd, Game, GameRng, Outcome,
+    ParamSpec, Policy, Registry, Side, Uniform,
 };
 
 use crate::position::{BOARD, bit, winning_squares};
@@ -151,9 +152,150 @@ impl AlphaBeta {
     }
 }
 
+/// A proven win's value in move scores (a search that sees a win values it 1000 and the
+/// empty squares left, the sooner the more).
+const PROVEN_WIN: f64 = 1000.0;
+
+impl AlphaBeta {
+    /// The value of playing `mv` for the side that plays it: the game's end, the
+    /// solver's from `exact` empty squares, or a search `depth` plies deep (under `time`;
+    /// depth 0 the evaluation itself). `None` when stopped.
+    fn value_of(
+        &self,
+        game: &ConnectFour,
+        mv: Move,
+        depth: u32,
+        time: Option<Duration>,
+    ) -> Option<Valued> {
+        let mover = game.to_move();
+        let mut child = game.clone();
+        child.play_unchecked(mv);
+        let mover_view = |v: f64| if mover == Side::First { v } else { -v };
+        let valued = |score, exact, line, nodes| {
+            Some(Valued {
+                score,
+                exact,
+                line,
+                nodes,
+            })
+        };
+        if child.is_over() {
+            return valued(mover_view(evaluate(&child)), true, vec![mv], 0);
+        }
+        if child.empties() <= self.exact {
+            let mut solver = Solver::default();
+            let (v, best) = solver.solve(&child);
+            let line = std::iter::once(mv).chain(best).collect();
+            return valued(-f64::from(v) * PROVEN_WIN, true, line, solver.nodes);
+        }
+        if depth == 0 {
+            return valued(mover_view(evaluate(&child)), false, vec![mv], 1);
+        }
+        let options = SearchOptions {
+            max_depth: depth,
+            use_tt: true,
+            symmetric: false,
+            time_limit: time,
+        };
+        let analysis = analyze_until(&child, &mut Eval, options, self.stop.as_ref());
+        let stopped = self
+            .stop
+            .as_ref()
+            .is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed));
+        let last = analysis.last().filter(|_| !stopped)?;
+        let line = std::iter::once(mv).chain(last.pv.iter().copied()).collect();
+        let nodes = analysis.depths.iter().map(|d| d.nodes).sum();
+        // A search as deep as the game is long saw every end: its value is exact.
+        let exact = last.depth as usize >= child.empties();
+        valued(mover_view(last.score), exact, line, nodes)
+    }
+}
+
+/// A move's value by [`AlphaBeta::value_of`].
+struct Valued {
+    score: f64,
+    exact: bool,
+    /// The move and the line the search expects after it.
+    line: Vec<Move>,
+    nodes: u64,
+}
+
 impl Agent<ConnectFour> for AlphaBeta {
     fn set_stop(&mut self, stop: &gamelab_core::StopFlag) {
         self.stop = Some(stop.clone());
+    }
+
+    /// Each move's value for the side that plays it: the position after it searched one
+    /// ply less deep, exactly from `exact` empty squares (a proven win ±1000, a draw 0);
+    /// under a time limit each move's share of it.
+    fn move_scores(&mut self, game: &ConnectFour) -> Option<Vec<(Move, f64)>> {
+        let moves = game.legal_moves();
+        let share = self.time.map(|t| t / moves.len().max(1) as u32);
+        let depth = self.depth.saturating_sub(1);
+        moves
+            .iter()
+            .map(|&mv| Some((mv, self.value_of(game, mv, depth, share)?.score)))
+            .collect()
+    }
+
+    /// Every move valued at depths 1, 2, … up to 42 (each as `depth=N`'s `move_scores`:
+    /// the position after the move searched N − 1 plies, the evaluation itself at depth
+    /// 1), a move whose value is exact searched no more; within the spec's `time` when it
+    /// has one.
+    fn deepen_move_scores(
+        &mut self,
+        game: &ConnectFour,
+        report: &mut dyn FnMut(&Deepening<Move>) -> ControlFlow<()>,
+    ) -> Option<DeepeningEnd> {
+        if game.is_over() {
+            return None;
+        }
+        let outer = self.stop.clone();
+        let deadline = self.time.map(|t| std::time::Instant::now() + t);
+        let watchdog = gamelab_core::Watchdog::start(outer.as_ref(), deadline);
+        self.stop = Some(watchdog.flag().clone());
+        let mut step = Deepening {
+            level: None,
+            scores: game
+                .legal_moves()
+                .into_iter()
+                .map(|mv| DeepScore {
+                    mv,
+                    score: 0.0,
+                    exact: false,
+                    line: vec![mv],
+                })
+                .collect(),
+            nodes: Some(0),
+        };
+        let mut end = DeepeningEnd::Deepest;
+        'levels: for level in 1..=(WIDTH * HEIGHT) as u32 {
+            for i in 0..step.scores.len() {
+                if step.scores[i].exact {
+                    continue;
+                }
+                let Some(valued) = self.value_of(game, step.scores[i].mv, level - 1, None) else {
+                    end = DeepeningEnd::Stopped;
+                    break 'levels;
+                };
+                let scored = &mut step.scores[i];
+                scored.score = valued.score;
+                scored.exact = valued.exact;
+                scored.line = valued.line;
+                *step.nodes.as_mut().expect("counted") += valued.nodes;
+            }
+            step.level = Some(level);
+            if report(&step).is_break() {
+                end = DeepeningEnd::Declined;
+                break;
+            }
+            if step.scores.iter().all(|s| s.exact) {
+                end = DeepeningEnd::Exact;
+                break;
+            }
+        }
+        self.stop = outer;
+        Some(end)
     }
 
     fn choose(&mut self, game: &ConnectFour, _rng: &mut GameRng) -> Move {

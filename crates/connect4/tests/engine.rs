@@ -172,3 +172,57 @@ fn the_board_view_marks_the_winning_four() {
     let last = *game.history().last().unwrap();
     assert_eq!(ConnectFour::square_of(last), Some(2 * 7 + 3));
 }
+
+#[test]
+fn alphabeta_values_every_move_and_deepens_to_the_solvers_values() {
+    use gamelab_core::{Agent, DeepeningEnd};
+    use std::ops::ControlFlow;
+    let registry = ConnectFour::registry();
+    let mut checked = 0;
+    for seed in 0..40 {
+        let mut rng = game_rng(seed, 0, Side::First);
+        // 18 empties: each move's value is exact once its search reaches the end of the
+        // game (a move that ends it at once, or level 18 at the latest).
+        let Some(game) = late_position(&mut rng, 18) else {
+            continue;
+        };
+        let mut ab = registry.build("alphabeta:exact=14").unwrap();
+        let mut steps = Vec::new();
+        let end = ab.deepen_move_scores(&game, &mut |step| {
+            steps.push(step.clone());
+            ControlFlow::Continue(())
+        });
+        assert_eq!(end, Some(DeepeningEnd::Exact), "seed {seed}");
+        // Each level is what `depth=N` values the moves at.
+        for step in &steps[..steps.len().min(3)] {
+            let level = step.level.unwrap();
+            let once = registry
+                .build(&format!("alphabeta:depth={level},exact=14"))
+                .unwrap()
+                .move_scores(&game)
+                .unwrap();
+            let deep: Vec<_> = step.scores.iter().map(|s| (s.mv, s.score)).collect();
+            assert_eq!(deep, once, "seed {seed}, level {level}");
+        }
+        // Exact values: a proven win 1000, or a win a search saw (1000 and more), as
+        // the solver has them.
+        let last = steps.last().unwrap();
+        for s in &last.scores {
+            let mut child = game.clone();
+            child.play_unchecked(s.mv);
+            let solved = if child.is_over() {
+                match child.outcome().unwrap().winner() {
+                    Some(_) => 1,
+                    None => 0,
+                }
+            } else {
+                -Solver::default().solve(&child).0
+            };
+            assert_eq!(s.score.signum() as i8, solved, "seed {seed}: {:?}", s);
+            assert!(s.score == 0.0 || s.score.abs() >= 1000.0, "{s:?}");
+            assert_eq!(s.line[0], s.mv);
+        }
+        checked += 1;
+    }
+    assert!(checked > 20, "{checked}");
+}
