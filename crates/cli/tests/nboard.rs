@@ -68,18 +68,27 @@ fn a_whole_game_with_hints_through_the_protocol() {
             "{go:?}"
         );
         let mv = go[0][4..].split('/').next().unwrap().to_string();
-        // Hints: at most two, best first, at the depth set.
+        // Hints: level by level up to the depth set (fewer when every value is exact
+        // sooner), at most two a level, best first.
         if mv != "PA" {
-            assert!(!searched.is_empty() && searched.len() <= 2, "{hint:?}");
-            let values: Vec<f64> = searched
+            assert_eq!(hint.first().map(String::as_str), Some("status analysing"));
+            assert_eq!(hint.last().map(String::as_str), Some("status"));
+            let depths: Vec<&str> = searched
                 .iter()
-                .map(|l| l.split(' ').nth(2).unwrap().parse().unwrap())
+                .map(|l| l.rsplit(' ').next().unwrap())
                 .collect();
-            assert!(values.windows(2).all(|w| w[0] >= w[1]), "{hint:?}");
-            assert!(
-                searched.iter().all(|l| l.ends_with(" 0 3")),
-                "depth 3: {hint:?}"
-            );
+            assert!(depths.windows(2).all(|w| w[0] <= w[1]), "{hint:?}");
+            assert_eq!(depths.first(), Some(&"1"), "{hint:?}");
+            for level in ["1", "2", "3"] {
+                let at: Vec<f64> = searched
+                    .iter()
+                    .filter(|l| l.ends_with(&format!(" 0 {level}")))
+                    .map(|l| l.split(' ').nth(2).unwrap().parse().unwrap())
+                    .collect();
+                assert!(at.len() <= 2, "{hint:?}");
+                assert!(at.windows(2).all(|w| w[0] >= w[1]), "{hint:?}");
+            }
+            assert!(searched.len() <= 6, "{hint:?}");
         }
         assert!(engine.send(&format!("move {mv}")).is_empty());
         let side = if plies % 2 == 0 { "B" } else { "W" };
@@ -200,4 +209,41 @@ fn an_outside_engine_plays_the_games_of_the_same_ai_in_process() {
         t
     };
     assert_eq!(table(&outside(1)), table("engine:level=1"));
+}
+
+#[test]
+fn a_deep_hint_sends_each_level_as_it_is_done() {
+    // Level 30 from the start takes far longer than this test: its first levels must
+    // reach the GUI while the deeper ones are searched.
+    let mut engine = Engine::start("engine:threads=1");
+    assert_eq!(engine.send("nboard 2"), ["set myname gamelab-engine"]);
+    assert!(engine.send("set depth 30").is_empty());
+    writeln!(engine.session.input, "hint 2").unwrap();
+    engine.session.input.flush().unwrap();
+    let (lines, received) = std::sync::mpsc::channel();
+    let mut output = engine.session.output;
+    std::thread::spawn(move || {
+        loop {
+            let mut line = String::new();
+            if output.read_line(&mut line).unwrap_or(0) == 0 {
+                return;
+            }
+            if lines.send(line.trim_end().to_string()).is_err() {
+                return;
+            }
+        }
+    });
+    let wait = std::time::Duration::from_secs(60);
+    assert_eq!(received.recv_timeout(wait).unwrap(), "status analysing");
+    for level in 1..=3 {
+        for _ in 0..2 {
+            let line = received.recv_timeout(wait).unwrap();
+            assert!(
+                line.starts_with("search ") && line.ends_with(&format!(" 0 {level}")),
+                "{line}"
+            );
+        }
+    }
+    engine.session.child.kill().unwrap();
+    engine.session.child.wait().unwrap();
 }

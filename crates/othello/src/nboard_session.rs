@@ -7,7 +7,9 @@
 //! `quit`. Replies: `set myname`, `pong`, `=== <move>/<eval>/<time>` (and `nodestats
 //! <nodes> <seconds>` from an AI that searches), `search <move> <eval> 0 <depth>`,
 //! `status`, `learned`. Anything else, and any command that cannot be
-//! carried out, gets one `status error: …` line; the engine goes on.
+//! carried out, gets one `status error: …` line; the engine goes on. A hint from the
+//! engine sends its `search` lines level by level up to the depth, as each level is done
+//! (the GUI shows them deepening); the engine reads the next command after the last.
 
 use std::time::Instant;
 
@@ -44,11 +46,19 @@ impl Session {
         let depth_param = ["level", "depth"]
             .into_iter()
             .find(|name| entry.params.iter().any(|p| p.name == *name));
+        // The spec's, else the parameter's default.
         let depth = depth_param.and_then(|name| {
             spec.params
                 .iter()
                 .find(|(n, _)| n == name)
                 .and_then(|(_, v)| v.parse().ok())
+                .or_else(|| {
+                    let param = entry.params.iter().find(|p| p.name == name)?;
+                    match param.default {
+                        Some(gamelab_core::registry::Value::Int(d)) => Some(d),
+                        _ => None,
+                    }
+                })
         });
         Ok(Session {
             registry,
@@ -72,6 +82,31 @@ impl Session {
 
     /// The replies to one line.
     pub fn handle(&mut self, line: &str) -> Vec<String> {
+        let mut replies = Vec::new();
+        self.handle_streaming(line, &mut |reply| replies.push(reply));
+        replies
+    }
+
+    /// [`Session::handle`], each reply handed to `emit` as soon as it is known: a
+    /// `hint` from an AI that deepens sends its `search` lines level by level, so that
+    /// the GUI shows them growing deeper.
+    pub fn handle_streaming(&mut self, line: &str, emit: &mut dyn FnMut(String)) {
+        let trimmed = line.trim();
+        if let Some(rest) = trimmed.strip_prefix("hint")
+            && (rest.is_empty() || rest.starts_with(char::is_whitespace))
+        {
+            if let Err(e) = self.hint(rest.trim(), emit) {
+                emit(format!("status error: {e}"));
+            }
+            return;
+        }
+        for reply in self.handle_one(line) {
+            emit(reply);
+        }
+    }
+
+    /// The replies to one line other than `hint`.
+    fn handle_one(&mut self, line: &str) -> Vec<String> {
         let line = line.trim();
         let (command, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
         let rest = rest.trim();
@@ -82,7 +117,7 @@ impl Session {
             "set" => self.set(rest),
             "move" => self.play(rest).map(|()| Vec::new()),
             "go" => self.go(),
-            "hint" => self.hint(rest),
+            "hint" => unreachable!("hints are handled as they stream"),
             "learn" => Ok(vec!["learned".to_string()]),
             "analyze" => self.analyze(),
             "quit" => {
@@ -183,8 +218,11 @@ impl Session {
         Ok(replies)
     }
 
-    /// `hint N`: the N best moves by the AI's value of the position after each.
-    fn hint(&mut self, rest: &str) -> Result<Vec<String>, String> {
+    /// `hint N`: the N best moves by the AI's values, `search MOVE EVAL 0 DEPTH` lines
+    /// between `status analysing` and `status`. An AI that deepens (the engine) sends the
+    /// N best of every level up to the depth set (`set depth`, else its own level) as
+    /// each is done; another sends its values once, at the depth set.
+    fn hint(&mut self, rest: &str, emit: &mut dyn FnMut(String)) -> Result<(), String> {
         let n: usize = rest
             .parse()
             .ok()
@@ -193,6 +231,35 @@ impl Session {
         let pos = self.position();
         if pos.is_over() {
             return Err("`hint`: the game is over".into());
+        }
+        let write = |scored: &mut Vec<(Move, f64)>, depth: i64, emit: &mut dyn FnMut(String)| {
+            scored.sort_by(|a, b| b.1.total_cmp(&a.1));
+            for &(mv, v) in scored.iter().take(n) {
+                emit(format!("search {} {v:+.2} 0 {depth}", ggf::write_move(mv)));
+            }
+        };
+        if let Some(depth) = self.depth {
+            let mut deepened = false;
+            let end = self.agent.deepen_move_scores(&pos, &mut |step| {
+                if !deepened {
+                    emit("status analysing".to_string());
+                }
+                deepened = true;
+                let mut scored: Vec<(Move, f64)> =
+                    step.scores.iter().map(|s| (s.mv, s.score)).collect();
+                // An AI that values moves once does so at the depth set.
+                let level = step.level.map_or(depth, i64::from);
+                write(&mut scored, level, emit);
+                if level >= depth {
+                    std::ops::ControlFlow::Break(())
+                } else {
+                    std::ops::ControlFlow::Continue(())
+                }
+            });
+            if end.is_some() && deepened {
+                emit("status".to_string());
+                return Ok(());
+            }
         }
         let mut scored = Vec::new();
         for mv in pos.legal_moves() {
@@ -206,24 +273,18 @@ impl Session {
                 self.agent.value(&after).map(|v| -v)
             };
             let Some(value) = value else {
-                return Ok(vec![format!(
+                emit(format!(
                     "status {} gives no values; `go` asks it for its move",
                     self.spec.name
-                )]);
+                ));
+                return Ok(());
             };
             scored.push((mv, value));
         }
-        scored.sort_by(|a, b| b.1.total_cmp(&a.1));
-        let depth = self.depth.unwrap_or(1);
-        let mut replies = vec!["status analysing".to_string()];
-        replies.extend(
-            scored
-                .iter()
-                .take(n)
-                .map(|&(mv, v)| format!("search {} {v:+.2} 0 {depth}", ggf::write_move(mv))),
-        );
-        replies.push("status".to_string());
-        Ok(replies)
+        emit("status analysing".to_string());
+        write(&mut scored, self.depth.unwrap_or(1), emit);
+        emit("status".to_string());
+        Ok(())
     }
 
     /// `analyze`: the AI's value of every position of the game, from the mover's side.

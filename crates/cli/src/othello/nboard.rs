@@ -21,10 +21,18 @@ pub fn nboard_cmd(args: NboardArgs) -> anyhow::Result<()> {
     let mut out = std::io::stdout().lock();
     for line in std::io::stdin().lock().lines() {
         let line = line?;
-        for reply in session.handle(&line) {
-            writeln!(out, "{reply}")?;
+        let mut failed = None;
+        // Each reply out at once: a hint's deeper levels reach the GUI as they come.
+        session.handle_streaming(&line, &mut |reply| {
+            if failed.is_none()
+                && let Err(e) = writeln!(out, "{reply}").and_then(|()| out.flush())
+            {
+                failed = Some(e);
+            }
+        });
+        if let Some(e) = failed {
+            return Err(e.into());
         }
-        out.flush()?;
         if session.quit {
             break;
         }
