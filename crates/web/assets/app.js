@@ -195,7 +195,8 @@ function makePicker(container, info, { title, icon, human = true, initial = "hum
 // ---------------------------------------------------------------- boards
 
 // Draws a board into `root`. `onSquare(index)` is called for clicks on legal squares;
-// `overlay` maps a square to a short text shown in its corner.
+// `overlay` maps a square to a short text shown in its corner (or `{ text, exact }`: an
+// exact value, the game's, is marked as such).
 function drawBoard(root, board, info, { onSquare = null, overlay = {}, pick = null, flipped = new Set() } = {}) {
   root.className = `board ${info.pieces}`;
   setColours(root, info);
@@ -221,7 +222,14 @@ function drawBoard(root, board, info, { onSquare = null, overlay = {}, pick = nu
       const side = info.sides.indexOf(piece);
       if (piece && info.pieces === "marks") cell.append(el("span", { class: `mark-${side}` }));
       if (piece && info.pieces === "discs") cell.append(el("span", { class: `disc side-${side}` }));
-      if (overlay[i] !== undefined) cell.append(el("span", { class: "overlay", text: overlay[i] }));
+      const shown = overlay[i];
+      if (shown !== undefined) {
+        const exact = typeof shown === "object" && shown.exact;
+        cell.append(el("span", {
+          class: exact ? "overlay exact" : "overlay", text: typeof shown === "object" ? shown.text : shown,
+          title: exact ? "Exact: the game's value with best play" : null,
+        }));
+      }
       if (canPlay) cell.addEventListener("click", () => onSquare(i, legal.get(i)));
       nodes.push(cell);
     }
@@ -694,7 +702,8 @@ function renderPlay() {
   if (!before || before.id !== s.id || before.cursor !== s.cursor) play.flipped = flipped;
   play.shown = { id: s.id, cursor: s.cursor, cells: s.board.cells };
   const values = analysis.values?.key === positionKey(s) ? analysis.values.scores : [];
-  const overlay = Object.fromEntries(values.filter((v) => v.square !== null).map((v) => [v.square, valueText(v.score)]));
+  const overlay = Object.fromEntries(values.filter((v) => v.square !== null)
+    .map((v) => [v.square, { text: valueText(v.score), exact: v.exact === true }]));
   const best = bestOf(values);
   drawBoard(board, s.board, info, {
     onSquare: humanToMove ? (i, mv) => send("move", { move: mv.text, ply: s.cursor }) : null,

@@ -835,6 +835,8 @@ test("analysis that keeps deepening: level by level to the exact values", async 
   const legal = await page.$$eval("#play-board .cell.legal", (c) => c.length);
   const values = await page.$$eval("#play-board .overlay", (o) => o.map((x) => Number(x.textContent)));
   assert.equal(values.length, legal);
+  // Exact values are marked so on the board.
+  assert.equal(await page.$$eval("#play-board .overlay.exact", (o) => o.length), legal);
   assert.ok(values.every((v) => Number.isInteger(v)), String(values));
   await shot(page, "othello-deepening");
   // One move back: the position's own deepening, to its own end.
