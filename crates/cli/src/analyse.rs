@@ -21,6 +21,11 @@ pub struct AnalyseArgs {
     /// runs out or Ctrl-C.
     #[arg(long, value_parser = crate::limits::seconds)]
     time: Option<f64>,
+    /// JSON Lines instead of text: an object a level (`level`, `nodes`, `elapsed_ms`,
+    /// `scores`: each move's `move`, `score`, `exact`, `line`), then `{"done": true,
+    /// "end", "reason", "elapsed_ms"}`.
+    #[arg(long)]
+    json: bool,
     #[command(flatten)]
     game: crate::game_args::GameArgs,
 }
@@ -62,12 +67,14 @@ fn analyse<G: Described>(args: &AnalyseArgs, out: &mut impl Write) -> anyhow::Re
     let mut failed = None;
     let end = agent.deepen_move_scores(&game, &mut |step| {
         // The board once the AI is known to value moves (an error alone otherwise).
-        let board = if last.is_none() {
-            format!("{game}\n")
+        let text = if args.json {
+            level_json(step, began.elapsed()).to_string()
+        } else if last.is_none() {
+            format!("{game}\n{}", level_line(step, began.elapsed()))
         } else {
-            String::new()
+            level_line(step, began.elapsed())
         };
-        if let Err(e) = writeln!(out, "{board}{}", level_line(step, began.elapsed())) {
+        if let Err(e) = writeln!(out, "{text}") {
             failed = Some(e);
             return ControlFlow::Break(());
         }
@@ -85,6 +92,30 @@ fn analyse<G: Described>(args: &AnalyseArgs, out: &mut impl Write) -> anyhow::Re
             G::ANALYSIS_AI
         );
     };
+    let why = match end {
+        DeepeningEnd::Stopped if crate::recording::interrupted() => "interrupted".to_string(),
+        DeepeningEnd::Stopped if deadline.is_some_and(|d| Instant::now() >= d) => {
+            format!("--time {} s ran out", args.time.unwrap_or_default())
+        }
+        DeepeningEnd::Stopped => "the AI's own time ran out".to_string(),
+        end => end.describe().to_string(),
+    };
+    if args.json {
+        let word = match end {
+            DeepeningEnd::Exact => "exact",
+            DeepeningEnd::Deepest => "deepest",
+            DeepeningEnd::Stopped if crate::recording::interrupted() => "stopped",
+            DeepeningEnd::Stopped | DeepeningEnd::Declined => "time",
+        };
+        let done = serde_json::json!({
+            "done": true,
+            "end": word,
+            "reason": why,
+            "elapsed_ms": began.elapsed().as_millis() as u64,
+        });
+        writeln!(out, "{done}")?;
+        return Ok(());
+    }
     let Some(last) = last else {
         writeln!(out, "{game}\nstopped before the first level was done")?;
         return Ok(());
@@ -102,16 +133,30 @@ fn analyse<G: Described>(args: &AnalyseArgs, out: &mut impl Write) -> anyhow::Re
             line.join(" ")
         )?;
     }
-    let why = match end {
-        DeepeningEnd::Stopped if crate::recording::interrupted() => "interrupted".to_string(),
-        DeepeningEnd::Stopped if deadline.is_some_and(|d| Instant::now() >= d) => {
-            format!("--time {} s ran out", args.time.unwrap_or_default())
-        }
-        DeepeningEnd::Stopped => "the AI's own time ran out".to_string(),
-        end => end.describe().to_string(),
-    };
     writeln!(out, "ended: {why} ({:.2} s)", began.elapsed().as_secs_f64())?;
     Ok(())
+}
+
+/// One level as a JSON object, as the web app's deepening sends it.
+fn level_json<M: std::fmt::Display>(step: &Deepening<M>, elapsed: Duration) -> serde_json::Value {
+    let scores: Vec<serde_json::Value> = step
+        .scores
+        .iter()
+        .map(|s| {
+            serde_json::json!({
+                "move": s.mv.to_string(),
+                "score": s.score,
+                "exact": s.exact,
+                "line": s.line.iter().map(ToString::to_string).collect::<Vec<_>>(),
+            })
+        })
+        .collect();
+    serde_json::json!({
+        "level": step.level,
+        "nodes": step.nodes,
+        "elapsed_ms": elapsed.as_millis() as u64,
+        "scores": scores,
+    })
 }
 
 /// One level in a line: how deep, how many values are exact, the work, and the best move

@@ -965,6 +965,32 @@ fn analyse_values_every_move_level_by_level() {
         .parse()
         .unwrap();
     assert!(levels[8].contains(&format!(" {best:+.2}  line ")), "{out}");
+    // The same as JSON Lines: a level an object, then how it ended.
+    let out = stdout(&[
+        "analyse",
+        "--game",
+        "othello",
+        "engine:threads=1",
+        moves,
+        "--json",
+    ]);
+    let objects: Vec<serde_json::Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(objects.len(), 10, "{out}");
+    for (i, level) in objects[..9].iter().enumerate() {
+        assert_eq!(level["level"], i as u64 + 1);
+        assert_eq!(level["scores"].as_array().unwrap().len(), 5);
+    }
+    let scores = objects[8]["scores"].as_array().unwrap();
+    assert!(
+        scores
+            .iter()
+            .all(|s| s["exact"] == true && s["line"][0] == s["move"])
+    );
+    assert_eq!(objects[9]["done"], true);
+    assert_eq!(objects[9]["end"], "exact");
     // A time limit ends it where it is, with every move's value at the last level done.
     let out = stdout(&[
         "analyse",
