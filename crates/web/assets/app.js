@@ -1045,12 +1045,15 @@ function renderRun(run) {
     $("#watch-exact").replaceChildren();
   }
   const lost = run.forfeits ? ` A forfeited ${run.forfeits.a}, B ${run.forfeits.b} (the first: ${run.forfeits.first?.reason ?? "–"}).` : "";
-  $("#watch-exact-note").textContent = run.exact
+  const from = run.opening_plies ? ` Each pair of games from its own random opening of ${run.opening_plies} plies.` : "";
+  const repeated = run.repeated_one_game ? " Both AIs are deterministic and the games start from the start: each way round is one game played over and over (give random opening plies)." : "";
+  $("#watch-exact-note").textContent = (run.exact
     ? "Expectation over the game tree of both AIs' move distributions."
     : run.clock
       ? `On a clock of ${run.clock} s a side in every game: the games depend on the machine and its load.${lost}`
-      : (run.exact_note || "") + lost;
-  $("#watch-digest").textContent = run.digest ? `seed ${run.seed} · digest ${run.digest} (the same as gamelab match --json)` : "";
+      : (run.exact_note || "") + lost) + from + repeated;
+  const openingsArg = run.opening_plies ? ` --openings ${run.opening_plies}` : "";
+  $("#watch-digest").textContent = run.digest ? `seed ${run.seed}${openingsArg} · digest ${run.digest} (the same as gamelab match --json)` : "";
   $("#watch-start").disabled = !run.done;
   $("#watch-stop").disabled = run.done;
   // The kept games as files, in the formats `gamelab match --records` writes.
@@ -1095,6 +1098,7 @@ function openRun(run) {
   $("#watch-games").value = String(run.games_per_side);
   $("#watch-seed").value = String(run.seed);
   $("#watch-clock").value = run.clock ?? "";
+  $("#watch-openings").value = String(run.opening_plies ?? 0);
   watch.shown = 0;
   watch.listedAt = 0;
   followRun(run);
@@ -1145,13 +1149,15 @@ async function listRuns() {
 function startRun() {
   const games = wholeNumber($("#watch-games"), "Games per side", 1, 1000000);
   const seed = games === null ? null : wholeNumber($("#watch-seed"), "The seed", 0, MAX_SEED);
-  if (seed === null) return;
+  const openings = seed === null ? null : wholeNumber($("#watch-openings"), "Random opening plies", 0, 30);
+  if (openings === null) return;
   const body = {
     game: $("#watch-game").value,
     a: watch.a.spec(),
     b: watch.b.spec(),
     games_per_side: games,
     seed,
+    openings,
   };
   const clock = $("#watch-clock").value.trim();
   if (clock) body.clock = clock;
@@ -1263,7 +1269,8 @@ function renderTournament(t) {
   $("#tour-title").textContent = `Standings · ${gameInfo(t.game).title}`;
   $("#tour-bar").style.width = `${(100 * t.played) / t.total}%`;
   const state = t.done ? (t.stopped ? "stopped" : "done") : "running";
-  $("#tour-progress").textContent = `${t.played.toLocaleString("en")} of ${t.total.toLocaleString("en")} games · ${(t.elapsed_ms / 1000).toFixed(2)} s · ${state}` + (t.error ? ` — ${t.error}` : "");
+  const settings = (t.openings ? ` · openings of ${t.openings} plies` : "") + (t.clock ? ` · clock ${t.clock} s a side` : "");
+  $("#tour-progress").textContent = `${t.played.toLocaleString("en")} of ${t.total.toLocaleString("en")} games${settings} · ${(t.elapsed_ms / 1000).toFixed(2)} s · ${state}` + (t.error ? ` — ${t.error}` : "");
   $("#tour-progress").dataset.state = state;
   $("#tour-start").disabled = !t.done;
   $("#tour-stop").disabled = t.done;
@@ -1334,6 +1341,8 @@ async function restoreTournament(q) {
     setupEntrants(t.ais);
     $("#tour-games").value = String(t.games_per_side);
     $("#tour-seed").value = String(t.seed);
+    $("#tour-openings").value = String(t.openings ?? 0);
+    $("#tour-clock").value = t.clock ?? "";
     followTournament(t);
   } catch {
     toast("The tournament this page showed is no longer on the server (it keeps the last 16, until it restarts).");
@@ -1358,8 +1367,11 @@ function followTournament(t) {
 function startTournament() {
   const games = wholeNumber($("#tour-games"), "Games per side", 1, 100000);
   const seed = games === null ? null : wholeNumber($("#tour-seed"), "The seed", 0, MAX_SEED);
-  if (seed === null) return;
-  const body = { game: $("#tour-game").value, ais: tour.entrants.map((e) => e.picker.spec()), games_per_side: games, seed };
+  const openings = seed === null ? null : wholeNumber($("#tour-openings"), "Random opening plies", 0, 30);
+  if (openings === null) return;
+  const body = { game: $("#tour-game").value, ais: tour.entrants.map((e) => e.picker.spec()), games_per_side: games, seed, openings };
+  const clock = $("#tour-clock").value.trim();
+  if (clock) body.clock = clock;
   api("POST", "/api/tournaments", body).then(followTournament, (e) => toast(e.message));
 }
 

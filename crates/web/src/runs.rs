@@ -36,6 +36,28 @@ pub struct NewRun {
     /// `60+0.5`, `300/30/5`); none by default.
     #[serde(default)]
     pub clock: Option<String>,
+    /// Plies of random opening before each pair of games, as `gamelab match --openings`
+    /// (0 to 30; 0, the default: every game from the start).
+    #[serde(default)]
+    pub openings: u32,
+}
+
+/// `openings` random plies for `games_per_side` pairs of games from `seed`, checked: a
+/// number of plies in range and enough distinct openings (the arena makes the same ones
+/// again when it plays).
+pub(crate) fn check_openings<G: Described>(
+    plies: u32,
+    games_per_side: u64,
+    seed: u64,
+) -> Result<(), ApiError> {
+    gamelab_core::limits::OPENING_PLIES
+        .check(plies)
+        .map_err(|e| ApiError::bad_request(format!("openings {plies}: {e}")))?;
+    if plies > 0 {
+        arena::openings::<G>(games_per_side, plies, seed)
+            .map_err(|e| ApiError::bad_request(format!("openings: {e}")))?;
+    }
+    Ok(())
 }
 
 /// A run as the page sees it; sent again each time games finish. Its tables, exact table
@@ -217,10 +239,13 @@ pub fn start<G: Described>(
         .map(str::parse::<gamelab_core::clock::TimeControl>)
         .transpose()
         .map_err(ApiError::bad_request)?;
+    check_openings::<G>(request.openings, request.games_per_side, request.seed)?;
     let mut report =
         MatchReport::new::<G>(&request.a, &request.b, request.games_per_side, request.seed);
-    // Games on a clock are played, not computed.
-    if clock.is_none() {
+    report.opening_plies = request.openings;
+    // Games on a clock are played, not computed; games from openings are not those the
+    // exact table walks from the start.
+    if clock.is_none() && request.openings == 0 {
         report.set_exact(arena::exact_match(
             &mut *agent_a,
             &mut *agent_b,
@@ -252,7 +277,7 @@ pub fn start<G: Described>(
         games_per_side: request.games_per_side,
         seed: request.seed,
         threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
-        opening_plies: 0,
+        opening_plies: request.openings,
         clock: clock.unwrap_or_default(),
     };
     std::thread::Builder::new()

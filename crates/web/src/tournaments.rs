@@ -30,6 +30,13 @@ pub struct NewTournament {
     pub games_per_side: u64,
     #[serde(default)]
     pub seed: u64,
+    /// Plies of random opening before each pair of games, as `gamelab tournament
+    /// --openings` (0 to 30; 0, the default: every game from the start).
+    #[serde(default)]
+    pub openings: u32,
+    /// Each side's clock in every game, as `gamelab tournament --clock` takes it.
+    #[serde(default)]
+    pub clock: Option<String>,
 }
 
 /// One pair's match: the first AI's results against the second over both colours.
@@ -50,6 +57,10 @@ pub struct TournamentState {
     pub ais: Vec<String>,
     pub games_per_side: u64,
     pub seed: u64,
+    /// Plies of random opening before each pair of games (0: from the start).
+    pub openings: u32,
+    /// Each side's clock in every game (`60+0.5`), when the games have one.
+    pub clock: Option<String>,
     /// Each pair's match in the order they play.
     pub pairs: Vec<PairView>,
     /// Games played, and to play in all.
@@ -132,6 +143,13 @@ pub fn start<G: Described>(
             request.games_per_side
         )));
     }
+    let clock = request
+        .clock
+        .as_deref()
+        .map(str::parse::<gamelab_core::clock::TimeControl>)
+        .transpose()
+        .map_err(ApiError::bad_request)?;
+    crate::runs::check_openings::<G>(request.openings, request.games_per_side, request.seed)?;
     let registry = G::registry();
     for (i, spec) in request.ais.iter().enumerate() {
         registry
@@ -146,6 +164,8 @@ pub fn start<G: Described>(
         ais: request.ais.clone(),
         games_per_side: request.games_per_side,
         seed: request.seed,
+        openings: request.openings,
+        clock: clock.map(|c| c.to_string()),
         pairs: pair_list
             .iter()
             .map(|&(i, j)| PairView {
@@ -174,8 +194,8 @@ pub fn start<G: Described>(
         games_per_side: request.games_per_side,
         seed: request.seed,
         threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
-        opening_plies: 0,
-        ..Default::default()
+        opening_plies: request.openings,
+        clock: clock.unwrap_or_default(),
     };
     std::thread::Builder::new()
         .name("gamelab-tournament".into())

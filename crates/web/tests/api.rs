@@ -2114,3 +2114,117 @@ async fn a_game_on_a_clock_runs_each_sides_time_and_ends_on_a_flag() {
     let state = app.new_game("ttt", ["human", "human"]).await;
     assert_eq!(state.get("clock"), None);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn runs_and_tournaments_start_from_random_openings_as_the_cli_does() {
+    use gamelab_othello::Othello;
+    let app = App::new();
+    // Two deterministic AIs: from the start they would play one game each way.
+    let run = finished_run(
+        &app,
+        json!({"game": "othello", "a": "engine:level=1", "b": "minimax:depth=1", "games_per_side": 20, "seed": 3, "openings": 6}),
+    )
+    .await;
+    let registry = gamelab_othello::ai::registry();
+    let cfg = MatchConfig {
+        games_per_side: 20,
+        seed: 3,
+        threads: 1,
+        opening_plies: 6,
+        ..Default::default()
+    };
+    let (expected, _) = run_match::<Othello, _>(
+        &|| registry.build("engine:level=1").unwrap(),
+        &|| registry.build("minimax:depth=1").unwrap(),
+        &cfg,
+        &|_| {},
+        false,
+    );
+    assert_eq!(run["digest"], format!("{:016x}", expected.digest));
+    assert_eq!(run["opening_plies"], 6);
+    assert_eq!(run["repeated_one_game"], false);
+    let (_, games) = app
+        .get(&format!("/api/runs/{}/games?limit=40", id(&run)))
+        .await;
+    let firsts: std::collections::HashSet<String> = games["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| {
+            g["moves"].as_array().unwrap()[..6]
+                .iter()
+                .map(|m| m.to_string())
+                .collect::<String>()
+        })
+        .collect();
+    assert_eq!(firsts.len(), 20, "each pair of games its own opening");
+    // A tournament: the same standings as core's round robin from the same openings, on
+    // a clock too.
+    let ais = ["engine:level=1", "minimax:depth=1", "greedy"];
+    let (status, started) = app
+        .post(
+            "/api/tournaments",
+            json!({"game": "othello", "ais": ais, "games_per_side": 6, "seed": 2, "openings": 4}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{started}");
+    assert_eq!(started["openings"], 4);
+    let done = wait_until_done(&app, &format!("/api/tournaments/{}", id(&started))).await;
+    let names: Vec<String> = ais.iter().map(|s| s.to_string()).collect();
+    let cfg = MatchConfig {
+        games_per_side: 6,
+        seed: 2,
+        threads: 1,
+        opening_plies: 4,
+        ..Default::default()
+    };
+    let report = gamelab_core::tournament::run_tournament::<Othello, _>(
+        &names,
+        &|i| registry.build(&names[i]).unwrap(),
+        &cfg,
+        &[],
+        None,
+        &|_| {},
+    )
+    .unwrap()
+    .unwrap();
+    assert_eq!(
+        done["standings"],
+        serde_json::to_value(&report.players).unwrap()
+    );
+    let (status, clocked) = app
+        .post(
+            "/api/tournaments",
+            json!({"game": "ttt", "ais": ["ai2", "ai1"], "games_per_side": 3, "clock": "5+0.1"}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{clocked}");
+    assert_eq!(clocked["clock"], "5+0.1");
+    let done = wait_until_done(&app, &format!("/api/tournaments/{}", id(&clocked))).await;
+    assert_eq!(done["played"], 6);
+    // Refused: too many plies, too few distinct openings, a clock that does not read.
+    for (path, body, needle) in [
+        (
+            "/api/runs",
+            json!({"game": "ttt", "a": "ai2", "b": "ai1", "games_per_side": 5, "openings": 31}),
+            "openings 31: expected a number of plies from 0 to 30",
+        ),
+        (
+            "/api/runs",
+            json!({"game": "ttt", "a": "ai2", "b": "ai1", "games_per_side": 50, "openings": 1}),
+            "openings: ttt has only 9 distinct positions 1 random plies from the start",
+        ),
+        (
+            "/api/tournaments",
+            json!({"game": "ttt", "ais": ["ai2", "ai1"], "games_per_side": 5, "openings": 99}),
+            "openings 99: expected a number of plies from 0 to 30",
+        ),
+        (
+            "/api/tournaments",
+            json!({"game": "ttt", "ais": ["ai2", "ai1"], "games_per_side": 5, "clock": "soon"}),
+            "clock `soon`: expected MAIN",
+        ),
+    ] {
+        assert_error(app.post(path, body).await, StatusCode::BAD_REQUEST, needle);
+    }
+}

@@ -254,6 +254,34 @@ test("a watch run can be stopped", async () => {
   assert.deepEqual(page.errors, []);
 });
 
+// Random openings for runs and tournaments: two deterministic AIs then play many games.
+test("watch and tournament runs start from random openings when asked", async () => {
+  const page = await open();
+  await page.click("#tab-watch");
+  await page.selectOption("#watch-game", "othello");
+  await page.selectOption("#watch-a select.ai", "minimax");
+  await page.selectOption("#watch-b select.ai", "greedy");
+  await page.fill("#watch-games", "10");
+  await page.fill("#watch-openings", "6");
+  await page.click("#watch-start");
+  await page.waitForSelector('#watch-progress[data-state="done"]', { timeout: 60000 });
+  assert.match(await page.textContent("#watch-exact-note"), /Each pair of games from its own random opening of 6 plies\./);
+  assert.match(await page.textContent("#watch-digest"), /--openings 6 · digest [0-9a-f]{16}/);
+  await page.fill("#watch-openings", "31");
+  await page.click("#watch-start");
+  await page.waitForSelector("#toast:not([hidden])");
+  assert.match(await page.textContent("#toast"), /Random opening plies/);
+  await page.click("#tab-tournament");
+  await page.selectOption("#tour-game", "ttt");
+  await page.fill("#tour-games", "5");
+  await page.fill("#tour-openings", "2");
+  await page.fill("#tour-clock", "10+1");
+  await page.click("#tour-start");
+  await page.waitForSelector('#tour-progress[data-state="done"]', { timeout: 60000 });
+  assert.match(await page.textContent("#tour-progress"), /games · openings of 2 plies · clock 10\+1 s a side ·/);
+  assert.deepEqual(page.errors, []);
+});
+
 // Issue 22: runs are listed, so that one can be reopened after a reload (or from another
 // tab) and stopped; a run's games download in the CLI's record formats.
 for (const [name, viewport] of [["desktop", { width: 1360, height: 900 }], ["phone", { width: 390, height: 844 }]]) {
