@@ -8,8 +8,8 @@ use std::time::Duration;
 
 use gamelab_core::search::{LeafEval, SearchOptions, analyze_until};
 use gamelab_core::{
-    Agent, AgentEntry, BestMoves, DeepScore, Deepening, DeepeningEnd, Game, GameRng, Outcome,
-    ParamSpec, Policy, Registry, Side, Uniform,
+    Agent, AgentEntry, BestMoves, Deepening, DeepeningEnd, Game, GameRng, Outcome, ParamSpec,
+    Policy, Registry, Side, Uniform,
 };
 
 use crate::position::{BOARD, bit, winning_squares};
@@ -254,20 +254,7 @@ impl Agent<ConnectFour> for AlphaBeta {
         let deadline = self.time.map(|t| std::time::Instant::now() + t);
         let watchdog = gamelab_core::Watchdog::start(outer.as_ref(), deadline);
         self.stop = Some(watchdog.flag().clone());
-        let mut step = Deepening {
-            level: None,
-            scores: game
-                .legal_moves()
-                .into_iter()
-                .map(|mv| DeepScore {
-                    mv,
-                    score: 0.0,
-                    exact: false,
-                    line: vec![mv],
-                })
-                .collect(),
-            nodes: Some(0),
-        };
+        let mut step = Deepening::unvalued(game.legal_moves());
         let mut end = DeepeningEnd::Deepest;
         'levels: for level in 1..=(WIDTH * HEIGHT) as u32 {
             for i in 0..step.scores.len() {

@@ -145,6 +145,26 @@ pub struct Deepening<M> {
     pub nodes: Option<u64>,
 }
 
+impl<M: Copy> Deepening<M> {
+    /// The start of an agent's deepening: `moves` not valued yet (score 0, not exact,
+    /// each line the move alone), no level done, no positions searched.
+    pub fn unvalued(moves: impl IntoIterator<Item = M>) -> Deepening<M> {
+        Deepening {
+            level: None,
+            scores: moves
+                .into_iter()
+                .map(|mv| DeepScore {
+                    mv,
+                    score: 0.0,
+                    exact: false,
+                    line: vec![mv],
+                })
+                .collect(),
+            nodes: Some(0),
+        }
+    }
+}
+
 /// Why a deepening analysis ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum DeepeningEnd {

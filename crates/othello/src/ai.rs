@@ -5,8 +5,8 @@ use std::time::Duration;
 
 use gamelab_core::search::{LeafEval, SearchOptions, analyze_until};
 use gamelab_core::{
-    Agent, AgentEntry, BestMoves, DeepScore, Deepening, DeepeningEnd, Game, GameRng, ParamSpec,
-    Policy, Registry, SpecError, Uniform,
+    Agent, AgentEntry, BestMoves, Deepening, DeepeningEnd, Game, GameRng, ParamSpec, Policy,
+    Registry, SpecError, Uniform,
 };
 
 use crate::bits;
@@ -560,19 +560,7 @@ impl Engine {
         report: &mut dyn FnMut(&Deepening<Move>) -> ControlFlow<()>,
     ) -> DeepeningEnd {
         let stopped = || stop.load(std::sync::atomic::Ordering::Relaxed);
-        let mut step = Deepening {
-            level: None,
-            scores: Game::legal_moves(pos)
-                .into_iter()
-                .map(|mv| DeepScore {
-                    mv,
-                    score: 0.0,
-                    exact: false,
-                    line: vec![mv],
-                })
-                .collect(),
-            nodes: Some(0),
-        };
+        let mut step = Deepening::unvalued(Game::legal_moves(pos));
         for level in 1..=MAX_LEVEL {
             let limits = crate::search::Limits {
                 depth: (level - 1).max(1),

@@ -42,22 +42,34 @@ pub struct NewRun {
     pub openings: u32,
 }
 
-/// `openings` random plies for `games_per_side` pairs of games from `seed`, checked: a
-/// number of plies in range and enough distinct openings (the arena makes the same ones
-/// again when it plays).
-pub(crate) fn check_openings<G: Described>(
-    plies: u32,
+/// The settings a run and a tournament share, checked: games per side from 1 to
+/// `max_games`, the clock (read as `--clock` reads it), and `openings` random plies in
+/// range with enough distinct openings for the games (the arena makes the same ones again
+/// when it plays). The clock, read.
+pub(crate) fn check_settings<G: Described>(
     games_per_side: u64,
+    max_games: u64,
+    clock: Option<&str>,
+    openings: u32,
     seed: u64,
-) -> Result<(), ApiError> {
+) -> Result<Option<gamelab_core::clock::TimeControl>, ApiError> {
+    if games_per_side == 0 || games_per_side > max_games {
+        return Err(ApiError::bad_request(format!(
+            "games_per_side {games_per_side} is out of range: expected 1 to {max_games}"
+        )));
+    }
+    let clock = clock
+        .map(str::parse::<gamelab_core::clock::TimeControl>)
+        .transpose()
+        .map_err(ApiError::bad_request)?;
     gamelab_core::limits::OPENING_PLIES
-        .check(plies)
-        .map_err(|e| ApiError::bad_request(format!("openings {plies}: {e}")))?;
-    if plies > 0 {
-        arena::openings::<G>(games_per_side, plies, seed)
+        .check(openings)
+        .map_err(|e| ApiError::bad_request(format!("openings {openings}: {e}")))?;
+    if openings > 0 {
+        arena::openings::<G>(games_per_side, openings, seed)
             .map_err(|e| ApiError::bad_request(format!("openings: {e}")))?;
     }
-    Ok(())
+    Ok(clock)
 }
 
 /// A run as the page sees it; sent again each time games finish. Its tables, exact table
@@ -227,19 +239,13 @@ pub fn start<G: Described>(
     };
     let mut agent_a = build("a", &request.a)?;
     let mut agent_b = build("b", &request.b)?;
-    if request.games_per_side == 0 || request.games_per_side > MAX_GAMES_PER_SIDE {
-        return Err(ApiError::bad_request(format!(
-            "games_per_side {} is out of range: expected 1 to {MAX_GAMES_PER_SIDE}",
-            request.games_per_side
-        )));
-    }
-    let clock = request
-        .clock
-        .as_deref()
-        .map(str::parse::<gamelab_core::clock::TimeControl>)
-        .transpose()
-        .map_err(ApiError::bad_request)?;
-    check_openings::<G>(request.openings, request.games_per_side, request.seed)?;
+    let clock = check_settings::<G>(
+        request.games_per_side,
+        MAX_GAMES_PER_SIDE,
+        request.clock.as_deref(),
+        request.openings,
+        request.seed,
+    )?;
     let mut report =
         MatchReport::new::<G>(&request.a, &request.b, request.games_per_side, request.seed);
     report.opening_plies = request.openings;

@@ -137,19 +137,13 @@ pub fn start<G: Described>(
         )));
     }
     check_entrants(&request.ais).map_err(|e| ApiError::bad_request(e.to_string()))?;
-    if request.games_per_side == 0 || request.games_per_side > MAX_GAMES_PER_SIDE {
-        return Err(ApiError::bad_request(format!(
-            "games_per_side {} is out of range: expected 1 to {MAX_GAMES_PER_SIDE}",
-            request.games_per_side
-        )));
-    }
-    let clock = request
-        .clock
-        .as_deref()
-        .map(str::parse::<gamelab_core::clock::TimeControl>)
-        .transpose()
-        .map_err(ApiError::bad_request)?;
-    crate::runs::check_openings::<G>(request.openings, request.games_per_side, request.seed)?;
+    let clock = crate::runs::check_settings::<G>(
+        request.games_per_side,
+        MAX_GAMES_PER_SIDE,
+        request.clock.as_deref(),
+        request.openings,
+        request.seed,
+    )?;
     let registry = G::registry();
     for (i, spec) in request.ais.iter().enumerate() {
         registry
