@@ -212,16 +212,20 @@ fn an_outside_engine_plays_the_games_of_the_same_ai_in_process() {
 }
 
 #[test]
-fn a_deep_hint_sends_each_level_as_it_is_done() {
+fn a_deep_hint_sends_each_level_as_it_is_done_and_gives_way_to_the_next_command() {
     // Level 30 from the start takes far longer than this test: its first levels must
-    // reach the GUI while the deeper ones are searched.
+    // reach the GUI while the deeper ones are searched, and a new command must end it.
     let mut engine = Engine::start("engine:threads=1");
     assert_eq!(engine.send("nboard 2"), ["set myname gamelab-engine"]);
     assert!(engine.send("set depth 30").is_empty());
-    writeln!(engine.session.input, "hint 2").unwrap();
-    engine.session.input.flush().unwrap();
+    let common::Session {
+        mut child,
+        mut input,
+        mut output,
+    } = engine.session;
+    writeln!(input, "hint 2").unwrap();
+    input.flush().unwrap();
     let (lines, received) = std::sync::mpsc::channel();
-    let mut output = engine.session.output;
     std::thread::spawn(move || {
         loop {
             let mut line = String::new();
@@ -244,6 +248,26 @@ fn a_deep_hint_sends_each_level_as_it_is_done() {
             );
         }
     }
-    engine.session.child.kill().unwrap();
-    engine.session.child.wait().unwrap();
+    // The next command ends the hint after the levels sent (a ping alone would not).
+    writeln!(input, "set depth 2\nping 9").unwrap();
+    input.flush().unwrap();
+    let mut rest = Vec::new();
+    loop {
+        let line = received.recv_timeout(wait).unwrap();
+        let last = line == "pong 9";
+        rest.push(line);
+        if last {
+            break;
+        }
+    }
+    assert!(rest.contains(&"status".to_string()), "{rest:?}");
+    // Ended, not finished: level 30 never came.
+    assert!(!rest.iter().any(|l| l.ends_with(" 0 30")), "{rest:?}");
+    assert!(
+        rest.iter()
+            .all(|l| l.starts_with("search ") || l == "status" || l == "pong 9"),
+        "{rest:?}"
+    );
+    drop(input);
+    assert!(child.wait().unwrap().success());
 }

@@ -9,7 +9,8 @@
 //! `status`, `learned`. Anything else, and any command that cannot be
 //! carried out, gets one `status error: …` line; the engine goes on. A hint from the
 //! engine sends its `search` lines level by level up to the depth, as each level is done
-//! (the GUI shows them deepening); the engine reads the next command after the last.
+//! (the GUI shows them deepening); a command that comes meanwhile ends the hint after the
+//! levels sent (see [`Session::stop_hints_with`]).
 
 use std::time::Instant;
 
@@ -29,6 +30,8 @@ pub struct Session {
     moves: Vec<Move>,
     /// Set by `quit`: the caller reads no more lines.
     pub quit: bool,
+    /// Raised when the next command has come (see [`Session::stop_hints_with`]).
+    hint_stop: Option<gamelab_core::StopFlag>,
 }
 
 /// The most plies `set depth` takes (NBoard offers 1 to 60).
@@ -69,7 +72,15 @@ impl Session {
             start: Othello::new(),
             moves: Vec::new(),
             quit: false,
+            hint_stop: None,
         })
+    }
+
+    /// Hints end, after the levels already sent, once `flag` is raised: the caller raises
+    /// it when the next command comes, as a GUI that asks for something else expects.
+    /// Only hints watch it: a move asked for with `go` is never cut short.
+    pub fn stop_hints_with(&mut self, flag: gamelab_core::StopFlag) {
+        self.hint_stop = Some(flag);
     }
 
     fn position(&self) -> Othello {
@@ -240,6 +251,9 @@ impl Session {
         };
         if let Some(depth) = self.depth {
             let mut deepened = false;
+            if let Some(flag) = &self.hint_stop {
+                self.agent.set_stop(flag);
+            }
             let end = self.agent.deepen_move_scores(&pos, &mut |step| {
                 if !deepened {
                     emit("status analysing".to_string());
@@ -256,6 +270,14 @@ impl Session {
                     std::ops::ControlFlow::Continue(())
                 }
             });
+            if self.hint_stop.is_some() {
+                self.agent.set_stop(&gamelab_core::StopFlag::default());
+            }
+            // Stopped by the next command: what was sent stands.
+            if end == Some(gamelab_core::DeepeningEnd::Stopped) {
+                emit("status".to_string());
+                return Ok(());
+            }
             if end.is_some() && deepened {
                 emit("status".to_string());
                 return Ok(());

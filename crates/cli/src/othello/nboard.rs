@@ -3,7 +3,9 @@
 //! anything else that drives engines that way); the protocol's commands are
 //! [`gamelab_othello::nboard_session`]'s.
 
+use std::collections::VecDeque;
 use std::io::{BufRead, Write};
+use std::sync::atomic::Ordering;
 
 use clap::Args;
 use gamelab_othello::nboard_session::Session;
@@ -18,9 +20,41 @@ pub struct NboardArgs {
 
 pub fn nboard_cmd(args: NboardArgs) -> anyhow::Result<()> {
     let mut session = Session::new(&args.ai)?;
+    // Commands are read on a thread of their own: one that comes while a hint deepens
+    // raises `pending`, which ends the hint after the levels already sent. A `ping` does
+    // not: a GUI that syncs after asking for a hint waits for the whole hint.
+    let pending = gamelab_core::StopFlag::default();
+    session.stop_hints_with(pending.clone());
+    let (lines, received) = std::sync::mpsc::channel();
+    let raise = pending.clone();
+    std::thread::spawn(move || {
+        for line in std::io::stdin().lock().lines() {
+            let Ok(line) = line else { break };
+            let stops = stops_a_hint(&line);
+            if lines.send(line).is_err() {
+                break;
+            }
+            if stops {
+                raise.store(true, Ordering::SeqCst);
+            }
+        }
+    });
     let mut out = std::io::stdout().lock();
-    for line in std::io::stdin().lock().lines() {
-        let line = line?;
+    let mut queue = VecDeque::new();
+    loop {
+        if queue.is_empty() {
+            match received.recv() {
+                Ok(line) => queue.push_back(line),
+                // The end of input.
+                Err(_) => break,
+            }
+        }
+        pending.store(false, Ordering::SeqCst);
+        queue.extend(received.try_iter());
+        let line = queue.pop_front().expect("a line");
+        if queue.iter().any(|l| stops_a_hint(l)) {
+            pending.store(true, Ordering::SeqCst);
+        }
         let mut failed = None;
         // Each reply out at once: a hint's deeper levels reach the GUI as they come.
         session.handle_streaming(&line, &mut |reply| {
@@ -38,4 +72,11 @@ pub fn nboard_cmd(args: NboardArgs) -> anyhow::Result<()> {
         }
     }
     Ok(())
+}
+
+/// Whether `line` asks for something a running hint must give way to: anything but a
+/// `ping` (or an empty line).
+fn stops_a_hint(line: &str) -> bool {
+    let command = line.split_whitespace().next().unwrap_or("");
+    !command.is_empty() && command != "ping"
 }
