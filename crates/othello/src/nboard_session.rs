@@ -128,7 +128,8 @@ impl Session {
             "set" => self.set(rest),
             "move" => self.play(rest).map(|()| Vec::new()),
             "go" => self.go(),
-            "hint" => unreachable!("hints are handled as they stream"),
+            // `handle_streaming` answers hints before they get here.
+            "hint" => Err("`hint` is answered as it streams".into()),
             "learn" => Ok(vec!["learned".to_string()]),
             "analyze" => self.analyze(),
             "quit" => {
