@@ -707,9 +707,7 @@ fn on_the_clock<G: Game, A: Agent<G> + ?Sized>(
     agent: &mut A,
     rng: &mut GameRng,
 ) -> Result<G::Move, Box<Forfeit>> {
-    let share = clock.move_time(game.moves_to_plan());
-    agent.set_move_time(Some(share));
-    agent.tell_clock(clock);
+    clock.brief(agent, game);
     let (left, _) = clock.reading();
     let started = std::time::Instant::now();
     let mv = agent.try_choose(game, rng)?;

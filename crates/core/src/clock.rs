@@ -250,6 +250,14 @@ impl Clock {
         }
     }
 
+    /// Tells `agent`, about to move in `game` on this clock, its share of it
+    /// ([`Clock::move_time`] over the moves the game plans for) and the clock itself: a
+    /// match and a play session brief an AI alike.
+    pub fn brief<G: crate::Game, A: crate::Agent<G> + ?Sized>(&self, agent: &mut A, game: &G) {
+        agent.set_move_time(Some(self.move_time(game.moves_to_plan())));
+        agent.tell_clock(self);
+    }
+
     /// Sets what an outside clock reads (GTP's `time_left`): the time left, and the moves
     /// still to play in the byo-yomi period, 0 while in main time.
     pub fn set(&mut self, left: Duration, stones: u32) {

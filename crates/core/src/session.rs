@@ -92,6 +92,14 @@ pub struct Flag {
     pub reason: String,
 }
 
+/// The refusal of a move after `flag` fell.
+fn out_of_time(flag: &Flag) -> SessionError {
+    SessionError::OutOfTime(format!(
+        "the game is over: {}; start a new game or undo",
+        flag.reason
+    ))
+}
+
 /// The clocks of a game played on one.
 struct Clocks {
     control: TimeControl,
@@ -219,28 +227,25 @@ impl<G: Notation> PlaySession<G> {
     /// The error for a move asked of a side whose flag has fallen.
     fn check_flag(&mut self) -> Result<(), SessionError> {
         match self.flag() {
-            Some(flag) => Err(SessionError::OutOfTime(format!(
-                "the game is over: {}; start a new game or undo",
-                flag.reason
-            ))),
+            Some(flag) => Err(out_of_time(&flag)),
             None => Ok(()),
         }
     }
 
-    /// Both clocks after the side to move's move that took `took`; `None` (and its
-    /// flag down) when its time ran out during it. Off the clock, the clocks as they are.
-    fn charge(&mut self, took: Duration, what: &str) -> Option<Option<[Clock; 2]>> {
+    /// Both clocks after the side to move's move that took `took` (`None` off the
+    /// clock); when its time ran out during it, its flag falls and the move is refused.
+    fn charge(&mut self, took: Duration, what: &str) -> Result<Option<[Clock; 2]>, SessionError> {
         let side = self.game.to_move();
         let cursor = self.cursor;
         let Some(clocks) = &mut self.clocks else {
-            return Some(None);
+            return Ok(None);
         };
         let mut after = clocks.at[cursor];
         let (left, _) = after[side.index()].reading();
         if after[side.index()].spend(took) {
-            return Some(Some(after));
+            return Ok(Some(after));
         }
-        clocks.flag = Some(Flag {
+        let flag = Flag {
             side,
             reason: format!(
                 "{}'s time ran out: {what} took {:.1} s with {:.1} s on the clock",
@@ -248,8 +253,17 @@ impl<G: Notation> PlaySession<G> {
                 took.as_secs_f64(),
                 left.as_secs_f64()
             ),
-        });
-        None
+        };
+        let refused = out_of_time(&flag);
+        clocks.flag = Some(flag);
+        Err(refused)
+    }
+
+    /// `text` read as a move in the position shown.
+    fn parse(&self, text: &str) -> Result<G::Move, SessionError> {
+        self.game
+            .parse_move(text)
+            .map_err(|e| SessionError::IllegalMove(e.to_string()))
     }
 
     pub fn game(&self) -> &G {
@@ -349,17 +363,12 @@ impl<G: Notation> PlaySession<G> {
             });
         }
         self.check_flag()?;
-        let mv = self
-            .game
-            .parse_move(text)
-            .map_err(|e| SessionError::IllegalMove(e.to_string()))?;
+        let mv = self.parse(text)?;
         let took = self
             .clocks
             .as_ref()
             .map_or(Duration::ZERO, |c| c.since.elapsed());
-        let Some(after) = self.charge(took, "the move") else {
-            return Err(self.check_flag().expect_err("the flag fell"));
-        };
+        let after = self.charge(took, "the move")?;
         self.advance(mv, after);
         Ok(mv)
     }
@@ -368,10 +377,7 @@ impl<G: Notation> PlaySession<G> {
     /// charging no clock.
     pub fn play_any(&mut self, text: &str) -> Result<G::Move, SessionError> {
         self.check_not_over()?;
-        let mv = self
-            .game
-            .parse_move(text)
-            .map_err(|e| SessionError::IllegalMove(e.to_string()))?;
+        let mv = self.parse(text)?;
         self.advance(mv, None);
         Ok(mv)
     }
@@ -404,8 +410,7 @@ impl<G: Notation> PlaySession<G> {
             agent.set_stop(stop);
         }
         if let Some(clock) = &clock {
-            agent.set_move_time(Some(clock.move_time(self.game.moves_to_plan())));
-            agent.tell_clock(clock);
+            clock.brief(agent, &self.game);
         }
         let started = Instant::now();
         let mv = agent
@@ -419,9 +424,7 @@ impl<G: Notation> PlaySession<G> {
             return Err(SessionError::Stopped);
         }
         let search = agent.last_search();
-        let Some(after) = self.charge(took, "its move") else {
-            return Err(self.check_flag().expect_err("the flag fell"));
-        };
+        let after = self.charge(took, "its move")?;
         self.advance(mv, after);
         self.searches[self.cursor - 1] = search;
         Ok(mv)
