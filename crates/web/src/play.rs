@@ -286,7 +286,7 @@ impl<G: Described> WebSession<G> {
 impl<G: Described> Session for WebSession<G> {
     fn state(&mut self, id: &str) -> GameState {
         let clock = self.0.clock_reading();
-        let flag = self.0.flag();
+        let flag = clock.as_ref().and_then(|c| c.flag.clone());
         let session = &self.0;
         let mut board = board_view(session.game());
         if let Some(flag) = &flag {
