@@ -873,6 +873,8 @@ impl<G: EngineHooks> Agent<G> for Mcts<G> {
             };
         let (mut level, mut next) = (1u32, first);
         let mut declined = false;
+        // The iterations of the last level reported.
+        let mut reported = None;
         let run = self.run(game, 0, true, &mut |done, tree| {
             if done < next {
                 return ControlFlow::Continue(());
@@ -883,6 +885,7 @@ impl<G: EngineHooks> Agent<G> for Mcts<G> {
                 declined = true;
                 return ControlFlow::Break(());
             }
+            reported = Some(done);
             level += 1;
             next = next.saturating_mul(2);
             if all_proven {
@@ -899,7 +902,7 @@ impl<G: EngineHooks> Agent<G> for Mcts<G> {
         }
         let all_proven = run.stats.iter().all(|s| s.proven.is_some());
         // Ended between two levels (a proof, or no more visits): the tree as it is.
-        if (run.iterations != next / 2 || level == 1)
+        if reported != Some(run.iterations)
             && report(&step(level, &run.stats, run.lines, run.iterations)).is_break()
         {
             return Some(DeepeningEnd::Declined);
