@@ -8,8 +8,8 @@ use std::time::Duration;
 
 use gamelab_core::search::{LeafEval, SearchOptions, analyze_until};
 use gamelab_core::{
-    Agent, AgentEntry, BestMoves, Deepening, DeepeningEnd, Game, GameRng, Outcome, ParamSpec,
-    Policy, Registry, Side, Uniform,
+    Agent, AgentEntry, BestMoves, Deepening, DeepeningEnd, Game, GameRng, MoveValue, Outcome,
+    ParamSpec, Policy, Registry, Side, Uniform,
 };
 
 use crate::position::{BOARD, bit, winning_squares};
@@ -166,13 +166,13 @@ impl AlphaBeta {
         mv: Move,
         depth: u32,
         time: Option<Duration>,
-    ) -> Option<Valued> {
+    ) -> Option<MoveValue<Move>> {
         let mover = game.to_move();
         let mut child = game.clone();
         child.play_unchecked(mv);
         let mover_view = |v: f64| if mover == Side::First { v } else { -v };
         let valued = |score, exact, line, nodes| {
-            Some(Valued {
+            Some(MoveValue {
                 score,
                 exact,
                 line,
@@ -211,15 +211,6 @@ impl AlphaBeta {
     }
 }
 
-/// A move's value by [`AlphaBeta::value_of`].
-struct Valued {
-    score: f64,
-    exact: bool,
-    /// The move and the line the search expects after it.
-    line: Vec<Move>,
-    nodes: u64,
-}
-
 impl Agent<ConnectFour> for AlphaBeta {
     fn set_stop(&mut self, stop: &gamelab_core::StopFlag) {
         self.stop = Some(stop.clone());
@@ -254,33 +245,13 @@ impl Agent<ConnectFour> for AlphaBeta {
         let deadline = self.time.map(|t| std::time::Instant::now() + t);
         let watchdog = gamelab_core::Watchdog::start(outer.as_ref(), deadline);
         self.stop = Some(watchdog.flag().clone());
-        let mut step = Deepening::unvalued(game.legal_moves());
-        let mut end = DeepeningEnd::Deepest;
-        'levels: for level in 1..=(WIDTH * HEIGHT) as u32 {
-            for i in 0..step.scores.len() {
-                if step.scores[i].exact {
-                    continue;
-                }
-                let Some(valued) = self.value_of(game, step.scores[i].mv, level - 1, None) else {
-                    end = DeepeningEnd::Stopped;
-                    break 'levels;
-                };
-                let scored = &mut step.scores[i];
-                scored.score = valued.score;
-                scored.exact = valued.exact;
-                scored.line = valued.line;
-                *step.nodes.as_mut().expect("counted") += valued.nodes;
-            }
-            step.level = Some(level);
-            if report(&step).is_break() {
-                end = DeepeningEnd::Declined;
-                break;
-            }
-            if step.scores.iter().all(|s| s.exact) {
-                end = DeepeningEnd::Exact;
-                break;
-            }
-        }
+        let deepest = (WIDTH * HEIGHT) as u32;
+        let end = gamelab_core::deepen_by_moves(
+            game.legal_moves(),
+            deepest,
+            &mut |mv, level| self.value_of(game, mv, level - 1, None),
+            report,
+        );
         self.stop = outer;
         Some(end)
     }

@@ -165,6 +165,50 @@ impl<M: Copy> Deepening<M> {
     }
 }
 
+/// One move's value at one level, as an agent that searches each move on its own finds
+/// it ([`deepen_by_moves`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct MoveValue<M> {
+    pub score: f64,
+    pub exact: bool,
+    /// The move, then the line its search expects.
+    pub line: Vec<M>,
+    /// Positions its search visited.
+    pub nodes: u64,
+}
+
+/// The deepening of an agent that values each move by a search of its own: at levels 1
+/// to `deepest`, every move not yet exact is valued by `value(move, level)` (`None`:
+/// stopped, and the level under way is dropped), then the level is reported; until every
+/// value is exact, the deepest level, or `report` breaks.
+pub fn deepen_by_moves<M: Copy>(
+    moves: impl IntoIterator<Item = M>,
+    deepest: u32,
+    value: &mut dyn FnMut(M, u32) -> Option<MoveValue<M>>,
+    report: &mut dyn FnMut(&Deepening<M>) -> ControlFlow<()>,
+) -> DeepeningEnd {
+    let mut step = Deepening::unvalued(moves);
+    for level in 1..=deepest {
+        for scored in step.scores.iter_mut().filter(|s| !s.exact) {
+            let Some(found) = value(scored.mv, level) else {
+                return DeepeningEnd::Stopped;
+            };
+            scored.score = found.score;
+            scored.exact = found.exact;
+            scored.line = found.line;
+            *step.nodes.as_mut().expect("counted") += found.nodes;
+        }
+        step.level = Some(level);
+        if report(&step).is_break() {
+            return DeepeningEnd::Declined;
+        }
+        if step.scores.iter().all(|s| s.exact) {
+            return DeepeningEnd::Exact;
+        }
+    }
+    DeepeningEnd::Deepest
+}
+
 /// Why a deepening analysis ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum DeepeningEnd {

@@ -27,8 +27,8 @@ mod side;
 pub mod tournament;
 
 pub use agent::{
-    Agent, BestMoves, Cutoff, DeepScore, Deepening, DeepeningEnd, Forfeit, Policy, SearchStats,
-    StopFlag, Uniform, Watchdog,
+    Agent, BestMoves, Cutoff, DeepScore, Deepening, DeepeningEnd, Forfeit, MoveValue, Policy,
+    SearchStats, StopFlag, Uniform, Watchdog, deepen_by_moves,
 };
 pub use by_score::{ByScore, Evaluate};
 pub use describe::{

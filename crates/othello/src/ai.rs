@@ -5,8 +5,8 @@ use std::time::Duration;
 
 use gamelab_core::search::{LeafEval, SearchOptions, analyze_until};
 use gamelab_core::{
-    Agent, AgentEntry, BestMoves, Deepening, DeepeningEnd, Game, GameRng, ParamSpec, Policy,
-    Registry, SpecError, Uniform,
+    Agent, AgentEntry, BestMoves, Deepening, DeepeningEnd, Game, GameRng, MoveValue, ParamSpec,
+    Policy, Registry, SpecError, Uniform,
 };
 
 use crate::bits;
@@ -483,21 +483,7 @@ impl Agent<Othello> for Engine {
         };
         let scores = moves
             .iter()
-            .map(|&mv| {
-                let mut child = pos.clone();
-                child.play_unchecked(mv);
-                let score = if child.is_over() {
-                    let (p, o) = child.discs();
-                    -f64::from(crate::endgame::final_score(p, o))
-                } else if child.must_pass() {
-                    // The search only evaluates a position whose side must pass.
-                    child.play_unchecked(Move::Pass);
-                    self.searcher.search(&child, limits).score
-                } else {
-                    -self.searcher.search(&child, limits).score
-                };
-                (mv, score)
-            })
+            .map(|&mv| (mv, self.value_after(pos, mv, limits).score))
             .collect();
         Some(scores)
     }
@@ -559,50 +545,56 @@ impl Engine {
         stop: &gamelab_core::StopFlag,
         report: &mut dyn FnMut(&Deepening<Move>) -> ControlFlow<()>,
     ) -> DeepeningEnd {
-        let stopped = || stop.load(std::sync::atomic::Ordering::Relaxed);
-        let mut step = Deepening::unvalued(Game::legal_moves(pos));
-        for level in 1..=MAX_LEVEL {
+        let moves = Game::legal_moves(pos);
+        let mut value = |mv, level: u32| {
             let limits = crate::search::Limits {
                 depth: (level - 1).max(1),
                 exact: exact_reach(level, None),
                 time: None,
             };
-            for scored in step.scores.iter_mut().filter(|s| !s.exact) {
-                let mut child = pos.clone();
-                child.play_unchecked(scored.mv);
-                scored.line = vec![scored.mv];
-                if child.is_over() {
-                    let (p, o) = child.discs();
-                    scored.score = -f64::from(crate::endgame::final_score(p, o));
-                    scored.exact = true;
-                    continue;
-                }
-                // The search only evaluates a position whose side must pass.
-                let sign = if child.must_pass() {
-                    child.play_unchecked(Move::Pass);
-                    scored.line.push(Move::Pass);
-                    1.0
-                } else {
-                    -1.0
-                };
-                let r = self.searcher.search(&child, limits);
-                if stopped() {
-                    return DeepeningEnd::Stopped;
-                }
-                *step.nodes.as_mut().expect("counted") += r.nodes;
-                scored.score = sign * r.score;
-                scored.exact = r.exact;
-                scored.line.extend(r.pv);
-            }
-            step.level = Some(level);
-            if report(&step).is_break() {
-                return DeepeningEnd::Declined;
-            }
-            if step.scores.iter().all(|s| s.exact) {
-                return DeepeningEnd::Exact;
-            }
+            let valued = self.value_after(pos, mv, limits);
+            (!stop.load(std::sync::atomic::Ordering::Relaxed)).then_some(valued)
+        };
+        gamelab_core::deepen_by_moves(moves, MAX_LEVEL, &mut value, report)
+    }
+
+    /// The value of playing `mv` in `pos` for the side that plays it: the final score
+    /// when it ends the game, else the position after it searched within `limits` (past
+    /// the opponent's pass, since the search only evaluates a position whose side can
+    /// move), with the line the search expects.
+    fn value_after(
+        &mut self,
+        pos: &Othello,
+        mv: Move,
+        limits: crate::search::Limits,
+    ) -> MoveValue<Move> {
+        let mut child = pos.clone();
+        child.play_unchecked(mv);
+        let mut line = vec![mv];
+        if child.is_over() {
+            let (p, o) = child.discs();
+            return MoveValue {
+                score: -f64::from(crate::endgame::final_score(p, o)),
+                exact: true,
+                line,
+                nodes: 0,
+            };
         }
-        DeepeningEnd::Deepest
+        let sign = if child.must_pass() {
+            child.play_unchecked(Move::Pass);
+            line.push(Move::Pass);
+            1.0
+        } else {
+            -1.0
+        };
+        let r = self.searcher.search(&child, limits);
+        line.extend(r.pv);
+        MoveValue {
+            score: sign * r.score,
+            exact: r.exact,
+            line,
+            nodes: r.nodes,
+        }
     }
 }
 
