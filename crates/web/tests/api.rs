@@ -1762,6 +1762,27 @@ async fn a_game_starts_from_a_position_set_up_square_by_square() {
     assert!(can.contains(&("connect4", false)), "{can:?}");
 }
 
+/// The standings core's round robin of `ais` gives with `cfg`: what `gamelab tournament
+/// --json` prints as `players`.
+fn core_standings<G: gamelab_core::EngineHooks>(
+    ais: &[&str],
+    registry: &gamelab_core::Registry<G>,
+    cfg: &MatchConfig,
+) -> Value {
+    let names: Vec<String> = ais.iter().map(|s| s.to_string()).collect();
+    let report = gamelab_core::tournament::run_tournament::<G, _>(
+        &names,
+        &|i| registry.build(&names[i]).unwrap(),
+        cfg,
+        &[],
+        None,
+        &|_| {},
+    )
+    .unwrap()
+    .unwrap();
+    serde_json::to_value(&report.players).unwrap()
+}
+
 #[tokio::test]
 async fn a_tournament_fills_its_table_and_ends_as_the_cli_plays_it() {
     let app = App::new();
@@ -1780,8 +1801,6 @@ async fn a_tournament_fills_its_table_and_ends_as_the_cli_plays_it() {
     assert_eq!(done["played"], 180);
     assert_eq!(done["stopped"], false);
     // The same standings as core's round robin (what `gamelab tournament --json` prints).
-    let registry = gamelab_ttt::ai::registry();
-    let names: Vec<String> = ais.iter().map(|s| s.to_string()).collect();
     let cfg = MatchConfig {
         games_per_side: 30,
         seed: 4,
@@ -1789,19 +1808,9 @@ async fn a_tournament_fills_its_table_and_ends_as_the_cli_plays_it() {
         opening_plies: 0,
         ..Default::default()
     };
-    let report = gamelab_core::tournament::run_tournament::<Ttt, _>(
-        &names,
-        &|i| registry.build(&names[i]).unwrap(),
-        &cfg,
-        &[],
-        None,
-        &|_| {},
-    )
-    .unwrap()
-    .unwrap();
     assert_eq!(
         done["standings"],
-        serde_json::to_value(&report.players).unwrap()
+        core_standings::<Ttt>(&ais, &gamelab_ttt::ai::registry(), &cfg)
     );
     assert_eq!(done["standings"][0]["ai"], "ai14s");
     let pair = &done["pairs"][0];
@@ -2170,7 +2179,6 @@ async fn runs_and_tournaments_start_from_random_openings_as_the_cli_does() {
     assert_eq!(status, StatusCode::CREATED, "{started}");
     assert_eq!(started["openings"], 4);
     let done = wait_until_done(&app, &format!("/api/tournaments/{}", id(&started))).await;
-    let names: Vec<String> = ais.iter().map(|s| s.to_string()).collect();
     let cfg = MatchConfig {
         games_per_side: 6,
         seed: 2,
@@ -2178,19 +2186,9 @@ async fn runs_and_tournaments_start_from_random_openings_as_the_cli_does() {
         opening_plies: 4,
         ..Default::default()
     };
-    let report = gamelab_core::tournament::run_tournament::<Othello, _>(
-        &names,
-        &|i| registry.build(&names[i]).unwrap(),
-        &cfg,
-        &[],
-        None,
-        &|_| {},
-    )
-    .unwrap()
-    .unwrap();
     assert_eq!(
         done["standings"],
-        serde_json::to_value(&report.players).unwrap()
+        core_standings::<Othello>(&ais, &registry, &cfg)
     );
     let (status, clocked) = app
         .post(
