@@ -87,7 +87,7 @@ pub struct DeepMoveScore {
 }
 
 /// One event of a deepening analysis: every move's value at the last level done.
-#[derive(Serialize, Debug, Clone)]
+#[derive(Serialize, Debug, Clone, Default)]
 pub struct DeepeningView {
     pub spec: String,
     /// The AI's level of these values; `null` for an AI that values moves once (and
@@ -189,9 +189,7 @@ impl GameVisitor for Deepen<'_> {
                 .collect(),
             nodes: step.nodes,
             elapsed_ms: began.elapsed().as_millis() as u64,
-            done: false,
-            end: None,
-            reason: None,
+            ..Default::default()
         };
         let mut last: Option<DeepeningView> = None;
         let mut said_started = false;
@@ -233,13 +231,7 @@ impl GameVisitor for Deepen<'_> {
         };
         let mut done = last.unwrap_or_else(|| DeepeningView {
             spec: spec.clone(),
-            level: None,
-            scores: Vec::new(),
-            nodes: None,
-            elapsed_ms: 0,
-            done: false,
-            end: None,
-            reason: None,
+            ..Default::default()
         });
         done.elapsed_ms = began.elapsed().as_millis() as u64;
         done.done = true;
