@@ -805,8 +805,9 @@ for (const [name, viewport] of [["desktop", { width: 1360, height: 900 }], ["pho
 
 // A game on a clock: the side to move's clock counts down, a flag ends the game, a
 // takeback brings the clocks back, and the address keeps the clock.
-test("a game on a clock: the running clock counts down and a flag ends the game", async () => {
-  const page = await open();
+for (const [name, viewport] of [["desktop", { width: 1360, height: 900 }], ["phone", { width: 390, height: 844 }]]) {
+  test(`a game on a clock: the running clock counts down and a flag ends the game (${name})`, async () => {
+  const page = await open(viewport);
   await page.selectOption("#play-seat-1 select.ai", "human");
   await page.waitForFunction(() => document.querySelector("#play-players").textContent.includes("X: Human"));
   await page.fill("#play-clock", "1.5");
@@ -821,7 +822,11 @@ test("a game on a clock: the running clock counts down and a flag ends the game"
   await page.waitForFunction(() => /Game over: o wins on time: x's time ran out/.test(document.querySelector("#play-status").textContent), null, { timeout: 10000 });
   assert.match(await page.textContent('#play-clocks .clock[data-side="x"]'), /0:00\.0 — out of time/);
   assert.equal(await page.$$eval("#play-board .cell.legal", (c) => c.length), 0);
-  await shot(page, "clock-flag");
+  if (name === "phone") {
+    assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), "the clocks make the page wider");
+  }
+  await page.$eval("#play-clocks", (e) => e.scrollIntoView());
+  await shot(page, `${name}-clock-flag`);
   assert.match(page.url(), /clock=1\.5/);
   // A takeback brings back the clocks of the position shown: o to move, in time.
   await page.click("#undo");
@@ -833,6 +838,7 @@ test("a game on a clock: the running clock counts down and a flag ends the game"
   await page.waitForSelector("#play-clocks", { state: "hidden" });
   assert.deepEqual(page.errors, []);
 });
+}
 
 // A deepening analysis: the values come level by level until every one is exact, and
 // move on with the position.
