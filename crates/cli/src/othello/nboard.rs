@@ -30,12 +30,14 @@ pub fn nboard_cmd(args: NboardArgs) -> anyhow::Result<()> {
     std::thread::spawn(move || {
         for line in std::io::stdin().lock().lines() {
             let Ok(line) = line else { break };
-            let stops = stops_a_hint(&line);
+            // Raised before the line is sent, so never after the main loop has taken it
+            // and lowered the flag to handle it: raised later, a hint would be cut short
+            // by its own line (CI once saw that).
+            if stops_a_hint(&line) {
+                raise.store(true, Ordering::SeqCst);
+            }
             if lines.send(line).is_err() {
                 break;
-            }
-            if stops {
-                raise.store(true, Ordering::SeqCst);
             }
         }
     });
