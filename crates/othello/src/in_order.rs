@@ -1,9 +1,21 @@
 //! Work shared among a rayon pool's threads in a given order: the one scheduling rule of
 //! both searches' splits (the exact solver's moves after the first, the midgame search's
 //! tests), and how a search under such splits learns that it was cut off.
+//!
+//! A thread that has run out of a split's indices while others still search theirs waits
+//! for them, and while it waits it helps only at splits below its own (the "helpful
+//! master" of Young Brothers Wait). It must not take just any work, as rayon's own wait
+//! does: a split can only return on the thread that opened it, so a long job picked up
+//! from elsewhere would hold the node's result, and every node above, long after its
+//! moves were done. On 16 cores that cost a third of the time of FFO #40-#59 (BENCHMARKS.md).
+#![allow(unsafe_code)]
 
+use std::cell::Cell;
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+use std::sync::atomic::{
+    AtomicUsize,
+    Ordering::{AcqRel, Acquire, Relaxed, Release},
+};
 
 /// `f` of 0, 1, … `count` − 1 on at most `workers` threads of the current pool, the
 /// calling one among them: each index starts on the first of them to be free, lowest
@@ -16,12 +28,11 @@ pub(crate) fn in_order<R: Send>(
     workers: usize,
     f: impl Fn(usize) -> (R, bool) + Sync,
 ) -> Vec<(usize, R)> {
-    let next = AtomicUsize::new(0);
     let done = Mutex::new(Vec::with_capacity(count));
-    let work = || {
+    let work = |open: &Open| {
         let mut mine = Vec::new();
         loop {
-            let i = next.fetch_add(1, Relaxed);
+            let i = open.next.fetch_add(1, Relaxed);
             if i >= count {
                 break;
             }
@@ -33,15 +44,176 @@ pub(crate) fn in_order<R: Send>(
         }
         done.lock().expect("no search panics").extend(mine);
     };
+    let work: &(dyn Fn(&Open) + Sync) = &work;
+    // SAFETY: no thread runs `work` once this call has ended, whichever way it ends:
+    // `Close` below takes the split off the list, so no thread joins it any more, and
+    // waits until every thread that did has left (`open.workers` back to zero).
+    let work: &'static (dyn Fn(&Open) + Sync) = unsafe { std::mem::transmute(work) };
+    let open = Open {
+        work,
+        next: AtomicUsize::new(0),
+        count,
+        workers: AtomicUsize::new(0),
+        cap: workers,
+        parent: CURRENT.with(Cell::get),
+    };
+    let helpers = workers.min(count).saturating_sub(1);
+    let listed = helpers > 0;
+    if listed {
+        OPEN.lock().expect("no search panics").push(OpenRef(&open));
+    }
+    let _close = Close(&open);
+    // Helpers that have started; each is in `open.workers` before it counts here.
+    let started = AtomicUsize::new(0);
     rayon::scope(|s| {
-        for _ in 1..workers.min(count) {
-            s.spawn(|_| work());
+        for _ in 0..helpers {
+            s.spawn(|_| {
+                open.workers.fetch_add(1, AcqRel);
+                started.fetch_add(1, Release);
+                open.run_joined();
+            });
         }
-        work();
+        open.join();
+        if !listed {
+            return;
+        }
+        let me: *const Open = &open;
+        unlist(me);
+        let mut idle = 0u32;
+        while started.load(Acquire) < helpers || open.workers.load(Acquire) > 0 {
+            // Our own helpers that no thread took yet are on top of this thread's deque.
+            if started.load(Acquire) < helpers
+                && rayon::yield_local() == Some(rayon::Yield::Executed)
+            {
+                continue;
+            }
+            if help_below(me) {
+                idle = 0;
+            } else if idle < 64 {
+                idle += 1;
+                std::hint::spin_loop();
+            } else {
+                std::thread::yield_now();
+            }
+        }
     });
     let mut done = done.into_inner().expect("no search panics");
     done.sort_unstable_by_key(|&(i, _)| i);
     done
+}
+
+/// What other threads see of a split of [`in_order`], which lives on its owner's stack.
+struct Open {
+    /// The split's loop over its indices, for any thread to join.
+    work: &'static (dyn Fn(&Open) + Sync),
+    next: AtomicUsize,
+    count: usize,
+    /// Threads inside `work` now, and how many may join.
+    workers: AtomicUsize,
+    cap: usize,
+    /// The split whose index the owner was searching when it opened this one.
+    parent: *const Open,
+}
+
+// SAFETY: `parent` is only read while the split it points to is open or being searched
+// under (see `help_below`); everything else in an `Open` is `Sync` already.
+unsafe impl Sync for Open {}
+
+impl Open {
+    fn join(&self) {
+        self.workers.fetch_add(1, AcqRel);
+        self.run_joined();
+    }
+
+    /// Runs `work` for a thread already counted in `workers`, and leaves, even if it
+    /// panics.
+    fn run_joined(&self) {
+        struct Leave<'a>(&'a Open, *const Open);
+        impl Drop for Leave<'_> {
+            fn drop(&mut self) {
+                CURRENT.with(|current| current.set(self.1));
+                self.0.workers.fetch_sub(1, AcqRel);
+            }
+        }
+        let _leave = Leave(self, CURRENT.with(|current| current.replace(self)));
+        (self.work)(self);
+    }
+
+    fn has_room(&self) -> bool {
+        self.next.load(Relaxed) < self.count && self.workers.load(Relaxed) < self.cap
+    }
+}
+
+/// Takes a split off the list, if it is there, and waits until no thread is inside its
+/// `work`: on every way out of [`in_order`], a panic's too.
+struct Close<'a>(&'a Open);
+
+impl Drop for Close<'_> {
+    fn drop(&mut self) {
+        unlist(self.0);
+        while self.0.workers.load(Acquire) > 0 {
+            std::thread::yield_now();
+        }
+    }
+}
+
+/// Takes `split` off the list of open splits, if it is there: no thread joins it after.
+fn unlist(split: *const Open) {
+    let mut list = OPEN.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    if let Some(at) = list.iter().position(|open| open.0 == split) {
+        list.swap_remove(at);
+    }
+}
+
+/// A listed split. Its owner takes it off the list before it returns.
+struct OpenRef(*const Open);
+
+// SAFETY: the list is only read under its lock, while every split on it is alive.
+unsafe impl Send for OpenRef {}
+
+/// The splits with helpers, of every search in the process: a waiting thread looks here
+/// for splits below its own.
+static OPEN: Mutex<Vec<OpenRef>> = Mutex::new(Vec::new());
+
+thread_local! {
+    /// The split whose index this thread is searching, if any: the parent of any split it
+    /// opens.
+    static CURRENT: Cell<*const Open> = const { Cell::new(std::ptr::null()) };
+}
+
+/// Joins the first listed split below `me` that has indices left and room, and searches
+/// there until they are taken: whether there was one.
+fn help_below(me: *const Open) -> bool {
+    let found = {
+        let list = OPEN.lock().expect("no search panics");
+        list.iter().map(|open| open.0).find(|&split| {
+            // SAFETY: a listed split is alive while the lock is held, and so are its
+            // parents: a split's owner is inside its parent's `work` until it returns.
+            let split = unsafe { &*split };
+            if !split.has_room() {
+                return false;
+            }
+            let mut above = split.parent;
+            while !above.is_null() {
+                if above == me {
+                    // Counted under the lock, so its owner, which takes it off the
+                    // list under the lock too, waits for this thread.
+                    split.workers.fetch_add(1, AcqRel);
+                    return true;
+                }
+                above = unsafe { (*above).parent };
+            }
+            false
+        })
+    };
+    match found {
+        // SAFETY: counted in its `workers`, so its owner waits for this thread.
+        Some(split) => {
+            unsafe { &*split }.run_joined();
+            true
+        }
+        None => false,
+    }
 }
 
 /// A node whose moves are searched side by side. `cut` is the lowest index of a move
@@ -90,6 +262,9 @@ pub(crate) fn cut_off(mut place: Option<Place<'_>>) -> bool {
 mod tests {
     use super::*;
     use crate::endgame::build_pool;
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicBool, Ordering::SeqCst};
+    use std::time::{Duration, Instant};
 
     #[test]
     fn each_index_runs_once_and_the_results_come_back_in_order() {
@@ -119,5 +294,104 @@ mod tests {
         // One worker: the indices after the one that stops it never run.
         let results = in_order(10, 1, |i| (i, i != 3));
         assert_eq!(results, (0..=3).map(|i| (i, i)).collect::<Vec<_>>());
+    }
+
+    /// Waits, for at most 10 s, until `flag` is raised.
+    fn wait_for(flag: &AtomicBool) {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while !flag.load(SeqCst) && Instant::now() < deadline {
+            std::thread::yield_now();
+        }
+    }
+
+    #[test]
+    fn a_thread_waiting_at_a_split_takes_no_work_from_elsewhere() {
+        // Two threads: the caller takes index 0, the other index 1, which leaves a long
+        // job unrelated to the split on its thread's deque. The caller, done with index 0,
+        // waits for index 1: rayon's own wait would steal the long job and hold the
+        // split's result until it ended.
+        let pool = build_pool(2).expect("a pool");
+        let (long_done_tx, long_done_rx) = std::sync::mpsc::channel();
+        let long_ended = Arc::new(AtomicBool::new(false));
+        let index_1_started = AtomicBool::new(false);
+        let ended_before_the_split = pool.install(|| {
+            in_order(2, 2, |i| {
+                if i == 0 {
+                    wait_for(&index_1_started);
+                } else {
+                    let (ended, tx) = (long_ended.clone(), long_done_tx.clone());
+                    rayon::spawn(move || {
+                        std::thread::sleep(Duration::from_millis(1500));
+                        ended.store(true, SeqCst);
+                        tx.send(()).expect("the test waits");
+                    });
+                    index_1_started.store(true, SeqCst);
+                    std::thread::sleep(Duration::from_millis(100));
+                }
+                ((), true)
+            });
+            long_ended.load(SeqCst)
+        });
+        long_done_rx
+            .recv_timeout(Duration::from_secs(30))
+            .expect("the long job ends");
+        assert!(!ended_before_the_split, "the split waited for the long job");
+    }
+
+    #[test]
+    fn a_thread_waiting_at_a_split_helps_at_the_splits_below_it() {
+        // The thread that runs index 1 splits its work; the other, done with index 0,
+        // joins that split: every index of both runs once, some of the inner ones on the
+        // thread that did not open it.
+        let pool = build_pool(2).expect("a pool");
+        let inner_started = AtomicBool::new(false);
+        let helped = AtomicBool::new(false);
+        let outer = pool.install(|| {
+            in_order(2, 2, |i| {
+                if i == 0 {
+                    wait_for(&inner_started);
+                    return (Vec::new(), true);
+                }
+                let owner = rayon::current_thread_index();
+                let inner = in_order(20, 2, |j| {
+                    inner_started.store(true, SeqCst);
+                    if rayon::current_thread_index() == owner {
+                        wait_for(&helped);
+                    } else {
+                        helped.store(true, SeqCst);
+                    }
+                    (j, true)
+                });
+                (inner, true)
+            })
+        });
+        assert_eq!(outer.len(), 2);
+        assert_eq!(
+            outer[1].1,
+            (0..20).map(|j| (j, j)).collect::<Vec<_>>(),
+            "each inner index once, in order"
+        );
+        assert!(helped.load(SeqCst), "the waiting thread helped below");
+    }
+
+    #[test]
+    fn a_panic_in_a_split_reaches_the_caller_and_the_pool_goes_on() {
+        let pool = build_pool(2).expect("a pool");
+        for panicking in [0, 1, 5] {
+            let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                pool.install(|| {
+                    in_order(8, 2, |i| {
+                        let inner = in_order(4, 2, |j| (j, true));
+                        if i == panicking {
+                            panic!("index {i}");
+                        }
+                        (inner.len(), true)
+                    })
+                })
+            }));
+            assert!(result.is_err(), "index {panicking}'s panic");
+            let after = pool.install(|| in_order(5, 2, |i| (i, true)));
+            assert_eq!(after.len(), 5);
+        }
     }
 }
