@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
 use clap::Args;
-use gamelab_core::{Agent, Deepening, DeepeningEnd, Described, GameVisitor, Watchdog};
+use gamelab_core::{Agent, DeepScore, Deepening, DeepeningEnd, Described, GameVisitor, Watchdog};
 
 #[derive(Args, Debug)]
 pub struct AnalyseArgs {
@@ -124,12 +124,16 @@ fn analyse<G: Described>(args: &AnalyseArgs, out: &mut impl Write) -> anyhow::Re
     scores.sort_by(|a, b| b.score.total_cmp(&a.score));
     for s in &scores {
         let line: Vec<String> = s.line.iter().map(ToString::to_string).collect();
+        let mark = match s.level {
+            _ if s.exact => " exact   ".to_string(),
+            Some(l) if s.level > last.level => format!(" level {l:<2}"),
+            _ => " ".repeat(9),
+        };
         writeln!(
             out,
-            "{:>6} {:>8}{}  {}",
+            "{:>6} {:>8}{mark}  {}",
             s.mv.to_string(),
             format!("{:+.2}", s.score),
-            if s.exact { " exact" } else { "      " },
             line.join(" ")
         )?;
     }
@@ -148,6 +152,7 @@ fn level_json<M: std::fmt::Display>(step: &Deepening<M>, elapsed: Duration) -> s
                 "score": s.score,
                 "exact": s.exact,
                 "line": s.line.iter().map(ToString::to_string).collect::<Vec<_>>(),
+                "level": s.level,
             })
         })
         .collect();
@@ -177,9 +182,21 @@ fn level_line<M: std::fmt::Display>(step: &Deepening<M>, elapsed: Duration) -> S
         let line: Vec<String> = b.line.iter().map(ToString::to_string).collect();
         format!("  best {} {:+.2}  line {}", b.mv, b.score, line.join(" "))
     });
+    let deeper = deeper_than_step(step).count();
+    let deeper = match step.level {
+        Some(l) if deeper > 0 => format!("  {deeper} at level {}", l + 1),
+        _ => String::new(),
+    };
     format!(
-        "{level}  exact {exact}/{}{nodes}  {:>7.2} s{best}",
+        "{level}  exact {exact}/{}{deeper}{nodes}  {:>7.2} s{best}",
         step.scores.len(),
         elapsed.as_secs_f64()
     )
+}
+
+/// The moves of a step cut short by time that its next level had valued.
+fn deeper_than_step<M>(step: &Deepening<M>) -> impl Iterator<Item = &DeepScore<M>> {
+    step.scores
+        .iter()
+        .filter(|s| !s.exact && s.level > step.level)
 }

@@ -132,6 +132,10 @@ pub struct DeepScore<M> {
     /// The line the search expects, this move first (only the move for agents that
     /// keep no line).
     pub line: Vec<M>,
+    /// The level this value comes from: the step's, or the next for a move that a step
+    /// cut short by time had valued already ([`deepen_by_moves`]); `None` for a move not
+    /// valued at any level yet, or an agent that values moves once.
+    pub level: Option<u32>,
 }
 
 /// One step of a deepening analysis: every legal move valued at one level.
@@ -158,6 +162,7 @@ impl<M: Copy> Deepening<M> {
                     score: 0.0,
                     exact: false,
                     line: vec![mv],
+                    level: None,
                 })
                 .collect(),
             nodes: Some(0),
@@ -178,9 +183,13 @@ pub struct MoveValue<M> {
 }
 
 /// The deepening of an agent that values each move by a search of its own: at levels 1
-/// to `deepest`, every move not yet exact is valued by `value(move, level)` (`None`:
-/// stopped, and the level under way is dropped), then the level is reported; until every
-/// value is exact, the deepest level, or `report` breaks.
+/// to `deepest`, every move not yet exact is valued by `value(move, level)`, the best of
+/// the level before first, then the level is reported; until every value is exact, the
+/// deepest level, or `report` breaks. When `value` gives `None` (stopped) after a level
+/// was done, the moves the level under way had valued are reported once more, at their
+/// own level, the step's still the last one done: at 30 empties a level can take longer
+/// than a whole analysis is given, and its first moves, the likeliest best, are worth
+/// seeing.
 pub fn deepen_by_moves<M: Copy>(
     moves: impl IntoIterator<Item = M>,
     deepest: u32,
@@ -189,13 +198,22 @@ pub fn deepen_by_moves<M: Copy>(
 ) -> DeepeningEnd {
     let mut step = Deepening::unvalued(moves);
     for level in 1..=deepest {
-        for scored in step.scores.iter_mut().filter(|s| !s.exact) {
+        let mut order: Vec<usize> = (0..step.scores.len())
+            .filter(|&i| !step.scores[i].exact)
+            .collect();
+        order.sort_by(|&a, &b| step.scores[b].score.total_cmp(&step.scores[a].score));
+        for (valued, i) in order.into_iter().enumerate() {
+            let scored = &mut step.scores[i];
             let Some(found) = value(scored.mv, level) else {
+                if valued > 0 && step.level.is_some() {
+                    let _ = report(&step);
+                }
                 return DeepeningEnd::Stopped;
             };
             scored.score = found.score;
             scored.exact = found.exact;
             scored.line = found.line;
+            scored.level = Some(level);
             *step.nodes.as_mut().expect("counted") += found.nodes;
         }
         step.level = Some(level);
@@ -217,7 +235,8 @@ pub enum DeepeningEnd {
     /// The agent searches no further: its deepest level, or its search proved the
     /// position's value and stops there (MCTS).
     Deepest,
-    /// Its stop flag or its own time limit ended it; the step under way was dropped.
+    /// Its stop flag or its own time limit ended it; the step under way was dropped, or
+    /// reported with the moves it had valued.
     Stopped,
     /// The caller's report asked for no more steps.
     Declined,
@@ -316,7 +335,8 @@ pub trait Agent<G: Game>: Send {
     /// The agent's values of each legal move, deeper and deeper: `report` is called
     /// after each step with every move's value at that level, until every value is
     /// exact, the agent searches no further, its stop flag or its own time ends it (the
-    /// step under way is then dropped), or `report` breaks. `None` for agents that score
+    /// step under way is then dropped, or reported with the moves it had valued: see
+    /// [`DeepScore::level`]), or `report` breaks. `None` for agents that score
     /// no moves. The default is one step: [`Agent::move_scores`] as the agent is set.
     fn deepen_move_scores(
         &mut self,
@@ -333,6 +353,7 @@ pub trait Agent<G: Game>: Send {
                     score,
                     exact: false,
                     line: vec![mv],
+                    level: None,
                 })
                 .collect(),
             nodes: None,
@@ -586,5 +607,64 @@ mod tests {
         // Without a deadline the flag is the outer one.
         let dog = Watchdog::start(Some(&outer), None);
         assert!(Arc::ptr_eq(dog.flag(), &outer));
+    }
+
+    #[test]
+    fn a_level_cut_short_reports_the_moves_it_valued_best_first() {
+        // Moves 0-3; a move's value at level n is n × (its number − 1.5), so at level 1
+        // move 3 is best and 0 worst; the stop comes at the third search of level 2.
+        let mut searched = Vec::new();
+        let mut steps = Vec::new();
+        let end = deepen_by_moves(
+            0..4u8,
+            5,
+            &mut |mv, level| {
+                searched.push((mv, level));
+                (searched.len() <= 6).then(|| MoveValue {
+                    score: f64::from(level) * (f64::from(mv) - 1.5),
+                    exact: false,
+                    line: vec![mv],
+                    nodes: 10,
+                })
+            },
+            &mut |step| {
+                steps.push(step.clone());
+                ControlFlow::Continue(())
+            },
+        );
+        assert_eq!(end, DeepeningEnd::Stopped);
+        // Level 1 in the moves' order, level 2 best first.
+        assert_eq!(
+            searched,
+            [(0, 1), (1, 1), (2, 1), (3, 1), (3, 2), (2, 2), (1, 2)]
+        );
+        assert_eq!(steps.len(), 2);
+        let cut = &steps[1];
+        assert_eq!(cut.level, Some(1), "the last level done");
+        let levels: Vec<_> = cut.scores.iter().map(|s| s.level).collect();
+        assert_eq!(levels, [Some(1), Some(1), Some(2), Some(2)]);
+        let scores: Vec<_> = cut.scores.iter().map(|s| s.score).collect();
+        assert_eq!(scores, [-1.5, -0.5, 1.0, 3.0]);
+        assert_eq!(cut.nodes, Some(60));
+
+        // Stopped within the first level: nothing to show, nothing reported.
+        let mut reports = 0;
+        let end = deepen_by_moves(
+            0..4u8,
+            5,
+            &mut |mv, _| {
+                (mv < 2).then(|| MoveValue {
+                    score: 0.0,
+                    exact: false,
+                    line: vec![mv],
+                    nodes: 1,
+                })
+            },
+            &mut |_| {
+                reports += 1;
+                ControlFlow::Continue(())
+            },
+        );
+        assert_eq!((end, reports), (DeepeningEnd::Stopped, 0));
     }
 }

@@ -867,6 +867,7 @@ impl<G: EngineHooks> Agent<G> for Mcts<G> {
                         score: score_of(s),
                         exact: s.proven.is_some(),
                         line,
+                        level: Some(level),
                     })
                     .collect(),
                 nodes: Some(done),

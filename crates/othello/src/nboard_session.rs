@@ -256,6 +256,10 @@ impl Session {
                 self.agent.set_stop(flag);
             }
             let end = self.agent.deepen_move_scores(&pos, &mut |step| {
+                // A level cut short by the next command: what was sent stands.
+                if step.scores.iter().any(|s| s.level > step.level) {
+                    return std::ops::ControlFlow::Break(());
+                }
                 if !deepened {
                     emit("status analysing".to_string());
                 }

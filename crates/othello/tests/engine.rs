@@ -800,14 +800,44 @@ fn a_deepening_analysis_ends_when_asked_when_stopped_and_at_its_time() {
     // Its own time (the start is far from exact at any level it can reach in 0.3 s).
     let mut timed = registry.build("engine:time=0.3,threads=1").unwrap();
     let began = std::time::Instant::now();
-    let mut steps = 0;
-    let end = timed.deepen_move_scores(&start, &mut |_| {
-        steps += 1;
+    let mut steps = Vec::new();
+    let end = timed.deepen_move_scores(&start, &mut |step| {
+        steps.push(step.clone());
         ControlFlow::Continue(())
     });
     assert_eq!(end, Some(DeepeningEnd::Stopped));
-    assert!(steps >= 1);
+    assert!(!steps.is_empty());
     assert!(began.elapsed() < std::time::Duration::from_secs(5));
+    // Each level values every move at it; a last step cut short by the time repeats the
+    // level before with the moves the next had valued, the best of the level before.
+    let (last, done) = steps.split_last().unwrap();
+    for step in done {
+        assert!(step.scores.iter().all(|s| s.level == step.level));
+    }
+    let deeper: Vec<Move> = last
+        .scores
+        .iter()
+        .filter(|s| s.level > last.level)
+        .map(|s| s.mv)
+        .collect();
+    if deeper.is_empty() {
+        assert!(last.scores.iter().all(|s| s.level == last.level));
+    } else {
+        let before = done.last().expect("a level done before");
+        assert_eq!(before.level, last.level);
+        let next = last.level.map(|l| l + 1);
+        assert!(
+            last.scores
+                .iter()
+                .all(|s| s.level == last.level || s.level == next)
+        );
+        let mut ranked = before.scores.clone();
+        ranked.sort_by(|a, b| b.score.total_cmp(&a.score));
+        let best: Vec<Move> = ranked[..deeper.len()].iter().map(|s| s.mv).collect();
+        let mut deeper = deeper;
+        deeper.sort_by_key(|m| ranked.iter().position(|s| s.mv == *m));
+        assert_eq!(deeper, best, "the best of the level before first");
+    }
     // A stop flag raised from outside, as a page that went away raises it; the level under
     // way is dropped, and the flag is the engine's again afterwards.
     let stop = StopFlag::default();

@@ -170,9 +170,11 @@ impl Agent {
     }
 
     /// Its values of every legal move, deeper and deeper: a list of levels, each
-    /// `{"level": n, "nodes": n, "moves": {move: {"score", "exact", "line"}}}`, the last
-    /// the deepest. Othello's engine goes from level 1 until every value is exact, its
-    /// own `time` or `time_limit` seconds run out (the level under way is dropped);
+    /// `{"level": n, "nodes": n, "moves": {move: {"score", "exact", "line", "level"}}}`,
+    /// the last the deepest. Othello's engine goes from level 1 until every value is
+    /// exact, its own `time` or `time_limit` seconds run out (the moves the level under
+    /// way had valued, the best of the level before first, come in one more entry of the
+    /// last level done, with their own `"level"` one above it);
     /// `mcts` doubles its iterations a level (`"nodes"` counts them) until its tree has
     /// proven every move; another AI that scores moves gives one level (`"level":
     /// None`); `None` for an AI that scores none. Ctrl-C raises KeyboardInterrupt.
@@ -198,12 +200,13 @@ impl Agent {
         let list = PyList::empty(py);
         for level in levels {
             let moves = PyDict::new(py);
-            for (mv, score, exact, line) in level.moves {
+            for m in level.moves {
                 let value = PyDict::new(py);
-                value.set_item("score", score)?;
-                value.set_item("exact", exact)?;
-                value.set_item("line", line)?;
-                moves.set_item(mv, value)?;
+                value.set_item("score", m.score)?;
+                value.set_item("exact", m.exact)?;
+                value.set_item("line", m.line)?;
+                value.set_item("level", m.level)?;
+                moves.set_item(m.mv, value)?;
             }
             let entry = PyDict::new(py);
             entry.set_item("level", level.level)?;

@@ -252,11 +252,20 @@ pub trait AnyAgent: Send {
     fn deepen(&mut self, pos: &dyn AnyGame, stop: &StopFlag) -> Option<Vec<DeepLevel>>;
 }
 
-/// One level of a deepening analysis, its moves as text: (move, score, exact, line).
+/// One level of a deepening analysis, its moves as text.
 pub struct DeepLevel {
     pub level: Option<u32>,
     pub nodes: Option<u64>,
-    pub moves: Vec<(String, f64, bool, Vec<String>)>,
+    pub moves: Vec<DeepMove>,
+}
+
+/// One move's value in a [`DeepLevel`] (see [`gamelab_core::DeepScore`]).
+pub struct DeepMove {
+    pub mv: String,
+    pub score: f64,
+    pub exact: bool,
+    pub line: Vec<String>,
+    pub level: Option<u32>,
 }
 
 struct DynAgent<G: Game> {
@@ -322,9 +331,12 @@ impl<G: Described> AnyAgent for DynAgent<G> {
                 moves: step
                     .scores
                     .iter()
-                    .map(|s| {
-                        let line = s.line.iter().map(ToString::to_string).collect();
-                        (s.mv.to_string(), s.score, s.exact, line)
+                    .map(|s| DeepMove {
+                        mv: s.mv.to_string(),
+                        score: s.score,
+                        exact: s.exact,
+                        line: s.line.iter().map(ToString::to_string).collect(),
+                        level: s.level,
                     })
                     .collect(),
             });

@@ -112,6 +112,7 @@ def test_an_engine_deepens_level_by_level_to_the_exact_values(data):
     last = levels[-1]["moves"]
     assert set(last) == set(p.position.legal_moves())
     assert all(v["exact"] and v["line"][0] == mv for mv, v in last.items())
+    assert all(1 <= v["level"] <= 7 for v in last.values())
     assert max(v["score"] for v in last.values()) == p.score
     for mv, v in last.items():
         assert -gamelab.othello.solve(p.position.after(mv)).score == v["score"]
@@ -120,6 +121,9 @@ def test_an_engine_deepens_level_by_level_to_the_exact_values(data):
     start = gamelab.Othello()
     timed = engine.deepen(start, time_limit=0.2)
     assert timed and all(len(level["moves"]) == 4 for level in timed)
+    # Each move at its level, or (a last level cut short) the next.
+    for level in timed:
+        assert all(v["level"] in (level["level"], level["level"] + 1) for v in level["moves"].values())
     assert engine.choose(start) in start.legal_moves()
     # An AI that values moves once gives one level; one that values none, None.
     once = gamelab.agent("minimax:depth=2", "othello").deepen(start)

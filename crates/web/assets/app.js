@@ -195,8 +195,9 @@ function makePicker(container, info, { title, icon, human = true, initial = "hum
 // ---------------------------------------------------------------- boards
 
 // Draws a board into `root`. `onSquare(index)` is called for clicks on legal squares;
-// `overlay` maps a square to a short text shown in its corner (or `{ text, exact }`: an
-// exact value, the game's, is marked as such).
+// `overlay` maps a square to a short text shown in its corner (or `{ text, exact, deeper }`:
+// an exact value, the game's, is marked as such, and so is a value from a level deeper
+// than the others, `deeper` being that level).
 function drawBoard(root, board, info, { onSquare = null, overlay = {}, pick = null, flipped = new Set() } = {}) {
   root.className = `board ${info.pieces}`;
   setColours(root, info);
@@ -225,9 +226,12 @@ function drawBoard(root, board, info, { onSquare = null, overlay = {}, pick = nu
       const shown = overlay[i];
       if (shown !== undefined) {
         const exact = typeof shown === "object" && shown.exact;
+        const deeper = typeof shown === "object" && !exact && shown.deeper ? shown.deeper : null;
         cell.append(el("span", {
-          class: exact ? "overlay exact" : "overlay", text: typeof shown === "object" ? shown.text : shown,
-          title: exact ? "Exact: the game's value with best play" : null,
+          class: exact ? "overlay exact" : deeper ? "overlay deeper" : "overlay",
+          text: typeof shown === "object" ? shown.text : shown,
+          title: exact ? "Exact: the game's value with best play"
+            : deeper ? `Level ${deeper}: valued a level deeper than the others before the time ran out` : null,
         }));
       }
       if (canPlay) cell.addEventListener("click", () => onSquare(i, legal.get(i)));
@@ -510,6 +514,9 @@ function deepeningNote(view) {
   const level = view.level === null ? `By ${view.spec}` : `Level ${view.level} by ${view.spec}`;
   const parts = [`${level}, for the side to move`];
   if (view.scores.length) parts.push(`${exact} of ${view.scores.length} values exact`);
+  // A level cut short by time: the moves it had valued, best first, are shown at it.
+  const deeper = view.level === null ? [] : view.scores.filter((v) => !v.exact && v.level > view.level);
+  if (deeper.length) parts.push(`${deeper.length} valued at level ${view.level + 1} before the time ran out`);
   if (view.nodes !== null) parts.push(`${view.nodes.toLocaleString("en")} positions`);
   parts.push(`${(view.elapsed_ms / 1000).toFixed(1)} s`);
   let text = parts.join(", ");
@@ -548,7 +555,7 @@ async function deepen(s, spec, serial) {
       buffer = buffer.slice(end + 2);
       if (!data) continue; // a keep-alive comment
       const view = JSON.parse(data);
-      analysis.values = { key: positionKey(s), scores: view.scores };
+      analysis.values = { key: positionKey(s), scores: view.scores, level: view.level };
       remember(s, spec, s.cursor, s.board.to_move, { best: bestOf(view.scores) });
       $("#analysis-note").textContent = deepeningNote(view);
       renderPlay();
@@ -701,9 +708,14 @@ function renderPlay() {
     ? s.board.cells.flatMap((c, i) => (c && before.cells[i] && c !== before.cells[i] ? [i] : [])) : []);
   if (!before || before.id !== s.id || before.cursor !== s.cursor) play.flipped = flipped;
   play.shown = { id: s.id, cursor: s.cursor, cells: s.board.cells };
-  const values = analysis.values?.key === positionKey(s) ? analysis.values.scores : [];
+  const shownValues = analysis.values?.key === positionKey(s) ? analysis.values : null;
+  const values = shownValues ? shownValues.scores : [];
+  const level = shownValues?.level ?? null;
   const overlay = Object.fromEntries(values.filter((v) => v.square !== null)
-    .map((v) => [v.square, { text: valueText(v.score), exact: v.exact === true }]));
+    .map((v) => [v.square, {
+      text: valueText(v.score), exact: v.exact === true,
+      deeper: level !== null && v.level > level ? v.level : null,
+    }]));
   const best = bestOf(values);
   drawBoard(board, s.board, info, {
     onSquare: humanToMove ? (i, mv) => send("move", { move: mv.text, ply: s.cursor }) : null,

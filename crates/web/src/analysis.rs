@@ -84,6 +84,9 @@ pub struct DeepMoveScore {
     pub exact: bool,
     /// The line the AI expects, this move first.
     pub line: Vec<String>,
+    /// The level the value comes from: the view's, or the next for a move that a level
+    /// cut short by time had valued (the last view); `null` as for the view.
+    pub level: Option<u32>,
 }
 
 /// One event of a deepening analysis: every move's value at the last level done.
@@ -185,6 +188,7 @@ impl GameVisitor for Deepen<'_> {
                     score: s.score,
                     exact: s.exact,
                     line: s.line.iter().map(ToString::to_string).collect(),
+                    level: s.level,
                 })
                 .collect(),
             nodes: step.nodes,

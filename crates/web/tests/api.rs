@@ -1965,6 +1965,16 @@ async fn a_deepening_analysis_ends_at_the_servers_limit_and_refuses_bad_requests
     assert_eq!(last["reason"], "the server's limit of 0.3 s ran out");
     assert_eq!(last["scores"].as_array().unwrap().len(), 4);
     assert!(last["elapsed_ms"].as_u64().unwrap() >= 300);
+    // Each move's value at the event's level, or, in a level the time cut short (the last
+    // event and the one before, which it repeats), the next.
+    for (i, event) in events.iter().enumerate() {
+        let level = event["level"].as_u64().unwrap();
+        let cut_short = i + 2 >= events.len();
+        for score in event["scores"].as_array().unwrap() {
+            let own = score["level"].as_u64().unwrap();
+            assert!(own == level || (cut_short && own == level + 1), "{event}");
+        }
+    }
     // The AI's own time.
     let events = deepening(
         &App::new(),
