@@ -14,11 +14,12 @@ pub struct ServeArgs {
     /// `engine:model=mine.glopat`); without it, AI specs from the page name no files.
     #[arg(long, value_name = "FOLDER")]
     models: Option<PathBuf>,
-    /// An outside program the page's AIs may run, by NAME: `--engine edax="edax -q"` lets
-    /// the page play `nboard:cmd=edax` (and `--engine grhino=gtp-rhino` a GTP engine,
-    /// `gtp:cmd=grhino`; repeat for more); without it, AI specs from the page run no
-    /// program.
-    #[arg(long = "engine", value_name = "NAME=COMMAND", value_parser = named_program)]
+    /// An outside program the page's AIs may run, by NAME: `--engine nboard:edax="edax -q"`
+    /// lets the page play `nboard:cmd=edax`, and `--engine gtp:grhino=gtp-rhino` a GTP
+    /// engine, `gtp:cmd=grhino` (repeat for more). The protocol, `nboard` or `gtp`, may be
+    /// left out (`--engine edax="edax -q"`): the page then offers the program to both.
+    /// Without it, AI specs from the page run no program.
+    #[arg(long = "engine", value_name = "[PROTOCOL:]NAME=COMMAND", value_parser = named_program)]
     engines: Vec<gamelab_core::NamedProgram>,
     /// A folder of WTHOR files (`*.wtb`, with `WTHOR.JOU` and `WTHOR.TRN` for the names)
     /// whose Othello games the page can find by player, tournament or year and open, e.g.
@@ -27,11 +28,25 @@ pub struct ServeArgs {
     wthor: Option<PathBuf>,
 }
 
-/// `NAME=COMMAND`, NAME a plain word (the page names it in a spec).
+/// `[PROTOCOL:]NAME=COMMAND`, NAME a plain word (the page names it in a spec), PROTOCOL
+/// one that the catalogue's AIs speak.
 fn named_program(text: &str) -> Result<gamelab_core::NamedProgram, String> {
-    let (name, command) = text
-        .split_once('=')
-        .ok_or_else(|| "expected NAME=COMMAND, e.g. edax=\"edax -q\"".to_string())?;
+    let (name, command) = text.split_once('=').ok_or_else(|| {
+        "expected [PROTOCOL:]NAME=COMMAND, e.g. nboard:edax=\"edax -q\"".to_string()
+    })?;
+    let (protocol, name) = match name.split_once(':') {
+        Some((protocol, name)) => (Some(protocol.trim()), name),
+        None => (None, name),
+    };
+    if let Some(protocol) = protocol {
+        let spoken = program_protocols();
+        if !spoken.contains(&protocol) {
+            return Err(format!(
+                "`{protocol}` is not a protocol of the AIs that run programs; expected {}",
+                spoken.join(" or ")
+            ));
+        }
+    }
     let (name, command) = (name.trim(), command.trim());
     let plain = !name.is_empty()
         && name.len() <= 64
@@ -49,7 +64,29 @@ fn named_program(text: &str) -> Result<gamelab_core::NamedProgram, String> {
     Ok(gamelab_core::NamedProgram {
         name: name.to_string(),
         command: command.to_string(),
+        protocol: protocol.map(str::to_string),
     })
+}
+
+/// The protocols the AIs of every game that run outside programs speak.
+fn program_protocols() -> Vec<&'static str> {
+    struct Protocols;
+    impl gamelab_core::GameVisitor for Protocols {
+        type Output = Vec<&'static str>;
+        fn visit<G: gamelab_core::Described>(self) -> Self::Output {
+            G::registry().program_protocols()
+        }
+    }
+    let mut all = Vec::new();
+    for game in gamelab_games::GAMES {
+        let protocols = gamelab_games::visit(game.name, None, Protocols).unwrap_or_default();
+        for protocol in protocols {
+            if !all.contains(&protocol) {
+                all.push(protocol);
+            }
+        }
+    }
+    all
 }
 
 pub fn run(args: ServeArgs) -> anyhow::Result<()> {
@@ -88,4 +125,44 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
             println!("gamelab is serving on http://{addr}/ (Ctrl-C to stop)");
         }))
         .with_context(|| format!("cannot serve on 127.0.0.1:{}", args.port))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn engines_are_named_with_or_without_a_protocol() {
+        let named = named_program("nboard:edax=edax -q").unwrap();
+        assert_eq!(
+            (
+                named.name.as_str(),
+                named.command.as_str(),
+                named.protocol.as_deref()
+            ),
+            ("edax", "edax -q", Some("nboard"))
+        );
+        let named = named_program(" grhino = gtp-rhino -l 4").unwrap();
+        assert_eq!(
+            (named.name.as_str(), named.command.as_str(), named.protocol),
+            ("grhino", "gtp-rhino -l 4", None)
+        );
+        assert_eq!(
+            named_program("gtp:g=x").unwrap().protocol.as_deref(),
+            Some("gtp")
+        );
+        for (text, needle) in [
+            ("edax", "expected [PROTOCOL:]NAME=COMMAND"),
+            (
+                "uci:stockfish=stockfish",
+                "`uci` is not a protocol of the AIs that run programs; expected nboard or gtp",
+            ),
+            ("nboard:=edax", "`` is not a plain name"),
+            ("nboard:a b=edax", "`a b` is not a plain name"),
+            ("nboard:edax=", "the engine `edax` has no command"),
+        ] {
+            let error = named_program(text).unwrap_err();
+            assert!(error.contains(needle), "{text}: {error}");
+        }
+    }
 }

@@ -153,6 +153,9 @@ pub struct ParamView {
     /// A `choice`'s values; a `file`'s words that name no file (`shipped`, `none`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub choices: Option<&'static [&'static str]>,
+    /// The protocol a `program` speaks (`nboard`, `gtp`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub protocol: Option<&'static str>,
 }
 
 #[derive(serde::Serialize, Debug)]
@@ -248,7 +251,11 @@ pub fn game_info<G: Described>() -> GameInfo {
                                 None,
                                 (!keywords.is_empty()).then_some(*keywords),
                             ),
-                            ParamKind::Program => ("program", None, None, None),
+                            ParamKind::Program { .. } => ("program", None, None, None),
+                        };
+                        let protocol = match p.kind {
+                            ParamKind::Program { protocol } => Some(protocol),
+                            _ => None,
                         };
                         ParamView {
                             name: p.name,
@@ -258,6 +265,7 @@ pub fn game_info<G: Described>() -> GameInfo {
                             min,
                             max,
                             choices,
+                            protocol,
                         }
                     })
                     .collect(),

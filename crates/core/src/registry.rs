@@ -30,9 +30,12 @@ pub enum ParamKind {
     File {
         keywords: &'static [&'static str],
     },
-    /// A program to run, with its arguments (an external engine). Only where
-    /// [`FileAccess::Any`] holds: a server runs no program a request names.
-    Program,
+    /// A program to run, with its arguments (an external engine), which speaks
+    /// `protocol` (`nboard`, `gtp`). Only where [`FileAccess::Any`] holds: a server runs no
+    /// program a request names, only those it offers by name for that protocol.
+    Program {
+        protocol: &'static str,
+    },
 }
 
 impl ParamKind {
@@ -44,7 +47,7 @@ impl ParamKind {
             ParamKind::Choice(options) => format!("one of {}", options.join(", ")),
             ParamKind::Text => "a non-empty text".into(),
             ParamKind::File { keywords: [] } => "a file name".into(),
-            ParamKind::Program => {
+            ParamKind::Program { .. } => {
                 "a program and its arguments, in parentheses when they hold spaces or commas".into()
             }
             ParamKind::File { keywords } => format!("{} or a file name", keywords.join(", ")),
@@ -71,7 +74,7 @@ impl ParamKind {
             ParamKind::Choice(options) => options
                 .contains(&text)
                 .then(|| Value::Text(text.to_string())),
-            ParamKind::Text | ParamKind::File { .. } | ParamKind::Program => {
+            ParamKind::Text | ParamKind::File { .. } | ParamKind::Program { .. } => {
                 (!text.is_empty()).then(|| Value::Text(text.to_string()))
             }
         }
@@ -172,11 +175,12 @@ impl ParamSpec {
         }
     }
 
-    /// A program and its arguments (required): an AI that runs it. See [`ParamKind::Program`].
-    pub fn program(name: &'static str, help: &'static str) -> Self {
+    /// A program and its arguments (required), speaking `protocol`: an AI that runs it.
+    /// See [`ParamKind::Program`].
+    pub fn program(name: &'static str, protocol: &'static str, help: &'static str) -> Self {
         ParamSpec {
             name,
-            kind: ParamKind::Program,
+            kind: ParamKind::Program { protocol },
             default: None,
             help,
         }
@@ -502,6 +506,19 @@ impl<G: Game> Registry<G> {
         &self.entries
     }
 
+    /// The protocols its AIs that run outside programs speak, each once.
+    pub fn program_protocols(&self) -> Vec<&'static str> {
+        let mut protocols = Vec::new();
+        for param in self.entries.iter().flat_map(|e| &e.params) {
+            if let ParamKind::Program { protocol } = param.kind
+                && !protocols.contains(&protocol)
+            {
+                protocols.push(protocol);
+            }
+        }
+        protocols
+    }
+
     /// The AI called `name` (or with that alias).
     pub fn find(&self, name: &str) -> Option<&AgentEntry<G>> {
         self.entries
@@ -546,14 +563,17 @@ impl<G: Game> Registry<G> {
     ) -> Result<Box<dyn Agent<G>>, SpecError> {
         let (entry, mut params) = self.resolve(spec)?;
         for decl in &entry.params {
-            if decl.kind == ParamKind::Program {
+            if let ParamKind::Program { protocol } = decl.kind {
                 let Value::Text(given) = params.value(decl.name).clone() else {
                     unreachable!("program parameters hold text")
                 };
-                let command = files.program(&given).map_err(|reason| SpecError::Invalid {
-                    agent: entry.name.to_string(),
-                    reason: format!("{} `{given}` {reason}", decl.name),
-                })?;
+                let command =
+                    files
+                        .program(&given, protocol)
+                        .map_err(|reason| SpecError::Invalid {
+                            agent: entry.name.to_string(),
+                            reason: format!("{} `{given}` {reason}", decl.name),
+                        })?;
                 params.values.insert(decl.name, Value::Text(command));
                 continue;
             }
@@ -597,23 +617,33 @@ pub enum FileAccess {
 }
 
 /// A program a server's operator lets requests run, by name (`gamelab serve --engine
-/// NAME=COMMAND`).
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// [PROTOCOL:]NAME=COMMAND`).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct NamedProgram {
     pub name: String,
+    #[serde(skip)]
     pub command: String,
+    /// The protocol it speaks, when the operator said: only AIs of that protocol run it.
+    pub protocol: Option<String>,
 }
 
 /// The longest file name a [`FileAccess::Served`] accepts.
 const MAX_FILE_NAME: usize = 128;
 
 impl FileAccess {
-    /// The program `given` names under this access (the command to run), or why none.
-    pub fn program(&self, given: &str) -> Result<String, String> {
+    /// The program `given` names under this access for an AI speaking `protocol` (the
+    /// command to run), or why none.
+    pub fn program(&self, given: &str, protocol: &str) -> Result<String, String> {
         match self {
             FileAccess::Any => Ok(given.to_string()),
             FileAccess::Refused(reason) => Err(reason.to_string()),
             FileAccess::Served { programs, .. } => match programs.iter().find(|p| p.name == given) {
+                Some(NamedProgram {
+                    protocol: Some(spoken),
+                    ..
+                }) if spoken != protocol => Err(format!(
+                    "names a program this server offers to {spoken} AIs only (`{spoken}:cmd={given}`), not to {protocol} ones"
+                )),
                 Some(p) => Ok(p.command.clone()),
                 None if programs.is_empty() => Err(
                     "names a program to run, and this front end runs none a request names; start the server with `gamelab serve --engine NAME=COMMAND` to offer COMMAND by NAME".into(),
@@ -630,13 +660,11 @@ impl FileAccess {
         }
     }
 
-    /// The names of the programs a [`FileAccess::Served`] offers.
-    pub fn program_names(&self) -> Vec<String> {
+    /// The programs a [`FileAccess::Served`] offers.
+    pub fn programs(&self) -> &[NamedProgram] {
         match self {
-            FileAccess::Served { programs, .. } => {
-                programs.iter().map(|p| p.name.clone()).collect()
-            }
-            _ => Vec::new(),
+            FileAccess::Served { programs, .. } => programs,
+            _ => &[],
         }
     }
 

@@ -799,6 +799,7 @@ pub fn registry() -> Registry<Othello> {
             vec![
                 ParamSpec::program(
                     "cmd",
+                    "nboard",
                     "the program and its arguments, e.g. (edax -q) or (gamelab nboard --ai engine:level=4)",
                 ),
                 ParamSpec::int("depth", 0, 0, 60, "`set depth` sent when it starts; 0 leaves it at its own"),
@@ -827,6 +828,7 @@ pub fn registry() -> Registry<Othello> {
         [
             vec![ParamSpec::program(
                 "cmd",
+                "gtp",
                 "the program and its arguments, e.g. (gtp-rhino -l 4) or (gamelab gtp --ai engine:level=4)",
             )],
             outside_program_params(),

@@ -81,6 +81,12 @@ function fillGameSelect(select, names) {
   select.replaceChildren(...names.map((n) => el("option", { value: n, text: gameInfo(n).title })));
 }
 
+// The names of the server's programs a program parameter `p` may run: those offered
+// for its protocol, or for any.
+function offeredPrograms(p) {
+  return catalogue.programs.filter((c) => c.protocol === null || c.protocol === p.protocol).map((c) => c.name);
+}
+
 // A choice of player: optionally "Human", else an AI with a form for its parameters.
 // `spec()` gives `human` or `name:key=value,…` with the parameters changed from defaults.
 function makePicker(container, info, { title, icon, human = true, initial = "human", onChange = () => {} }) {
@@ -89,10 +95,10 @@ function makePicker(container, info, { title, icon, human = true, initial = "hum
   if (human) select.append(el("option", { value: "human", text: "Human" }));
   const group = el("optgroup", { label: "AIs" });
   // An AI that needs a model file can only be offered when the server has models to read,
-  // and one that runs a program (an outside engine) when it offers programs by name
-  // (`gamelab serve --engine NAME=COMMAND`).
+  // and one that runs a program (an outside engine) when it offers programs by name for
+  // that AI's protocol (`gamelab serve --engine [PROTOCOL:]NAME=COMMAND`).
   const usable = (ai) =>
-    (catalogue.programs.length > 0 || !ai.params.some((p) => p.kind === "program")) &&
+    ai.params.every((p) => p.kind !== "program" || offeredPrograms(p).length > 0) &&
     (catalogue.models.length > 0 || !ai.params.some((p) => p.kind === "file" && p.default === null));
   for (const ai of info.ais.filter(usable)) group.append(el("option", { value: ai.name, text: ai.name }));
   select.append(group);
@@ -145,9 +151,10 @@ function makePicker(container, info, { title, icon, human = true, initial = "hum
         input = el("select", {}, ...p.choices.map((c) => el("option", { value: c, text: c })));
         input.value = p.default;
       } else if (p.kind === "program") {
-        // The server's engines, by the names it was started with.
-        input = el("select", {}, ...catalogue.programs.map((c) => el("option", { value: c, text: c })));
-        input.value = catalogue.programs[0];
+        // The server's engines for this protocol, by the names it was started with.
+        const names = offeredPrograms(p);
+        input = el("select", {}, ...names.map((c) => el("option", { value: c, text: c })));
+        input.value = names[0];
       } else if (p.kind === "file" && (catalogue.models.length > 0 || p.choices)) {
         // The words it takes (`shipped`, `none`) and the server's models folder, by name
         // (`gamelab serve --models FOLDER`): a server reads no other file.

@@ -340,7 +340,7 @@ async fn catalogue(State(app): State<Arc<AppState>>) -> Json<serde_json::Value> 
     let models = tokio::task::spawn_blocking(move || files.names())
         .await
         .unwrap_or_default();
-    let programs = app.files.program_names();
+    let programs = app.files.programs().to_vec();
     let wthor = app.wthor.as_ref().map(|db| {
         let years = db.years().map(|(a, b)| [a, b]);
         serde_json::json!({ "games": db.len(), "years": years })

@@ -1370,15 +1370,75 @@ async fn specs_from_the_page_name_no_files() {
     // A server started with engines runs those, by name, and nothing else.
     let opener = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/opener.sh");
     let served = App::with(gamelab_web::Config {
-        engines: vec![gamelab_core::NamedProgram {
-            name: "opener".into(),
-            command: opener.into(),
-        }],
+        engines: vec![
+            gamelab_core::NamedProgram {
+                name: "opener".into(),
+                command: opener.into(),
+                protocol: None,
+            },
+            gamelab_core::NamedProgram {
+                name: "nboard-opener".into(),
+                command: opener.into(),
+                protocol: Some("nboard".into()),
+            },
+        ],
         port: PORT,
         ..Default::default()
     });
     let (_, catalogue) = served.get("/api/catalogue").await;
-    assert_eq!(catalogue["programs"], json!(["opener"]));
+    assert_eq!(
+        catalogue["programs"],
+        json!([
+            {"name": "opener", "protocol": null},
+            {"name": "nboard-opener", "protocol": "nboard"},
+        ]),
+        "names and protocols, never the commands"
+    );
+    let othello = catalogue["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|g| g["name"] == "othello")
+        .unwrap();
+    let protocols: Vec<(&str, &str)> = othello["ais"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|ai| {
+            let name = ai["name"].as_str().unwrap();
+            ai["params"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|p| p["kind"] == "program")
+                .map(move |p| (name, p["protocol"].as_str().unwrap()))
+        })
+        .collect();
+    assert_eq!(protocols, [("nboard", "nboard"), ("gtp", "gtp")]);
+    // One offered for NBoard alone is refused to a GTP AI, with the way to use it.
+    let (status, body) = served
+        .post(
+            "/api/games",
+            json!({"game": "othello", "players": ["human", "gtp:cmd=nboard-opener"]}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    let message = body["error"].as_str().unwrap();
+    assert!(
+        message.contains("cmd `nboard-opener` names a program this server offers to nboard AIs only (`nboard:cmd=nboard-opener`), not to gtp ones"),
+        "{message}"
+    );
+    let state = served
+        .new_game("othello", ["nboard:cmd=nboard-opener", "human"])
+        .await;
+    let (status, state) = served
+        .post(
+            &format!("/api/games/{}/ai-move", id(&state)),
+            json!({"ply": 0}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{state}");
+    assert_eq!(state["moves"][0]["text"], "f5");
     let state = served
         .new_game("othello", ["nboard:cmd=opener", "human"])
         .await;
@@ -1397,7 +1457,9 @@ async fn specs_from_the_page_name_no_files() {
     assert_eq!(status, StatusCode::BAD_REQUEST);
     let message = body["error"].as_str().unwrap();
     assert!(
-        message.contains("names a program this server does not offer; it offers opener"),
+        message.contains(
+            "names a program this server does not offer; it offers opener, nboard-opener"
+        ),
         "{message}"
     );
     assert!(!marker.exists());

@@ -32,7 +32,7 @@ before(async () => {
   // `opener` is a scripted outside engine that answers F5 (tests/fixtures/opener.sh).
   const opener = resolve(root, "crates/web/tests/fixtures/opener.sh");
   const wthorFolder = resolve(root, "../shared/data/othello/wthor");
-  server = spawn(bin, ["serve", "--port", "0", "--engine", `opener=${opener}`, "--wthor", wthorFolder], { stdio: ["ignore", "pipe", "inherit"] });
+  server = spawn(bin, ["serve", "--port", "0", "--engine", `opener=${opener}`, "--engine", `nboard:nboard-opener=${opener}`, "--wthor", wthorFolder], { stdio: ["ignore", "pipe", "inherit"] });
   url = await new Promise((ok, fail) => {
     let out = "";
     server.stdout.on("data", (chunk) => {
@@ -565,7 +565,9 @@ test("an outside engine the server was started with plays from the pickers, by i
   await page.selectOption("#play-seat-1 select.ai", "human");
   await page.selectOption("#play-seat-0 select.ai", "nboard");
   await page.click('#play-seat-0 details summary');
-  assert.deepEqual(await page.$$eval('#play-seat-0 select[data-param="cmd"] option', (o) => o.map((x) => x.value)), ["opener"]);
+  assert.deepEqual(await page.$$eval('#play-seat-0 select[data-param="cmd"] option', (o) => o.map((x) => x.value)), ["opener", "nboard-opener"]);
+  // One the server offers for NBoard alone is not offered to the GTP engine.
+  assert.deepEqual(await page.evaluate(() => offeredPrograms({ protocol: "gtp" })), ["opener"]);
   await page.waitForFunction(() => document.querySelectorAll("#move-list li").length === 1);
   assert.match(await page.textContent("#move-list li:first-child"), /f5/);
   assert.match(await page.textContent("#play-players"), /nboard:cmd=opener/);
