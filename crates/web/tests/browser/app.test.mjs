@@ -88,6 +88,18 @@ async function humanTurn(page) {
   });
 }
 
+// An Othello game between two people, its first `plies` moves those of OTHELLO_TO_PASS.
+async function othelloBetweenPeople(page, plies) {
+  await page.selectOption("#play-game", "othello");
+  await page.waitForSelector('#play-board.discs .cell[data-square="19"].legal');
+  await page.selectOption("#play-seat-1 select.ai", "human");
+  await page.waitForFunction(() => document.querySelector("#play-players").textContent.includes("White: Human"));
+  await page.click("#records summary");
+  await page.fill("#record-text", OTHELLO_TO_PASS.slice(0, plies).join(""));
+  await page.click("#record-load");
+  await page.waitForFunction((n) => document.querySelectorAll("#move-list li").length === n, plies);
+}
+
 async function api(path, body) {
   const res = await fetch(new URL(path, url), {
     method: body === undefined ? "GET" : "POST",
@@ -853,14 +865,7 @@ test("analysis that keeps deepening: level by level to the exact values", async 
   assert.match(await page.textContent("#analysis-note"), /^Level \d+ by mcts:iterations=20000, for the side to move, 9 of 9 values exact, /);
   assert.equal(await page.$$eval("#play-board .overlay", (o) => o.length), 9);
   await page.uncheck("#analysis-on");
-  await page.selectOption("#play-game", "othello");
-  await page.waitForSelector('#play-board.discs .cell[data-square="19"].legal');
-  await page.selectOption("#play-seat-1 select.ai", "human");
-  await page.waitForFunction(() => document.querySelector("#play-players").textContent.includes("White: Human"));
-  await page.click("#records summary");
-  await page.fill("#record-text", OTHELLO_TO_PASS.slice(0, 44).join(""));
-  await page.click("#record-load");
-  await page.waitForFunction(() => document.querySelectorAll("#move-list li").length === 44);
+  await othelloBetweenPeople(page, 44);
   await page.fill("#analysis-ai", "engine:threads=1");
   await page.check("#analysis-deepen");
   await page.check("#analysis-on");
@@ -889,14 +894,7 @@ test("analysis that keeps deepening: level by level to the exact values", async 
 // had valued show its values, underlined, and the note says how many.
 test("analysis that keeps deepening: a level the time cut short", async () => {
   const page = await open();
-  await page.selectOption("#play-game", "othello");
-  await page.waitForSelector('#play-board.discs .cell[data-square="19"].legal');
-  await page.selectOption("#play-seat-1 select.ai", "human");
-  await page.waitForFunction(() => document.querySelector("#play-players").textContent.includes("White: Human"));
-  await page.click("#records summary");
-  await page.fill("#record-text", OTHELLO_TO_PASS.slice(0, 30).join(""));
-  await page.click("#record-load");
-  await page.waitForFunction(() => document.querySelectorAll("#move-list li").length === 30);
+  await othelloBetweenPeople(page, 30);
   await page.fill("#analysis-ai", "engine:threads=1,time=1.5");
   await page.check("#analysis-deepen");
   await page.check("#analysis-on");
