@@ -62,7 +62,7 @@ pub(crate) fn in_order<R: Send>(
     if listed {
         OPEN.lock().expect("no search panics").push(OpenRef(&open));
     }
-    let _close = Close(&open);
+    let close = Close(&open);
     // Helpers that have started; each is in `open.workers` before it counts here.
     let started = AtomicUsize::new(0);
     rayon::scope(|s| {
@@ -97,6 +97,8 @@ pub(crate) fn in_order<R: Send>(
             }
         }
     });
+    // No thread runs `work` any more, so `done` can be taken from under it.
+    drop(close);
     let mut done = done.into_inner().expect("no search panics");
     done.sort_unstable_by_key(|&(i, _)| i);
     done
