@@ -11,7 +11,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PySequence};
 use rand::Rng;
 
-use crate::dyn_game::{AnyAgent, AnyGame, DynGame, make_position};
+use crate::dyn_game::{AnyAgent, AnyGame, DeepLevel, DynGame, make_position};
 use crate::errors::{AgentError, PositionError, SpecError};
 use crate::position::{Position, move_text};
 
@@ -177,42 +177,55 @@ impl Agent {
     /// last level done, with their own `"level"` one above it);
     /// `mcts` doubles its iterations a level (`"nodes"` counts them) until its tree has
     /// proven every move; another AI that scores moves gives one level (`"level":
-    /// None`); `None` for an AI that scores none. Ctrl-C raises KeyboardInterrupt.
-    #[pyo3(signature = (position, *, time_limit = None))]
+    /// None`); `None` for an AI that scores none. `on_level`, when given, is called with
+    /// each level as it comes (a few times a second at most, on the calling thread), to
+    /// watch a long analysis; an exception it raises stops the search and is raised.
+    /// Ctrl-C raises KeyboardInterrupt.
+    #[pyo3(signature = (position, *, time_limit = None, on_level = None))]
     fn deepen<'py>(
         &self,
         py: Python<'py>,
         position: PyRef<'_, Position>,
         time_limit: Option<f64>,
+        on_level: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Option<Bound<'py, PyList>>> {
         let limit =
             crate::args::seconds("time_limit", time_limit)?.map(std::time::Duration::from_secs_f64);
         let pos = &*position.inner;
         check_going(pos)?;
-        let levels = crate::interrupt::run(py, None, None, |job| {
+        let streaming = on_level.is_some();
+        // Levels done and not yet given to `on_level`.
+        let fresh: Mutex<Vec<DeepLevel>> = Mutex::new(Vec::new());
+        let mut watch = |_: &crate::interrupt::Job| -> PyResult<()> {
+            let Some(on_level) = on_level else {
+                return Ok(());
+            };
+            let levels = std::mem::take(&mut *fresh.lock().expect("never poisoned"));
+            for level in &levels {
+                on_level.call1((level_dict(py, level)?,))?;
+            }
+            Ok(())
+        };
+        let levels = crate::interrupt::run_watched(py, None, &mut watch, |job| {
             let deadline = limit.map(|limit| std::time::Instant::now() + limit);
             let stop = gamelab_core::Watchdog::start(Some(&job.stop), deadline);
-            self.with(pos, |agent| agent.deepen(pos, stop.flag()))
+            let mut levels = Vec::new();
+            let end = self.with(pos, |agent| {
+                agent.deepen(pos, stop.flag(), &mut |level| {
+                    if streaming {
+                        fresh.lock().expect("never poisoned").push(level.clone());
+                    }
+                    levels.push(level);
+                })
+            })?;
+            Ok::<_, PyErr>(end.map(|()| levels))
         })??;
         let Some(levels) = levels else {
             return Ok(None);
         };
         let list = PyList::empty(py);
-        for level in levels {
-            let moves = PyDict::new(py);
-            for m in level.moves {
-                let value = PyDict::new(py);
-                value.set_item("score", m.score)?;
-                value.set_item("exact", m.exact)?;
-                value.set_item("line", m.line)?;
-                value.set_item("level", m.level)?;
-                moves.set_item(m.mv, value)?;
-            }
-            let entry = PyDict::new(py);
-            entry.set_item("level", level.level)?;
-            entry.set_item("nodes", level.nodes)?;
-            entry.set_item("moves", moves)?;
-            list.append(entry)?;
+        for level in &levels {
+            list.append(level_dict(py, level)?)?;
         }
         Ok(Some(list))
     }
@@ -684,4 +697,22 @@ impl<G: Described> gamelab_core::Agent<G> for PyAgent<G> {
             }
         }
     }
+}
+
+/// One level of a deepening analysis as `Agent.deepen` gives it.
+fn level_dict<'py>(py: Python<'py>, level: &DeepLevel) -> PyResult<Bound<'py, PyDict>> {
+    let moves = PyDict::new(py);
+    for m in &level.moves {
+        let value = PyDict::new(py);
+        value.set_item("score", m.score)?;
+        value.set_item("exact", m.exact)?;
+        value.set_item("line", &m.line)?;
+        value.set_item("level", m.level)?;
+        moves.set_item(&m.mv, value)?;
+    }
+    let entry = PyDict::new(py);
+    entry.set_item("level", level.level)?;
+    entry.set_item("nodes", level.nodes)?;
+    entry.set_item("moves", moves)?;
+    Ok(entry)
 }

@@ -246,13 +246,19 @@ pub trait AnyAgent: Send {
     fn move_scores(&mut self, pos: &dyn AnyGame) -> Option<Vec<(String, f64)>>;
     fn value(&mut self, pos: &dyn AnyGame) -> Option<f64>;
     fn set_stop(&mut self, stop: &StopFlag);
-    /// Every level of [`gamelab_core::Agent::deepen_move_scores`] until it ends or `stop`
-    /// is raised; `None` for an agent that scores no moves. The agent's stop is its own
-    /// again afterwards (a fresh one).
-    fn deepen(&mut self, pos: &dyn AnyGame, stop: &StopFlag) -> Option<Vec<DeepLevel>>;
+    /// Every level of [`gamelab_core::Agent::deepen_move_scores`], each given to `level` as
+    /// it is done, until it ends or `stop` is raised; `None` for an agent that scores no
+    /// moves. The agent's stop is its own again afterwards (a fresh one).
+    fn deepen(
+        &mut self,
+        pos: &dyn AnyGame,
+        stop: &StopFlag,
+        level: &mut dyn FnMut(DeepLevel),
+    ) -> Option<()>;
 }
 
 /// One level of a deepening analysis, its moves as text.
+#[derive(Clone)]
 pub struct DeepLevel {
     pub level: Option<u32>,
     pub nodes: Option<u64>,
@@ -260,6 +266,7 @@ pub struct DeepLevel {
 }
 
 /// One move's value in a [`DeepLevel`] (see [`gamelab_core::DeepScore`]).
+#[derive(Clone)]
 pub struct DeepMove {
     pub mv: String,
     pub score: f64,
@@ -321,11 +328,15 @@ impl<G: Described> AnyAgent for DynAgent<G> {
         self.agent.set_stop(stop);
     }
 
-    fn deepen(&mut self, pos: &dyn AnyGame, stop: &StopFlag) -> Option<Vec<DeepLevel>> {
+    fn deepen(
+        &mut self,
+        pos: &dyn AnyGame,
+        stop: &StopFlag,
+        level: &mut dyn FnMut(DeepLevel),
+    ) -> Option<()> {
         self.agent.set_stop(stop);
-        let mut levels = Vec::new();
         let end = self.agent.deepen_move_scores(Self::game(pos), &mut |step| {
-            levels.push(DeepLevel {
+            level(DeepLevel {
                 level: step.level,
                 nodes: step.nodes,
                 moves: step
@@ -343,6 +354,6 @@ impl<G: Described> AnyAgent for DynAgent<G> {
             std::ops::ControlFlow::Continue(())
         });
         self.agent.set_stop(&StopFlag::default());
-        end.map(|_| levels)
+        end.map(drop)
     }
 }

@@ -42,6 +42,22 @@ pub fn run<R: Send>(
     stop: Option<StopFlag>,
     work: impl FnOnce(&Job) -> R + Send,
 ) -> PyResult<R> {
+    let mut watch = |job: &Job| match progress {
+        Some(p) => p.call1((job.done.load(Ordering::Relaxed),)).map(drop),
+        None => Ok(()),
+    };
+    run_watched(py, stop, &mut watch, work)
+}
+
+/// As [`run`], with `watch` called on the calling thread (with the interpreter) after each
+/// look and once at the end, instead of a progress bar: an error it returns stops the work
+/// and is raised.
+pub fn run_watched<R: Send>(
+    py: Python<'_>,
+    stop: Option<StopFlag>,
+    watch: &mut dyn FnMut(&Job) -> PyResult<()>,
+    work: impl FnOnce(&Job) -> R + Send,
+) -> PyResult<R> {
     let job = Job {
         stop: stop.unwrap_or_else(|| StopFlag::new(AtomicBool::new(false))),
         done: AtomicU64::new(0),
@@ -70,10 +86,7 @@ pub fn run<R: Send>(
                 }
             });
             if raised.is_none() {
-                let looked = py.check_signals().and_then(|()| match progress {
-                    Some(p) => p.call1((job.done.load(Ordering::Relaxed),)).map(drop),
-                    None => Ok(()),
-                });
+                let looked = py.check_signals().and_then(|()| watch(&job));
                 if let Err(e) = looked {
                     job.stop.store(true, Ordering::SeqCst);
                     raised = Some(e);

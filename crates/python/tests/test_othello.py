@@ -117,6 +117,16 @@ def test_an_engine_deepens_level_by_level_to_the_exact_values(data):
     for mv, v in last.items():
         assert -gamelab.othello.solve(p.position.after(mv)).score == v["score"]
     assert all(level["nodes"] > 0 for level in levels)
+    # The same levels, each given to `on_level` as it comes.
+    seen = []
+    again = engine.deepen(p.position, on_level=seen.append)
+    assert seen == again and [level["level"] for level in seen] == list(range(1, 8))
+    # An exception in `on_level` stops the search (the start is far from exact) and is
+    # raised; the agent is fine afterwards.
+    def enough(level):
+        raise ValueError(f"enough at level {level['level']}")
+    with pytest.raises(ValueError, match="enough at level 1"):
+        engine.deepen(gamelab.Othello(), on_level=enough)
     # A time limit ends it at the last level done; the agent plays on afterwards.
     start = gamelab.Othello()
     timed = engine.deepen(start, time_limit=0.2)
