@@ -117,18 +117,20 @@ impl std::str::FromStr for TimeControl {
             )
         };
         let number = |word: &str| word.trim().parse::<f64>().map_err(|_| expected());
+        // Every message names the clock once, as the first words.
+        let in_range = |e: String| format!("clock `{text}`: {e}");
         let parts: Vec<&str> = text.split('/').collect();
         match parts[..] {
             [main, period, stones] => {
                 let stones = stones.trim().parse::<u32>().map_err(|_| expected())?;
-                TimeControl::from_gtp(number(main)?, number(period)?, stones)
+                TimeControl::from_gtp(number(main)?, number(period)?, stones).map_err(in_range)
             }
             [main] => match main.split_once('+') {
                 Some((main, increment)) => Ok(TimeControl::Fischer {
-                    main: seconds("main time", number(main)?)?,
-                    increment: seconds("increment", number(increment)?)?,
+                    main: seconds("main time", number(main)?).map_err(in_range)?,
+                    increment: seconds("increment", number(increment)?).map_err(in_range)?,
                 }),
-                None => TimeControl::from_gtp(number(main)?, 0.0, 0),
+                None => TimeControl::from_gtp(number(main)?, 0.0, 0).map_err(in_range),
             },
             _ => Err(expected()),
         }
@@ -458,7 +460,10 @@ mod tests {
             ("60/-1/5", "byo-yomi time"),
         ] {
             let e = bad.parse::<TimeControl>().unwrap_err();
-            assert!(e.starts_with(what), "{bad}: {e}");
+            assert!(
+                e.starts_with(&format!("clock `{bad}`: {what}")),
+                "{bad}: {e}"
+            );
         }
     }
 

@@ -245,7 +245,8 @@ impl<G: Described> WebSession<G> {
         let clock = match &request.clock {
             Some(text) => text
                 .parse::<TimeControl>()
-                .map_err(|e| ApiError::bad_request(format!("clock: {e}")))?,
+                // The message names the clock already.
+                .map_err(|e| ApiError::bad_request(e.to_string()))?,
             None => TimeControl::Unlimited,
         };
         let mut session = PlaySession::new(start, seats, request.seed);
