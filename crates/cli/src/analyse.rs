@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
 use clap::Args;
-use gamelab_core::{Agent, DeepScore, Deepening, DeepeningEnd, Described, GameVisitor, Watchdog};
+use gamelab_core::{Agent, Deepening, DeepeningEnd, Described, GameVisitor, Watchdog};
 
 #[derive(Args, Debug)]
 pub struct AnalyseArgs {
@@ -126,7 +126,7 @@ fn analyse<G: Described>(args: &AnalyseArgs, out: &mut impl Write) -> anyhow::Re
         let line: Vec<String> = s.line.iter().map(ToString::to_string).collect();
         let mark = match s.level {
             _ if s.exact => " exact   ".to_string(),
-            Some(l) if s.level > last.level => format!(" level {l:<2}"),
+            Some(l) if last.is_ahead(s) => format!(" level {l:<2}"),
             _ => " ".repeat(9),
         };
         writeln!(
@@ -182,7 +182,8 @@ fn level_line<M: std::fmt::Display>(step: &Deepening<M>, elapsed: Duration) -> S
         let line: Vec<String> = b.line.iter().map(ToString::to_string).collect();
         format!("  best {} {:+.2}  line {}", b.mv, b.score, line.join(" "))
     });
-    let deeper = deeper_than_step(step).count();
+    // Exact values are marked so, whatever their level.
+    let deeper = step.ahead().filter(|s| !s.exact).count();
     let deeper = match step.level {
         Some(l) if deeper > 0 => format!("  {deeper} at level {}", l + 1),
         _ => String::new(),
@@ -192,11 +193,4 @@ fn level_line<M: std::fmt::Display>(step: &Deepening<M>, elapsed: Duration) -> S
         step.scores.len(),
         elapsed.as_secs_f64()
     )
-}
-
-/// The moves of a step cut short by time that its next level had valued.
-fn deeper_than_step<M>(step: &Deepening<M>) -> impl Iterator<Item = &DeepScore<M>> {
-    step.scores
-        .iter()
-        .filter(|s| !s.exact && s.level > step.level)
 }

@@ -149,6 +149,19 @@ pub struct Deepening<M> {
     pub nodes: Option<u64>,
 }
 
+impl<M> Deepening<M> {
+    /// Whether `score` comes from a level past this step's: a move that the level the
+    /// time cut short had valued ([`deepen_by_moves`]).
+    pub fn is_ahead(&self, score: &DeepScore<M>) -> bool {
+        score.level > self.level
+    }
+
+    /// The moves of this step valued past its level (see [`Deepening::is_ahead`]).
+    pub fn ahead(&self) -> impl Iterator<Item = &DeepScore<M>> {
+        self.scores.iter().filter(|s| self.is_ahead(s))
+    }
+}
+
 impl<M: Copy> Deepening<M> {
     /// The start of an agent's deepening: `moves` not valued yet (score 0, not exact,
     /// each line the move alone), no level done, no positions searched.

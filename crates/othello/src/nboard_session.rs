@@ -257,7 +257,7 @@ impl Session {
             }
             let end = self.agent.deepen_move_scores(&pos, &mut |step| {
                 // A level cut short by the next command: what was sent stands.
-                if step.scores.iter().any(|s| s.level > step.level) {
+                if step.ahead().next().is_some() {
                     return std::ops::ControlFlow::Break(());
                 }
                 if !deepened {
