@@ -50,18 +50,10 @@ impl Session {
             .into_iter()
             .find(|name| entry.params.iter().any(|p| p.name == *name));
         // The spec's, else the parameter's default.
-        let depth = depth_param.and_then(|name| {
-            spec.params
-                .iter()
-                .find(|(n, _)| n == name)
-                .and_then(|(_, v)| v.parse().ok())
-                .or_else(|| {
-                    let param = entry.params.iter().find(|p| p.name == name)?;
-                    match param.default {
-                        Some(gamelab_core::registry::Value::Int(d)) => Some(d),
-                        _ => None,
-                    }
-                })
+        let params = entry.params_from(&spec)?;
+        let depth = depth_param.and_then(|name| match params.value(name) {
+            gamelab_core::registry::Value::Int(d) => Some(*d),
+            _ => None,
         });
         Ok(Session {
             registry,
@@ -278,12 +270,9 @@ impl Session {
             if self.hint_stop.is_some() {
                 self.agent.set_stop(&gamelab_core::StopFlag::default());
             }
-            // Stopped by the next command: what was sent stands.
-            if end == Some(gamelab_core::DeepeningEnd::Stopped) {
-                emit("status".to_string());
-                return Ok(());
-            }
-            if end.is_some() && deepened {
+            // Stopped by the next command, what was sent stands; else the levels were sent
+            // unless the AI values no moves.
+            if end == Some(gamelab_core::DeepeningEnd::Stopped) || (end.is_some() && deepened) {
                 emit("status".to_string());
                 return Ok(());
             }
