@@ -513,6 +513,12 @@ async function review() {
   }), el("p", { class: "muted small", text: `By ${spec}, in its own units.` }));
 }
 
+// Whether value `v` of a deepening view at `level` comes from a level past it: a move the
+// level the time cut short had valued (core's `Deepening::is_ahead`).
+function isAhead(v, level) {
+  return level !== null && v.level > level;
+}
+
 // What a deepening analysis has reached, in a line: the level, the exact values, the
 // best move's line, and once it is over, why it ended.
 function deepeningNote(view) {
@@ -522,7 +528,7 @@ function deepeningNote(view) {
   const parts = [`${level}, for the side to move`];
   if (view.scores.length) parts.push(`${exact} of ${view.scores.length} values exact`);
   // A level cut short by time: the moves it had valued, best first, are shown at it.
-  const deeper = view.level === null ? [] : view.scores.filter((v) => !v.exact && v.level > view.level);
+  const deeper = view.scores.filter((v) => !v.exact && isAhead(v, view.level));
   if (deeper.length) parts.push(`${deeper.length} valued at level ${view.level + 1} before the time ran out`);
   if (view.nodes !== null) parts.push(`${view.nodes.toLocaleString("en")} positions`);
   parts.push(`${(view.elapsed_ms / 1000).toFixed(1)} s`);
@@ -721,7 +727,7 @@ function renderPlay() {
   const overlay = Object.fromEntries(values.filter((v) => v.square !== null)
     .map((v) => [v.square, {
       text: valueText(v.score), exact: v.exact === true,
-      deeper: level !== null && v.level > level ? v.level : null,
+      deeper: isAhead(v, level) ? v.level : null,
     }]));
   const best = bestOf(values);
   drawBoard(board, s.board, info, {
