@@ -892,25 +892,28 @@ test("analysis that keeps deepening: level by level to the exact values", async 
 
 // A deepening that the AI's own time ends part way through a level: the moves that level
 // had valued show its values, underlined, and the note says how many.
-test("analysis that keeps deepening: a level the time cut short", async () => {
-  const page = await open();
-  await othelloBetweenPeople(page, 30);
-  await page.fill("#analysis-ai", "engine:threads=1,time=1.5");
-  await page.check("#analysis-deepen");
-  await page.check("#analysis-on");
-  await page.waitForFunction(() => /Ended: the AI's own time ran out\.$/.test(document.querySelector("#analysis-note").textContent));
-  const note = await page.textContent("#analysis-note");
-  const level = Number(/^Level (\d+) /.exec(note)[1]);
-  const deeper = await page.$$eval("#play-board .overlay.deeper", (o) => o.map((x) => x.title));
-  // Whether the time fell inside a level with moves done depends on the machine; what is
-  // shown must agree with itself either way.
-  const said = new RegExp(`, (\\d+) valued at level ${level + 1} before the time ran out,`).exec(note);
-  assert.equal(said ? Number(said[1]) : 0, deeper.length, note);
-  for (const title of deeper) assert.match(title, new RegExp(`^Level ${level + 1}: valued a level deeper`));
-  assert.equal(await page.$$eval("#play-board .overlay", (o) => o.length), await page.$$eval("#play-board .cell.legal", (c) => c.length));
-  await shot(page, "othello-deepening-cut-short");
-  assert.deepEqual(page.errors, []);
-});
+for (const [name, viewport] of [["desktop", { width: 1360, height: 900 }], ["phone", { width: 390, height: 844 }]]) {
+  test(`analysis that keeps deepening: a level the time cut short (${name})`, async () => {
+    const page = await open(viewport);
+    await othelloBetweenPeople(page, 30);
+    await page.fill("#analysis-ai", "engine:threads=1,time=1.5");
+    await page.check("#analysis-deepen");
+    await page.check("#analysis-on");
+    await page.waitForFunction(() => /Ended: the AI's own time ran out\.$/.test(document.querySelector("#analysis-note").textContent));
+    const note = await page.textContent("#analysis-note");
+    const level = Number(/^Level (\d+) /.exec(note)[1]);
+    const deeper = await page.$$eval("#play-board .overlay.deeper", (o) => o.map((x) => x.title));
+    // Whether the time fell inside a level with moves done depends on the machine; what is
+    // shown must agree with itself either way.
+    const said = new RegExp(`, (\\d+) valued at level ${level + 1} before the time ran out,`).exec(note);
+    assert.equal(said ? Number(said[1]) : 0, deeper.length, note);
+    for (const title of deeper) assert.match(title, new RegExp(`^Level ${level + 1}: valued a level deeper`));
+    assert.equal(await page.$$eval("#play-board .overlay", (o) => o.length), await page.$$eval("#play-board .cell.legal", (c) => c.length));
+    await page.$eval("#play-board", (e) => e.scrollIntoView());
+    await shot(page, `othello-deepening-cut-short-${name}`);
+    assert.deepEqual(page.errors, []);
+  });
+}
 
 // Issue 22: an evaluation bar for the position shown and a graph over the game, on a
 // desktop and on a phone.
