@@ -246,7 +246,7 @@ impl<G: Described> WebSession<G> {
             Some(text) => text
                 .parse::<TimeControl>()
                 // The message names the clock already.
-                .map_err(|e| ApiError::bad_request(e.to_string()))?,
+                .map_err(ApiError::bad_request)?,
             None => TimeControl::Unlimited,
         };
         let mut session = PlaySession::new(start, seats, request.seed);
