@@ -60,7 +60,11 @@ fn analyse<G: Described>(args: &AnalyseArgs, out: &mut impl Write) -> anyhow::Re
     let mut agent = G::registry().build(&args.ai)?;
     let began = Instant::now();
     let interrupt = crate::recording::interrupt_flag();
-    let deadline = args.time.map(|s| began + Duration::from_secs_f64(s));
+    let time = args.time.map(Duration::from_secs_f64);
+    // `--time` is the AI's own time when it takes one (its first level then always
+    // completes); else it stops the AI from outside.
+    let agent_timed = time.is_some_and(|t| agent.set_move_time(Some(t)));
+    let deadline = time.filter(|_| !agent_timed).map(|t| began + t);
     let watchdog = Watchdog::start(Some(&interrupt), deadline);
     agent.set_stop(watchdog.flag());
     let mut last: Option<Deepening<G::Move>> = None;
@@ -94,7 +98,7 @@ fn analyse<G: Described>(args: &AnalyseArgs, out: &mut impl Write) -> anyhow::Re
     };
     let why = match end {
         DeepeningEnd::Stopped if crate::recording::interrupted() => "interrupted".to_string(),
-        DeepeningEnd::Stopped if deadline.is_some_and(|d| Instant::now() >= d) => {
+        DeepeningEnd::Stopped if time.is_some_and(|t| began.elapsed() >= t) => {
             format!("--time {} s ran out", args.time.unwrap_or_default())
         }
         DeepeningEnd::Stopped => "the AI's own time ran out".to_string(),

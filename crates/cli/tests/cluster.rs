@@ -218,24 +218,40 @@ fn an_ffo_suite_is_solved_a_position_a_worker() {
 #[test]
 fn a_peer_that_dies_ends_the_run_with_an_error_and_no_file() {
     let dir = tempfile::tempdir().unwrap();
+    // Each process plays an Othello match of the relay engine, which says when its
+    // process is playing (the cluster formed); process 1 is killed then.
+    let events = tempfile::tempdir().unwrap();
+    let relay = format!(
+        "gtp:cmd=({}/tests/fixtures/gtp-relay.py {} 0 {})",
+        env!("CARGO_MANIFEST_DIR"),
+        events.path().display(),
+        env!("CARGO_BIN_EXE_gamelab")
+    );
     let mut run = Run::start(
         dir.path(),
         2,
         &[
             "match",
-            "ai14s",
-            "ai2",
+            "--game",
+            "othello",
+            &relay,
+            "greedy",
             "-n",
-            "1000000000",
+            "1000000",
             "--threads",
             "1",
             "--records",
             "games.jsonl",
         ],
     );
-    std::thread::sleep(Duration::from_secs(2));
+    let playing = events.path().join(format!("playing-{}", run.0[1].id()));
+    while !playing.exists() {
+        assert!(child_running(&run.0[1]), "process 1 ended before it played");
+        std::thread::sleep(Duration::from_millis(10));
+    }
     run.0[1].kill().unwrap();
-    let outputs = run.finish(Duration::from_secs(30));
+    // A bound on a hang, not on speed: the peer's death is seen within a second.
+    let outputs = run.finish(Duration::from_secs(120));
     assert!(!outputs[0].status.success());
     let err = String::from_utf8_lossy(&outputs[0].stderr);
     assert!(err.contains("the cluster lost a peer"), "{err}");
@@ -279,7 +295,8 @@ fn peers_that_never_come_are_an_error_in_bounded_time() {
         .arg(&hostfile)
         .output()
         .unwrap();
-    assert!(started.elapsed() < Duration::from_secs(20));
+    // A bound on a hang, not on speed: the timeout is 2 s.
+    assert!(started.elapsed() < Duration::from_secs(120));
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(

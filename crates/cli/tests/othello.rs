@@ -685,15 +685,19 @@ fn ffo_on_two_threads_and_against_a_time_limit() {
         .success()
         .stdout(predicate::str::starts_with("2 thread(s)\n"))
         .stdout(predicate::str::contains("  3      14     +2 d1      +2 d1"));
-    // FFO #40 takes a fraction of a second, #45 (after it) several on one thread.
+    // FFO #20 (6 empties) is solved in microseconds, #78 (34 empties, after it) would
+    // take hours on any machine: the time limit stops the one and not the other.
+    let dir = tempfile::tempdir().unwrap();
+    let suite = quick_then_endless(dir.path());
     gamelab()
-        .args(["ffo", &shared("ffo40-59.txt"), "--ids", "40,45"])
+        .arg("ffo")
+        .arg(&suite)
         .args(["--threads", "1", "--time-limit", "2"])
         .assert()
         .failure()
-        .stdout(predicate::str::contains(" 45      24      - -       +6 b2"))
+        .stdout(predicate::str::contains(" 78      34      - -"))
         .stdout(predicate::str::contains("not solved in time"))
-        .stdout(predicate::str::contains(" 40      20    +38 a2     +38 a2"))
+        .stdout(predicate::str::contains(" 20       6     +6 h5      +6 h5"))
         .stdout(predicate::str::contains("1 positions,"))
         .stderr(predicate::str::contains(
             "1 position(s) not solved within 2 s",
@@ -707,43 +711,56 @@ fn ffo_on_two_threads_and_against_a_time_limit() {
         ));
 }
 
+/// An FFO suite of two positions: #20 (6 empties, solved at once) then #78 (34 empties,
+/// a close game: a solve of hours on any machine), written in `dir`.
+fn quick_then_endless(dir: &Path) -> std::path::PathBuf {
+    let line = |file: &str, id: &str| {
+        std::fs::read_to_string(shared(file))
+            .unwrap()
+            .lines()
+            .find(|l| l.split_whitespace().next() == Some(id))
+            .unwrap_or_else(|| panic!("FFO #{id} in {file}"))
+            .to_string()
+    };
+    let path = dir.join("two.txt");
+    let text = format!(
+        "{}\n{}\n",
+        line("ffo1-39.txt", "20"),
+        line("ffo60-79.txt", "78")
+    );
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
 #[test]
 fn ctrl_c_ends_an_ffo_run_with_what_was_solved() {
-    let child = std::process::Command::new(env!("CARGO_BIN_EXE_gamelab"))
-        .args([
-            "ffo",
-            &shared("ffo40-59.txt"),
-            "--ids",
-            "40,45",
-            "--threads",
-            "1",
-        ])
+    use std::io::BufRead;
+    let dir = tempfile::tempdir().unwrap();
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_gamelab"))
+        .arg("ffo")
+        .arg(quick_then_endless(dir.path()))
+        .args(["--threads", "1"])
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    // #40 takes well under a second, #45 several.
-    std::thread::sleep(std::time::Duration::from_millis(2500));
+    // Ctrl-C once #20's row is out: #78 is then being solved, for hours.
+    let mut stdout = std::io::BufReader::new(child.stdout.take().unwrap());
+    let mut seen = String::new();
+    while !seen.lines().any(|l| l.starts_with(" 20 ")) {
+        assert!(stdout.read_line(&mut seen).unwrap() > 0, "{seen}");
+    }
     let status = std::process::Command::new("kill")
         .args(["-INT", &child.id().to_string()])
         .status()
         .unwrap();
     assert!(status.success());
+    std::io::Read::read_to_string(&mut stdout, &mut seen).unwrap();
     let out = child.wait_with_output().unwrap();
-    let (stdout, stderr) = (
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr),
-    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success());
-    assert!(
-        stdout.contains(" 40      20    +38 a2     +38 a2"),
-        "{stdout}"
-    );
-    assert!(
-        stdout.contains("interrupted during position 45"),
-        "{stdout}"
-    );
-    assert!(stdout.contains("1 positions,"), "{stdout}");
+    assert!(seen.contains("interrupted during position 78"), "{seen}");
+    assert!(seen.contains("1 positions,"), "{seen}");
     assert!(
         stderr.contains("interrupted: 1 of 2 positions solved"),
         "{stderr}"

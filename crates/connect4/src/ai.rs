@@ -125,12 +125,20 @@ impl LeafEval<ConnectFour> for Eval {
 pub struct AlphaBeta {
     pub depth: u32,
     pub time: Option<Duration>,
+    /// A game clock's share for the next move (or an analysis's time), which shortens
+    /// `time`.
+    pub move_time: Option<Duration>,
     pub exact: usize,
     /// Set from outside to end a search at once.
     pub stop: Option<gamelab_core::StopFlag>,
 }
 
 impl AlphaBeta {
+    /// The time a move (or a deepening) may take: the spec's, or a clock's shorter share.
+    fn time_limit(&self) -> Option<Duration> {
+        gamelab_core::clock::shorter(self.time, self.move_time)
+    }
+
     fn decide(&self, game: &ConnectFour) -> Move {
         let moves = game.legal_moves();
         if moves.len() == 1 {
@@ -143,7 +151,7 @@ impl AlphaBeta {
             max_depth: self.depth,
             use_tt: true,
             symmetric: false,
-            time_limit: self.time,
+            time_limit: self.time_limit(),
         };
         analyze_until(game, &mut Eval, options, self.stop.as_ref())
             .last()
@@ -221,7 +229,7 @@ impl Agent<ConnectFour> for AlphaBeta {
     /// under a time limit each move's share of it.
     fn move_scores(&mut self, game: &ConnectFour) -> Option<Vec<(Move, f64)>> {
         let moves = game.legal_moves();
-        let share = self.time.map(|t| t / moves.len().max(1) as u32);
+        let share = self.time_limit().map(|t| t / moves.len().max(1) as u32);
         let depth = self.depth.saturating_sub(1);
         moves
             .iter()
@@ -242,7 +250,7 @@ impl Agent<ConnectFour> for AlphaBeta {
             return None;
         }
         let outer = self.stop.clone();
-        let deadline = self.time.map(|t| std::time::Instant::now() + t);
+        let deadline = self.time_limit().map(|t| std::time::Instant::now() + t);
         let watchdog = gamelab_core::Watchdog::start(outer.as_ref(), deadline);
         self.stop = Some(watchdog.flag().clone());
         let deepest = (WIDTH * HEIGHT) as u32;
@@ -261,9 +269,14 @@ impl Agent<ConnectFour> for AlphaBeta {
     }
 
     fn policy(&mut self, game: &ConnectFour) -> Option<Policy<Move>> {
-        self.time
+        self.time_limit()
             .is_none()
             .then(|| Policy::uniform(&[self.decide(game)]))
+    }
+
+    fn set_move_time(&mut self, limit: Option<Duration>) -> bool {
+        self.move_time = limit;
+        true
     }
 }
 
@@ -301,6 +314,7 @@ pub fn registry() -> Registry<ConnectFour> {
             Ok(Box::new(AlphaBeta {
                 depth: p.int("depth") as u32,
                 time: (seconds > 0.0).then(|| Duration::from_secs_f64(seconds)),
+                move_time: None,
                 exact: p.int("exact") as usize,
                 stop: None,
             }))

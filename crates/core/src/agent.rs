@@ -42,8 +42,8 @@ pub struct Watchdog {
 
 impl Watchdog {
     /// A flag raised at `deadline` or soon after `outer` is (it is looked at every 20
-    /// ms: a person's Ctrl-C or a page that went away need no more). Without a deadline
-    /// the flag is `outer` itself and no thread is started.
+    /// ms: a person's Ctrl-C or a page that went away need no more); raised already when
+    /// either is. Without a deadline the flag is `outer` itself and no thread is started.
     pub fn start(outer: Option<&StopFlag>, deadline: Option<Instant>) -> Watchdog {
         use std::sync::mpsc::RecvTimeoutError;
         let Some(deadline) = deadline else {
@@ -54,6 +54,14 @@ impl Watchdog {
             };
         };
         let flag = StopFlag::default();
+        if Instant::now() >= deadline || outer.is_some_and(|s| s.load(Ordering::Relaxed)) {
+            flag.store(true, Ordering::Relaxed);
+            return Watchdog {
+                flag,
+                done: None,
+                thread: None,
+            };
+        }
         let (done, finished) = std::sync::mpsc::channel::<()>();
         let (raise, outer) = (flag.clone(), outer.cloned());
         let tick = std::time::Duration::from_millis(20);
@@ -597,7 +605,8 @@ mod tests {
         use std::time::Duration;
         let started = Instant::now();
         let dog = Watchdog::start(None, Some(started + Duration::from_millis(30)));
-        assert!(raised_within(dog.flag(), Duration::from_secs(10)));
+        // Bounds on waits for an event, not on speed: the flag is raised or never.
+        assert!(raised_within(dog.flag(), Duration::from_secs(120)));
         assert!(started.elapsed() >= Duration::from_millis(30));
 
         let outer = StopFlag::default();
@@ -607,14 +616,26 @@ mod tests {
         );
         assert!(!raised_within(dog.flag(), Duration::from_millis(50)));
         outer.store(true, Ordering::Relaxed);
-        assert!(raised_within(dog.flag(), Duration::from_secs(10)));
+        assert!(raised_within(dog.flag(), Duration::from_secs(120)));
 
-        // Dropped before its deadline, it is gone at once and raises nothing.
-        let dog = Watchdog::start(None, Some(Instant::now() + Duration::from_secs(3600)));
+        // A deadline already past, or an outer flag already raised, raise it at once.
+        let past = Watchdog::start(None, Some(Instant::now()));
+        assert!(past.flag().load(Ordering::Relaxed));
+        let raised = StopFlag::default();
+        raised.store(true, Ordering::Relaxed);
+        let dog = Watchdog::start(
+            Some(&raised),
+            Some(Instant::now() + Duration::from_secs(60)),
+        );
+        assert!(dog.flag().load(Ordering::Relaxed));
+
+        // Dropped before its deadline, it does not wait for it, and raises nothing.
+        let deadline = Duration::from_secs(60);
+        let dog = Watchdog::start(None, Some(Instant::now() + deadline));
         let flag = dog.flag().clone();
         let dropped = Instant::now();
         drop(dog);
-        assert!(dropped.elapsed() < Duration::from_secs(1));
+        assert!(dropped.elapsed() < deadline);
         assert!(!flag.load(Ordering::Relaxed));
 
         // Without a deadline the flag is the outer one.

@@ -4,7 +4,8 @@
 //! (a main time, and an increment after each move), as matches write them: `60` (a
 //! minute a side), `60+0.5`, `300/30/5`.
 
-use std::time::Duration;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 /// The longest time a control or a clock may hold: a year, far beyond any game, and
 /// small enough that sums of them never overflow.
@@ -191,6 +192,68 @@ pub fn shorter(a: Option<Duration>, b: Option<Duration>) -> Option<Duration> {
     match (a, b) {
         (Some(a), Some(b)) => Some(a.min(b)),
         (a, b) => a.or(b),
+    }
+}
+
+/// Where a game on a clock reads the time: the machine's monotonic clock, or a manual one
+/// that only moves when told to, so that what a clock reads can be set exactly (tests,
+/// and anything that replays a game's timing) rather than depend on how fast the machine
+/// is. Clones share one time.
+///
+/// ```
+/// use std::time::Duration;
+/// use gamelab_core::clock::TimeSource;
+///
+/// let time = TimeSource::manual();
+/// let start = time.now();
+/// time.advance(Duration::from_millis(1500));
+/// assert_eq!(time.now() - start, Duration::from_millis(1500));
+/// assert_eq!(time.clone().now(), time.now(), "clones share the time");
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct TimeSource(Option<Arc<ManualTime>>);
+
+#[derive(Debug)]
+struct ManualTime {
+    origin: Instant,
+    offset: Mutex<Duration>,
+}
+
+impl TimeSource {
+    /// The machine's monotonic clock (the default).
+    pub fn system() -> TimeSource {
+        TimeSource(None)
+    }
+
+    /// A time that stands still until [`TimeSource::advance`] moves it.
+    pub fn manual() -> TimeSource {
+        TimeSource(Some(Arc::new(ManualTime {
+            origin: Instant::now(),
+            offset: Mutex::new(Duration::ZERO),
+        })))
+    }
+
+    /// The time now.
+    pub fn now(&self) -> Instant {
+        match &self.0 {
+            None => Instant::now(),
+            Some(manual) => {
+                manual.origin + *manual.offset.lock().unwrap_or_else(|e| e.into_inner())
+            }
+        }
+    }
+
+    /// The time passed since `then` (an instant this source gave).
+    pub fn since(&self, then: Instant) -> Duration {
+        self.now().saturating_duration_since(then)
+    }
+
+    /// Moves a manual time forward by `by`; the system's clock moves by itself, and is
+    /// left alone.
+    pub fn advance(&self, by: Duration) {
+        if let Some(manual) = &self.0 {
+            *manual.offset.lock().unwrap_or_else(|e| e.into_inner()) += by;
+        }
     }
 }
 

@@ -491,7 +491,7 @@ impl<G: EngineHooks> Mcts<G> {
         {
             return (last.stats.clone(), last.iterations);
         }
-        let run = self.run(game, self.options.iterations, false, &mut |_, _| {
+        let run = self.run(game, self.options.iterations, 0, false, &mut |_, _| {
             ControlFlow::Continue(())
         });
         (run.stats, run.iterations)
@@ -499,17 +499,20 @@ impl<G: EngineHooks> Mcts<G> {
 
     /// Searches `game` for `iterations` (0: until the time, the stop or a proof), calling
     /// `checkpoint` with the iterations done and the tree after each; it may end the
-    /// search. With `lines`, the line the tree expects after each root move.
+    /// search. With `lines`, the line the tree expects after each root move. The time
+    /// ends no search before `at_least` iterations (the stop does).
     fn run(
         &mut self,
         game: &G,
         iterations: u64,
+        at_least: u64,
         lines: bool,
         checkpoint: &mut dyn FnMut(u64, &Tree<G>) -> ControlFlow<()>,
     ) -> Run<G::Move> {
         let limit = crate::clock::shorter(self.options.time, self.move_time);
         let deadline = limit.map(|t| Instant::now() + t);
         let cutoff = Cutoff::new(deadline, self.stop.clone());
+        let untimed = Cutoff::new(None, self.stop.clone());
         self.tree.reroot(game, self.options.reuse);
         // Each search reads the streams of its own games of the seed: numbered from the
         // root's key, so the same position draws the same playouts whatever came before.
@@ -530,7 +533,8 @@ impl<G: EngineHooks> Mcts<G> {
             if iterations > 0 && done >= iterations {
                 break;
             }
-            if done.is_multiple_of(CHECK_EVERY) && done > 0 && cutoff.reached() {
+            let now_cutoff = if done < at_least { &untimed } else { &cutoff };
+            if done.is_multiple_of(CHECK_EVERY) && done > 0 && now_cutoff.reached() {
                 cut = true;
                 break;
             }
@@ -842,7 +846,8 @@ impl<G: EngineHooks> Agent<G> for Mcts<G> {
     /// gives, a proven move's value exact, each move's line the tree's (at each node the
     /// move [`best_move`] would play); until every move is proven, the tree proves
     /// the position (then the level is where it stopped), the spec's `time` runs out or
-    /// the stop.
+    /// the stop. The first level is searched whole unless the stop ends it: a time
+    /// limit, however short, gives every move a value.
     fn deepen_move_scores(
         &mut self,
         game: &G,
@@ -876,7 +881,7 @@ impl<G: EngineHooks> Agent<G> for Mcts<G> {
         let mut declined = false;
         // The iterations of the last level reported.
         let mut reported = None;
-        let run = self.run(game, 0, true, &mut |done, tree| {
+        let run = self.run(game, 0, first, true, &mut |done, tree| {
             if done < next {
                 return ControlFlow::Continue(());
             }

@@ -14,7 +14,7 @@
 
 use std::time::{Duration, Instant};
 
-use crate::clock::{Clock, TimeControl};
+use crate::clock::{Clock, TimeControl, TimeSource};
 use crate::{
     Agent, FileAccess, Game, Notation, Registry, SearchStats, Side, SpecError, StopFlag, game_rng,
 };
@@ -136,6 +136,8 @@ pub struct PlaySession<G: Game> {
     seats: [Seat<G>; 2],
     seed: u64,
     clocks: Option<Clocks>,
+    /// Where the clocks read the time.
+    time: TimeSource,
 }
 
 impl<G: Notation> PlaySession<G> {
@@ -149,7 +151,17 @@ impl<G: Notation> PlaySession<G> {
             seats,
             seed,
             clocks: None,
+            time: TimeSource::system(),
         }
+    }
+
+    /// Reads the clocks' time from `time` (the machine's clock by default): a manual
+    /// source makes a game's timing exact, whatever the machine.
+    pub fn set_time_source(&mut self, time: TimeSource) {
+        if let Some(clocks) = &mut self.clocks {
+            clocks.since = time.now();
+        }
+        self.time = time;
     }
 
     /// Plays the game on a clock from here on: both sides' clocks start full in every
@@ -159,7 +171,7 @@ impl<G: Notation> PlaySession<G> {
         self.clocks = control.start().map(|clock| Clocks {
             control,
             at: vec![[clock; 2]; self.line.len() + 1],
-            since: Instant::now(),
+            since: self.time.now(),
             flag: None,
         });
     }
@@ -178,7 +190,7 @@ impl<G: Notation> PlaySession<G> {
         // thinks, which no reading sees.
         if running.is_some() && human {
             let clock = clocks.at[self.cursor][side.index()];
-            left[side.index()] = clock.reading_after(clocks.since.elapsed());
+            left[side.index()] = clock.reading_after(self.time.since(clocks.since));
         }
         if let Some(flag) = &clocks.flag {
             left[flag.side.index()].0 = Duration::ZERO;
@@ -210,7 +222,7 @@ impl<G: Notation> PlaySession<G> {
         if clocks.flag.is_some() {
             return;
         }
-        let waited = clocks.since.elapsed();
+        let waited = self.time.since(clocks.since);
         let mut clock = clocks.at[cursor][side.index()];
         if !clock.spend(waited) {
             clocks.flag = Some(Flag {
@@ -345,7 +357,7 @@ impl<G: Notation> PlaySession<G> {
     /// The side to move's clock starts running now, as it stood in this position.
     fn restart_clock(&mut self) {
         if let Some(clocks) = &mut self.clocks {
-            clocks.since = Instant::now();
+            clocks.since = self.time.now();
             clocks.flag = None;
         }
     }
@@ -367,7 +379,7 @@ impl<G: Notation> PlaySession<G> {
         let took = self
             .clocks
             .as_ref()
-            .map_or(Duration::ZERO, |c| c.since.elapsed());
+            .map_or(Duration::ZERO, |c| self.time.since(c.since));
         let after = self.charge(took, "the move")?;
         self.advance(mv, after);
         Ok(mv)
@@ -412,14 +424,14 @@ impl<G: Notation> PlaySession<G> {
         if let Some(clock) = &clock {
             clock.brief(agent, &self.game);
         }
-        let started = Instant::now();
+        let started = self.time.now();
         let mv = agent
             .try_choose(&self.game, &mut rng)
             .map_err(|f| SessionError::Forfeit {
                 spec: spec.clone(),
                 reason: f.reason,
             })?;
-        let took = started.elapsed();
+        let took = self.time.since(started);
         if stop.is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed)) {
             return Err(SessionError::Stopped);
         }

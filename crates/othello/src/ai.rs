@@ -503,8 +503,7 @@ impl Agent<Othello> for Engine {
         let outer = self.searcher.stop_flag().cloned();
         let deadline = self.limits.time.map(|t| std::time::Instant::now() + t);
         let watchdog = gamelab_core::Watchdog::start(outer.as_ref(), deadline);
-        self.searcher.replace_stop(Some(watchdog.flag().clone()));
-        let end = self.deepen(pos, watchdog.flag(), report);
+        let end = self.deepen(pos, outer.as_ref(), watchdog.flag(), report);
         self.searcher.replace_stop(outer);
         Some(end)
     }
@@ -538,22 +537,28 @@ impl Agent<Othello> for Engine {
 }
 
 impl Engine {
-    /// [`Agent::deepen_move_scores`]'s steps, until `stop` is raised.
+    /// [`Agent::deepen_move_scores`]'s steps, until `timed` is raised. The first level
+    /// is valued whole unless `outer` is raised: a time limit, however short, gives every
+    /// move a value (a level-1 search takes microseconds).
     fn deepen(
         &mut self,
         pos: &Othello,
-        stop: &gamelab_core::StopFlag,
+        outer: Option<&gamelab_core::StopFlag>,
+        timed: &gamelab_core::StopFlag,
         report: &mut dyn FnMut(&Deepening<Move>) -> ControlFlow<()>,
     ) -> DeepeningEnd {
         let moves = Game::legal_moves(pos);
         let mut value = |mv, level: u32| {
+            let stop = if level == 1 { outer } else { Some(timed) };
+            self.searcher.replace_stop(stop.cloned());
             let limits = crate::search::Limits {
                 depth: (level - 1).max(1),
                 exact: exact_reach(level, None),
                 time: None,
             };
             let valued = self.value_after(pos, mv, limits);
-            (!stop.load(std::sync::atomic::Ordering::Relaxed)).then_some(valued)
+            let stopped = stop.is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed));
+            (!stopped).then_some(valued)
         };
         gamelab_core::deepen_by_moves(moves, MAX_LEVEL, &mut value, report)
     }

@@ -264,7 +264,6 @@ pub(crate) fn cut_off(mut place: Option<Place<'_>>) -> bool {
 mod tests {
     use super::*;
     use crate::endgame::build_pool;
-    use std::sync::Arc;
     use std::sync::atomic::{AtomicBool, Ordering::SeqCst};
     use std::time::{Duration, Instant};
 
@@ -298,9 +297,10 @@ mod tests {
         assert_eq!(results, (0..=3).map(|i| (i, i)).collect::<Vec<_>>());
     }
 
-    /// Waits, for at most 10 s, until `flag` is raised.
+    /// Waits until `flag` is raised; after a minute (a thread that never comes: a bug,
+    /// not a slow machine) the test goes on and its assertions say what went wrong.
     fn wait_for(flag: &AtomicBool) {
-        let deadline = Instant::now() + Duration::from_secs(10);
+        let deadline = Instant::now() + Duration::from_secs(60);
         while !flag.load(SeqCst) && Instant::now() < deadline {
             std::thread::yield_now();
         }
@@ -311,33 +311,32 @@ mod tests {
         // Two threads: the caller takes index 0, the other index 1, which leaves a long
         // job unrelated to the split on its thread's deque. The caller, done with index 0,
         // waits for index 1: rayon's own wait would steal the long job and hold the
-        // split's result until it ended.
+        // split's result until it ended. The long job lasts until the split has returned
+        // (or, should the split wait for it, a minute): no race with the machine's speed.
         let pool = build_pool(2).expect("a pool");
         let (long_done_tx, long_done_rx) = std::sync::mpsc::channel();
-        let long_ended = Arc::new(AtomicBool::new(false));
+        let (split_returned_tx, split_returned_rx) = std::sync::mpsc::channel::<()>();
+        let split_returned_rx = std::sync::Mutex::new(Some(split_returned_rx));
         let index_1_started = AtomicBool::new(false);
-        let ended_before_the_split = pool.install(|| {
+        pool.install(|| {
             in_order(2, 2, |i| {
                 if i == 0 {
                     wait_for(&index_1_started);
                 } else {
-                    let (ended, tx) = (long_ended.clone(), long_done_tx.clone());
+                    let tx = long_done_tx.clone();
+                    let returned = split_returned_rx.lock().unwrap().take().expect("once");
                     rayon::spawn(move || {
-                        std::thread::sleep(Duration::from_millis(1500));
-                        ended.store(true, SeqCst);
-                        tx.send(()).expect("the test waits");
+                        let waited_for = returned.recv_timeout(Duration::from_secs(60)).is_err();
+                        tx.send(waited_for).expect("the test waits");
                     });
                     index_1_started.store(true, SeqCst);
-                    std::thread::sleep(Duration::from_millis(100));
                 }
                 ((), true)
             });
-            long_ended.load(SeqCst)
         });
-        long_done_rx
-            .recv_timeout(Duration::from_secs(30))
-            .expect("the long job ends");
-        assert!(!ended_before_the_split, "the split waited for the long job");
+        let _ = split_returned_tx.send(());
+        let split_waited = long_done_rx.recv().expect("the long job ends");
+        assert!(!split_waited, "the split waited for the long job");
     }
 
     #[test]

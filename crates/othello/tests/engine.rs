@@ -550,8 +550,9 @@ fn the_engines_exact_reach_grows_with_its_level() {
         timed,
         [14, 14, 16, 16, 18, 18, 20, 20, 22, 22, 24, 24, 26, 26]
     );
-    // FFO #40: 20 empties, +38 by a2. Level 14 solves it, and so it does with 3 s a
-    // move; with 0.2 s it searches it.
+    // FFO #40: 20 empties, +38 by a2. Level 14 solves it, and so it does with 30 s a
+    // move (a solve of a second at most, long before the time is up); with 0.2 s it
+    // does not try (0.2 s reaches 18 empties), whatever the machine.
     let ffo40 = ffo("ffo40-59.txt").into_iter().next().unwrap();
     let (40, pos, 38, _) = ffo40 else {
         panic!("FFO #40 is not the first of its file")
@@ -560,7 +561,7 @@ fn the_engines_exact_reach_grows_with_its_level() {
     for (spec, exact) in [
         ("engine:level=14,threads=1", true),
         ("engine:level=14,time=0.2,threads=1", false),
-        ("engine:level=14,time=3,threads=1", true),
+        ("engine:level=14,time=30,threads=1", true),
     ] {
         let mut engine = gamelab_othello::ai::registry().build(spec).unwrap();
         let mv = engine.choose(&pos, &mut rng);
@@ -577,7 +578,7 @@ fn the_engines_exact_reach_grows_with_its_level() {
         ("engine:level=14,threads=1", Some(0.2), false),
         ("engine:level=14,threads=1", None, true),
         ("engine:level=14,time=0.2,threads=1", Some(5.0), false),
-        ("engine:level=14,time=3,threads=1", None, true),
+        ("engine:level=14,time=30,threads=1", None, true),
     ] {
         let mut engine = gamelab_othello::ai::registry().build(spec).unwrap();
         assert!(engine.set_move_time(Some(seconds(0.5))));
@@ -603,12 +604,13 @@ fn a_timed_solve_that_cannot_end_in_time_gives_way_to_a_midgame_move() {
     let limits = Limits {
         depth: 30,
         exact: 30,
-        time: Some(Duration::from_secs(60)),
+        time: Some(Duration::from_secs(600)),
     };
     let r = searcher.search(&pos, limits);
     assert!(r.exact);
     assert_eq!(r.score, f64::from(expected));
-    assert!(r.elapsed < Duration::from_secs(30), "{:?}", r.elapsed);
+    // Not a speed check: a search that waited for its time would take ten minutes.
+    assert!(r.elapsed < Duration::from_secs(300), "{:?}", r.elapsed);
     // Beyond this search's exact reach (10 empties), its midgame search reaches the end of
     // FFO #1 long before a minute is up, and goes on to solve it.
     let beyond = Limits {
@@ -639,8 +641,8 @@ fn a_timed_solve_that_cannot_end_in_time_gives_way_to_a_midgame_move() {
     assert!(!r.exact);
     assert!(r.depth >= 1 && r.depth <= 22, "{}", r.depth);
     assert!(pos.legal_moves().contains(&r.best));
-    // Generous for a loaded machine: unstopped, this solve runs for minutes.
-    assert!(r.elapsed < Duration::from_secs(10), "{:?}", r.elapsed);
+    // Not a speed check: unstopped, this solve runs for many minutes on any machine.
+    assert!(r.elapsed < Duration::from_secs(60), "{:?}", r.elapsed);
 }
 
 #[test]
@@ -797,6 +799,18 @@ fn a_deepening_analysis_ends_when_asked_when_stopped_and_at_its_time() {
     });
     assert_eq!(end, Some(DeepeningEnd::Declined));
     assert_eq!(levels, [1, 2, 3]);
+    // However short its time, its first level values every move.
+    let mut hurried = registry.build("engine:time=0.000001,threads=1").unwrap();
+    let mut first = None;
+    let end = hurried.deepen_move_scores(&start, &mut |step| {
+        first.get_or_insert_with(|| step.clone());
+        ControlFlow::Continue(())
+    });
+    assert_eq!(end, Some(DeepeningEnd::Stopped));
+    let first = first.expect("a first level");
+    assert_eq!(first.level, Some(1));
+    assert!(first.scores.iter().all(|s| s.level == Some(1)));
+    assert_eq!(first.scores.len(), 4);
     // Its own time (the start is far from exact at any level it can reach in 0.3 s).
     let mut timed = registry.build("engine:time=0.3,threads=1").unwrap();
     let began = std::time::Instant::now();
@@ -806,8 +820,10 @@ fn a_deepening_analysis_ends_when_asked_when_stopped_and_at_its_time() {
         ControlFlow::Continue(())
     });
     assert_eq!(end, Some(DeepeningEnd::Stopped));
+    // The first level is always valued whole, however short the time.
     assert!(!steps.is_empty());
-    assert!(began.elapsed() < std::time::Duration::from_secs(5));
+    // Not a speed check: unstopped, it would deepen for hours.
+    assert!(began.elapsed() < std::time::Duration::from_secs(60));
     // Each level values every move at it; a last step cut short by the time repeats the
     // level before with the moves the next had valued, the best of the level before.
     let (last, done) = steps.split_last().unwrap();

@@ -246,6 +246,8 @@ pub trait AnyAgent: Send {
     fn move_scores(&mut self, pos: &dyn AnyGame) -> Option<Vec<(String, f64)>>;
     fn value(&mut self, pos: &dyn AnyGame) -> Option<f64>;
     fn set_stop(&mut self, stop: &StopFlag);
+    /// [`gamelab_core::Agent::set_move_time`]: whether the agent takes a time limit.
+    fn set_move_time(&mut self, limit: Option<std::time::Duration>) -> bool;
     /// Every level of [`gamelab_core::Agent::deepen_move_scores`], each given to `level` as
     /// it is done, until it ends or `stop` is raised; `None` for an agent that scores no
     /// moves. The agent's stop is its own again afterwards (a fresh one).
@@ -326,6 +328,10 @@ impl<G: Described> AnyAgent for DynAgent<G> {
 
     fn set_stop(&mut self, stop: &StopFlag) {
         self.agent.set_stop(stop);
+    }
+
+    fn set_move_time(&mut self, limit: Option<std::time::Duration>) -> bool {
+        self.agent.set_move_time(limit)
     }
 
     fn deepen(

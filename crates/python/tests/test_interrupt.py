@@ -39,7 +39,8 @@ def test_a_long_match_stops_on_an_interrupt(python_agent):
     interrupt_after(0.5)
     with pytest.raises(KeyboardInterrupt):
         gamelab.match(a, "ai2", games=10**11, progress=False)
-    assert time.monotonic() - started < 10
+    # A bound on a hang, not on speed: the match would take days.
+    assert time.monotonic() - started < 120
 
 
 def test_long_tournaments_and_searches_stop_too():
@@ -56,8 +57,8 @@ def test_ctrl_c_in_a_real_process():
         """
         import gamelab, signal, sys
         signal.signal(signal.SIGINT, signal.default_int_handler)
-        print("started", flush=True)
         try:
+            print("started", flush=True)
             gamelab.match("ai14s", "ai2", games=10**11, progress=False)
         except KeyboardInterrupt:
             print("interrupted", flush=True)
@@ -66,6 +67,8 @@ def test_ctrl_c_in_a_real_process():
     )
     proc = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
     assert proc.stdout.readline().strip() == "started"
+    # Most likely in the match by then; but wherever the interrupt lands inside the
+    # `try` (a loaded machine), the outcome is the same.
     time.sleep(0.5)
     os.kill(proc.pid, signal.SIGINT)
     assert proc.wait(timeout=20) == 3

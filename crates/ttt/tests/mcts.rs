@@ -311,4 +311,13 @@ fn a_deepening_analysis_doubles_the_iterations_of_one_search_until_every_move_is
         "{end:?}"
     );
     assert_eq!(levels[0], 1000);
+    // However short the time, the first level is searched whole (the stop alone ends it
+    // sooner).
+    let mut hurried = agent("mcts:iterations=0,time=0.000001");
+    let mut first = None;
+    hurried.deepen_move_scores(&start, &mut |step| {
+        first = first.or(step.nodes);
+        ControlFlow::Continue(())
+    });
+    assert_eq!(first, Some(1000));
 }

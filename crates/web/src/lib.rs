@@ -72,6 +72,9 @@ pub struct Config {
     pub ai_move_limit: std::time::Duration,
     /// WTHOR's Othello games, for the page to find and open (`serve --wthor FOLDER`).
     pub wthor: Option<Arc<gamelab_othello::wthor_database::Database>>,
+    /// Where the games' clocks read the time: the machine's clock, or a manual one that
+    /// tests move by hand.
+    pub time: gamelab_core::clock::TimeSource,
 }
 
 impl Default for Config {
@@ -82,6 +85,7 @@ impl Default for Config {
             port: 8080,
             ai_move_limit: std::time::Duration::from_secs(MAX_AI_MOVE_SECONDS),
             wthor: None,
+            time: gamelab_core::clock::TimeSource::system(),
         }
     }
 }
@@ -109,6 +113,7 @@ pub struct AppState {
     hosts: [String; 2],
     ai_move_limit: std::time::Duration,
     wthor: Option<Arc<gamelab_othello::wthor_database::Database>>,
+    time: gamelab_core::clock::TimeSource,
 }
 
 impl AppState {
@@ -128,6 +133,7 @@ impl AppState {
             ],
             ai_move_limit: config.ai_move_limit,
             wthor: config.wthor,
+            time: config.time,
         }
     }
 }
@@ -351,12 +357,12 @@ async fn catalogue(State(app): State<Arc<AppState>>) -> Json<serde_json::Value> 
 }
 
 /// Builds the session of a new game, in the game the request names.
-struct StartGame(NewGame, FileAccess);
+struct StartGame(NewGame, FileAccess, gamelab_core::clock::TimeSource);
 
 impl GameVisitor for StartGame {
     type Output = Result<Box<dyn Session>, ApiError>;
     fn visit<G: Described>(self) -> Self::Output {
-        Ok(Box::new(WebSession::<G>::new(&self.0, &self.1)?))
+        Ok(Box::new(WebSession::<G>::new(&self.0, &self.1, self.2)?))
     }
 }
 
@@ -390,7 +396,9 @@ async fn new_game(
     let Json(request) = body?;
     let game = request.game.clone();
     let files = app.files.clone();
-    let mut session = blocking(move || games::visit(&game, StartGame(request, files))?).await?;
+    let time = app.time.clone();
+    let mut session =
+        blocking(move || games::visit(&game, StartGame(request, files, time))?).await?;
     let id = app.ids.next();
     let state = session.state(&id);
     lock(&app.sessions).insert(id, Arc::new(Mutex::new(session)), |_| true);

@@ -2,7 +2,7 @@
 //! one per game, seen through the page's views. AIs move only when asked (`ai_move`), so
 //! the page decides the pace and a replayed position never plays on by itself.
 
-use gamelab_core::clock::TimeControl;
+use gamelab_core::clock::{TimeControl, TimeSource};
 use gamelab_core::session::{ClockReading, PlaySession, Seat, SessionError};
 use gamelab_core::{Described, FileAccess, Side, StopFlag};
 use serde::{Deserialize, Serialize};
@@ -224,7 +224,7 @@ fn on_time<T>(result: Result<T, SessionError>) -> Result<(), SessionError> {
 }
 
 impl<G: Described> WebSession<G> {
-    pub fn new(request: &NewGame, files: &FileAccess) -> Result<Self, ApiError> {
+    pub fn new(request: &NewGame, files: &FileAccess, time: TimeSource) -> Result<Self, ApiError> {
         let registry = G::registry();
         let mut seats = Vec::with_capacity(2);
         for (side, text) in Side::BOTH.into_iter().zip(&request.players) {
@@ -269,6 +269,7 @@ impl<G: Described> WebSession<G> {
                 }
             }
         }
+        session.set_time_source(time);
         session.set_clock(clock);
         Ok(WebSession(session, request.position.clone()))
     }
