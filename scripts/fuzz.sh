@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# Runs every fuzz target for SECONDS each (default 10): the smoke run the test command
-# makes. `scripts/fuzz.sh 3600 records` runs one target for an hour. Needs cargo-fuzz
-# (installed here when missing); builds with `-s none`, so stable Rust serves.
-# Crashes are left in fuzz/artifacts/<target>/ and fail the run.
+# Runs every fuzz target under libFuzzer for SECONDS each (default 10);
+# `scripts/fuzz.sh 3600 records` runs one target for an hour. Not part of the test
+# command, which replays the targets' seeds, corpora and fixed mutations of them through
+# the same checks (crates/fuzz-checks) without a fuzzer. Needs cargo-fuzz (installed here
+# when missing); builds with `-s none`, so stable Rust serves. Crashes are left in
+# fuzz/artifacts/<target>/ and fail the run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-10}

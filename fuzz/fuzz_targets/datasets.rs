@@ -1,26 +1,6 @@
 //! Dataset CSVs, against tic-tac-toe's feature sets and a small one that lets short inputs
 //! reach the rows.
+//! The check itself: `crates/fuzz-checks/src/datasets.rs`.
 #![no_main]
 
-use gamelab_learn::{Dataset, FeatureSet};
-use libfuzzer_sys::fuzz_target;
-
-fn known() -> &'static [FeatureSet] {
-    static KNOWN: std::sync::OnceLock<Vec<FeatureSet>> = std::sync::OnceLock::new();
-    KNOWN.get_or_init(|| {
-        let mut known = gamelab_ttt::learned::FeatureSet::known();
-        known.push(FeatureSet {
-            name: "tiny".into(),
-            names: vec!["a".into(), "b".into()],
-        });
-        known
-    })
-}
-
-fuzz_target!(|data: &[u8]| {
-    if let Ok(set) = Dataset::parse_csv(data, "fuzz", "target", known()) {
-        for row in &set.rows {
-            assert!(row.target.is_finite());
-        }
-    }
-});
+libfuzzer_sys::fuzz_target!(|data: &[u8]| gamelab_fuzz_checks::datasets::check(data));

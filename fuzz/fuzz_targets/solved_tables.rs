@@ -1,8 +1,5 @@
 //! Solved tic-tac-toe tables (`gamelab solve --out`).
+//! The check itself: `crates/fuzz-checks/src/solved_tables.rs`.
 #![no_main]
 
-use libfuzzer_sys::fuzz_target;
-
-fuzz_target!(|data: &[u8]| {
-    let _ = gamelab_ttt::solve_file::from_bytes(data, "fuzz");
-});
+libfuzzer_sys::fuzz_target!(|data: &[u8]| gamelab_fuzz_checks::solved_tables::check(data));

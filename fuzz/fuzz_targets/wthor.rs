@@ -1,12 +1,5 @@
 //! WTHOR game databases: reading and replaying every game.
+//! The check itself: `crates/fuzz-checks/src/wthor.rs`.
 #![no_main]
 
-use libfuzzer_sys::fuzz_target;
-
-fuzz_target!(|data: &[u8]| {
-    if let Ok(games) = gamelab_othello::wthor::parse(data, "fuzz") {
-        for game in games.iter().take(100) {
-            let _ = game.replay();
-        }
-    }
-});
+libfuzzer_sys::fuzz_target!(|data: &[u8]| gamelab_fuzz_checks::wthor::check(data));
