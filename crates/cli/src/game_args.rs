@@ -26,3 +26,23 @@ impl GameArgs {
         )?)
     }
 }
+
+/// For an error that is a spec naming an AI the game lacks: which games have it, as a
+/// hint to add `--game` (`; engine is an AI of othello: add --game othello`); else
+/// nothing.
+pub fn other_game_hint(err: &anyhow::Error) -> String {
+    let Some(gamelab_core::SpecError::UnknownAgent { name, .. }) = err
+        .chain()
+        .find_map(|e| e.downcast_ref::<gamelab_core::SpecError>())
+    else {
+        return String::new();
+    };
+    match gamelab_games::games_with_ai(name).as_slice() {
+        [] => String::new(),
+        [game] => format!("\n`{name}` is an AI of {game}: add `--game {game}`"),
+        games => format!(
+            "\n`{name}` is an AI of {}: add `--game` and one of them",
+            games.join(", ")
+        ),
+    }
+}

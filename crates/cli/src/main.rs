@@ -161,7 +161,7 @@ fn main() -> ExitCode {
         Ok(()) if recording::interrupted() => ExitCode::from(130),
         Ok(()) => ExitCode::SUCCESS,
         Err(err) => {
-            eprintln!("error: {err:#}");
+            eprintln!("error: {err:#}{}", game_args::other_game_hint(&err));
             ExitCode::FAILURE
         }
     }

@@ -212,6 +212,9 @@ fn sampled<G: Described>(
                 None => String::new(),
             }
         );
+    } else if let Some(path) = &args.records {
+        // On standard error: the output may be the JSON report.
+        eprintln!("{games_played} games written to {}", path.display());
     }
     if args.json {
         let mut report = MatchReport::new::<G>(&args.a, &args.b, games, args.seed);

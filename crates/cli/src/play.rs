@@ -162,7 +162,8 @@ pub fn play_session<G: Described>(
         let name = G::side_name(side);
         if let Some(spec) = session.seats()[side.index()].spec().map(str::to_string) {
             match session.ai_move() {
-                Ok(mv) => writeln!(out, "{name} ({spec}) plays {mv}")?,
+                // In the notation a person types.
+                Ok(mv) => writeln!(out, "{name} ({spec}) plays {}", G::write_moves(&[mv]))?,
                 // The flag is read at the top of the loop.
                 Err(SessionError::OutOfTime(_)) => continue,
                 // An outside program that failed: it loses the game.
@@ -184,7 +185,7 @@ pub fn play_session<G: Described>(
             write!(
                 out,
                 "{name} to move [{} | undo | exit]{}: ",
-                G::move_hint(),
+                session.game().move_hint(),
                 clocks::<G>(&mut session)
             )?;
             out.flush()?;
@@ -220,8 +221,8 @@ pub fn play_session<G: Described>(
                     continue;
                 }
                 "undo" => {
-                    if session.undo().is_err() {
-                        writeln!(out, "Nothing to undo.")?;
+                    if let Err(e) = session.undo() {
+                        writeln!(out, "{}.", capitalise(&e.to_string()))?;
                         continue;
                     }
                 }

@@ -89,7 +89,9 @@ fn move_errors() {
         .args(["move", "ai99", "........."])
         .assert()
         .failure()
-        .stderr(predicate::str::contains("unknown AI `ai99`; known AIs:"));
+        .stderr(predicate::str::contains(
+            "unknown AI `ai99` for ttt; its AIs:",
+        ));
     gamelab()
         .args(["move", "ai12s:score_victory=big", "........."])
         .assert()
@@ -120,8 +122,8 @@ fn a_human_against_ai14s() {
         .assert()
         .success()
         .stdout(predicate::str::starts_with("seed 1\n"))
-        .stdout(predicate::str::contains("x (ai14s) plays (1, 1)"))
-        .stdout(predicate::str::contains("x (ai14s) plays (2, 0)"));
+        .stdout(predicate::str::contains("x (ai14s) plays 1,1"))
+        .stdout(predicate::str::contains("x (ai14s) plays 2,0"));
 }
 
 #[test]

@@ -246,7 +246,8 @@ fn records_and_replay() {
     gamelab()
         .args(["match", "ai14s", "ai2", "-n", "5", "--records", file_s])
         .assert()
-        .success();
+        .success()
+        .stderr(format!("10 games written to {file_s}\n"));
     let text = std::fs::read_to_string(&file).unwrap();
     assert_eq!(text.lines().count(), 10);
     gamelab()

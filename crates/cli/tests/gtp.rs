@@ -86,7 +86,8 @@ fn a_session_answers_every_command_with_its_number() {
     );
     assert_eq!(engine.send("15 final_score"), "=15 B+3\n");
     let board = engine.send("16 showboard");
-    assert!(board.contains("\n5 - - - X X X - -\n"), "{board}");
+    assert!(board.contains("\n5 - - - X X x - -\n"), "{board}");
+    assert!(board.contains("; last move f5 (lower case)"), "{board}");
     // Comments, blank lines and stray control characters are nothing to answer.
     writeln!(engine.session.input, "# a comment\n\n").unwrap();
     assert_eq!(engine.send("17 \u{7}undo"), "=17\n");

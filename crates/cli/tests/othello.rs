@@ -21,10 +21,44 @@ fn play_othello_in_the_terminal() {
         .assert()
         .success()
         .stdout(predicate::str::starts_with("  a b c d e f g h\n1 - - - - - - - -\n2 - - - - - - - -\n3 - - - * - - - -"))
-        .stdout(predicate::str::contains("black to move [d3 | pass | undo | exit]: a1 is not a legal move here; legal: d3 c4 f5 e6"))
+        .stdout(predicate::str::contains("black to move [d3 c4 f5 e6 | undo | exit]: a1 is not a legal move here; legal: d3 c4 f5 e6"))
         .stdout(predicate::str::contains("you cannot pass while you have moves: d3 c4 f5 e6"))
         .stdout(predicate::str::contains("`z9` is not a move"))
-        .stdout(predicate::str::contains("white (O) to move; black 4, white 1"));
+        .stdout(predicate::str::contains("white (O) to move; black 4, white 1; last move d3 (lower case)"))
+        // The last move's disc in lower case; the prompt offers the legal moves only.
+        .stdout(predicate::str::contains("3 - - * x * - - -"))
+        .stdout(predicate::str::contains("white to move [c3 e3 c5 | undo | exit]"));
+}
+
+#[test]
+fn the_prompt_offers_the_moves_there_are_and_ai_moves_print_as_typed() {
+    // White (greedy) answers d3 with c3; black's prompt then lists its own moves.
+    let out = gamelab()
+        .args([
+            "play", "--game", "othello", "--white", "greedy", "--seed", "0",
+        ])
+        .write_stdin("d3\nexit\n")
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let out = String::from_utf8(out).unwrap();
+    let played = out
+        .lines()
+        .find_map(|l| l.strip_prefix("white (greedy) plays "))
+        .unwrap_or_else(|| panic!("{out}"));
+    let prompts: Vec<&str> = out.matches("black to move [").collect();
+    assert_eq!(prompts.len(), 2, "{out}");
+    let last_prompt = out.rsplit("black to move [").next().unwrap();
+    let offered = last_prompt.split(" | ").next().unwrap();
+    let after: gamelab_othello::Othello =
+        gamelab_core::Notation::parse_position(&format!("d3{played}")).unwrap();
+    let legal: Vec<String> = gamelab_core::Game::legal_moves(&after)
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    assert_eq!(offered, legal.join(" "), "{out}");
 }
 
 #[test]
@@ -63,7 +97,15 @@ fn othello_against_an_ai_and_matches() {
         .assert()
         .failure()
         .stderr(predicate::str::contains(
-            "unknown AI `ai14s`; known AIs: engine, random, roulette, greedy, minimax, alphabeta, nboard, gtp, mcts",
+            "unknown AI `ai14s` for othello; its AIs: engine, random, roulette, greedy, minimax, alphabeta, nboard, gtp, mcts\n`ai14s` is an AI of ttt: add `--game ttt`",
+        ));
+    // An AI of another game: the hint says which.
+    gamelab()
+        .args(["move", "engine"])
+        .assert()
+        .failure()
+        .stderr(predicate::str::ends_with(
+            "\n`engine` is an AI of othello: add `--game othello`\n",
         ));
     gamelab()
         .args(["ais", "--game", "othello"])

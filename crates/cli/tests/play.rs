@@ -58,7 +58,10 @@ fn undo_and_exit() {
         .stdout
         .clone();
     let out = String::from_utf8(out).unwrap();
-    assert!(out.contains("Nothing to undo."), "{out}");
+    assert!(
+        out.contains("Nothing to undo: there is no earlier turn to go back to."),
+        "{out}"
+    );
     assert!(
         out.ends_with("Turn x\nO..\n...\n...\nx to move [x,y | undo | exit]: "),
         "{out}"
@@ -113,7 +116,7 @@ fn bad_options_are_errors_not_panics() {
             "`nobody` is neither `human` nor a usable AI",
         ))
         .stderr(predicate::str::contains(
-            "unknown AI `nobody`; known AIs: ai1, ai1s",
+            "unknown AI `nobody` for ttt; its AIs: ai1, ai1s",
         ));
     gamelab()
         .args(["play", "--board", "3d"])
@@ -149,5 +152,38 @@ fn the_same_seed_plays_the_same_moves_as_the_web_app() {
         .lines()
         .filter_map(|l| l.split_once("x (ai2) plays ").map(|(_, mv)| mv))
         .collect();
-    assert_eq!(replies, ["(0, 1)", "(0, 1)", "(1, 0)"], "{out}");
+    assert_eq!(replies, ["0,1", "0,1", "1,0"], "{out}");
+}
+
+#[test]
+fn an_ai_that_moved_first_is_not_undone_and_prints_its_move_as_typed() {
+    let out = gamelab()
+        .args(["play", "--o", "ai14s", "--seed", "1"])
+        .write_stdin("undo\nexit\n")
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let out = String::from_utf8(out).unwrap();
+    // Its move in the notation a person types (`1,1`), not `(1, 1)`.
+    assert!(out.contains("o (ai14s) plays 1,1\n"), "{out}");
+    // Undo has no move of x's to take back: the AI's opening would only come again.
+    assert!(
+        out.contains("Nothing to undo: there is no earlier turn to go back to."),
+        "{out}"
+    );
+    assert_eq!(out.matches("plays").count(), 1, "{out}");
+}
+
+#[test]
+fn connect_four_shows_its_column_letters_under_the_board() {
+    gamelab()
+        .args(["play", "--game", "connect4"])
+        .write_stdin("d\nexit\n")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            ".......\n...R...\nabcdefg\nyellow to move [a-g | undo | exit]",
+        ));
 }

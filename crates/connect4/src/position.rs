@@ -200,7 +200,8 @@ impl ConnectFour {
 
 impl fmt::Display for ConnectFour {
     /// `Turn red` or `winner red|yellow|draw`, then the rows from the top: `r` and `y` for
-    /// the discs (the last one in capitals), `.` for empty squares.
+    /// the discs (the last one in capitals), `.` for empty squares; then the columns'
+    /// letters, as moves are typed.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.outcome() {
             None => writeln!(f, "Turn {}", Self::side_name(self.to_move()))?,
@@ -218,11 +219,10 @@ impl fmt::Display for ConnectFour {
                 let is_last = last.is_some_and(|m| m.col() == col && m.row() == row);
                 write!(f, "{}", if is_last { c.to_ascii_uppercase() } else { c })?;
             }
-            if row > 0 {
-                writeln!(f)?;
-            }
+            writeln!(f)?;
         }
-        Ok(())
+        let letters: String = (0..WIDTH).map(|col| char::from(b'a' + col as u8)).collect();
+        write!(f, "{letters}")
     }
 }
 
@@ -374,8 +374,8 @@ impl Notation for ConnectFour {
         "a column: a letter a-g from the left (or a number 1-7)"
     }
 
-    fn move_hint() -> &'static str {
-        "a-g"
+    fn move_hint(&self) -> String {
+        "a-g".to_string()
     }
 
     fn position_syntax() -> &'static str {
@@ -447,7 +447,7 @@ mod tests {
         assert_eq!(game.to_move(), Side::Second);
         assert_eq!(
             game.to_string(),
-            "Turn yellow\n.......\n.......\n.......\n.......\n...y...\n..Rr..."
+            "Turn yellow\n.......\n.......\n.......\n.......\n...y...\n..Rr...\nabcdefg"
         );
         assert_eq!(game.parse_move("8"), Err(MoveError::NotAColumn("8".into())));
         for _ in 0..4 {

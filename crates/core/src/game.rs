@@ -138,8 +138,9 @@ pub trait Notation: Game {
         line.split_whitespace().map(String::from).collect()
     }
 
-    /// A few characters that remind a player how to type a move, e.g. `x,y` or `d3`.
-    fn move_hint() -> &'static str;
+    /// What a prompt offers as this position's moves: a reminder of how to type one,
+    /// e.g. `x,y`, or, where they are few and short, the legal moves themselves.
+    fn move_hint(&self) -> String;
 
     /// One-line description of the texts `parse_position` reads, for help and errors.
     fn position_syntax() -> &'static str;

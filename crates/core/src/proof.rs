@@ -195,8 +195,8 @@ mod value_tests {
         fn move_syntax() -> &'static str {
             ""
         }
-        fn move_hint() -> &'static str {
-            ""
+        fn move_hint(&self) -> String {
+            String::new()
         }
         fn position_syntax() -> &'static str {
             ""

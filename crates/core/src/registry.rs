@@ -351,8 +351,13 @@ impl fmt::Display for AgentSpec {
 pub enum SpecError {
     #[error("cannot read AI spec `{spec}`: {reason}; expected name or name:key=value,…")]
     Syntax { spec: String, reason: String },
-    #[error("unknown AI `{name}`; known AIs: {}", known.join(", "))]
-    UnknownAgent { name: String, known: Vec<String> },
+    #[error("unknown AI `{name}` for {game}; its AIs: {}", known.join(", "))]
+    UnknownAgent {
+        name: String,
+        /// The game whose registry was asked ([`crate::Game::NAME`]).
+        game: &'static str,
+        known: Vec<String>,
+    },
     #[error("{agent} has no parameter `{param}`; {}", describe_valid(valid))]
     UnknownParam {
         agent: String,
@@ -533,6 +538,7 @@ impl<G: Game> Registry<G> {
             .find(&spec.name)
             .ok_or_else(|| SpecError::UnknownAgent {
                 name: spec.name.clone(),
+                game: G::NAME,
                 known: self.entries.iter().map(|e| e.name.to_string()).collect(),
             })?;
         Ok((entry, entry.params_from(&spec)?))

@@ -67,7 +67,7 @@ pub enum SessionError {
     AiToMove { side: &'static str, spec: String },
     #[error("{0} is played by a human: send a move instead")]
     HumanToMove(&'static str),
-    #[error("nothing to undo: this is the start")]
+    #[error("nothing to undo: there is no earlier turn to go back to")]
     NothingToUndo,
     #[error("nothing to redo: this is the last move played")]
     NothingToRedo,
@@ -445,14 +445,33 @@ impl<G: Notation> PlaySession<G> {
     /// Takes back a move; against an AI, back to the human's turn (the AI would only replay
     /// its move).
     pub fn undo(&mut self) -> Result<(), SessionError> {
-        if self.cursor == 0 {
-            return Err(SessionError::NothingToUndo);
-        }
-        self.step_back();
-        while self.has_human() && !self.human_to_move() && self.cursor > 0 {
+        let steps = self.undo_steps().ok_or(SessionError::NothingToUndo)?;
+        for _ in 0..steps {
             self.step_back();
         }
         Ok(())
+    }
+
+    /// Whether [`PlaySession::undo`] has a move to take back.
+    pub fn can_undo(&self) -> bool {
+        self.undo_steps().is_some()
+    }
+
+    /// How many moves [`PlaySession::undo`] takes back: one, and against an AI on back to
+    /// the human's turn before. None at the start, nor when only an AI's moves come
+    /// before the human's first turn (the AI would play them again the same way).
+    fn undo_steps(&self) -> Option<usize> {
+        if self.cursor == 0 {
+            return None;
+        }
+        if !self.has_human() {
+            return Some(1);
+        }
+        let mut game = self.game.clone();
+        (1..=self.cursor).find(|_| {
+            game.undo();
+            self.seats[game.to_move().index()].is_human()
+        })
     }
 
     /// Plays the line's next move again; against an AI, on to the human's next turn.

@@ -85,6 +85,28 @@ pub fn by_record_extension(extension: &str) -> Option<&'static str> {
         .map(|g| g.name)
 }
 
+/// The games whose registries have an AI called `name`, in catalogue order: for a hint
+/// when a spec names an AI of another game than the one asked for.
+///
+/// ```
+/// assert_eq!(gamelab_games::games_with_ai("engine"), ["othello"]);
+/// assert_eq!(gamelab_games::games_with_ai("mcts"), ["ttt", "othello", "connect4"]);
+/// ```
+pub fn games_with_ai(name: &str) -> Vec<&'static str> {
+    struct HasAi<'a>(&'a str);
+    impl GameVisitor for HasAi<'_> {
+        type Output = bool;
+        fn visit<G: gamelab_core::Described>(self) -> bool {
+            G::registry().find(self.0).is_some()
+        }
+    }
+    GAMES
+        .iter()
+        .filter(|g| visit(g.name, None, HasAi(name)).unwrap_or(false))
+        .map(|g| g.name)
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use gamelab_core::Described;

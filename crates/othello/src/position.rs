@@ -333,6 +333,12 @@ impl fmt::Debug for Othello {
 impl fmt::Display for Othello {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let (b, w) = (self.black(), self.white());
+        // The last move's disc in lower case, as tic-tac-toe and Connect Four mark theirs
+        // (in upper case among lower-case marks).
+        let last = match self.history.last() {
+            Some(Move::Place(square)) => Some(square.bit()),
+            _ => None,
+        };
         writeln!(f, "  a b c d e f g h")?;
         for rank in 0..8 {
             write!(f, "{}", rank + 1)?;
@@ -346,6 +352,11 @@ impl fmt::Display for Othello {
                     '*'
                 } else {
                     '-'
+                };
+                let c = if last == Some(bit) {
+                    c.to_ascii_lowercase()
+                } else {
+                    c
                 };
                 write!(f, " {c}")?;
             }
@@ -370,7 +381,12 @@ impl fmt::Display for Othello {
             } else {
                 ""
             };
-            write!(f, "{side} to move{must_pass}; black {nb}, white {nw}")
+            write!(f, "{side} to move{must_pass}; black {nb}, white {nw}")?;
+            match self.history.last() {
+                Some(Move::Place(square)) => write!(f, "; last move {square} (lower case)"),
+                Some(Move::Pass) => write!(f, "; the last move was a pass"),
+                None => Ok(()),
+            }
         }
     }
 }
@@ -679,8 +695,13 @@ impl Notation for Othello {
         texts
     }
 
-    fn move_hint() -> &'static str {
-        "d3 | pass"
+    /// The legal moves (`pass` when it is the only one): seldom more than a dozen.
+    fn move_hint(&self) -> String {
+        let moves: Vec<String> = Game::legal_moves(self)
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        moves.join(" ")
     }
 
     fn position_syntax() -> &'static str {

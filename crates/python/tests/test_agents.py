@@ -10,7 +10,7 @@ from conftest import cli
 
 
 def test_every_game_lists_its_ais_with_parameters():
-    for info in gamelab.games():
+    for info in gamelab.catalogue():
         ais = gamelab.ais(info["name"])
         assert ais and all({"name", "summary", "params", "aliases"} <= set(a) for a in ais)
         for a in ais:
@@ -83,7 +83,7 @@ def test_agents_refuse_other_games_and_finished_positions():
 
 def test_an_agent_follows_the_positions_board_structure():
     ai = gamelab.agent("ai14s")
-    for board in gamelab.games()[0]["boards"]:
+    for board in gamelab.catalogue()[0]["boards"]:
         pos = gamelab.TicTacToe("1,1", board=board)
         assert ai.policy(pos) == ai.policy(gamelab.TicTacToe("1,1"))
 

@@ -10,9 +10,10 @@ import gamelab
 
 
 def test_the_catalogue_makes_a_class_per_game():
-    names = [g["name"] for g in gamelab.games()]
+    names = gamelab.games()
     assert names[:3] == ["ttt", "othello", "connect4"]
-    for info in gamelab.games():
+    assert names == [g["name"] for g in gamelab.catalogue()]
+    for info in gamelab.catalogue():
         cls = getattr(gamelab, info["class_name"])
         pos = cls()
         assert isinstance(pos, gamelab.Position)
@@ -27,7 +28,7 @@ def test_the_catalogue_makes_a_class_per_game():
 
 
 def test_every_game_plays_to_the_end_and_back():
-    for info in gamelab.games():
+    for info in gamelab.catalogue():
         pos = gamelab.position(info["name"])
         start = pos.copy()
         played = []
@@ -86,7 +87,7 @@ def test_positions_read_from_the_games_notations():
 
 
 def test_every_board_structure_plays_the_same_game():
-    for board in gamelab.games()[0]["boards"]:
+    for board in gamelab.catalogue()[0]["boards"]:
         pos = gamelab.TicTacToe(board=board)
         assert pos.board == board
         for mv in ["1,1", "0,0", "2,0", "0,2", "0,1", "2,1", "1,2", "1,0", "2,2"]:

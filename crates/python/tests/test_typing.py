@@ -47,7 +47,7 @@ def test_type_checkers_see_every_game_class():
     for node in ast.walk(tree):
         if isinstance(node, ast.If) and isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING":
             typed |= {n.name for n in node.body if isinstance(n, ast.ClassDef) and not n.name.startswith("_")}
-    assert typed == {g["class_name"] for g in gamelab.games()}
+    assert typed == {g["class_name"] for g in gamelab.catalogue()}
 
 
 def test_help_shows_the_docstrings():

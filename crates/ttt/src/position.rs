@@ -357,8 +357,8 @@ impl<B: Board> Notation for Position<B> {
         }
     }
 
-    fn move_hint() -> &'static str {
-        "x,y"
+    fn move_hint(&self) -> String {
+        "x,y".to_string()
     }
 
     fn position_syntax() -> &'static str {

@@ -342,7 +342,7 @@ fn spec_errors_say_what_is_valid() {
 
     let e = err("ai99");
     assert!(matches!(e, SpecError::UnknownAgent { .. }));
-    assert!(e.to_string().contains("known AIs: ai1, ai1s, ai2"), "{e}");
+    assert!(e.to_string().contains("its AIs: ai1, ai1s, ai2"), "{e}");
     assert!(e.to_string().contains("ai14s"), "{e}");
 
     let e = err("ai12s:score_victroy=200");

@@ -648,7 +648,7 @@ function renderControls() {
   const s = play.state;
   if (!s) return;
   const humans = s.players.filter((p) => p.kind === "human").length;
-  $("#undo").disabled = play.busy === s.id || s.cursor === 0;
+  $("#undo").disabled = play.busy === s.id || !s.can_undo;
   $("#redo").disabled = play.busy === s.id || s.cursor === s.moves.length;
   const pass = s.board.legal.length === 1 && s.board.legal[0].square === null && !s.ai_to_move;
   $("#pass").hidden = !pass;

@@ -130,6 +130,9 @@ pub struct GameState {
     pub moves: Vec<LineMove>,
     /// Moves played to reach the shown position.
     pub cursor: usize,
+    /// Undo has a move to take back (not at the start, nor when only an AI's opening
+    /// moves come before the human's first turn).
+    pub can_undo: bool,
     /// The side to move is an AI and the game goes on.
     pub ai_to_move: bool,
     /// The whole line as text to copy: its moves as people write them, and the game in the
@@ -331,6 +334,7 @@ impl<G: Described> Session for WebSession<G> {
             board,
             moves,
             cursor: session.cursor(),
+            can_undo: session.can_undo(),
             ai_to_move: session.ai_to_move() && flag.is_none(),
             record: {
                 let players =

@@ -318,7 +318,7 @@ async fn bad_requests_for_new_games() {
     assert_error(
         post(json!({"game": "othello", "players": ["human", "ai14s"]})).await,
         StatusCode::BAD_REQUEST,
-        "known AIs: engine, random",
+        "its AIs: engine, random",
     );
     assert_error(
         post(json!({"game": "ttt", "players": ["human"]})).await,
@@ -442,6 +442,32 @@ async fn turns_and_the_end_of_the_game_are_enforced() {
             .await,
         StatusCode::CONFLICT,
         "nothing to undo",
+    );
+    // The AI's opening move is no move of the human's to take back: it would only be
+    // played again the same way.
+    let (_, state) = app
+        .post(&format!("/api/games/{game}/ai-move"), json!({}))
+        .await;
+    assert_eq!(
+        (state["cursor"].clone(), state["can_undo"].clone()),
+        (json!(1), json!(false))
+    );
+    assert_error(
+        app.post(&format!("/api/games/{game}/undo"), json!({}))
+            .await,
+        StatusCode::CONFLICT,
+        "nothing to undo: there is no earlier turn to go back to",
+    );
+    let (_, state) = app
+        .post(&format!("/api/games/{game}/move"), json!({"move": "2,2"}))
+        .await;
+    assert_eq!(state["can_undo"], true);
+    let (_, state) = app
+        .post(&format!("/api/games/{game}/undo"), json!({}))
+        .await;
+    assert_eq!(
+        (state["cursor"].clone(), state["can_undo"].clone()),
+        (json!(1), json!(false))
     );
 
     // o (ai1) takes the first free square each time; x lets it win along the top row.

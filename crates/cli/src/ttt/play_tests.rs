@@ -94,13 +94,13 @@ fn undo_goes_back_to_the_humans_turn_past_an_agent() {
         "Turn o\n...\n...\n...\n",
         PROMPT,
         "Turn x\n...\n.O.\n...\n",
-        "x (first) plays (0, 0)\n",
+        "x (first) plays 0,0\n",
         "Turn o\nX..\n.o.\n...\n",
         PROMPT,
         // one undo takes back the agent's reply and the human's move
         "Turn o\n...\n...\n...\n",
         PROMPT,
-        "Nothing to undo.\n",
+        "Nothing to undo: there is no earlier turn to go back to.\n",
         PROMPT,
     ]
     .concat();

@@ -70,6 +70,7 @@ __all__ = [
     "Verification",
     "agent",
     "ais",
+    "catalogue",
     "diverge",
     "games",
     "load_records",
@@ -88,8 +89,18 @@ _BY_NAME = {g["name"]: g for g in _CATALOGUE}
 DEFAULT_GAME: str = _CATALOGUE[0]["name"]
 
 
-def games() -> list[dict]:
-    """Every game: name, title, sides, board, notation, board structures, AIs."""
+def games() -> list[str]:
+    """The names of the games, as `game=` arguments take them, the default first.
+
+    >>> gamelab.games()
+    ['ttt', 'othello', 'connect4']
+    """
+    return [g["name"] for g in _CATALOGUE]
+
+
+def catalogue() -> list[dict]:
+    """Every game in detail: name, title, sides, board, notation, board structures, AIs,
+    Python class name (`gamelab games` in the terminal)."""
     return [dict(g) for g in _CATALOGUE]
 
 

@@ -336,6 +336,7 @@ pub fn ranked_evaluation(spec: &str) -> Result<RankedScore, SpecError> {
     let Some(ranked) = family.iter().find(|r| r.name == parsed.name) else {
         return Err(SpecError::UnknownAgent {
             name: parsed.name,
+            game: <crate::Ttt as gamelab_core::Game>::NAME,
             known: family.iter().map(|r| r.name.to_string()).collect(),
         });
     };
