@@ -16,9 +16,9 @@ pub struct AnalyseArgs {
     /// `gamelab games`).
     #[arg(allow_hyphen_values = true)]
     position: Option<String>,
-    /// Stop after this many seconds (the values of the last level done are kept); without
-    /// it, it runs until every value is exact, the AI searches no further, its own `time`
-    /// runs out or Ctrl-C.
+    /// Stop after this many seconds, keeping the values of the last level done (an AI that
+    /// takes a time limit always finishes its first level); without it, it runs until every
+    /// value is exact, the AI searches no further, its own `time` runs out or Ctrl-C.
     #[arg(long, value_parser = crate::limits::seconds)]
     time: Option<f64>,
     /// JSON Lines instead of text: an object a level (`level`, `nodes`, `elapsed_ms`,

@@ -1,5 +1,5 @@
 //! `gamelab diverge A A2 B`: the first seed at which A and A2 end differently against B,
-//! with B's random choices the same in both games (seed 000's experiment).
+//! with B's random choices the same in both games (article 000's experiment).
 
 use std::fmt::Write;
 

@@ -67,7 +67,7 @@ enum Command {
     /// Prove by exhaustion whether an AI never loses, on either side (games whose tree fits
     /// in memory).
     Verify(verify::VerifyArgs),
-    /// Play games and save them (JSON Lines, or the seed's CSV: winner, then move codes).
+    /// Play games and save them (JSON Lines, or the article's CSV: winner, then move codes).
     Records(records::RecordsArgs),
     /// Tic-tac-toe: the full game tree: statistics, or a position with its parents and
     /// children.
@@ -77,14 +77,14 @@ enum Command {
     /// Tic-tac-toe: alpha-beta analysis of a position (ai_abs_dls): score, best move,
     /// variation, nodes.
     Search(ttt::search::SearchArgs),
-    /// Tic-tac-toe: the seed's benchmark, every board data structure, with and without line
+    /// Tic-tac-toe: the article's benchmark, every board data structure, with and without line
     /// counts.
     Bench(ttt::bench::BenchArgs),
-    /// Tic-tac-toe: turn game records into the seed's dataset CSV (line-pattern features).
+    /// Tic-tac-toe: turn game records into the article's dataset CSV (line-pattern features).
     Dataset(ttt::dataset::DatasetArgs),
     /// Tic-tac-toe: fit a linear model to a dataset (least squares) and save it.
     Train(ttt::train::TrainArgs),
-    /// Tic-tac-toe: the seed's experiment, models from 10 … 10,000 random games against ai2.
+    /// Tic-tac-toe: the article's experiment, models from 10 … 10,000 random games against ai2.
     LearnCurve(ttt::learn_curve::LearnCurveArgs),
     /// Othello: perft from the start position (a pass is a ply).
     Perft(othello::PerftArgs),

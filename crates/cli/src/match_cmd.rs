@@ -43,7 +43,7 @@ pub struct MatchArgs {
     #[arg(long)]
     json: bool,
     /// Write every game to this file, as they finish (Ctrl-C keeps the games finished
-    /// before it): JSON Lines, the seed's CSV for a `.csv` file, the game's own format
+    /// before it): JSON Lines, the article's CSV for a `.csv` file, the game's own format
     /// for its extension (GGF for Othello's `.ggf`).
     #[arg(long, value_name = "FILE")]
     records: Option<PathBuf>,

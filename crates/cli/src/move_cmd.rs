@@ -13,7 +13,7 @@ pub struct MoveArgs {
     /// `gamelab games`).
     #[arg(allow_hyphen_values = true)]
     position: Option<String>,
-    /// Print the AI's trace: each move, the position after it, its score (the seed's
+    /// Print the AI's trace: each move, the position after it, its score (the article's
     /// `debug=True`).
     #[arg(long)]
     debug: bool,
@@ -76,7 +76,7 @@ pub fn report<G: Described>(args: &MoveArgs, registry: &Registry<G>) -> anyhow::
             Some(trace) => out.push_str(&format!("{trace}\n")),
             None => out.push_str(&format!("({} gives no trace)\n", args.ai)),
         }
-        // The seed's trace already ends with the best moves.
+        // The article's trace already ends with the best moves.
         if out.ends_with(&best_line) {
             return Ok(out);
         }

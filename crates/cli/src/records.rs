@@ -1,4 +1,4 @@
-//! `gamelab records A B`: play games and save them — gamelab's JSON Lines, or the seed's
+//! `gamelab records A B`: play games and save them — gamelab's JSON Lines, or the article's
 //! CSV (winner, then each move's `Game::move_code`).
 
 use std::path::PathBuf;
@@ -21,7 +21,7 @@ pub struct RecordsArgs {
     games: u64,
     #[arg(long, default_value_t = 0)]
     seed: u64,
-    /// Output file: `.csv` for the seed's format, the game's own format for its extension
+    /// Output file: `.csv` for the article's format, the game's own format for its extension
     /// (GGF for Othello's `.ggf`), anything else for JSON Lines. Games are written as they
     /// finish; Ctrl-C keeps those finished before it.
     #[arg(long, value_name = "FILE")]

@@ -1,5 +1,5 @@
 //! `gamelab replay FILE N`: one recorded game, move by move, from gamelab's JSON Lines
-//! (`match --records`, `records`) or the seed's CSV (`records --out FILE.csv`).
+//! (`match --records`, `records`) or the article's CSV (`records --out FILE.csv`).
 
 use std::fmt::Write;
 use std::path::PathBuf;

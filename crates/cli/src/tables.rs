@@ -3,7 +3,7 @@
 
 use std::fmt::Write;
 
-/// The label column's width: the seed's 5, or wider for longer side names (`yellow`).
+/// The label column's width: the article's 5, or wider for longer side names (`yellow`).
 fn label_width<T>(rows: &[(&str, T); 3]) -> usize {
     rows.iter().map(|(l, _)| l.len()).max().unwrap_or(0).max(5)
 }

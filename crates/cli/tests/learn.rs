@@ -75,7 +75,7 @@ fn learn_curve_prints_the_seeds_table() {
         ))
         .stdout(predicate::str::is_match(r"(?m)^ +10  no ").unwrap())
         .stdout(predicate::str::is_match(r"(?m)^ +100  yes ").unwrap())
-        .stdout(predicate::str::contains("seed 002"));
+        .stdout(predicate::str::contains("article 002"));
 }
 
 #[test]

@@ -1,4 +1,4 @@
-//! The web server under load, as the README's test command runs it (127.0.0.1 only, a
+//! The web server under load, as the test command runs it (127.0.0.1 only, a
 //! few seconds): 200 games played at once and 20 runs asked for at once, then: no error
 //! answered, runs beyond the cap refused with 429, Stop seen at once, and the server's
 //! memory back under a bound once the runs are stopped. The figures are printed (run

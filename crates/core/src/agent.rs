@@ -338,7 +338,7 @@ pub trait Agent<G: Game>: Send {
         None
     }
 
-    /// A human-readable account of how the agent decides here (the seeds' debug trace),
+    /// A human-readable account of how the agent decides here (the articles' debug trace),
     /// for agents that can give one.
     fn explain(&mut self, game: &G) -> Option<String> {
         let _ = game;

@@ -411,7 +411,7 @@ impl From<ExactResult> for ExactTable {
 }
 
 /// A match as every front end reports it — `gamelab match --json`, the web app's runs, the
-/// tests: the seed's tables (sampled), the exact table where the game allows one, the
+/// tests: the article's tables (sampled), the exact table where the game allows one, the
 /// digest and the time taken.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct MatchReport {

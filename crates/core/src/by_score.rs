@@ -1,4 +1,4 @@
-//! `ai_by_score` (seed 000): score every child position from the mover's point of view and
+//! `ai_by_score` (article 000): score every child position from the mover's point of view and
 //! keep the moves with the highest score. Score-based AIs are evaluation functions plugged
 //! into this one loop.
 
@@ -17,7 +17,7 @@ pub trait Evaluate<G: Game>: Send {
         None
     }
 
-    /// The score from the first player's point of view (the seed's `minimax=True`), as a
+    /// The score from the first player's point of view (the article's `minimax=True`), as a
     /// search that maximises for the first player and minimises for the second needs it.
     fn score_for_first(&self, child: &G) -> f64 {
         let s = self.score(child);
@@ -30,7 +30,7 @@ pub trait Evaluate<G: Game>: Send {
     }
 }
 
-/// The seed's `ai_by_score` over the evaluation `E`.
+/// The article's `ai_by_score` over the evaluation `E`.
 #[derive(Clone, Debug)]
 pub struct ByScore<E> {
     pub eval: E,
@@ -60,7 +60,7 @@ impl<E> ByScore<E> {
             .collect()
     }
 
-    /// The seed's debug trace: each move, the child, its detail, the score, UPDATE/APPEND,
+    /// The article's debug trace: each move, the child, its detail, the score, UPDATE/APPEND,
     /// and finally the best score and moves.
     pub fn trace<G: Game>(&self, game: &G) -> String
     where

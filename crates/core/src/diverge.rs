@@ -1,4 +1,4 @@
-//! Seed 000's experiment: the first seed at which two versions of an AI end differently
+//! Article 000's experiment: the first seed at which two versions of an AI end differently
 //! against the same opponent, whose random choices are the same in both games.
 
 use crate::arena::play_game;

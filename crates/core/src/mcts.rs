@@ -1013,7 +1013,7 @@ pub fn entry_with<G: EngineHooks>(
                 defaults.exploration,
                 0.0,
                 100.0,
-                "the exploration constant: UCT's mean + c·√(ln N / n), or with prior=yes mean + c·P·√N / (1 + n)",
+                "the exploration constant: UCT's mean + c·√(ln N / n), or with prior=true mean + c·P·√N / (1 + n)",
             ),
             ParamSpec::text(
                 "playout",

@@ -181,7 +181,7 @@ pub fn replay<G: Notation>(record: &GameRecord) -> Result<Vec<G>, String> {
 pub enum RecordFormat {
     /// gamelab's JSON Lines records: everything, readable back.
     JsonLines,
-    /// The seed's CSV: the winner, then each move's code.
+    /// The article's CSV: the winner, then each move's code.
     Csv,
     /// The game's own format for whole games (Othello's GGF).
     Native,
@@ -226,7 +226,7 @@ impl RecordFormat {
     }
 }
 
-/// A game as one line of the seed's CSV: the winner (0 a draw, 1 the first side, 2 the
+/// A game as one line of the article's CSV: the winner (0 a draw, 1 the first side, 2 the
 /// second), then each move's [`crate::Game::move_code`].
 pub fn csv_line<G: Notation>(moves: &[G::Move], outcome: crate::Outcome) -> String {
     let winner = match outcome.winner() {

@@ -1,4 +1,4 @@
-//! Alpha-beta search for any [`Game`], as seed 004's `ai_abs_dls` does it: the first player
+//! Alpha-beta search for any [`Game`], as article 004's `ai_abs_dls` does it: the first player
 //! maximises and the second minimises a leaf evaluation from the first player's point of
 //! view, with a depth limit, a transposition table of bounds and best moves (optionally
 //! written for every symmetric image of a position), move ordering from an earlier table,
@@ -29,7 +29,7 @@ pub struct TtEntry<M> {
     pub best: M,
 }
 
-/// Position key → entry. Like the seed's, entries carry no depth: within one search a
+/// Position key → entry. Like the article's, entries carry no depth: within one search a
 /// position is always met at the same depth in games where every move adds a piece, and
 /// iterative deepening starts each depth with a fresh table. Keys are already well mixed
 /// or small, so the fast Fx hash serves (SipHash made up most of a tic-tac-toe search).
@@ -40,9 +40,9 @@ pub type Table<M> = FxHashMap<u64, TtEntry<M>>;
 pub struct SearchOptions {
     /// Plies below the root; positions at this depth are evaluated, not expanded.
     pub max_depth: u32,
-    /// Keep a transposition table (the seed's `use_tt`).
+    /// Keep a transposition table (the article's `use_tt`).
     pub use_tt: bool,
-    /// Share table entries between the symmetric images of a position (the seed's
+    /// Share table entries between the symmetric images of a position (the article's
     /// `calc_same_boardtexts`). One entry per symmetry class is kept, under the canonical
     /// key with its best move in the canonical frame: the search finds exactly what it
     /// would with an entry written for every image, at an eighth of the writes.
@@ -64,7 +64,7 @@ pub struct AlphaBeta<'a, G: Game, E> {
     pub table: Table<G::Move>,
     /// A table from an earlier search whose best moves are tried first.
     ordering: Option<&'a Table<G::Move>>,
-    /// Nodes visited, leaves included (the seed's `count`).
+    /// Nodes visited, leaves included (the article's `count`).
     pub nodes: u64,
     cutoff: Cutoff,
 }

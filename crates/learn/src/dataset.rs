@@ -1,5 +1,5 @@
 //! Sparse 0/1 datasets: each row a target and the indices of its features that are 1, and
-//! the CSV form seed 002 writes (a target column, then one 0/1 column per feature).
+//! the CSV form article 002 writes (a target column, then one 0/1 column per feature).
 
 use std::path::Path;
 

@@ -1,10 +1,10 @@
 //! Least squares with intercept on one-hot features.
 //!
-//! Seed 002's features are collinear by construction: each line's 27 indicators add up to 1,
+//! Article 002's features are collinear by construction: each line's 27 indicators add up to 1,
 //! the intercept's column. We add a small ridge term λ·‖w‖² on the weights (not the
 //! intercept), which makes the normal equations positive definite and, for small λ, gives
 //! (nearly) the minimum-norm solution among the exact least-squares fits — the one the
-//! seed's scikit-learn would find. With at most a few hundred features, the normal
+//! article's scikit-learn would find. With at most a few hundred features, the normal
 //! equations XᵀX + λI are solved by Cholesky (faer).
 
 use faer::linalg::solvers::Solve;

@@ -1,4 +1,4 @@
-//! gamelab-learn: the generic half of seed 002 — sparse datasets, least squares and model
+//! gamelab-learn: the generic half of article 002 — sparse datasets, least squares and model
 //! files — below the games. A game crate brings its own features (which squares or
 //! patterns make a row's active features) and its own AI that plays by a model.
 

@@ -1,4 +1,4 @@
-//! Othello AIs (seed 003 and beyond) and their registry.
+//! Othello AIs (article 003 and beyond) and their registry.
 
 use std::ops::ControlFlow;
 use std::time::Duration;
@@ -46,7 +46,7 @@ impl Agent<Othello> for Random {
     }
 }
 
-/// The odds of a square in [`Roulette`]: 16·e^(w/3) for seed 003's weight w, rounded, at
+/// The odds of a square in [`Roulette`]: 16·e^(w/3) for article 003's weight w, rounded, at
 /// least 1 and at most 65,535. A corner is 4,096 times as likely as a plain square, an X-
 /// or C-square a sixteenth as likely (a milder 16·e^(w/6) played worse: RESULTS.md).
 const ROULETTE_ODDS: [u32; 64] = {
@@ -125,7 +125,7 @@ impl Agent<Othello> for Roulette {
     }
 }
 
-/// The moves that flip the most discs (seed 003's one-ply greedy player).
+/// The moves that flip the most discs (article 003's one-ply greedy player).
 pub struct Greedy;
 
 impl BestMoves<Othello> for Greedy {
@@ -140,7 +140,7 @@ impl BestMoves<Othello> for Greedy {
     }
 }
 
-/// Full-width minimax (negamax) to a fixed depth: seed 003's Min-Max, with the leaf
+/// Full-width minimax (negamax) to a fixed depth: article 003's Min-Max, with the leaf
 /// evaluation always taken from the point of view of the side to move there and passes
 /// counted as plies.
 pub struct Minimax {
@@ -739,13 +739,13 @@ pub fn registry() -> Registry<Othello> {
     ));
     r.register(AgentEntry::new(
         "greedy",
-        "the move that flips the most discs, random among ties (seed 003's 1st gain max)",
+        "the move that flips the most discs, random among ties (article 003's 1st gain max)",
         vec![],
         |_| Ok(Box::new(Uniform(Greedy))),
     ));
     r.register(AgentEntry::new(
         "minimax",
-        "full-width minimax to a fixed depth (seed 003's Min-Max, done right)",
+        "full-width minimax to a fixed depth (article 003's Min-Max, done right)",
         vec![
             ParamSpec::int("depth", 3, 1, 6, "plies"),
             eval_param("eval", "weighted"),
@@ -854,7 +854,7 @@ pub fn registry() -> Registry<Othello> {
         },
     ));
     // Uniform playouts give corners away as often as they take them: MCTS over them loses
-    // to seed 003's three-ply minimax, over roulette's and steered by it wins (RESULTS.md).
+    // to article 003's three-ply minimax, over roulette's and steered by it wins (RESULTS.md).
     r.register(gamelab_core::mcts::entry_with(
         registry,
         gamelab_core::mcts::MctsDefaults {

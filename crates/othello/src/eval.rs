@@ -3,7 +3,7 @@
 use crate::Othello;
 use crate::bits::legal_moves;
 
-/// Seed 003's weighted-square table (../shared/SPEC.md §7), a1 first, row by row.
+/// Article 003's weighted-square table (../shared/SPEC.md §7), a1 first, row by row.
 pub const WEIGHTS: [i32; 64] = [
     30, -12, 0, -1, -1, 0, -12, 30, //
     -12, -15, -3, -3, -3, -3, -15, -12, //
@@ -31,7 +31,7 @@ pub fn weight_of(mut discs: u64) -> i32 {
 pub enum Eval {
     /// Disc difference.
     Discs,
-    /// Σ of the table over one's own discs: what seed 003's "gain" adds up move by move.
+    /// Σ of the table over one's own discs: what article 003's "gain" adds up move by move.
     Gain,
     /// Σ of the table over one's own discs minus the opponent's.
     Weighted,

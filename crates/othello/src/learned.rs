@@ -1,5 +1,5 @@
 //! The learned evaluation: pattern weights per game stage, fitted to game records by least
-//! squares (seed 002's method, scaled up as Buro's Logistello did), stored quantised and
+//! squares (article 002's method, scaled up as Buro's Logistello did), stored quantised and
 //! compressed, and evaluated from the bitboards.
 //!
 //! Values are in 1/256 of a disc, from the side to move's point of view: the model predicts

@@ -1,5 +1,5 @@
-//! Othello for gamelab (seed 003): a bitboard position that implements
-//! [`gamelab_core::Game`], perft, the seed's AIs and better ones, an exact endgame solver,
+//! Othello for gamelab (article 003): a bitboard position that implements
+//! [`gamelab_core::Game`], perft, the article's AIs and better ones, an exact endgame solver,
 //! and a reader for the WTHOR game database.
 
 pub mod ai;

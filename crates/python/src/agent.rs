@@ -153,7 +153,7 @@ impl Agent {
         })
     }
 
-    /// How it decides here (the seeds' `debug=True` trace), for AIs that give one.
+    /// How it decides here (the articles' `debug=True` trace), for AIs that give one.
     fn explain(&self, py: Python<'_>, position: PyRef<'_, Position>) -> PyResult<Option<String>> {
         self.ask(py, &position, |agent, pos| agent.explain(pos))
     }

@@ -1,4 +1,4 @@
-//! Seed 002's learning in Python: datasets of one-hot features and linear models fitted
+//! Article 002's learning in Python: datasets of one-hot features and linear models fitted
 //! by least squares (gamelab-learn, the same code as `gamelab dataset` and `train`). The
 //! package turns them into numpy arrays when numpy is installed.
 
@@ -23,7 +23,7 @@ pub fn file_error(e: FileError) -> PyErr {
 pub struct Dataset {
     pub data: gamelab_learn::Dataset,
     pub features: FeatureSet,
-    /// The target column's name in the CSV (`ave` for seed 002).
+    /// The target column's name in the CSV (`ave` for article 002).
     pub target: String,
 }
 
@@ -71,7 +71,7 @@ impl Dataset {
             .call_method1("dataset_arrays", (slf,))
     }
 
-    /// Writes the seed's CSV (target column, then one 0/1 column per feature),
+    /// Writes the article's CSV (target column, then one 0/1 column per feature),
     /// atomically: a file already there is replaced only once the new one is whole.
     fn to_csv(&self, py: Python<'_>, path: PathBuf) -> PyResult<()> {
         py.detach(|| self.data.write_csv(&path, &self.target, &self.features))
@@ -79,7 +79,7 @@ impl Dataset {
     }
 
     /// Fits the intercept and one weight per feature by least squares with a small ridge
-    /// term (the seed's features are collinear; see gamelab-learn).
+    /// term (the article's features are collinear; see gamelab-learn).
     #[pyo3(signature = (ridge = DEFAULT_RIDGE))]
     fn fit(&self, py: Python<'_>, ridge: f64) -> PyResult<Model> {
         crate::args::check("ridge", gamelab_core::limits::RIDGE, ridge)?;

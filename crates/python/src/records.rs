@@ -1,5 +1,5 @@
 //! Game records to and from files, in the formats the command line writes (JSON Lines,
-//! the seed's CSV, a game's own format such as Othello's GGF), picked by the extension.
+//! the article's CSV, a game's own format such as Othello's GGF), picked by the extension.
 
 use std::path::{Path, PathBuf};
 
@@ -133,7 +133,7 @@ impl GameVisitor for Check<'_> {
     }
 }
 
-/// The records of a file (JSON texts): JSON Lines (each names its game), the seed's CSV
+/// The records of a file (JSON texts): JSON Lines (each names its game), the article's CSV
 /// (of `game`), or a game's own format (the game its extension belongs to).
 #[pyfunction]
 #[pyo3(signature = (path, game = None))]

@@ -1,4 +1,4 @@
-//! Tic-tac-toe's own part of the package (`gamelab.ttt`): seed 002's records → dataset
+//! Tic-tac-toe's own part of the package (`gamelab.ttt`): article 002's records → dataset
 //! pipeline and its model files.
 
 use std::path::PathBuf;
@@ -20,8 +20,8 @@ fn feature_set(name: &str) -> PyResult<FeatureSet> {
     })
 }
 
-/// Seed 002's dataset from finished games: `records` is the text of a records file (the
-/// seed's CSV or gamelab's JSON Lines; `source` names it in errors).
+/// Article 002's dataset from finished games: `records` is the text of a records file (the
+/// article's CSV or gamelab's JSON Lines; `source` names it in errors).
 #[pyfunction]
 #[pyo3(signature = (records, source, *, symmetries = false, targets = "average", features = "ttt-lines-27"))]
 pub fn _ttt_dataset(
@@ -37,7 +37,7 @@ pub fn _ttt_dataset(
         "backed-up" => Targets::BackedUp,
         other => {
             return Err(PyValueError::new_err(format!(
-                "targets are `average` (the seed's) or `backed-up`; got `{other}`"
+                "targets are `average` (the article's) or `backed-up`; got `{other}`"
             )));
         }
     };

@@ -1,4 +1,4 @@
-"""Seed 002's pipeline from Python: records → dataset → fit → model → an AI; the same
+"""Article 002's pipeline from Python: records → dataset → fit → model → an AI; the same
 files as `gamelab records`, `dataset` and `train`."""
 
 from __future__ import annotations

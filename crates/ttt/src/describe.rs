@@ -38,7 +38,7 @@ impl<B: Board> Described for Position<B> {
             note: "perfect play that wins fastest and sets traps in drawn positions",
         },
     ];
-    // The solved game (ai_gt) scores moves from o's side, as the seeds do; the analysis
+    // The solved game (ai_gt) scores moves from o's side, as the articles do; the analysis
     // wants the side to move's: mcts, whose proven values are exact.
     const ANALYSIS_AI: &'static str = "mcts:iterations=20000";
 

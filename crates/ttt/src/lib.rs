@@ -1,7 +1,7 @@
 //! Tic-tac-toe for gamelab (seeds 000 and 004).
 //!
 //! A [`Position`] over any [`board::Board`] data structure — 2-D array, 1-D array or
-//! bitboard, each with or without incremental line counts — with the seed's text form,
+//! bitboard, each with or without incremental line counts — with the article's text form,
 //! [`Markpat`] line patterns and the 8 board symmetries. `Position` implements
 //! [`gamelab_core::Game`]; it knows nothing about AIs.
 //!

@@ -5,7 +5,7 @@ use crate::Player;
 /// The marks on one line from the point of view of the player who just moved: how many
 /// are `last_turn`'s, how many `turn`'s, how many are empty (they add up to 3).
 ///
-/// "自 2 敵 0 空 1" of the seeds is `Markpat::new(2, 0, 1)`: the mover can win next.
+/// "自 2 敵 0 空 1" of the articles is `Markpat::new(2, 0, 1)`: the mover can win next.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Markpat {
     pub last_turn: u8,
@@ -143,7 +143,7 @@ impl std::hash::Hash for MarkpatCounts {
     }
 }
 
-/// Like the seed's printed `defaultdict`: `{Markpat(last_turn=0, turn=0, empty=3): 5, …}`.
+/// Like the article's printed `defaultdict`: `{Markpat(last_turn=0, turn=0, empty=3): 5, …}`.
 impl fmt::Debug for MarkpatCounts {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("{")?;

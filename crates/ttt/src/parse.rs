@@ -238,7 +238,7 @@ fn move_order(
     Ok(order)
 }
 
-/// Reads a board string (`xo.x.o...`), the seed's text form (a `Turn …` / `winner …` line,
+/// Reads a board string (`xo.x.o...`), the article's text form (a `Turn …` / `winner …` line,
 /// then three rows; the header is checked against the board) or a move list (`1,1 0,0` or
 /// `40`: anything with a comma or made of digits).
 impl<B: Board> FromStr for Position<B> {

@@ -163,7 +163,7 @@ impl<B: Board> Position<B> {
         }
     }
 
-    /// Line patterns from the point of view of the player who just moved (the seed's
+    /// Line patterns from the point of view of the player who just moved (the article's
     /// `count_markpats(turn, last_turn)`).
     #[inline]
     pub fn count_markpats(&self) -> MarkpatCounts {
@@ -212,7 +212,7 @@ impl<B: Board> Position<B> {
     }
 }
 
-/// The seed's text form: `Turn o` (or `winner o|x|draw` at the end), then the three rows
+/// The article's text form: `Turn o` (or `winner o|x|draw` at the end), then the three rows
 /// in `.ox`, the last move in upper case.
 impl<B: Board> fmt::Display for Position<B> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

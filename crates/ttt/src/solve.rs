@@ -73,7 +73,7 @@ impl Marks {
     }
 }
 
-/// One node of the full game tree: the tree lists nodes level by level (the seed's
+/// One node of the full game tree: the tree lists nodes level by level (the article's
 /// `nodelist_by_depth`), so a node's children are consecutive.
 #[derive(Clone, Copy, Debug)]
 pub struct Node {

@@ -62,7 +62,7 @@ impl fmt::Display for Player {
     }
 }
 
-/// What a square holds. The numeric values are the seed 002 encoding (empty 0, o 1, x 2).
+/// What a square holds. The numeric values are the article 002 encoding (empty 0, o 1, x 2).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Mark {
     #[default]
@@ -92,15 +92,15 @@ impl Mark {
 /// A square of the 3×3 board and the move that marks it.
 ///
 /// `x` is the column (0 left … 2 right) and `y` the row (0 top … 2 bottom). Squares are
-/// numbered 0..9 row by row (`y * 3 + x`), which is also the seed's y-major move order and
-/// the square number of seed 002's records.
+/// numbered 0..9 row by row (`y * 3 + x`), which is also the article's y-major move order and
+/// the square number of article 002's records.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Square(u8);
 
 impl Square {
     pub const CENTRE: Square = Square(4);
 
-    /// All squares in the seed's legal-move order: (0,0), (1,0), (2,0), (0,1), …
+    /// All squares in the article's legal-move order: (0,0), (1,0), (2,0), (0,1), …
     pub const ALL: [Square; 9] = {
         let mut all = [Square(0); 9];
         let mut i = 0;
@@ -152,7 +152,7 @@ impl Square {
     }
 }
 
-/// The seed's tuple notation, `(x, y)`.
+/// The article's tuple notation, `(x, y)`.
 impl fmt::Display for Square {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "({}, {})", self.x(), self.y())
@@ -165,7 +165,7 @@ impl fmt::Debug for Square {
     }
 }
 
-/// The 8 lines, named as in seed 002: rows h1–h3, columns v1–v3, diagonals d1 (from (0,0))
+/// The 8 lines, named as in article 002: rows h1–h3, columns v1–v3, diagonals d1 (from (0,0))
 /// and d2 (from (2,0)).
 pub const LINES: [[Square; 3]; 8] = {
     const fn sq(i: u8) -> Square {

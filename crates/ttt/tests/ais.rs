@@ -1,4 +1,4 @@
-//! The AI catalogue: each rule on positions where it decides, the seed's own positions,
+//! The AI catalogue: each rule on positions where it decides, the article's own positions,
 //! evaluations worked out by hand, parameters and their errors.
 
 mod common;
@@ -210,10 +210,10 @@ fn ai14s_evaluations_by_hand() {
 
     // o opened in a corner: three lines hold one o and two blanks, (1,0,2) × 3 × 0.5.
     assert_eq!(score("O........"), 1.5);
-    // o in the centre: four such lines: 4 × 0.5 (the seed's 2.0).
+    // o in the centre: four such lines: 4 × 0.5 (the article's 2.0).
     assert_eq!(score("....O...."), 2.0);
     // o (0,0), x (1,0), from x's view: (0,1,2) on the left column and the diagonal,
-    // 2 × −1; (1,0,2) on the middle column, 0.5: −1.5 (the seed's trace says −1.5).
+    // 2 × −1; (1,0,2) on the middle column, 0.5: −1.5 (the article's trace says −1.5).
     assert_eq!(score("oX......."), -1.5);
     // x just played (2,1); o has two lines open, (0,2,1) twice: −100 × 2 = −200, and
     // ai14s goes on: x's right column is (2,0,1) once, +2; the anti-diagonal and the bottom

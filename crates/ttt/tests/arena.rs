@@ -177,7 +177,7 @@ fn exact_mode_needs_distributions() {
     );
 }
 
-/// The spec's reference results against ai2 (seed 001; %, 10,000–50,000 sampled games each),
+/// The spec's reference results against ai2 (article 001; %, 10,000–50,000 sampled games each),
 /// as (o win, o lose, o draw, x win, x lose, x draw).
 const REFERENCE: [(&str, [f64; 6]); 20] = [
     ("ai1", [78.1, 17.5, 4.4, 44.7, 51.6, 3.8]),
@@ -223,7 +223,7 @@ fn the_catalogue_reproduces_the_seeds_table() {
             );
         }
     }
-    // The seed's ai6 row came from an older implementation; the documented rule loses
+    // The article's ai6 row came from an older implementation; the documented rule loses
     // about 1.3% as o.
     let ai6 = exact("ai6", "ai2");
     assert!(

@@ -33,7 +33,7 @@ fn scores_follow_the_seed() {
             .values()
             .all(|&(total, count)| (total, count) == (10, 1))
     );
-    // the seed's example board after the first move: o on square 0
+    // the article's example board after the first move: o on square 0
     assert_eq!(s.boards[&[1, 0, 0, 0, 0, 0, 0, 0, 0]], (10, 1));
     let x_wins = Game {
         moves: squares(&[0, 3, 1, 4, 8, 5]),

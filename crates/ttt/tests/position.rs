@@ -106,7 +106,7 @@ fn undo_reopens_a_finished_game() {
 #[test]
 fn text_form_is_the_seeds() {
     assert_eq!(Ttt::new().to_string(), "Turn o\n...\n...\n...");
-    // seed 000: ai2 VS ai2 after (0,1) by o, (2,0) by x
+    // article 000: ai2 VS ai2 after (0,1) by o, (2,0) by x
     assert_eq!(moves("0,1 2,0").to_string(), "Turn o\n..X\no..\n...");
     assert_eq!(
         moves("0,1 2,0 1,1 1,0 0,0 1,2 2,1").to_string(),
@@ -120,7 +120,7 @@ fn text_form_is_the_seeds() {
 
 #[test]
 fn markpats_match_the_seeds_trace() {
-    // seed 000, ai12s debug trace: after o plays (0, 0), five lines are empty and three
+    // article 000, ai12s debug trace: after o plays (0, 0), five lines are empty and three
     // hold one o.
     let pos = moves("0,0");
     let c = pos.count_markpats();

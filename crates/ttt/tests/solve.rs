@@ -282,7 +282,7 @@ fn seed_004_table_size_from_the_start() {
     let result = ai.move_values(&Ttt::start());
     assert_eq!(
         result.table_size, 3_219,
-        "the seed's table had 3,219 entries"
+        "the article's table had 3,219 entries"
     );
     assert_eq!(result.nodes, 1_175);
     assert!(result.values.iter().all(|&(_, v)| v == 0.0));

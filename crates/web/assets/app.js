@@ -1,5 +1,5 @@
 // gamelab's page: Play, Watch & compare, Explore. Everything goes through the JSON API
-// (documented in the README); the page keeps no game rules of its own.
+// (documented in docs/http-api.md); the page keeps no game rules of its own.
 "use strict";
 
 const $ = (sel, root = document) => root.querySelector(sel);

@@ -3,7 +3,7 @@
 //!
 //! Every game played in a browser tab is a session with its own id; runs (A against B,
 //! many games) play on worker threads and report through server-sent events. The API is
-//! documented in the README.
+//! documented in docs/http-api.md.
 
 mod analysis;
 mod error;
@@ -332,7 +332,9 @@ async fn asset(Path(path): Path<String>) -> Response {
 }
 
 async fn not_found() -> ApiError {
-    ApiError::not_found("no such page or API endpoint; the API is under /api/ (see the README)")
+    ApiError::not_found(
+        "no such page or API endpoint; the API is under /api/ (see docs/http-api.md)",
+    )
 }
 
 /// Every game, the model files AI specs may name (those of `serve --models`) and the

@@ -1,4 +1,4 @@
-//! `gamelab bench`: seed 004's benchmark — for each board data structure, with and without
+//! `gamelab bench`: article 004's benchmark — for each board data structure, with and without
 //! line counts: ai2 VS ai2 and ai14s VS ai2 in games/s, and one ai_abs_dls call from the
 //! start (ai14s evaluation, table on, depth 8). Every figure is the median of repeated
 //! runs, with the fastest and slowest run beside it.
@@ -18,10 +18,10 @@ use crate::tables::{count_table, ratio_table};
 
 #[derive(Args, Debug)]
 pub struct BenchArgs {
-    /// Games per match with each AI first (the seed: 50,000).
+    /// Games per match with each AI first (the article: 50,000).
     #[arg(long, default_value_t = 50_000, value_parser = crate::limits::games_per_side)]
     games: u64,
-    /// Threads per match, 1 to 256 (the seed's Python ran on one).
+    /// Threads per match, 1 to 256 (the article's Python ran on one).
     #[arg(long, default_value_t = 1, value_parser = crate::limits::threads)]
     threads: usize,
     /// Runs per figure (1 to 1000); the median is reported.
@@ -176,7 +176,7 @@ fn duration(seconds: f64) -> String {
     }
 }
 
-/// One structure's results as the seed prints them.
+/// One structure's results as the article prints them.
 fn block(row: &Row) -> String {
     let tables = |r: &MatchResult| {
         let t = r.total();

@@ -1,4 +1,4 @@
-//! `gamelab dataset RECORDS --out FILE.csv`: the seed's dataset from game records.
+//! `gamelab dataset RECORDS --out FILE.csv`: the article's dataset from game records.
 
 use std::path::PathBuf;
 
@@ -7,18 +7,18 @@ use gamelab_ttt::learned::{FeatureSet, Scores, Targets, read_games};
 
 #[derive(Args, Debug)]
 pub struct DatasetArgs {
-    /// Records: the seed's CSV or gamelab's JSON Lines.
+    /// Records: the article's CSV or gamelab's JSON Lines.
     records: PathBuf,
     /// The dataset CSV to write.
     #[arg(long, value_name = "FILE")]
     out: PathBuf,
-    /// Also score the 8 symmetric images of every board (the seed's own suggestion).
+    /// Also score the 8 symmetric images of every board (the article's own suggestion).
     #[arg(long)]
     symmetries: bool,
-    /// Targets: `average` (the seed's) or `backed-up` (through the observed game graph).
+    /// Targets: `average` (the article's) or `backed-up` (through the observed game graph).
     #[arg(long, default_value = "average", value_parser = ["average", "backed-up"])]
     targets: String,
-    /// Features: `ttt-lines-27` (the seed's 216) or `ttt-lines-27-by-turn` (432).
+    /// Features: `ttt-lines-27` (the article's 216) or `ttt-lines-27-by-turn` (432).
     #[arg(long, default_value = "ttt-lines-27", value_parser = ["ttt-lines-27", "ttt-lines-27-by-turn"])]
     features: String,
 }

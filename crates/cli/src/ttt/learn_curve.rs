@@ -1,4 +1,4 @@
-//! `gamelab learn-curve`: seed 002's experiment — models trained on 10, 100, 1,000 and
+//! `gamelab learn-curve`: article 002's experiment — models trained on 10, 100, 1,000 and
 //! 10,000 random games, each played exactly against the random AI, with and without
 //! symmetry augmentation.
 
@@ -14,7 +14,7 @@ use gamelab_ttt::{Square, Ttt};
 
 use crate::records::play;
 
-/// A played game as seed 002's pipeline reads it.
+/// A played game as article 002's pipeline reads it.
 fn to_learn(g: &PlayedGame<Square>) -> LearnGame {
     LearnGame {
         moves: g.moves.clone(),
@@ -36,11 +36,11 @@ pub struct LearnCurveArgs {
     seed: u64,
     #[arg(long, default_value_t = DEFAULT_RIDGE, value_parser = crate::limits::ridge)]
     ridge: f64,
-    /// Targets: `average` (the seed's mean outcome) or `backed-up` (outcomes backed up
+    /// Targets: `average` (the article's mean outcome) or `backed-up` (outcomes backed up
     /// through the observed game graph).
     #[arg(long, default_value = "average", value_parser = ["average", "backed-up"])]
     targets: String,
-    /// Features: `ttt-lines-27` (the seed's) or `ttt-lines-27-by-turn`.
+    /// Features: `ttt-lines-27` (the article's) or `ttt-lines-27-by-turn`.
     #[arg(long, default_value = "ttt-lines-27", value_parser = ["ttt-lines-27", "ttt-lines-27-by-turn"])]
     features: String,
 }
@@ -56,7 +56,7 @@ pub fn curve(args: &LearnCurveArgs) -> anyhow::Result<Vec<CurvePoint>> {
     let registry = Ttt::registry();
     let mut points = Vec::new();
     for &games in &args.sizes {
-        // The seed's sizes count games in all: half with each AI first.
+        // The article's sizes count games in all: half with each AI first.
         let mut played = play::<Ttt>("ai2", "ai2", games.div_ceil(2), args.seed)?;
         played.truncate(games as usize);
         for symmetries in [false, true] {

@@ -1,5 +1,5 @@
-//! Tic-tac-toe's own subcommands: the solved tree, alpha-beta analysis, the seed's
-//! benchmark of board structures, and seed 002's learning pipeline.
+//! Tic-tac-toe's own subcommands: the solved tree, alpha-beta analysis, the article's
+//! benchmark of board structures, and article 002's learning pipeline.
 
 pub mod bench;
 pub mod dataset;

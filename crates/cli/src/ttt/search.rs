@@ -32,7 +32,7 @@ pub struct SearchArgs {
     #[arg(long, value_parser = crate::limits::seconds)]
     time_limit: Option<f64>,
     /// Search each legal move `--depth` plies below the position it leads to, sharing one
-    /// table, as `ai_abs_dls` does (the seed's way), and print every move's value.
+    /// table, as `ai_abs_dls` does (the article's way), and print every move's value.
     #[arg(long)]
     per_move: bool,
 }

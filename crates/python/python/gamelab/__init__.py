@@ -403,7 +403,7 @@ def diverge(
     board: Optional[str] = None,
     progress: Any = None,
 ) -> Optional[Divergence]:
-    """Seed 000's experiment: the first seed from `start` at which `a` and `a2` end their
+    """Article 000's experiment: the first seed from `start` at which `a` and `a2` end their
     game against `b` differently (`b`'s random choices the same in both), or None when
     the `limit` seeds tried all end alike. `side`: the side `a` and `a2` play (the
     first to move by default)."""
@@ -447,7 +447,7 @@ def solve(position: Position) -> Solution:
 def save_records(records: Any, path: Union[str, os.PathLike], *, game: Optional[str] = None) -> int:
     """Writes game records — a `MatchResult` played with `records=True`, or a list of
     its record dicts — to `path` in the format its extension picks, as the command line
-    does: JSON Lines (anything else), the seed's CSV (`.csv`), or the game's own format
+    does: JSON Lines (anything else), the article's CSV (`.csv`), or the game's own format
     (`.ggf`: GGF for Othello, which NBoard and GGS read). Every record is checked by
     replaying it first; the file is replaced whole or not at all. Returns how many."""
     if isinstance(records, MatchResult):
@@ -463,7 +463,7 @@ def save_records(records: Any, path: Union[str, os.PathLike], *, game: Optional[
 
 def load_records(path: Union[str, os.PathLike], *, game: Optional[str] = None) -> list[dict]:
     """The game records of a file, each checked by replaying it: gamelab's JSON Lines,
-    the seed's CSV (of `game`, tic-tac-toe by default: the CSV does not say), or a game's
+    the article's CSV (of `game`, tic-tac-toe by default: the CSV does not say), or a game's
     own format (`.ggf`: Othello's GGF, gamelab's or a GGS archive's)."""
     return [json.loads(r) for r in _gamelab._load_records(os.fspath(path), game)]
 

@@ -1,4 +1,4 @@
-"""Tic-tac-toe's own tools: seed 002's learning pipeline — game records → dataset of
+"""Tic-tac-toe's own tools: article 002's learning pipeline — game records → dataset of
 line-pattern features → least squares → a model file that `regression:model=FILE` plays
 by. The same code as `gamelab dataset` and `gamelab train`.
 
@@ -28,14 +28,14 @@ def dataset(
     targets: str = "average",
     features: str = "ttt-lines-27",
 ) -> Dataset:
-    """Seed 002's dataset: every board reached in the games, its target the average
+    """Article 002's dataset: every board reached in the games, its target the average
     outcome score of the games through it (o win 10, x win −10, draw 0; or
     `targets="backed-up"`), its features the one-hot patterns of the 8 lines
     (`features="ttt-lines-27"`, 216, or `"ttt-lines-27-by-turn"`, 432).
 
     `records`: a `MatchResult` played with `records=True`, a list of its record dicts,
-    or the path of a records file (gamelab's JSON Lines or the seed's CSV).
-    `symmetries=True` adds the 8 images of every board (the seed's own suggestion)."""
+    or the path of a records file (gamelab's JSON Lines or the article's CSV).
+    `symmetries=True` adds the 8 images of every board (the article's own suggestion)."""
     from . import _records_text
 
     text, source = _records_text(records)

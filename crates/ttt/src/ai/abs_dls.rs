@@ -1,4 +1,4 @@
-//! `ai_abs_dls` (seed 004): alpha-beta to a depth limit with a score AI's evaluation at the
+//! `ai_abs_dls` (article 004): alpha-beta to a depth limit with a score AI's evaluation at the
 //! leaves, a transposition table with symmetric entries, and an optional time limit.
 
 use std::time::Duration;
@@ -10,7 +10,7 @@ use super::score::RankedScore;
 use crate::board::{Board, Moves};
 use crate::{Player, Position, Square};
 
-/// A score AI's evaluation seen from o (the seed's `minimax=True`).
+/// A score AI's evaluation seen from o (the article's `minimax=True`).
 #[derive(Clone, Copy, Debug)]
 pub struct FromO(pub RankedScore);
 
@@ -29,11 +29,11 @@ pub struct MoveValues {
     /// Nodes visited over all the moves' searches.
     pub nodes: u64,
     /// Positions the shared table knows: its entries are one per symmetry class, and each
-    /// covers every image of its class (the seed's table held an entry per image).
+    /// covers every image of its class (the article's table held an entry per image).
     pub table_size: usize,
 }
 
-/// The seed's parameters. As in the seed (`ai_by_mmscore` around `ab_search`), each legal
+/// The article's parameters. As in the article (`ai_by_mmscore` around `ab_search`), each legal
 /// move is searched `max_depth` plies below the position it leads to, and the searches
 /// share one table.
 #[derive(Clone, Copy, Debug)]

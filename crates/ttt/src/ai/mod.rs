@@ -13,7 +13,7 @@ use crate::board::Board;
 use rules::{Ai1, Ai2, Ai3, Ai4, Ai5, Ai6, Ai7};
 use score::{Conditions, DefeatRule, OpenLineRule, RankedScore, ScoreParams, SimpleScore};
 
-/// The names of the seven scores, in the seed's order.
+/// The names of the seven scores, in the article's order.
 pub const SCORE_NAMES: [&str; 7] = [
     "score_victory",
     "score_sure_victory",
@@ -65,7 +65,7 @@ fn set(p: &mut ScoreParams, name: &str, value: f64) {
 }
 
 /// A score-based AI of the ai6s … ai14s family: its conditions, the scores it uses, and its
-/// "ver" presets (the seed's versions, as parameter sets over one function).
+/// "ver" presets (the article's versions, as parameter sets over one function).
 struct Ranked {
     name: &'static str,
     summary: &'static str,
@@ -134,7 +134,7 @@ impl Ranked {
                 "ver",
                 VERSION_NAMES,
                 self.default_version,
-                "the seed's version: a preset of the scores above (explicit scores win)",
+                "the article's version: a preset of the scores above (explicit scores win)",
             ));
         }
         specs

@@ -1,4 +1,4 @@
-//! The perfect players of seed 001, reading the solved table: `ai_gt` (uniform among all
+//! The perfect players of article 001, reading the solved table: `ai_gt` (uniform among all
 //! best moves), `ai_gtsv` (fastest win, slowest loss) and `ai_gtsvrd` (among drawing
 //! moves, those that leave the opponent a way to go wrong).
 

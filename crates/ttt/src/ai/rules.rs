@@ -1,4 +1,4 @@
-//! The rule-based AIs ai1 … ai7 (seed 001, rules 1–7): each returns its set of equally good
+//! The rule-based AIs ai1 … ai7 (article 001, rules 1–7): each returns its set of equally good
 //! moves, and [`gamelab_core::Uniform`] picks among them.
 
 use gamelab_core::BestMoves;

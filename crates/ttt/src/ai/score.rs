@@ -53,7 +53,7 @@ impl<B: Board> Evaluate<Position<B>> for SimpleScore {
 }
 
 /// How the "the opponent can win next" condition — (0,2,1) lines — scores (rank 2 of the
-/// seed's condition table).
+/// article's condition table).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum DefeatRule {
     /// ai6s–ai12s: return `score_defeat` whenever there is such a line.
@@ -74,7 +74,7 @@ pub enum OpenLineRule {
     ExactlyOne,
 }
 
-/// Which of the seed's ranked conditions an AI uses.
+/// Which of the article's ranked conditions an AI uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Conditions {
     pub centre_first: bool,
@@ -86,7 +86,7 @@ pub struct Conditions {
     pub open_line: OpenLineRule,
 }
 
-/// The seeds' named scores.
+/// The articles' named scores.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ScoreParams {
     pub score_victory: f64,
@@ -113,7 +113,7 @@ impl Default for ScoreParams {
     }
 }
 
-/// The evaluation of ai6s … ai14s: the seed's ranked conditions, in order, on the position
+/// The evaluation of ai6s … ai14s: the article's ranked conditions, in order, on the position
 /// after the mover's move.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct RankedScore {

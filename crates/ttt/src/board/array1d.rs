@@ -1,7 +1,7 @@
 use super::Board;
 use crate::{LINES, Mark, MarkpatCounts, Player, Square};
 
-/// The seed's `List1dBoard`: a flat array indexed `x * 3 + y` (its `xy_to_move`).
+/// The article's `List1dBoard`: a flat array indexed `x * 3 + y` (its `xy_to_move`).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Array1d {
     cells: [Mark; 9],

@@ -1,7 +1,7 @@
 use super::Board;
 use crate::{LINES, Mark, MarkpatCounts, Player, Square};
 
-/// The seed's `ListBoard`: a 2-D array indexed `[x][y]`, lines read square by square.
+/// The article's `ListBoard`: a 2-D array indexed `[x][y]`, lines read square by square.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Array2d {
     cells: [[Mark; 3]; 3],

@@ -3,7 +3,7 @@ use crate::square::{LINES_THROUGH, NO_LINE};
 use crate::{Mark, MarkpatCounts, Player, Square};
 
 /// Any board plus, for each player and each of the 8 lines, the number of its marks on
-/// that line, updated on every `set` (the seed's `count_linemark=True`). Wins and Markpat
+/// that line, updated on every `set` (the article's `count_linemark=True`). Wins and Markpat
 /// counts then read the counters instead of the squares.
 ///
 /// Each player's counters are eight 4-bit fields of one word (line `l` in bits 4l..4l+3).

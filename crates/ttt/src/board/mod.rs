@@ -1,4 +1,4 @@
-//! Board data structures (seed 004): one trait, three storages, and incremental line
+//! Board data structures (article 004): one trait, three storages, and incremental line
 //! counts that any of them can be wrapped in.
 //!
 //! The seed gives each structure its own move type (a tuple, an integer, …) and converts
@@ -26,16 +26,16 @@ use crate::{Mark, MarkpatCounts, Player, Square, Status};
 /// Up to 9 moves, without allocation.
 pub type Moves = ArrayVec<Square, 9>;
 
-/// The seed's abstract board: storage of the 9 squares and the questions the rules and the
+/// The article's abstract board: storage of the 9 squares and the questions the rules and the
 /// AIs ask of it. Implementations must agree exactly (a test walks the whole game tree).
 pub trait Board: Clone + Default + std::fmt::Debug + Send + Sync + 'static {
     /// Name used on the command line (`--board`) and in benchmark tables.
     const NAME: &'static str;
 
-    /// The mark on `sq` (the seed's `getmark_by_move`).
+    /// The mark on `sq` (the article's `getmark_by_move`).
     fn get(&self, sq: Square) -> Mark;
 
-    /// Puts `mark` on `sq`; `Mark::Empty` clears it (the seed's `setmark_by_move`).
+    /// Puts `mark` on `sq`; `Mark::Empty` clears it (the article's `setmark_by_move`).
     fn set(&mut self, sq: Square, mark: Mark);
 
     /// Whether `player` owns a whole line through `last`, the square just marked.
@@ -44,7 +44,7 @@ pub trait Board: Clone + Default + std::fmt::Debug + Send + Sync + 'static {
     /// For each of the 8 lines, its (last_turn marks, turn marks, empty) pattern, counted.
     fn count_markpats(&self, last_turn: Player) -> MarkpatCounts;
 
-    /// Empty squares in y-major order (the seed's `calc_legal_moves`, before the game-over
+    /// Empty squares in y-major order (the article's `calc_legal_moves`, before the game-over
     /// check, which the position does).
     fn empty_squares(&self) -> Moves {
         Square::ALL
@@ -64,7 +64,7 @@ pub trait Board: Clone + Default + std::fmt::Debug + Send + Sync + 'static {
         masks
     }
 
-    /// The seed's `judge`: the status after `last_turn` marked `last_move`, the
+    /// The article's `judge`: the status after `last_turn` marked `last_move`, the
     /// `move_count`-th move of the game.
     #[inline]
     fn judge(&self, last_turn: Player, last_move: Square, move_count: usize) -> Status {
@@ -79,14 +79,14 @@ pub trait Board: Clone + Default + std::fmt::Debug + Send + Sync + 'static {
 
     /// A whole random game from here, `turn` to move, for structures with a faster loop
     /// than the position's (see `Game::uniform_playout`); `None`: use the position's.
-    /// Only the bitboard has one, so that the seed's benchmark of ai2 against ai2 still
+    /// Only the bitboard has one, so that the article's benchmark of ai2 against ai2 still
     /// measures each structure.
     fn uniform_playout(&self, turn: Player, rngs: &mut [GameRng; 2]) -> Option<(Outcome, u64)> {
         let _ = (turn, rngs);
         None
     }
 
-    /// The three rows as `.ox` text, row by row with no separator (the seed's
+    /// The three rows as `.ox` text, row by row with no separator (the article's
     /// `board_to_str`).
     fn board_string(&self) -> String {
         Square::ALL

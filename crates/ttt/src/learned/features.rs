@@ -1,9 +1,9 @@
-//! Seed 002's features: for each of the 8 lines a one-hot of its 27 patterns, the pattern
+//! Article 002's features: for each of the 8 lines a one-hot of its 27 patterns, the pattern
 //! index being Σ cellᵢ·3^(2−i) over the line's three squares (empty 0, o 1, x 2).
 
 use crate::{LINE_NAMES, LINES, Mark};
 
-/// The name of the target column in seed 002's CSV: the average outcome score.
+/// The name of the target column in article 002's CSV: the average outcome score.
 pub const TARGET: &str = "ave";
 
 /// Patterns per line.
@@ -11,7 +11,7 @@ pub const PATTERNS: usize = 27;
 /// Features: 8 lines × 27 patterns.
 pub const FEATURES: usize = 8 * PATTERNS;
 
-/// A board as the seed stores it: 9 cells, 0 empty, 1 o, 2 x, row by row.
+/// A board as the article stores it: 9 cells, 0 empty, 1 o, 2 x, row by row.
 pub type Cells = [u8; 9];
 
 pub fn cell(mark: Mark) -> u8 {
@@ -33,7 +33,7 @@ pub fn active_features(cells: &Cells) -> [usize; 8] {
     std::array::from_fn(|l| l * PATTERNS + p[l])
 }
 
-/// The CSV header of seed 002: `ave,h1-0,…,d2-26`.
+/// The CSV header of article 002: `ave,h1-0,…,d2-26`.
 pub fn header() -> Vec<String> {
     FeatureSet::Lines.header()
 }
@@ -41,7 +41,7 @@ pub fn header() -> Vec<String> {
 /// Which features a model reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FeatureSet {
-    /// Seed 002's 216 line patterns.
+    /// Article 002's 216 line patterns.
     Lines,
     /// The same 216 patterns, once for boards with o to move and once for x to move
     /// (432): a line with two o and a blank means a win with o to move and a threat to
@@ -130,7 +130,7 @@ mod tests {
 
     #[test]
     fn pattern_indices_follow_the_seed() {
-        // the seed's example: the column (o, empty, x) → 1·9 + 0·3 + 2 = 11
+        // the article's example: the column (o, empty, x) → 1·9 + 0·3 + 2 = 11
         let mut cells = [0u8; 9];
         cells[0] = 1;
         cells[6] = 2;

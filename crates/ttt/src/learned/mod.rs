@@ -1,4 +1,4 @@
-//! Seed 002 for tic-tac-toe: line-pattern features, datasets from game records, and the AI
+//! Article 002 for tic-tac-toe: line-pattern features, datasets from game records, and the AI
 //! that plays by a model fitted with gamelab-learn.
 
 pub mod features;

@@ -1,5 +1,5 @@
-//! Seed 002's data: finished games → per-board outcome scores → datasets of line-pattern
-//! features; and reading games back from the seed's CSV or gamelab's records.
+//! Article 002's data: finished games → per-board outcome scores → datasets of line-pattern
+//! features; and reading games back from the article's CSV or gamelab's records.
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -10,7 +10,7 @@ use super::features::{Cells, FeatureSet, TARGET};
 use crate::solve::Marks;
 use crate::{Player, Square, Symmetry};
 
-/// Outcome scores of seed 002.
+/// Outcome scores of article 002.
 pub const O_WIN: i64 = 10;
 pub const X_WIN: i64 = -10;
 pub const DRAW: i64 = 0;
@@ -19,7 +19,7 @@ pub const DRAW: i64 = 0;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Game {
     pub moves: Vec<Square>,
-    /// 1 o, 2 x, 0 draw (the seed's cell values).
+    /// 1 o, 2 x, 0 draw (the article's cell values).
     pub winner: u8,
 }
 
@@ -34,7 +34,7 @@ pub struct Scores {
 /// What a board's target is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Targets {
-    /// The seed's: the average outcome score of the games through the board.
+    /// The article's: the average outcome score of the games through the board.
     Average,
     /// Outcomes backed up through the observed game graph: a finished board scores its
     /// result, any other the best of its observed next boards for the side to move. With
@@ -56,7 +56,7 @@ fn result_score(cells: &Cells) -> Option<i64> {
         .map(|r| i64::from(r) * O_WIN)
 }
 
-/// The seed's winner code of a finished game (1 o, 2 x, 0 draw); `None` while it goes on.
+/// The article's winner code of a finished game (1 o, 2 x, 0 draw); `None` while it goes on.
 fn winner_code(status: crate::Status) -> Option<u8> {
     match status {
         crate::Status::Won(Player::O) => Some(1),
@@ -188,7 +188,7 @@ impl Scores {
         }
     }
 
-    /// Writes the seed's CSV (header `ave,h1-0,…,d2-26`, one-hot features) atomically.
+    /// Writes the article's CSV (header `ave,h1-0,…,d2-26`, one-hot features) atomically.
     pub fn write_csv(&self, path: &Path) -> Result<(), FileError> {
         self.write_csv_with(path, Targets::Average, FeatureSet::Lines)
     }
@@ -205,7 +205,7 @@ impl Scores {
     }
 }
 
-/// Reads a dataset CSV of one of tic-tac-toe's feature sets (the seed's
+/// Reads a dataset CSV of one of tic-tac-toe's feature sets (the article's
 /// `ave,h1-0,…,d2-26`, or `ave,o:h1-0,…,x:d2-26`).
 pub fn read_dataset(path: &Path) -> Result<(Dataset, FeatureSet), FileError> {
     let data = Dataset::read_csv(path, TARGET, &FeatureSet::known())?;
@@ -213,7 +213,7 @@ pub fn read_dataset(path: &Path) -> Result<(Dataset, FeatureSet), FileError> {
     Ok((data, set))
 }
 
-/// Reads finished games from a records file: the seed's CSV (winner 0/1/2, then the moves
+/// Reads finished games from a records file: the article's CSV (winner 0/1/2, then the moves
 /// as square numbers) or gamelab's JSON Lines (`gamelab match --records`). Every game is
 /// replayed; an illegal move or a wrong winner is reported with its line.
 pub fn read_games(path: &Path) -> Result<Vec<Game>, FileError> {
@@ -295,7 +295,7 @@ pub fn parse_games(text: &str, name: &str) -> Result<Vec<Game>, FileError> {
     Ok(games)
 }
 
-/// The seed's CSV line of a game: winner, then the moves as square numbers.
+/// The article's CSV line of a game: winner, then the moves as square numbers.
 pub fn csv_line(game: &Game) -> String {
     std::iter::once(game.winner.to_string())
         .chain(game.moves.iter().map(|s| s.index().to_string()))

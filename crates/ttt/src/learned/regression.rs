@@ -1,4 +1,4 @@
-//! The learned AI of seed 002: o plays the move whose board the model scores highest, x the
+//! The learned AI of article 002: o plays the move whose board the model scores highest, x the
 //! one it scores lowest; ties are broken uniformly like every other AI.
 
 use std::path::Path;
@@ -73,7 +73,7 @@ impl<B: Board> BestMoves<Position<B>> for Regression {
 pub fn entry<B: Board>() -> AgentEntry<Position<B>> {
     AgentEntry::new(
         "regression",
-        "a learned evaluation (seed 002): o maximises, x minimises the model's prediction",
+        "a learned evaluation (article 002): o maximises, x minimises the model's prediction",
         vec![ParamSpec::file(
             "model",
             None,
