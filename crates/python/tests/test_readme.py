@@ -1,17 +1,19 @@
-"""The README's Python section is true: its code runs."""
+"""The Python examples users read are true: every ```python block of the README and of
+docs/python.md runs."""
 
 from __future__ import annotations
 
 import pathlib
 
-README = pathlib.Path(__file__).resolve().parents[3] / "README.md"
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parents[3]
 
 
-def test_the_readmes_python_example_runs():
-    text = README.read_text()
-    section = text[text.index("## Python") : text.index("## Commands")]
-    blocks = section.split("```python\n")[1:]
+@pytest.mark.parametrize("page", ["README.md", "docs/python.md"])
+def test_every_python_example_runs(page):
+    blocks = (ROOT / page).read_text().split("```python\n")[1:]
     assert blocks
     for block in blocks:
         code = block.split("```")[0]
-        exec(compile(code, "README.md", "exec"), {})
+        exec(compile(code, page, "exec"), {})
