@@ -65,7 +65,7 @@ fn records_dataset_train_and_play() {
 }
 
 #[test]
-fn learn_curve_prints_the_seeds_table() {
+fn learn_curve_prints_the_articles_table() {
     gamelab()
         .args(["learn-curve", "--sizes", "10,100"])
         .assert()

@@ -111,7 +111,7 @@ pub fn run(args: LearnCurveArgs) -> anyhow::Result<()> {
         );
     }
     out.push_str(
-        "\nseed 002 (no symmetries; 1,000 sampled test games): o wins 59.4 / 75.7 / 95.3 / 99.0 %,\n\
+        "\narticle 002 (no symmetries; 1,000 sampled test games): o wins 59.4 / 75.7 / 95.3 / 99.0 %,\n\
          x wins 39.2 / 57.6 / 87.9 / 91.3 % for 10 / 100 / 1,000 / 10,000 training games\n",
     );
     let _ = writeln!(
