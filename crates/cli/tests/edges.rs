@@ -263,3 +263,20 @@ fn model_files_must_be_regular_files() {
         .failure()
         .stderr(predicate::str::contains("not a regular file"));
 }
+
+#[test]
+fn a_spec_nested_without_end_is_refused_not_a_stack_overflow() {
+    let deep = format!(
+        "{}greedy{}",
+        "mcts:playout=(".repeat(2000),
+        ")".repeat(2000)
+    );
+    gamelab()
+        .args(["move", "--game", "othello", &deep])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains(
+            "parentheses nested more than 8 deep; expected at most 8 levels of AIs inside AIs",
+        ))
+        .stderr(predicate::str::contains("… (30006 characters)"));
+}

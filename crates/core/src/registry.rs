@@ -261,7 +261,7 @@ pub struct AgentSpec {
 impl AgentSpec {
     pub fn parse(text: &str) -> Result<AgentSpec, SpecError> {
         let syntax = |reason: &str| SpecError::Syntax {
-            spec: text.to_string(),
+            spec: shortened(text),
             reason: reason.to_string(),
         };
         let text_trim = text.trim();
@@ -303,13 +303,34 @@ impl AgentSpec {
     }
 }
 
+/// A spec as an error quotes it: whole, or its first 100 characters and how long it was.
+fn shortened(text: &str) -> String {
+    const SHOWN: usize = 100;
+    match text.char_indices().nth(SHOWN) {
+        Some((end, _)) => format!("{}… ({} characters)", &text[..end], text.chars().count()),
+        None => text.to_string(),
+    }
+}
+
+/// The deepest parentheses a spec may hold: an AI inside an AI (`mcts:playout=(…)`) is one
+/// level, and each level is built in turn, so an unbounded nesting from a request or a
+/// command line would overflow the stack. Real specs nest two or three deep.
+pub const MAX_SPEC_NESTING: i32 = 8;
+
 /// Splits on commas outside parentheses.
 fn split_top_level(text: &str) -> Result<Vec<&str>, String> {
     let mut parts = Vec::new();
     let (mut depth, mut start) = (0i32, 0);
     for (i, c) in text.char_indices() {
         match c {
-            '(' => depth += 1,
+            '(' => {
+                depth += 1;
+                if depth > MAX_SPEC_NESTING {
+                    return Err(format!(
+                        "parentheses nested more than {MAX_SPEC_NESTING} deep; expected at most {MAX_SPEC_NESTING} levels of AIs inside AIs"
+                    ));
+                }
+            }
             ')' => {
                 depth -= 1;
                 if depth < 0 {
@@ -780,6 +801,31 @@ mod tests {
             let err = AgentSpec::parse(bad).unwrap_err();
             assert!(matches!(err, SpecError::Syntax { .. }), "{bad}: {err}");
             assert!(err.to_string().contains("expected name or name:key=value"));
+        }
+    }
+
+    #[test]
+    fn specs_nest_a_bounded_depth_and_errors_quote_them_short() {
+        let nested = |depth: usize| {
+            format!(
+                "{}greedy{}",
+                "mcts:playout=(".repeat(depth),
+                ")".repeat(depth)
+            )
+        };
+        let deepest = nested(MAX_SPEC_NESTING as usize);
+        assert!(AgentSpec::parse(&deepest).is_ok(), "{deepest}");
+        for depth in [MAX_SPEC_NESTING as usize + 1, 600, 100_000] {
+            let err = AgentSpec::parse(&nested(depth)).unwrap_err().to_string();
+            assert!(err.contains("nested more than 8 deep"), "{err}");
+            assert!(
+                err.len() < 400,
+                "{depth}: the message quotes the spec short"
+            );
+            assert!(
+                err.contains(&format!("({} characters)", nested(depth).len())),
+                "{err}"
+            );
         }
     }
 

@@ -33,6 +33,10 @@ def test_specs_are_checked_with_the_command_lines_messages():
             gamelab.agent(bad, "othello" if bad.startswith("engine") else "ttt")
     with pytest.raises(gamelab.PositionError):
         gamelab.agent("ai2", "chess")
+    # AIs inside AIs without end: an error, not a crash of the interpreter.
+    deep = "mcts:playout=(" * 2000 + "greedy" + ")" * 2000
+    with pytest.raises(gamelab.SpecError, match="nested more than 8 deep"):
+        gamelab.agent(deep, "othello")
 
 
 def test_an_agent_plays_what_the_command_line_says():

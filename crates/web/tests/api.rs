@@ -2340,3 +2340,37 @@ async fn runs_and_tournaments_start_from_random_openings_as_the_cli_does() {
         assert_error(app.post(path, body).await, StatusCode::BAD_REQUEST, needle);
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_spec_nested_without_end_is_a_bad_request_not_a_crash() {
+    // 600 AIs inside AIs overflowed a worker's stack and aborted the server.
+    let deep = format!("{}greedy{}", "mcts:playout=(".repeat(600), ")".repeat(600));
+    let app = App::new();
+    let bodies = [
+        (
+            "/api/games",
+            json!({"game": "othello", "players": [deep, "human"]}),
+        ),
+        (
+            "/api/runs",
+            json!({"game": "othello", "a": deep, "b": "random", "games_per_side": 1}),
+        ),
+        ("/api/explore", json!({"game": "othello", "ai": deep})),
+        ("/api/analysis", json!({"game": "othello", "ai": deep})),
+        (
+            "/api/tournaments",
+            json!({"game": "othello", "ais": [deep, "random"], "games_per_side": 1}),
+        ),
+    ];
+    for (path, body) in bodies {
+        let (status, answer) = app.post(path, body).await;
+        assert_error(
+            (status, answer),
+            StatusCode::BAD_REQUEST,
+            "parentheses nested more than 8 deep",
+        );
+    }
+    // The server goes on.
+    let (status, _) = app.get("/api/catalogue").await;
+    assert_eq!(status, StatusCode::OK);
+}
