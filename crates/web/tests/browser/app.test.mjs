@@ -171,6 +171,31 @@ test("undo and redo step over the AI's replies", async () => {
   assert.deepEqual(page.errors, []);
 });
 
+// An AI that opens: its move is no move of yours to take back (it would only be played
+// again the same way), so Undo waits for your first move.
+for (const [name, viewport] of [["desktop", { width: 1360, height: 900 }], ["phone", { width: 390, height: 844 }]]) {
+  test(`an AI that opens: Undo waits for a move of yours (${name})`, async () => {
+    const page = await open(viewport);
+    await page.selectOption("#play-seat-1 select.ai", "human");
+    await page.selectOption("#play-seat-0 select.ai", "ai14s");
+    await page.waitForFunction(() => document.querySelectorAll("#move-list li").length === 1);
+    await humanTurn(page);
+    assert.equal(await page.isDisabled("#undo"), true);
+    const free = (await cellsOf(page, "play-board")).indexOf("");
+    await page.click(square("play-board", free));
+    await page.waitForFunction(() => document.querySelectorAll("#move-list li").length === 3);
+    await humanTurn(page);
+    assert.equal(await page.isDisabled("#undo"), false);
+    await page.click("#undo");
+    await page.waitForFunction(() => document.querySelector("#replay-label").textContent === "move 1 of 3");
+    assert.equal(await page.isDisabled("#undo"), true);
+    assert.equal((await cellsOf(page, "play-board")).filter((c) => c).length, 1);
+    await page.$eval("#play-board", (e) => e.scrollIntoView());
+    await shot(page, `${name}-undo-after-an-ai-opening`);
+    assert.deepEqual(page.errors, []);
+  });
+}
+
 test("the replay slider shows any move of a finished game", async () => {
   const page = await open();
   // Two AIs play a whole game by themselves.
