@@ -106,6 +106,11 @@ pub fn report<G: Described>(args: &MoveArgs, registry: &Registry<G>) -> anyhow::
 /// it expects.
 fn search_line<G: Described>(agent: &mut impl Agent<G>, game: &G) -> Option<String> {
     let stats = agent.last_search()?;
+    // A forced move (an Othello pass among them) is played without a search: no depth,
+    // score or line to show.
+    if stats.nodes == 0 && stats.book_games.is_none() && game.legal_moves().as_ref().len() == 1 {
+        return Some("no search: it is the only move\n".to_string());
+    }
     // A solved score is a whole number of discs.
     let places = if stats.exact { 0 } else { 2 };
     let score = agent

@@ -1116,3 +1116,53 @@ fn analyse_refuses_what_it_cannot_do() {
             .stderr(predicate::str::contains(needle));
     }
 }
+
+#[test]
+fn wthor_refuses_to_write_over_the_database_it_reads() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("WTH_1977.wtb");
+    std::fs::copy(shared("wthor/WTH_1977.wtb"), &db).unwrap();
+    let before = std::fs::read(&db).unwrap();
+    // Also through another name for the same file.
+    let other_name = dir.path().join(".").join("WTH_1977.wtb");
+    for flag in ["--ggf", "--jsonl"] {
+        gamelab()
+            .arg("wthor")
+            .arg(&db)
+            .arg(flag)
+            .arg(&other_name)
+            .assert()
+            .failure()
+            .stderr(predicate::str::contains(
+                "writing it would replace the database; expected another file",
+            ));
+    }
+    assert_eq!(std::fs::read(&db).unwrap(), before);
+}
+
+#[test]
+fn a_forced_pass_is_played_without_a_search_to_show() {
+    use gamelab_core::Game;
+    // The first position of games of first and last moves in turn where the side to move
+    // must pass.
+    let mut pos = gamelab_othello::Othello::new();
+    let forced = loop {
+        let moves = pos.legal_moves();
+        if moves.len() == 1 && moves[0] == gamelab_othello::Move::Pass {
+            break pos.board_string();
+        }
+        assert!(!pos.is_over(), "no pass in this game");
+        let mv = if pos.ply() % 2 == 0 {
+            moves[0]
+        } else {
+            moves[moves.len() - 1]
+        };
+        pos.play_unchecked(mv);
+    };
+    gamelab()
+        .args(["move", "--game", "othello", "engine", &forced])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("no search: it is the only move\n"))
+        .stdout(predicate::str::contains("search depth").not());
+}

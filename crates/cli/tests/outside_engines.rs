@@ -7,7 +7,11 @@ mod common;
 fn a_failing_outside_engine_forfeits_the_game_and_is_started_afresh() {
     let cases = [
         ("nboard", "crash", "ended (exit status: 3)"),
-        ("nboard", "stall", "no its move (`=== MOVE`) within 10 s"),
+        (
+            "nboard",
+            "stall",
+            "its move (`=== MOVE`) did not come within 10 s",
+        ),
         (
             "nboard",
             "garbage",
@@ -23,7 +27,7 @@ fn a_failing_outside_engine_forfeits_the_game_and_is_started_afresh() {
         (
             "gtp",
             "stall",
-            "no the answer to `genmove black` within 10 s",
+            "the answer to `genmove black` did not come within 10 s",
         ),
         (
             "gtp",

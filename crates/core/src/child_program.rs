@@ -140,7 +140,10 @@ impl ChildProgram {
             }
             let left = deadline.saturating_duration_since(Instant::now());
             if left.is_zero() {
-                return Err(format!("no {what} within {} s", timeout.as_secs_f64()));
+                return Err(format!(
+                    "{what} did not come within {} s",
+                    timeout.as_secs_f64()
+                ));
             }
             match running.lines.recv_timeout(left.min(STOP_CHECK)) {
                 Ok(Ok(line)) => return Ok(line.trim().to_string()),

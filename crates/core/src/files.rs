@@ -84,6 +84,24 @@ fn in_directory(dir: &Path, e: io::Error) -> io::Error {
     io::Error::new(e.kind(), format!("{}: {reason}", dir.display()))
 }
 
+/// Whether writing `output` would replace `input`: both name the same existing file,
+/// through links or not (a command refuses that rather than overwrite what it reads).
+///
+/// ```
+/// let dir = tempfile::tempdir().unwrap();
+/// let file = dir.path().join("games.wtb");
+/// std::fs::write(&file, b"data").unwrap();
+/// let also = dir.path().join(".").join("games.wtb");
+/// assert!(gamelab_core::files::same_file(&file, &also));
+/// assert!(!gamelab_core::files::same_file(&file, &dir.path().join("other.ggf")));
+/// ```
+pub fn same_file(input: &Path, output: &Path) -> bool {
+    match (fs::canonicalize(input), fs::canonicalize(output)) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    }
+}
+
 /// Whether `path` can be written: its directory exists and takes new files, it is not a
 /// directory, and a special file there opens for writing. Meant to be called before long
 /// work whose result goes to `path`; nothing is created or changed.

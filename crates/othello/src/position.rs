@@ -270,7 +270,17 @@ impl Othello {
         let text = text.split(';').next().unwrap_or("").trim();
         let err = |m: String| OthelloError::BoardString(m);
         let mut parts = text.split_whitespace();
-        let squares = parts.next().ok_or_else(|| err("got nothing".into()))?;
+        let mut squares = parts.next().ok_or_else(|| err("got nothing".into()))?;
+        // The side to move may follow the squares without a space (`…---X`), as some
+        // programs write it.
+        let attached = match squares.char_indices().nth(64) {
+            Some((at, _)) if squares.chars().count() == 65 => {
+                let side = &squares[at..];
+                squares = &squares[..at];
+                Some(side)
+            }
+            _ => None,
+        };
         if squares.chars().count() != 64 {
             return Err(err(format!("got {} squares", squares.chars().count())));
         }
@@ -283,7 +293,7 @@ impl Othello {
                 other => return Err(err(format!("`{other}` at square {i} is not X, O or -"))),
             }
         }
-        let black_to_move = match parts.next() {
+        let black_to_move = match attached.or_else(|| parts.next()) {
             Some("X" | "x" | "*" | "B" | "b") => true,
             Some("O" | "o" | "W" | "w") => false,
             Some(other) => return Err(err(format!("`{other}` is not a side"))),

@@ -79,6 +79,13 @@ fn board_strings_round_trip() {
     );
     let back = Othello::from_board_string(&start.board_string()).unwrap();
     assert_eq!(back.key(), start.key());
+    // The side may come right after the squares, as some programs write it.
+    let attached = start.board_string().replace(' ', "");
+    assert_eq!(
+        Othello::from_board_string(&attached).unwrap().key(),
+        start.key()
+    );
+    assert!(Othello::from_board_string(&format!("{}Z", "-".repeat(64))).is_err());
     for line in data("ffo1-39.txt")
         .lines()
         .filter(|l| !l.starts_with('#'))

@@ -395,6 +395,17 @@ fn wthor_names(first: &std::path::Path, file: &str, record: usize) -> anyhow::Re
 
 pub fn wthor_cmd(args: WthorArgs) -> anyhow::Result<()> {
     for out in [&args.ggf, &args.jsonl].into_iter().flatten() {
+        if let Some(input) = args
+            .files
+            .iter()
+            .find(|input| gamelab_core::files::same_file(input, out))
+        {
+            bail!(
+                "{} is the input file {}: writing it would replace the database; expected another file",
+                out.display(),
+                input.display()
+            );
+        }
         gamelab_core::files::check_writable(out)
             .with_context(|| format!("cannot write {}", out.display()))?;
     }
