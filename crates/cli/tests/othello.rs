@@ -1152,7 +1152,7 @@ fn a_forced_pass_is_played_without_a_search_to_show() {
             break pos.board_string();
         }
         assert!(!pos.is_over(), "no pass in this game");
-        let mv = if pos.ply() % 2 == 0 {
+        let mv = if pos.ply().is_multiple_of(2) {
             moves[0]
         } else {
             moves[moves.len() - 1]
