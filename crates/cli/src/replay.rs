@@ -61,8 +61,11 @@ impl GameVisitor for NativeRecord<'_> {
     fn visit<G: Described>(self) -> Self::Output {
         let args = self.0;
         let path = args.file.display().to_string();
-        let text =
-            std::fs::read_to_string(&args.file).with_context(|| format!("cannot read {path}"))?;
+        let text = gamelab_core::files::read_text_bounded(
+            &args.file,
+            gamelab_core::files::MAX_RECORDS_BYTES,
+        )
+        .with_context(|| format!("cannot read {path}"))?;
         let records = G::read_records(&text, &path).map_err(anyhow::Error::msg)?;
         pick(records, args)
     }
@@ -88,8 +91,11 @@ impl GameVisitor for CsvRecord<'_> {
     fn visit<G: Described>(self) -> Self::Output {
         let args = self.0;
         let path = args.file.display();
-        let text =
-            std::fs::read_to_string(&args.file).with_context(|| format!("cannot read {path}"))?;
+        let text = gamelab_core::files::read_text_bounded(
+            &args.file,
+            gamelab_core::files::MAX_RECORDS_BYTES,
+        )
+        .with_context(|| format!("cannot read {path}"))?;
         let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
         let Some(line) = usize::try_from(args.index).ok().and_then(|i| lines.get(i)) else {
             bail!(

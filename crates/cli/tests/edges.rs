@@ -280,3 +280,17 @@ fn a_spec_nested_without_end_is_refused_not_a_stack_overflow() {
         ))
         .stderr(predicate::str::contains("… (30006 characters)"));
 }
+
+#[test]
+fn endless_inputs_are_read_to_a_bound_not_without_end() {
+    // /dev/zero never ends: each reader stops at its format's bound with an error that
+    // says it (records and datasets, whose files can be large, stop at 1 GiB: the same
+    // reader, tested in gamelab-core).
+    for args in [
+        &["ffo", "/dev/zero"][..],
+        &["wthor", "/dev/zero"],
+        &["solve", "--in", "/dev/zero"],
+    ] {
+        refused(args, "it holds more than 16 MiB; expected at most 16 MiB");
+    }
+}

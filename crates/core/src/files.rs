@@ -47,6 +47,81 @@ pub fn read_regular(path: &Path, max_bytes: u64) -> io::Result<Vec<u8>> {
     fs::read(path)
 }
 
+/// Opens `path` for reading, whatever it is (a regular file, a pipe, a device), as a
+/// reader that fails once it has given `max_bytes`: a user's input is read to its end,
+/// and `/dev/zero` or an endless pipe must not fill the memory meanwhile.
+pub fn open_bounded(path: &Path, max_bytes: u64) -> io::Result<Bounded<fs::File>> {
+    Ok(Bounded {
+        inner: fs::File::open(path)?,
+        left: max_bytes,
+        max_bytes,
+    })
+}
+
+/// The whole of `path`, read through [`open_bounded`].
+///
+/// ```
+/// use gamelab_core::files::read_bounded;
+/// let err = read_bounded(std::path::Path::new("/dev/zero"), 1 << 10).unwrap_err();
+/// assert_eq!(err.to_string(), "it holds more than 1 KiB; expected at most 1 KiB");
+/// ```
+pub fn read_bounded(path: &Path, max_bytes: u64) -> io::Result<Vec<u8>> {
+    let mut bytes = Vec::new();
+    io::Read::read_to_end(&mut open_bounded(path, max_bytes)?, &mut bytes)?;
+    Ok(bytes)
+}
+
+/// The largest file of game records read (JSON Lines, CSV, GGF; a dataset CSV too): about
+/// three million games.
+pub const MAX_RECORDS_BYTES: u64 = 1 << 30;
+
+/// The whole of `path` as text, read through [`open_bounded`].
+pub fn read_text_bounded(path: &Path, max_bytes: u64) -> io::Result<String> {
+    String::from_utf8(read_bounded(path, max_bytes)?)
+        .map_err(|_| io::Error::other("it is not UTF-8 text"))
+}
+
+/// A reader that gives at most `max_bytes`, then fails (see [`open_bounded`]).
+pub struct Bounded<R> {
+    inner: R,
+    left: u64,
+    max_bytes: u64,
+}
+
+impl<R: io::Read> io::Read for Bounded<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if self.left == 0 {
+            // One byte more tells a file of exactly the limit from a longer one.
+            let mut probe = [0u8];
+            return match self.inner.read(&mut probe)? {
+                0 => Ok(0),
+                _ => {
+                    let size = human_size(self.max_bytes);
+                    Err(io::Error::other(format!(
+                        "it holds more than {size}; expected at most {size}"
+                    )))
+                }
+            };
+        }
+        let n = buf
+            .len()
+            .min(usize::try_from(self.left).unwrap_or(usize::MAX));
+        let read = self.inner.read(&mut buf[..n])?;
+        self.left -= read as u64;
+        Ok(read)
+    }
+}
+
+/// 16 MiB, 1 GiB, 1 KiB: a limit in words.
+fn human_size(bytes: u64) -> String {
+    match bytes {
+        b if b >= 1 << 30 && b % (1 << 30) == 0 => format!("{} GiB", b >> 30),
+        b if b >= 1 << 20 && b % (1 << 20) == 0 => format!("{} MiB", b >> 20),
+        b if b >= 1 << 10 && b % (1 << 10) == 0 => format!("{} KiB", b >> 10),
+        b => format!("{b} bytes"),
+    }
+}
+
 /// Where writing `path` really goes: the final target of any symbolic links.
 fn target(path: &Path) -> io::Result<PathBuf> {
     let mut current = path.to_path_buf();

@@ -86,10 +86,13 @@ pub fn write_records(path: &Path, records: &[GameRecord]) -> Result<(), RecordEr
 /// Reads every record of a JSON Lines file; a malformed line is reported with its number.
 pub fn read_records(path: &Path) -> Result<Vec<GameRecord>, RecordError> {
     let p = path.display().to_string();
-    let file = std::fs::File::open(path).map_err(|error| RecordError::Io {
-        path: p.clone(),
-        error,
-    })?;
+    let file =
+        crate::files::open_bounded(path, crate::files::MAX_RECORDS_BYTES).map_err(|error| {
+            RecordError::Io {
+                path: p.clone(),
+                error,
+            }
+        })?;
     let mut records = Vec::new();
     for (i, line) in BufReader::new(file).lines().enumerate() {
         let line = line.map_err(|error| RecordError::Io {

@@ -75,10 +75,11 @@ impl Dataset {
     /// Reads a dataset CSV whose header is `target` followed by the names of one of
     /// `known`; every feature value must be 0 or 1 and every target a finite number.
     pub fn read_csv(path: &Path, target: &str, known: &[FeatureSet]) -> Result<Dataset, FileError> {
-        let file = std::fs::File::open(path).map_err(|e| FileError::Io {
-            path: path.display().to_string(),
-            reason: e.to_string(),
-        })?;
+        let file = gamelab_core::files::open_bounded(path, gamelab_core::files::MAX_RECORDS_BYTES)
+            .map_err(|e| FileError::Io {
+                path: path.display().to_string(),
+                reason: e.to_string(),
+            })?;
         Dataset::parse_csv(file, &path.display().to_string(), target, known)
     }
 

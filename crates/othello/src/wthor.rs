@@ -51,7 +51,8 @@ pub(crate) fn io_error(path: &Path, reason: impl ToString) -> WthorError {
 
 /// Reads every game of a `.wtb` file.
 pub fn read(path: &Path) -> Result<Vec<WthorGame>, WthorError> {
-    let bytes = std::fs::read(path).map_err(|e| io_error(path, e))?;
+    // A year of tournament games is well under a megabyte.
+    let bytes = gamelab_core::files::read_bounded(path, 16 << 20).map_err(|e| io_error(path, e))?;
     parse(&bytes, &path.display().to_string())
 }
 

@@ -86,10 +86,12 @@ pub fn save(table: &SolvedTable, path: &Path) -> Result<(), SolvedFileError> {
 
 /// Reads a table written by [`save`], checking everything it can.
 pub fn load(path: &Path) -> Result<SolvedTable, SolvedFileError> {
-    let bytes = std::fs::read(path).map_err(|error| SolvedFileError::Io {
-        path: path.display().to_string(),
-        error,
-    })?;
+    // The table is about 60 KB.
+    let bytes =
+        gamelab_core::files::read_bounded(path, 16 << 20).map_err(|error| SolvedFileError::Io {
+            path: path.display().to_string(),
+            error,
+        })?;
     from_bytes(&bytes, &path.display().to_string())
 }
 

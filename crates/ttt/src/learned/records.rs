@@ -218,10 +218,11 @@ pub fn read_dataset(path: &Path) -> Result<(Dataset, FeatureSet), FileError> {
 /// replayed; an illegal move or a wrong winner is reported with its line.
 pub fn read_games(path: &Path) -> Result<Vec<Game>, FileError> {
     let p = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|e| FileError::Io {
-        path: p.clone(),
-        reason: e.to_string(),
-    })?;
+    let text = gamelab_core::files::read_text_bounded(path, gamelab_core::files::MAX_RECORDS_BYTES)
+        .map_err(|e| FileError::Io {
+            path: p.clone(),
+            reason: e.to_string(),
+        })?;
     parse_games(&text, &p)
 }
 
