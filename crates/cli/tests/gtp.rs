@@ -250,3 +250,19 @@ fn the_gtp_timing_scripts_play_whole_games() {
     assert!((60..=120).contains(&moves), "{times}");
     assert!(times.contains("longest"), "{times}");
 }
+
+#[test]
+fn bytes_that_are_not_text_get_an_error_answer_and_the_engine_goes_on() {
+    let out = common::gamelab()
+        .args(["gtp", "--ai", "greedy"])
+        .write_stdin(b"1 name\n\xff\xfe\n2 name\n".to_vec())
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    assert!(
+        text.starts_with("=1 gamelab\n\n? unknown command"),
+        "{text}"
+    );
+    assert!(text.ends_with("\n\n=2 gamelab\n\n"), "{text}");
+}

@@ -271,3 +271,44 @@ fn a_deep_hint_sends_each_level_as_it_is_done_and_gives_way_to_the_next_command(
     drop(input);
     assert!(child.wait().unwrap().success());
 }
+
+#[test]
+fn bytes_that_are_not_text_get_an_error_line_and_the_end_of_input_ends_a_hint() {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    // A line that is not UTF-8 is an unknown command, answered; the engine goes on.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gamelab"))
+        .args(["nboard", "--ai", "engine"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut input = child.stdin.take().unwrap();
+    input.write_all(b"ping 1\n\xff\xfe\nping 2\n").unwrap();
+    // A hint that would search for minutes, then the end of input: nobody is left to
+    // read it, so the engine ends.
+    input
+        .write_all(b"nboard 2\nset depth 30\nhint 3\n")
+        .unwrap();
+    drop(input);
+    // A bound on a hang, not on speed: the hint at depth 30 would search for minutes;
+    // ended, the engine is gone in milliseconds.
+    let began = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if began.elapsed() > std::time::Duration::from_secs(30) {
+            child.kill().unwrap();
+            panic!("the engine went on searching after its input ended");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let out = child.wait_with_output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[0], "pong 1");
+    assert!(
+        lines[1].starts_with("status error: unknown command"),
+        "{text}"
+    );
+    assert_eq!(lines[2], "pong 2");
+}

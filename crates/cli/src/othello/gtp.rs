@@ -2,7 +2,7 @@
 //! Protocol on standard input and output, as Quarry and GRhino's tools drive Othello
 //! engines; the protocol's commands are [`gamelab_othello::gtp_session`]'s.
 
-use std::io::{BufRead, Write};
+use std::io::Write;
 
 use clap::Args;
 use gamelab_othello::gtp_session::Session;
@@ -19,8 +19,9 @@ pub struct GtpArgs {
 pub fn gtp_cmd(args: GtpArgs) -> anyhow::Result<()> {
     let mut session = Session::new(&args.ai)?;
     let mut out = std::io::stdout().lock();
-    for line in std::io::stdin().lock().lines() {
-        if let Some(answer) = session.handle(&line?) {
+    let mut input = std::io::stdin().lock();
+    while let Some(line) = super::protocol_input::next_line(&mut input) {
+        if let Some(answer) = session.handle(&line) {
             write!(out, "{answer}")?;
             out.flush()?;
         }

@@ -5,6 +5,7 @@ pub mod book;
 mod commands;
 pub mod gtp;
 pub mod nboard;
+mod protocol_input;
 pub mod train;
 
 pub use commands::{FfoArgs, PerftArgs, WthorArgs, ffo_cmd, perft_cmd, wthor_cmd};

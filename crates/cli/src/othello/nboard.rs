@@ -4,7 +4,7 @@
 //! [`gamelab_othello::nboard_session`]'s.
 
 use std::collections::VecDeque;
-use std::io::{BufRead, Write};
+use std::io::Write;
 use std::sync::atomic::Ordering;
 
 use clap::Args;
@@ -27,9 +27,12 @@ pub fn nboard_cmd(args: NboardArgs) -> anyhow::Result<()> {
     session.stop_hints_with(pending.clone());
     let (lines, received) = std::sync::mpsc::channel();
     let raise = pending.clone();
+    // The end of input stays raised: a hint still to come has nobody left to read it.
+    let input_ended = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let ended = input_ended.clone();
     std::thread::spawn(move || {
-        for line in std::io::stdin().lock().lines() {
-            let Ok(line) = line else { break };
+        let mut input = std::io::stdin().lock();
+        while let Some(line) = super::protocol_input::next_line(&mut input) {
             // Raised before the line is sent, so never after the main loop has taken it
             // and lowered the flag to handle it: raised later, a hint would be cut short
             // by its own line (CI once saw that).
@@ -40,6 +43,8 @@ pub fn nboard_cmd(args: NboardArgs) -> anyhow::Result<()> {
                 break;
             }
         }
+        ended.store(true, Ordering::SeqCst);
+        raise.store(true, Ordering::SeqCst);
     });
     let mut out = std::io::stdout().lock();
     let mut queue = VecDeque::new();
@@ -51,7 +56,7 @@ pub fn nboard_cmd(args: NboardArgs) -> anyhow::Result<()> {
                 Err(_) => break,
             }
         }
-        pending.store(false, Ordering::SeqCst);
+        pending.store(input_ended.load(Ordering::SeqCst), Ordering::SeqCst);
         queue.extend(received.try_iter());
         let line = queue.pop_front().expect("a line");
         if queue.iter().any(|l| stops_a_hint(l)) {
