@@ -3,6 +3,8 @@
 //! exactly what one process prints; a peer that cannot be reached or dies ends the run
 //! with an error in bounded time.
 
+mod common;
+
 use std::net::TcpListener;
 use std::path::Path;
 use std::process::{Child, Command, Output, Stdio};
@@ -221,12 +223,7 @@ fn a_peer_that_dies_ends_the_run_with_an_error_and_no_file() {
     // Each process plays an Othello match of the relay engine, which says when its
     // process is playing (the cluster formed); process 1 is killed then.
     let events = tempfile::tempdir().unwrap();
-    let relay = format!(
-        "gtp:cmd=({}/tests/fixtures/gtp-relay.py {} 0 {})",
-        env!("CARGO_MANIFEST_DIR"),
-        events.path().display(),
-        env!("CARGO_BIN_EXE_gamelab")
-    );
+    let relay = common::relay_engine(events.path(), 0);
     let mut run = Run::start(
         dir.path(),
         2,

@@ -129,12 +129,7 @@ fn a_line_that_is_not_text_is_a_bad_move_not_the_end() {
 /// not the machine's.
 fn interrupted_match(path: &std::path::Path, signal: &str, event: &str) -> std::process::Output {
     let events = tempfile::tempdir().unwrap();
-    let relay = format!(
-        "gtp:cmd=({}/tests/fixtures/gtp-relay.py {} 100 {})",
-        env!("CARGO_MANIFEST_DIR"),
-        events.path().display(),
-        env!("CARGO_BIN_EXE_gamelab")
-    );
+    let relay = common::relay_engine(events.path(), 100);
     let mut child = Process::new(env!("CARGO_BIN_EXE_gamelab"))
         .args(["match", "--game", "othello", &relay, "greedy"])
         .args(["-n", "1000000", "--threads", "1", "--records"])

@@ -32,18 +32,13 @@ fn play_othello_in_the_terminal() {
 
 #[test]
 fn the_prompt_offers_the_moves_there_are_and_ai_moves_print_as_typed() {
-    // White (greedy) answers d3 with c3; black's prompt then lists its own moves.
-    let out = gamelab()
-        .args([
+    // White (greedy) answers d3; black's prompt then lists its own moves.
+    let out = common::typed(
+        &[
             "play", "--game", "othello", "--white", "greedy", "--seed", "0",
-        ])
-        .write_stdin("d3\nexit\n")
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    let out = String::from_utf8(out).unwrap();
+        ],
+        "d3\nexit\n",
+    );
     let played = out
         .lines()
         .find_map(|l| l.strip_prefix("white (greedy) plays "))

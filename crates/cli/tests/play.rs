@@ -139,15 +139,10 @@ fn bad_options_are_errors_not_panics() {
 fn the_same_seed_plays_the_same_moves_as_the_web_app() {
     // The web app's test `the_play_view_plays_what_gamelab_play_plays` drives the same
     // game; both use gamelab-core's play session, whose AI draws from (seed, ply, side).
-    let out = gamelab()
-        .args(["play", "--seed", "3", "--x", "ai2"])
-        .write_stdin("1,1\nundo\n1,1\n0,0\nexit\n")
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    let out = String::from_utf8(out).unwrap();
+    let out = common::typed(
+        &["play", "--seed", "3", "--x", "ai2"],
+        "1,1\nundo\n1,1\n0,0\nexit\n",
+    );
     let replies: Vec<&str> = out
         .lines()
         .filter_map(|l| l.split_once("x (ai2) plays ").map(|(_, mv)| mv))
@@ -157,15 +152,7 @@ fn the_same_seed_plays_the_same_moves_as_the_web_app() {
 
 #[test]
 fn an_ai_that_moved_first_is_not_undone_and_prints_its_move_as_typed() {
-    let out = gamelab()
-        .args(["play", "--o", "ai14s", "--seed", "1"])
-        .write_stdin("undo\nexit\n")
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    let out = String::from_utf8(out).unwrap();
+    let out = common::typed(&["play", "--o", "ai14s", "--seed", "1"], "undo\nexit\n");
     // Its move in the notation a person types (`1,1`), not `(1, 1)`.
     assert!(out.contains("o (ai14s) plays 1,1\n"), "{out}");
     // Undo has no move of x's to take back: the AI's opening would only come again.

@@ -141,3 +141,28 @@ impl Session {
         }
     }
 }
+
+/// Runs `gamelab ARGS` with `input` on standard input, as a person at a terminal types it;
+/// it must succeed: its standard output.
+pub fn typed(args: &[&str], input: &str) -> String {
+    let out = gamelab().args(args).write_stdin(input).output().unwrap();
+    assert!(
+        out.status.success(),
+        "gamelab {}: {}",
+        args.join(" "),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// The spec of the relay engine (`tests/fixtures/gtp-relay.py`): greedy's moves through
+/// GTP, creating `playing-PID` in `events` at its first move and `stalled-PID` at its
+/// `stall`-th, which it never answers (0: never).
+pub fn relay_engine(events: &std::path::Path, stall: u32) -> String {
+    format!(
+        "gtp:cmd=({}/tests/fixtures/gtp-relay.py {} {stall} {})",
+        env!("CARGO_MANIFEST_DIR"),
+        events.display(),
+        env!("CARGO_BIN_EXE_gamelab")
+    )
+}
