@@ -23,14 +23,7 @@ pub fn json(args: &[&str]) -> Value {
 
 /// Runs `gamelab ARGS`, which must succeed, and returns its standard output.
 pub fn stdout(args: &[&str]) -> String {
-    let out = gamelab().args(args).output().unwrap();
-    assert!(
-        out.status.success(),
-        "gamelab {}: {}",
-        args.join(" "),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
+    typed(args, "")
 }
 
 /// A match of the misbehaving outside engine of `protocol` (`nboard` or `gtp`: the fixture
