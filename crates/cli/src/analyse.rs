@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
 use clap::Args;
-use gamelab_core::{Agent, Deepening, DeepeningEnd, Described, GameVisitor, Watchdog};
+use gamelab_core::{Deepening, DeepeningEnd, Described, GameVisitor, deepen_within};
 
 #[derive(Args, Debug)]
 pub struct AnalyseArgs {
@@ -61,15 +61,9 @@ fn analyse<G: Described>(args: &AnalyseArgs, out: &mut impl Write) -> anyhow::Re
     let began = Instant::now();
     let interrupt = crate::recording::interrupt_flag();
     let time = args.time.map(Duration::from_secs_f64);
-    // `--time` is the AI's own time when it takes one (its first level then always
-    // completes); else it stops the AI from outside.
-    let agent_timed = time.is_some_and(|t| agent.set_move_time(Some(t)));
-    let deadline = time.filter(|_| !agent_timed).map(|t| began + t);
-    let watchdog = Watchdog::start(Some(&interrupt), deadline);
-    agent.set_stop(watchdog.flag());
     let mut last: Option<Deepening<G::Move>> = None;
     let mut failed = None;
-    let end = agent.deepen_move_scores(&game, &mut |step| {
+    let end = deepen_within(&mut agent, &game, time, &interrupt, &mut |step| {
         // The board once the AI is known to value moves (an error alone otherwise).
         let text = if args.json {
             level_json(step, began.elapsed()).to_string()

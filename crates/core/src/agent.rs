@@ -248,6 +248,30 @@ pub fn deepen_by_moves<M: Copy>(
     DeepeningEnd::Deepest
 }
 
+/// `agent`'s [`Agent::deepen_move_scores`] of `game` within `time`, ended sooner when
+/// `stop` is raised: the analysis a front end asks for (`gamelab analyse --time`,
+/// Python's `deepen(time_limit=)`). The time is the agent's own when it takes one
+/// ([`Agent::set_move_time`]), so that its first level always completes, else a deadline
+/// that stops it from outside. The agent's move time and stop are cleared afterwards.
+pub fn deepen_within<G: Game, A: Agent<G> + ?Sized>(
+    agent: &mut A,
+    game: &G,
+    time: Option<std::time::Duration>,
+    stop: &StopFlag,
+    report: &mut dyn FnMut(&Deepening<G::Move>) -> ControlFlow<()>,
+) -> Option<DeepeningEnd> {
+    let own_time = time.is_some_and(|t| agent.set_move_time(Some(t)));
+    let deadline = time.filter(|_| !own_time).map(|t| Instant::now() + t);
+    let watchdog = Watchdog::start(Some(stop), deadline);
+    agent.set_stop(watchdog.flag());
+    let end = agent.deepen_move_scores(game, report);
+    if own_time {
+        agent.set_move_time(None);
+    }
+    agent.set_stop(&StopFlag::default());
+    end
+}
+
 /// Why a deepening analysis ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum DeepeningEnd {

@@ -28,7 +28,7 @@ pub mod tournament;
 
 pub use agent::{
     Agent, BestMoves, Cutoff, DeepScore, Deepening, DeepeningEnd, Forfeit, MoveValue, Policy,
-    SearchStats, StopFlag, Uniform, Watchdog, deepen_by_moves,
+    SearchStats, StopFlag, Uniform, Watchdog, deepen_by_moves, deepen_within,
 };
 pub use by_score::{ByScore, Evaluate};
 pub use describe::{

@@ -209,23 +209,12 @@ impl Agent {
         let levels = crate::interrupt::run_watched(py, None, &mut watch, |job| {
             let mut levels = Vec::new();
             let end = self.with(pos, |agent| {
-                // The limit is the AI's own time when it takes one (its first level then
-                // always completes); else it stops the AI from outside.
-                let agent_timed = limit.is_some_and(|t| agent.set_move_time(Some(t)));
-                let deadline = limit
-                    .filter(|_| !agent_timed)
-                    .map(|limit| std::time::Instant::now() + limit);
-                let stop = gamelab_core::Watchdog::start(Some(&job.stop), deadline);
-                let end = agent.deepen(pos, stop.flag(), &mut |level| {
+                agent.deepen(pos, limit, &job.stop, &mut |level| {
                     if streaming {
                         fresh.lock().expect("never poisoned").push(level.clone());
                     }
                     levels.push(level);
-                });
-                if agent_timed {
-                    agent.set_move_time(None);
-                }
-                end
+                })
             })?;
             Ok::<_, PyErr>(end.map(|()| levels))
         })??;

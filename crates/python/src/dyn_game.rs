@@ -246,14 +246,13 @@ pub trait AnyAgent: Send {
     fn move_scores(&mut self, pos: &dyn AnyGame) -> Option<Vec<(String, f64)>>;
     fn value(&mut self, pos: &dyn AnyGame) -> Option<f64>;
     fn set_stop(&mut self, stop: &StopFlag);
-    /// [`gamelab_core::Agent::set_move_time`]: whether the agent takes a time limit.
-    fn set_move_time(&mut self, limit: Option<std::time::Duration>) -> bool;
-    /// Every level of [`gamelab_core::Agent::deepen_move_scores`], each given to `level` as
-    /// it is done, until it ends or `stop` is raised; `None` for an agent that scores no
+    /// Every level of [`gamelab_core::deepen_within`] `time`, each given to `level` as it
+    /// is done, until it ends or `stop` is raised; `None` for an agent that scores no
     /// moves. The agent's stop is its own again afterwards (a fresh one).
     fn deepen(
         &mut self,
         pos: &dyn AnyGame,
+        time: Option<std::time::Duration>,
         stop: &StopFlag,
         level: &mut dyn FnMut(DeepLevel),
     ) -> Option<()>;
@@ -330,18 +329,15 @@ impl<G: Described> AnyAgent for DynAgent<G> {
         self.agent.set_stop(stop);
     }
 
-    fn set_move_time(&mut self, limit: Option<std::time::Duration>) -> bool {
-        self.agent.set_move_time(limit)
-    }
-
     fn deepen(
         &mut self,
         pos: &dyn AnyGame,
+        time: Option<std::time::Duration>,
         stop: &StopFlag,
         level: &mut dyn FnMut(DeepLevel),
     ) -> Option<()> {
-        self.agent.set_stop(stop);
-        let end = self.agent.deepen_move_scores(Self::game(pos), &mut |step| {
+        let game = Self::game(pos);
+        let end = gamelab_core::deepen_within(&mut *self.agent, game, time, stop, &mut |step| {
             level(DeepLevel {
                 level: step.level,
                 nodes: step.nodes,
@@ -359,7 +355,6 @@ impl<G: Described> AnyAgent for DynAgent<G> {
             });
             std::ops::ControlFlow::Continue(())
         });
-        self.agent.set_stop(&StopFlag::default());
         end.map(drop)
     }
 }
