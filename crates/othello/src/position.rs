@@ -345,7 +345,8 @@ impl fmt::Display for Othello {
         let (b, w) = (self.black(), self.white());
         // The last move's disc in lower case, as tic-tac-toe and Connect Four mark theirs
         // (in upper case among lower-case marks).
-        let last = match self.history.last() {
+        let last_move = self.history.last();
+        let last = match last_move {
             Some(Move::Place(square)) => Some(square.bit()),
             _ => None,
         };
@@ -392,7 +393,7 @@ impl fmt::Display for Othello {
                 ""
             };
             write!(f, "{side} to move{must_pass}; black {nb}, white {nw}")?;
-            match self.history.last() {
+            match last_move {
                 Some(Move::Place(square)) => write!(f, "; last move {square} (lower case)"),
                 Some(Move::Pass) => write!(f, "; the last move was a pass"),
                 None => Ok(()),
@@ -707,11 +708,11 @@ impl Notation for Othello {
 
     /// The legal moves (`pass` when it is the only one): seldom more than a dozen.
     fn move_hint(&self) -> String {
-        let moves: Vec<String> = Game::legal_moves(self)
-            .iter()
-            .map(ToString::to_string)
-            .collect();
-        moves.join(" ")
+        if self.legal == 0 {
+            Move::Pass.to_string()
+        } else {
+            self.legal_list()
+        }
     }
 
     fn position_syntax() -> &'static str {
