@@ -44,7 +44,8 @@ pub fn read_regular(path: &Path, max_bytes: u64) -> io::Result<Vec<u8>> {
             max_bytes >> 20
         )));
     }
-    fs::read(path)
+    // Bounded still: the file may grow after its size was read.
+    read_bounded(path, max_bytes)
 }
 
 /// Opens `path` for reading, whatever it is (a regular file, a pipe, a device), as a
