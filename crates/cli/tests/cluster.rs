@@ -241,11 +241,11 @@ fn a_peer_that_dies_ends_the_run_with_an_error_and_no_file() {
             "games.jsonl",
         ],
     );
-    let playing = events.path().join(format!("playing-{}", run.0[1].id()));
-    while !playing.exists() {
-        assert!(child_running(&run.0[1]), "process 1 ended before it played");
-        std::thread::sleep(Duration::from_millis(10));
-    }
+    let peer = &run.0[1];
+    assert!(
+        common::relay_event(events.path(), "playing", peer.id(), || child_running(peer)),
+        "process 1 ended before it played"
+    );
     run.0[1].kill().unwrap();
     // A bound on a hang, not on speed: the peer's death is seen within a second.
     let outputs = run.finish(Duration::from_secs(120));

@@ -138,17 +138,15 @@ fn interrupted_match(path: &std::path::Path, signal: &str, event: &str) -> std::
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    let marker = events.path().join(format!("{event}-{}", child.id()));
-    // Polls for the relay's file: an event, however long it takes to come.
-    while !marker.exists() {
-        if child.try_wait().unwrap().is_some() {
-            let out = child.wait_with_output().unwrap();
-            panic!(
-                "the match ended first: {}",
-                String::from_utf8_lossy(&out.stderr)
-            );
-        }
-        std::thread::sleep(Duration::from_millis(10));
+    let pid = child.id();
+    if !common::relay_event(events.path(), event, pid, || {
+        child.try_wait().unwrap().is_none()
+    }) {
+        let out = child.wait_with_output().unwrap();
+        panic!(
+            "the match ended first: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
     }
     let status = Process::new("kill")
         .args([signal, &child.id().to_string()])

@@ -148,6 +148,25 @@ pub fn typed(args: &[&str], input: &str) -> String {
     String::from_utf8(out.stdout).unwrap()
 }
 
+/// Waits until the relay engine that gamelab process `pid` started has created `event`
+/// (`playing` or `stalled`) in `events`, however long that takes; `false` when
+/// `running` says the process ended first.
+pub fn relay_event(
+    events: &std::path::Path,
+    event: &str,
+    pid: u32,
+    mut running: impl FnMut() -> bool,
+) -> bool {
+    let marker = events.join(format!("{event}-{pid}"));
+    while !marker.exists() {
+        if !running() {
+            return false;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    true
+}
+
 /// The spec of the relay engine (`tests/fixtures/gtp-relay.py`): greedy's moves through
 /// GTP, creating `playing-PID` in `events` at its first move and `stalled-PID` at its
 /// `stall`-th, which it never answers (0: never).
