@@ -239,6 +239,38 @@ fn outputs_follow_links_and_write_to_devices() {
 }
 
 #[test]
+fn a_fifo_reader_gets_every_record() {
+    // The writability check used to open the FIFO and close it at once: a reader that read
+    // in that gap saw the end, and the real write then waited for ever for a reader.
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("fifo");
+    assert!(
+        Process::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success()
+    );
+    for _ in 0..5 {
+        let mut child = Process::new(env!("CARGO_BIN_EXE_gamelab"))
+            .args(["records", "ai2", "ai2", "-n", "50", "--out"])
+            .arg(&fifo)
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let text = std::fs::read_to_string(&fifo).unwrap();
+        let (done, finished) = std::sync::mpsc::channel();
+        std::thread::spawn(move || done.send(child.wait().unwrap()));
+        // A hang bound only: the write is done once the reader has read the end.
+        let status = finished
+            .recv_timeout(Duration::from_secs(120))
+            .expect("gamelab still waits on the FIFO");
+        assert!(status.success());
+        assert_eq!(text.lines().count(), 100, "every record reached the reader");
+    }
+}
+
+#[test]
 fn model_files_must_be_regular_files() {
     for spec in ["regression:model=/dev/zero", "regression:model=/"] {
         gamelab()

@@ -2,12 +2,16 @@
 //!
 //! A regular file (or one that does not exist yet) is written into an unnamed temporary
 //! file beside it (the `atomic-write-file` crate), synced, and renamed over it, so a
-//! failure or a kill leaves the old file whole and no temporary file behind. A
+//! failure or a kill leaves the old file whole. Committing names the temporary file
+//! (`.NAME.XXXXXX`) for the moment between its last sync and the rename; a kill in that
+//! moment leaves it, a complete copy, and the next write to `NAME` removes it. Commits
+//! and that clean-up hold a lock on the directory, so one never takes another's file. A
 //! symbolic link is followed: its target is written, and the link stays a link. Anything
 //! that is not a regular file (`/dev/null`, `/dev/stdout`, a FIFO) is written directly and
 //! never replaced. A new file gets the mode the umask allows (as `touch` would); a
 //! replaced file keeps its mode.
 
+use nix::unistd::AccessFlags;
 use std::fs::{self, OpenOptions};
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
@@ -179,11 +183,12 @@ pub fn same_file(input: &Path, output: &Path) -> bool {
 }
 
 /// Whether `path` can be written: its directory exists and takes new files, it is not a
-/// directory, and a special file there opens for writing. Meant to be called before long
-/// work whose result goes to `path`; nothing is created or changed.
+/// directory, and a special file there allows writing. Meant to be called before long
+/// work whose result goes to `path`; nothing is created, changed or opened (opening a
+/// FIFO to try it would show its reader an end of file, or wait for one).
 pub fn check_writable(path: &Path) -> io::Result<()> {
     let target = match destination(path)? {
-        Destination::InPlace => return OpenOptions::new().write(true).open(path).map(drop),
+        Destination::InPlace => return access(path, AccessFlags::W_OK),
         Destination::Replace(target) => target,
     };
     let dir = directory_of(&target);
@@ -197,12 +202,68 @@ pub fn check_writable(path: &Path) -> io::Result<()> {
         }
         Err(e) => return Err(io::Error::new(e.kind(), format!("{}: {e}", dir.display()))),
     }
-    // The only sure test of a directory's permissions is to make a file there.
-    tempfile::Builder::new()
-        .prefix(".gamelab-check")
-        .tempfile_in(dir)
-        .map(drop)
-        .map_err(|e| in_directory(dir, e))
+    probe_directory(dir).map_err(|e| in_directory(dir, e))
+}
+
+/// The surest test of a directory's permissions is to make a file there; an unnamed one
+/// (`O_TMPFILE`) leaves nothing behind even if the process is killed. Where the file
+/// system has no unnamed files, the kernel's `access` check stands in.
+fn probe_directory(dir: &Path) -> io::Result<()> {
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        match OpenOptions::new()
+            .write(true)
+            .custom_flags(libc::O_TMPFILE)
+            .open(dir)
+        {
+            Ok(_) => return Ok(()),
+            Err(e) if !matches!(e.raw_os_error(), Some(libc::EISDIR | libc::EOPNOTSUPP)) => {
+                return Err(e);
+            }
+            Err(_) => {}
+        }
+    }
+    access(dir, AccessFlags::W_OK | AccessFlags::X_OK)
+}
+
+/// The kernel's permission check for `path` (`access(2)`), which opens nothing.
+fn access(path: &Path, mode: AccessFlags) -> io::Result<()> {
+    nix::unistd::access(path, mode).map_err(io::Error::from)
+}
+
+/// An exclusive `flock` on a directory, released when dropped (or when the process dies,
+/// so a kill never leaves it held). `None` where the directory cannot be opened for
+/// reading or locked (no read permission, a file system without locks): writing goes on
+/// unlocked.
+fn lock_directory(dir: &Path) -> Option<nix::fcntl::Flock<fs::File>> {
+    let file = fs::File::open(dir).ok()?;
+    nix::fcntl::Flock::lock(file, nix::fcntl::FlockArg::LockExclusive).ok()
+}
+
+/// Removes what a kill during a commit to `target` left: regular files named as
+/// `atomic-write-file` names its temporary files (`.NAME.` and six letters or digits).
+/// Called under the directory's lock, which every commit holds, so none is in use.
+fn remove_stale_temporaries(dir: &Path, target: &Path) {
+    use std::os::unix::ffi::OsStrExt;
+    let Some(name) = target.file_name() else {
+        return;
+    };
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    let prefix = [b".", name.as_bytes(), b"."].concat();
+    for entry in entries.flatten() {
+        let file_name = entry.file_name();
+        let bytes = file_name.as_bytes();
+        let stale = bytes.len() == prefix.len() + 6
+            && bytes.starts_with(&prefix)
+            && bytes[prefix.len()..].iter().all(u8::is_ascii_alphanumeric)
+            && entry.file_type().is_ok_and(|t| t.is_file());
+        if stale {
+            let _ = fs::remove_file(entry.path());
+        }
+    }
 }
 
 /// Writes `path` through `write`, as the module says: atomically for a regular file, in
@@ -226,6 +287,9 @@ pub fn write_atomically(
     // is 0666 less the umask (the kernel applies it as for any open); a replaced file keeps
     // its mode and owner.
     let dir = directory_of(&target);
+    if let Some(_lock) = lock_directory(dir) {
+        remove_stale_temporaries(dir, &target);
+    }
     let mut file = atomic_write_file::AtomicWriteFile::options()
         .open(&target)
         .map_err(|e| in_directory(dir, e))?;
@@ -236,6 +300,7 @@ pub fn write_atomically(
     }
     // Commit syncs the data before the rename; dropping the file on an error above
     // discards it.
+    let _lock = lock_directory(dir);
     file.commit().map_err(|e| in_directory(dir, e))
 }
 
@@ -320,5 +385,65 @@ mod tests {
             0,
             "nothing created"
         );
+    }
+
+    #[test]
+    fn a_fifo_is_checked_without_opening_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("fifo");
+        nix::unistd::mkfifo(&fifo, nix::sys::stat::Mode::S_IRWXU).unwrap();
+        // Opening a FIFO for writing waits for a reader, so the old check hung here (and,
+        // with a reader, showed it an end of file). The bound only catches a hang.
+        let (done, checked) = std::sync::mpsc::channel();
+        let path = fifo.clone();
+        std::thread::spawn(move || done.send(check_writable(&path).is_ok()));
+        let ok = checked
+            .recv_timeout(std::time::Duration::from_secs(60))
+            .expect("check_writable waited on the FIFO");
+        assert!(ok);
+    }
+
+    #[test]
+    fn what_a_killed_commit_left_is_removed_by_the_next_write() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("s.bin");
+        // What a kill between the commit's link and rename leaves, and names that only
+        // look alike, which must stay.
+        let stale = [".s.bin.Ab3xYz", ".s.bin.000000"];
+        let kept = [
+            ".s.bin.toolong7",
+            ".other.bin.Ab3xYz",
+            ".s.bin.Ab-xYz",
+            "s.bin.Ab3xYz",
+        ];
+        for name in stale.iter().chain(&kept) {
+            std::fs::write(dir.path().join(name), "copy").unwrap();
+        }
+        std::fs::create_dir(dir.path().join(".s.bin.dirdir")).unwrap();
+        write_atomically(&target, |w: &mut dyn Write| w.write_all(b"new")).unwrap();
+        let mut left: Vec<String> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        left.sort();
+        let mut expected: Vec<String> = kept.iter().map(|s| s.to_string()).collect();
+        expected.extend([".s.bin.dirdir".to_string(), "s.bin".to_string()]);
+        expected.sort();
+        assert_eq!(left, expected);
+    }
+
+    #[test]
+    fn the_directory_probe_leaves_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        for _ in 0..3 {
+            check_writable(&dir.path().join("out.bin")).unwrap();
+        }
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+        let read_only = dir.path().join("ro");
+        std::fs::create_dir(&read_only).unwrap();
+        std::fs::set_permissions(&read_only, fs::Permissions::from_mode(0o500)).unwrap();
+        // Root may write anywhere; the check must agree with what a write would do.
+        let writes = write_atomically(&read_only.join("f"), |_| Ok(())).is_ok();
+        assert_eq!(check_writable(&read_only.join("f")).is_ok(), writes);
     }
 }
