@@ -3,8 +3,15 @@
 //! flag that ends a wait at once. The protocols themselves live with their games; this is
 //! the part they share — starting the program, sending a line, reading the next one
 //! within a deadline, and ending the program.
+//!
+//! Nothing the program does is unbounded for gamelab: a line is at most 1 MiB, an answer
+//! (everything printed between two requests) at most [`MAX_ANSWER_LINES`] lines and
+//! [`MAX_ANSWER_BYTES`] bytes, and lines wait in a queue of [`QUEUE`] (a program that
+//! prints faster than it is read waits on its own output). The program runs in a process
+//! group of its own, killed as a whole, so a wrapper script's children end with it.
 
 use std::io::{BufRead, BufReader, Read, Write};
+use std::os::unix::process::CommandExt;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::atomic::Ordering;
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
@@ -20,6 +27,14 @@ pub struct ChildProgram {
     timeout: Duration,
     running: Option<Running>,
     stop: Option<StopFlag>,
+    /// What the program has printed since the last request.
+    answer: AnswerSize,
+}
+
+#[derive(Default)]
+struct AnswerSize {
+    lines: usize,
+    bytes: usize,
 }
 
 /// The started program: its input, and its output's lines as a reader thread hands them on.
@@ -43,6 +58,17 @@ const STOP_CHECK: Duration = Duration::from_millis(50);
 /// prints without end must not fill the memory.
 const MAX_LINE: usize = 1 << 20;
 
+/// The most lines a program may print in answer to one request (NBoard's `status`
+/// lines, GTP's blank lines and the like included): far more than any engine prints while
+/// it thinks, and few enough that one which never stops talking forfeits soon.
+pub const MAX_ANSWER_LINES: usize = 100_000;
+
+/// The most bytes a program may print in answer to one request.
+pub const MAX_ANSWER_BYTES: usize = 64 << 20;
+
+/// How many lines read from the program wait to be taken.
+pub const QUEUE: usize = 64;
+
 impl ChildProgram {
     /// A program run as `command` (the program and its arguments, split as a shell would)
     /// that may take up to `timeout` to answer. The program must be found now: a missing
@@ -59,6 +85,7 @@ impl ChildProgram {
             timeout,
             running: None,
             stop: None,
+            answer: AnswerSize::default(),
         })
     }
 
@@ -77,10 +104,12 @@ impl ChildProgram {
         self.stop = Some(stop.clone());
     }
 
-    /// Starts the program, its standard error discarded.
+    /// Starts the program, its standard error discarded, as the leader of a new process
+    /// group (see [`ChildProgram::kill`]).
     pub fn start(&mut self) -> Result<(), String> {
         let mut child = Command::new(&self.command[0])
             .args(&self.command[1..])
+            .process_group(0)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
@@ -90,7 +119,7 @@ impl ChildProgram {
             (Some(i), Some(o)) => (i, o),
             _ => return Err("cannot talk to it (no standard input or output)".into()),
         };
-        let (tx, lines) = mpsc::channel();
+        let (tx, lines) = mpsc::sync_channel(QUEUE);
         std::thread::spawn(move || {
             let mut output = BufReader::new(output);
             loop {
@@ -109,8 +138,9 @@ impl ChildProgram {
         Ok(())
     }
 
-    /// Sends one line.
+    /// Sends one line, a new request: the program's answer is counted from here.
     pub fn send(&mut self, line: &str) -> Result<(), String> {
+        self.answer = AnswerSize::default();
         let running = self
             .running
             .as_mut()
@@ -146,7 +176,18 @@ impl ChildProgram {
                 ));
             }
             match running.lines.recv_timeout(left.min(STOP_CHECK)) {
-                Ok(Ok(line)) => return Ok(line.trim().to_string()),
+                Ok(Ok(line)) => {
+                    self.answer.lines += 1;
+                    self.answer.bytes += line.len() + 1;
+                    if self.answer.lines > MAX_ANSWER_LINES || self.answer.bytes > MAX_ANSWER_BYTES
+                    {
+                        return Err(format!(
+                            "it printed more than {MAX_ANSWER_LINES} lines or {} MiB while {what} was awaited",
+                            MAX_ANSWER_BYTES >> 20
+                        ));
+                    }
+                    return Ok(line.trim().to_string());
+                }
                 Ok(Err(bad)) => {
                     let printed = match bad {
                         BadLine::NotText => "printed something that is not text",
@@ -167,9 +208,11 @@ impl ChildProgram {
         }
     }
 
-    /// Ends the program at once (it is started afresh when next needed).
+    /// Ends the program at once, with every process of its group (a wrapper script's
+    /// children too); it is started afresh when next needed.
     pub fn kill(&mut self) {
         if let Some(mut running) = self.running.take() {
+            kill_group(&running.child);
             let _ = running.child.kill();
             let _ = running.child.wait();
         }
@@ -180,11 +223,21 @@ impl Drop for ChildProgram {
     fn drop(&mut self) {
         if let Some(running) = &mut self.running {
             // Asked to leave first (both protocols say `quit`; an engine may save what it
-            // learned); ended if it has not left soon after.
+            // learned); ended if it has not left soon after. What it started and left
+            // behind is ended with it.
             let _ = writeln!(running.input, "quit").and_then(|()| running.input.flush());
             wait_briefly(&mut running.child);
+            kill_group(&running.child);
         }
         self.kill();
+    }
+}
+
+/// Sends SIGKILL to the process group `child` leads. A group's id is not given to a new
+/// process while any member lives, so this reaches only what the program started.
+fn kill_group(child: &Child) {
+    if let Ok(id) = i32::try_from(child.id()) {
+        let _ = nix::sys::signal::killpg(nix::unistd::Pid::from_raw(id), nix::sys::signal::SIGKILL);
     }
 }
 
@@ -309,5 +362,64 @@ mod tests {
             err,
             "it printed a line longer than 1 MiB while a line was awaited"
         );
+    }
+
+    #[test]
+    fn a_program_that_never_stops_talking_forfeits_at_the_answer_bound() {
+        let mut program =
+            ChildProgram::new("sh -c 'yes status thinking'", Duration::from_secs(600)).unwrap();
+        program.start().unwrap();
+        program.send("go").unwrap();
+        let deadline = program.deadline();
+        let mut lines = 0;
+        let err = loop {
+            match program.next_line(deadline, "a move") {
+                Ok(line) => {
+                    assert_eq!(line, "status thinking");
+                    lines += 1;
+                }
+                Err(e) => break e,
+            }
+        };
+        assert_eq!(lines, MAX_ANSWER_LINES);
+        assert_eq!(
+            err,
+            "it printed more than 100000 lines or 64 MiB while a move was awaited"
+        );
+        // The next request is counted afresh.
+        program.send("go").unwrap();
+        assert!(program.next_line(deadline, "a move").is_ok());
+    }
+
+    /// Whether process `pid` has ended (gone, or a zombie no one has reaped yet).
+    fn ended(pid: &str) -> bool {
+        std::fs::read_to_string(format!("/proc/{pid}/stat")).map_or(true, |stat| {
+            stat.rsplit(')')
+                .next()
+                .unwrap()
+                .trim_start()
+                .starts_with('Z')
+        })
+    }
+
+    #[test]
+    fn what_a_wrapper_started_is_killed_with_it() {
+        let mut program = ChildProgram::new(
+            "sh -c 'sleep 100000 & echo $!; wait'",
+            Duration::from_secs(600),
+        )
+        .unwrap();
+        program.start().unwrap();
+        let deadline = program.deadline();
+        let grandchild = program.next_line(deadline, "a pid").unwrap();
+        assert!(!ended(&grandchild));
+        program.kill();
+        // SIGKILL is delivered before kill returns; the bound only catches a hang.
+        let mut waited = 0;
+        while !ended(&grandchild) {
+            assert!(waited < 6000, "sleep {grandchild} outlived its wrapper");
+            std::thread::sleep(Duration::from_millis(10));
+            waited += 1;
+        }
     }
 }
