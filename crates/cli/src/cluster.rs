@@ -24,7 +24,8 @@ pub struct ClusterArgs {
     /// (and writes) what one process would.
     #[arg(long)]
     pub cluster: bool,
-    /// With --cluster: seconds to wait for every other process to connect.
+    /// With --cluster: seconds to wait for every other process to connect, and the longest
+    /// a connected one may stay silent (frozen, or cut off) before the run is abandoned.
     #[arg(long, value_name = "SECONDS", default_value_t = 60.0, value_parser = crate::limits::seconds)]
     pub cluster_timeout: f64,
     /// timely's arguments, after `--`.

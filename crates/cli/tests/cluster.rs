@@ -25,6 +25,11 @@ impl Drop for Run {
 impl Run {
     /// `gamelab ARGS --cluster -- -n N -p I -h HOSTFILE` for each process I.
     fn start(dir: &Path, processes: usize, args: &[&str]) -> Run {
+        Run::start_with_timeout(dir, processes, args, "30")
+    }
+
+    /// [`Run::start`] with `--cluster-timeout SECONDS`.
+    fn start_with_timeout(dir: &Path, processes: usize, args: &[&str], seconds: &str) -> Run {
         let hostfile = dir.join("hosts.txt");
         let ports: Vec<u16> = (0..processes)
             .map(|_| {
@@ -41,7 +46,7 @@ impl Run {
             .map(|i| {
                 Command::new(env!("CARGO_BIN_EXE_gamelab"))
                     .args(args)
-                    .args(["--cluster", "--cluster-timeout", "30", "--"])
+                    .args(["--cluster", "--cluster-timeout", seconds, "--"])
                     .args(["-n", &processes.to_string(), "-p", &i.to_string(), "-h"])
                     .arg(&hostfile)
                     .current_dir(dir)
@@ -256,6 +261,63 @@ fn a_peer_that_dies_ends_the_run_with_an_error_and_no_file() {
         !dir.path().join("games.jsonl").exists(),
         "nothing written under the final name"
     );
+}
+
+#[test]
+fn a_frozen_peer_ends_the_run_with_an_error_and_no_file() {
+    for (frozen, survivor) in [(1, 0), (0, 1)] {
+        let dir = tempfile::tempdir().unwrap();
+        let events = tempfile::tempdir().unwrap();
+        let relay = common::relay_engine(events.path(), 0);
+        let mut run = Run::start_with_timeout(
+            dir.path(),
+            2,
+            &[
+                "match",
+                "--game",
+                "othello",
+                &relay,
+                "greedy",
+                "-n",
+                "1000000",
+                "--threads",
+                "1",
+                "--records",
+                "games.jsonl",
+            ],
+            "10",
+        );
+        let peer = &run.0[frozen];
+        assert!(
+            common::relay_event(events.path(), "playing", peer.id(), || child_running(peer)),
+            "process {frozen} ended before it played"
+        );
+        // Stopped, not killed: its connections stay open and say nothing.
+        let stopped = Command::new("kill")
+            .args(["-STOP", &peer.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(stopped.success());
+        let mut survivor_child = run.0.remove(survivor);
+        // A bound on a hang, not on speed: silence is told after the 10 s timeout.
+        let started = Instant::now();
+        while child_running(&survivor_child) && started.elapsed() < Duration::from_secs(120) {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let _ = survivor_child.kill();
+        let out = survivor_child.wait_with_output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(3), "process {survivor}: {err}");
+        assert!(
+            err.contains(&format!("the cluster's process {frozen} (127.0.0.1:"))
+                && err.contains("has been silent for more than 10 s"),
+            "{err}"
+        );
+        assert!(
+            !dir.path().join("games.jsonl").exists(),
+            "nothing written under the final name"
+        );
+    }
 }
 
 #[test]

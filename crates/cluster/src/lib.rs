@@ -10,22 +10,26 @@
 //! gamelab's results depend only on (seed, game index, agents).
 //!
 //! Failures end the run in bounded time: peers that cannot be reached within the
-//! connection timeout, and a peer whose connection breaks mid-run (it ended, or its
-//! machine went away), end this process with an error naming the cause — timely itself
-//! would retry for ever, or leave the survivors waiting. A caller writing files writes them
-//! so that nothing appears under a final name unless the run completed.
+//! cluster's timeout, a peer whose connection breaks mid-run (it ended, or its machine went
+//! away), and a peer that goes silent for longer than the timeout (frozen, or cut off
+//! without its connection breaking) end this process with an error naming the cause —
+//! timely itself would retry for ever, or leave the survivors waiting. Silence is told by a
+//! heartbeat: every worker broadcasts its process's index several times a timeout, while a
+//! chunk is worked on in a thread of its own. A caller writing files writes them so that
+//! nothing appears under a final name unless the run completed.
 
 use std::collections::BTreeMap;
 use std::ops::Range;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, Once};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 mod quiet;
 
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use timely::container::CapacityContainerBuilder;
+use timely::dataflow::operators::vec::Broadcast;
 use timely::dataflow::operators::{Exchange, Input, Inspect, Probe};
 use timely::dataflow::{InputHandle, ProbeHandle};
 
@@ -54,9 +58,43 @@ pub struct Cluster {
     connect_timeout: Duration,
 }
 
+/// When each process of the run was last heard from, and whether this one is done
+/// listening (its share and every result are through).
+struct Heartbeats {
+    heard: Mutex<Vec<Instant>>,
+    done: AtomicBool,
+}
+
+impl Heartbeats {
+    fn hear(&self, process: usize) {
+        if let Some(at) = self
+            .heard
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get_mut(process)
+        {
+            *at = Instant::now();
+        }
+    }
+
+    /// Each process other than `me` that has been silent for longer than `timeout`.
+    fn silent(&self, me: usize, timeout: Duration) -> Vec<usize> {
+        let heard = self.heard.lock().unwrap_or_else(|e| e.into_inner());
+        (0..heard.len())
+            .filter(|&p| p != me && heard[p].elapsed() > timeout)
+            .collect()
+    }
+}
+
+/// How often a worker says that its process is alive: four times a timeout, at most once
+/// a second (and at least every 10 ms).
+fn heartbeat_interval(timeout: Duration) -> Duration {
+    (timeout / 4).clamp(Duration::from_millis(10), Duration::from_secs(1))
+}
+
 impl Cluster {
     /// A cluster from timely's arguments (`-w 2 -n 3 -p 0 -h hosts.txt`), whose peers must
-    /// all be reached within `connect_timeout`.
+    /// all be reached within `connect_timeout`, and none silent for longer once connected.
     pub fn from_args(args: &[String], connect_timeout: Duration) -> Result<Cluster, ClusterError> {
         let mut opts = getopts::Options::new();
         timely::Config::install_options(&mut opts);
@@ -183,11 +221,19 @@ impl Cluster {
         let go = Arc::new(std::sync::Barrier::new(self.threads + 1));
         let workers_go = go.clone();
         let quiet = quiet::OnStderr::start();
+        let heartbeats = Arc::new(Heartbeats {
+            heard: Mutex::new(vec![Instant::now(); self.processes]),
+            done: AtomicBool::new(false),
+        });
+        let interval = heartbeat_interval(self.connect_timeout);
+        let (process, worker_heartbeats) = (self.process, heartbeats.clone());
         let guards = timely::execute(config, move |worker| {
             connected.store(true, Ordering::SeqCst);
             workers_go.wait();
             let (me, peers) = (worker.index(), worker.peers());
             let mut input: InputHandle<u64, CapacityContainerBuilder<Vec<(u64, R)>>> =
+                InputHandle::new();
+            let mut beats: InputHandle<u64, CapacityContainerBuilder<Vec<u64>>> =
                 InputHandle::new();
             let probe = ProbeHandle::new();
             let order = order.clone();
@@ -207,20 +253,73 @@ impl Cluster {
                     })
                     .probe_with(&probe);
             });
+            let heard = worker_heartbeats.clone();
+            worker.dataflow(|scope| {
+                scope
+                    .input_from(&mut beats)
+                    .container::<Vec<_>>()
+                    .broadcast()
+                    .inspect(move |from: &u64| heard.hear(*from as usize));
+            });
+            let mut last_beat: Option<Instant> = None;
+            // Steps the dataflows, saying that this process lives every `interval`.
+            let mut beat = |worker: &mut timely::worker::Worker| {
+                if last_beat.is_none_or(|at| at.elapsed() >= interval) {
+                    beats.send(process as u64);
+                    beats.flush();
+                    last_beat = Some(Instant::now());
+                }
+                worker.step_or_park(Some(interval));
+            };
             for index in (me..chunks.len()).step_by(peers) {
-                let result = work(chunks[index].clone());
+                // The chunk is worked on beside this thread, which goes on stepping the
+                // dataflows, so that peers hear from this process while it works.
+                let (done, result) = std::sync::mpsc::channel();
+                let (work, range) = (work.clone(), chunks[index].clone());
+                std::thread::spawn(move || done.send(work(range)));
+                let result = loop {
+                    match result.recv_timeout(interval) {
+                        Ok(result) => break result,
+                        Err(std::sync::mpsc::RecvTimeoutError::Timeout) => beat(worker),
+                        Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
+                            panic!("the work on chunk {index} failed")
+                        }
+                    }
+                };
                 input.send((index as u64, result));
                 // Sent on now, so that process 0 hears of chunks as they finish.
+                input.flush();
                 worker.step();
             }
             input.close();
             while !probe.done() {
-                worker.step();
+                beat(worker);
             }
+            worker_heartbeats.done.store(true, Ordering::SeqCst);
         });
         drop(quiet);
         let guards = guards.map_err(ClusterError::Start)?;
         go.wait();
+        if self.processes > 1 {
+            let (me, timeout) = (self.process, self.connect_timeout);
+            let addresses = self.addresses.clone();
+            std::thread::spawn(move || {
+                while !heartbeats.done.load(Ordering::SeqCst) {
+                    std::thread::sleep(interval);
+                    if let Some(&p) = heartbeats.silent(me, timeout).first() {
+                        if heartbeats.done.load(Ordering::SeqCst) {
+                            return;
+                        }
+                        eprintln!(
+                            "error: the cluster's process {p} ({}) has been silent for more than {} s (frozen, or cut off); this run is abandoned and nothing was written",
+                            addresses[p],
+                            timeout.as_secs_f64()
+                        );
+                        std::process::exit(CLUSTER_FAILURE);
+                    }
+                }
+            });
+        }
         for result in guards.join() {
             result.map_err(ClusterError::Worker)?;
         }
