@@ -6,6 +6,7 @@
 //! documented in docs/http-api.md.
 
 mod analysis;
+mod connections;
 mod error;
 mod explore;
 mod games;
@@ -36,6 +37,7 @@ use serde::Deserialize;
 use tokio_stream::StreamExt;
 use tokio_stream::wrappers::ReceiverStream;
 
+pub use connections::ConnectionLimits;
 pub use error::ApiError;
 use gamelab_core::{Described, FileAccess, GameVisitor, StopFlag};
 use play::{GameState, NewGame, Session, WebSession};
@@ -75,6 +77,8 @@ pub struct Config {
     /// Where the games' clocks read the time: the machine's clock, or a manual one that
     /// tests move by hand.
     pub time: gamelab_core::clock::TimeSource,
+    /// How long clients may take over a request, and how many may be connected.
+    pub connections: ConnectionLimits,
 }
 
 impl Default for Config {
@@ -86,6 +90,7 @@ impl Default for Config {
             ai_move_limit: std::time::Duration::from_secs(MAX_AI_MOVE_SECONDS),
             wthor: None,
             time: gamelab_core::clock::TimeSource::system(),
+            connections: ConnectionLimits::default(),
         }
     }
 }
@@ -304,9 +309,10 @@ pub async fn serve(mut config: Config, on_ready: impl FnOnce(SocketAddr)) -> std
     let listener = tokio::net::TcpListener::bind(("127.0.0.1", config.port)).await?;
     let addr = listener.local_addr()?;
     config.port = addr.port();
+    let limits = config.connections;
     let app = router(config);
     on_ready(addr);
-    axum::serve(listener, app).await
+    connections::serve(listener, app, limits).await
 }
 
 #[derive(Embed)]

@@ -303,8 +303,21 @@ impl crate::Job for Run {
         self.state.borrow().done
     }
 
+    /// The run is done as soon as Stop is asked, with the games finished by then: its
+    /// threads see the flag within a search's stop check, but on a loaded machine may
+    /// take a while to be scheduled, and the page must not wait for them.
     fn stop(&self) {
         self.stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        self.state.send_if_modified(|s| {
+            let changed = !s.done;
+            if changed {
+                s.done = true;
+                s.stopped = true;
+                s.report.digest = None;
+                s.report.elapsed_ms = self.began.elapsed().as_millis() as u64;
+            }
+            changed
+        });
     }
 
     fn fail(&self) {
@@ -347,20 +360,27 @@ fn play<G: Described>(
         chunk_seconds: Some(0.05),
     };
     let on_chunk = |chunk: &ChunkResult<G::Move>| {
-        if keep_games {
-            let mut games = run.games.lock().expect("run games lock");
-            games.extend(chunk.games.iter().map(run_game::<G>));
-            let mut records = run.records.lock().expect("run records lock");
-            records.extend(
-                chunk
-                    .games
-                    .iter()
-                    .map(|g| GameRecord::of::<G>(g, a, b, cfg.seed)),
-            );
-        }
-        run.state.send_modify(|s| {
+        // Under the state's lock, which Stop takes too: nothing is added after a Stop (the
+        // run was done, with its games so far, when it was asked), and the games kept
+        // are those the report counts.
+        run.state.send_if_modified(|s| {
+            if s.done {
+                return false;
+            }
+            if keep_games {
+                let mut games = run.games.lock().expect("run games lock");
+                games.extend(chunk.games.iter().map(run_game::<G>));
+                let mut records = run.records.lock().expect("run records lock");
+                records.extend(
+                    chunk
+                        .games
+                        .iter()
+                        .map(|g| GameRecord::of::<G>(g, a, b, cfg.seed)),
+                );
+            }
             s.report.add(&chunk.first, &chunk.second);
             s.report.elapsed_ms = started.elapsed().as_millis() as u64;
+            true
         });
     };
     let (result, stopped) = arena::run_match_live::<G, Box<dyn Agent<G>>>(
@@ -371,10 +391,14 @@ fn play<G: Described>(
         &on_chunk,
         &mut |_| true,
     );
-    run.state.send_modify(|s| {
+    run.state.send_if_modified(|s| {
+        if s.done {
+            return false;
+        }
         s.report.finish(&result, !stopped);
         s.report.elapsed_ms = started.elapsed().as_millis() as u64;
         s.done = true;
         s.stopped = stopped;
+        true
     });
 }

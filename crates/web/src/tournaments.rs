@@ -206,8 +206,17 @@ impl crate::Job for Tournament {
         self.state.borrow().done
     }
 
+    /// Done as soon as Stop is asked, with the games finished by then (see the runs').
     fn stop(&self) {
         self.stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        self.state.send_if_modified(|s| {
+            let changed = !s.done;
+            if changed {
+                s.done = true;
+                s.stopped = true;
+            }
+            changed
+        });
     }
 
     fn fail(&self) {
@@ -247,17 +256,24 @@ fn play<G: Described>(t: &Tournament, ais: &[String], cfg: &MatchConfig, files: 
         // Published while the tallies stay locked: chunks end on several threads, and a
         // snapshot sent after a newer one would leave the page showing fewer games than
         // were played (CI once saw "114 of 120 games · done").
-        t.state.send_modify(|s| {
+        t.state.send_if_modified(|s| {
+            if s.done {
+                return false;
+            }
             for (view, t) in s.pairs.iter_mut().zip(tallies.iter()) {
                 (view.win, view.lose, view.draw) = (t.win, t.lose, t.draw);
             }
             s.played = tallies.iter().map(|t| t.win + t.lose + t.draw).sum();
             s.standings = standings;
             s.elapsed_ms = started.elapsed().as_millis() as u64;
+            true
         });
     };
     let result = run_tournament_live::<G, _>(ais, &make, cfg, &[], Some(&t.stop), &on_chunk);
-    t.state.send_modify(|s| {
+    t.state.send_if_modified(|s| {
+        if s.done {
+            return false;
+        }
         s.elapsed_ms = started.elapsed().as_millis() as u64;
         s.done = true;
         match result {
@@ -268,5 +284,6 @@ fn play<G: Described>(t: &Tournament, ais: &[String], cfg: &MatchConfig, files: 
                 s.error = Some(e.to_string());
             }
         }
+        true
     });
 }
