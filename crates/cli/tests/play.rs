@@ -174,3 +174,26 @@ fn connect_four_shows_its_column_letters_under_the_board() {
             ".......\n...R...\nabcdefg\nyellow to move [a-g | undo | exit]",
         ));
 }
+
+#[test]
+fn connect_four_values_wins_and_losses_on_one_scale() {
+    // The solver's proven values and a search's agree: a win is 1000 and the empty
+    // squares left at its end. b, c and g win with 7 left (once all read +1000).
+    common::gamelab()
+        .args(["analyse", "--game", "connect4", "alphabeta"])
+        .arg("geaedgebeebfebgcfaaaccfafadgcdcg")
+        .assert()
+        .success()
+        .stdout(predicates::str::contains("     b +1007.00 exact"))
+        .stdout(predicates::str::contains("     d +1009.00 exact"));
+    // Lost whatever it plays: it holds out longest (f loses on the last square; d,
+    // once chosen, at once).
+    common::gamelab()
+        .args(["move", "--game", "connect4", "alphabeta"])
+        .arg("efdcaedadebcgdggaefccafagcdbfce")
+        .assert()
+        .success()
+        .stdout(predicates::str::contains(
+            "scores a -1009, b -1009, d -1009, e -1009, f -1001, g -1009\nbest moves [f]",
+        ));
+}

@@ -13,7 +13,7 @@ use gamelab_core::{
 };
 
 use crate::position::{BOARD, bit, winning_squares};
-use crate::solve::Solver;
+use crate::solve::{Solver, proven_value};
 use crate::{ConnectFour, HEIGHT, Move, Moves, WIDTH};
 
 /// Every four-in-a-row window of the board (69 of them).
@@ -160,10 +160,6 @@ impl AlphaBeta {
     }
 }
 
-/// A proven win's value in move scores (a search that sees a win values it 1000 and the
-/// empty squares left, the sooner the more).
-const PROVEN_WIN: f64 = 1000.0;
-
 impl AlphaBeta {
     /// The value of playing `mv` for the side that plays it: the game's end, the
     /// solver's from `exact` empty squares, or a search `depth` plies deep (under `time`;
@@ -194,7 +190,7 @@ impl AlphaBeta {
             let mut solver = Solver::default();
             let (v, best) = solver.solve(&child);
             let line = std::iter::once(mv).chain(best).collect();
-            return valued(-f64::from(v) * PROVEN_WIN, true, line, solver.nodes);
+            return valued(proven_value(-v), true, line, solver.nodes);
         }
         if depth == 0 {
             return valued(mover_view(evaluate(&child)), false, vec![mv], 1);
@@ -225,7 +221,8 @@ impl Agent<ConnectFour> for AlphaBeta {
     }
 
     /// Each move's value for the side that plays it: the position after it searched one
-    /// ply less deep, exactly from `exact` empty squares (a proven win ±1000, a draw 0);
+    /// ply less deep, exactly from `exact` empty squares (a proven win 1000 and the empty squares left at
+    /// its end, as a search that sees it values it; a draw 0);
     /// under a time limit each move's share of it.
     fn move_scores(&mut self, game: &ConnectFour) -> Option<Vec<(Move, f64)>> {
         let moves = game.legal_moves();
