@@ -80,10 +80,26 @@ fn tournament<G: Described>(
                 None => return Ok(crate::cluster::helper_done()),
             }
         }
-        None => run_tournament::<G, _>(&args.ais, &make, &cfg, &openings, None, &progress)?
-            .expect("a tournament with no stop plays to its end"),
+        None => {
+            // Ctrl-C ends it after the games under way, with the standings so far.
+            let stop = crate::recording::interrupt_flag();
+            run_tournament::<G, _>(&args.ais, &make, &cfg, &openings, Some(&stop), &progress)?
+        }
     };
     crate::progress::finish(bar);
+    if report.interrupted {
+        let played: u64 = report
+            .players
+            .iter()
+            .flat_map(|p| &p.results)
+            .map(|r| r.win + r.lose + r.draw)
+            .sum::<u64>()
+            / 2;
+        eprintln!(
+            "interrupted: {played} of {} games played; the standings are over them",
+            pairs * 2 * games
+        );
+    }
     report.openings_file = args
         .openings
         .openings_file
@@ -103,6 +119,9 @@ fn tournament<G: Described>(
         args.openings.describe(openings.len(), games),
         started.elapsed().as_secs_f64()
     );
+    if report.interrupted {
+        out += "interrupted (Ctrl-C): the standings are over the games played before it\n";
+    }
     out += &crate::match_cmd::timed_notes::<G>(&args.ais);
     out += &crate::match_cmd::clock_note(args.clock);
     Ok(out)

@@ -190,6 +190,69 @@ fn ctrl_c_keeps_every_finished_game() {
 }
 
 #[test]
+fn ctrl_c_ends_a_tournament_with_the_standings_so_far() {
+    let events = tempfile::tempdir().unwrap();
+    let relay = common::relay_engine(events.path(), 100);
+    let child = Process::new(env!("CARGO_BIN_EXE_gamelab"))
+        .args([
+            "tournament",
+            "--game",
+            "othello",
+            &relay,
+            "greedy",
+            "random",
+        ])
+        .args(["-n", "1000000", "--threads", "1", "--json"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let pid = child.id();
+    // The relay's hundredth move, a few games in, never comes: Ctrl-C then.
+    assert!(
+        common::relay_event(events.path(), "stalled", pid, || {
+            std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|s| {
+                s.rsplit(')')
+                    .next()
+                    .is_some_and(|s| !s.trim_start().starts_with('Z'))
+            })
+        }),
+        "the tournament ended before the relay stalled"
+    );
+    assert!(
+        Process::new("kill")
+            .args(["-INT", &pid.to_string()])
+            .status()
+            .unwrap()
+            .success()
+    );
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{stderr}");
+    assert!(stderr.contains("interrupted: "), "{stderr}");
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["interrupted"], true);
+    let players = report["players"].as_array().unwrap();
+    assert_eq!(players.len(), 3, "every entrant has a row");
+    let relay_row = players
+        .iter()
+        .find(|p| p["ai"].as_str().unwrap().starts_with("gtp:"))
+        .unwrap();
+    let greedy = relay_row["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["opponent"] == "greedy")
+        .unwrap();
+    let played = ["win", "lose", "draw"]
+        .iter()
+        .map(|k| greedy[k].as_u64().unwrap())
+        .sum::<u64>();
+    // A hundred of the relay's moves are more than three games' worth.
+    assert!(played >= 3, "{report}");
+}
+
+#[test]
 fn a_kill_while_writing_leaves_the_old_file_and_nothing_else() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("games.jsonl");

@@ -78,7 +78,16 @@ pub struct TournamentReport {
     /// Each side's clock in every game (`60+0.5`), when the games had one.
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub clock: Option<String>,
+    /// Stopped before its end (Ctrl-C, *Stop*): the standings are over the games played
+    /// by then — every pair before the one under way, and that one's games before its
+    /// first unfinished one.
+    #[serde(skip_serializing_if = "is_false", default)]
+    pub interrupted: bool,
     pub players: Vec<Standing>,
+}
+
+fn is_false(b: &bool) -> bool {
+    !b
 }
 
 impl TournamentReport {
@@ -106,9 +115,9 @@ pub fn check_entrants(ais: &[String]) -> Result<(), TournamentError> {
 
 /// Plays every pair of `ais` (built by `make(index)`) under `cfg` from `openings` (none:
 /// every game from the start, or `cfg.opening_plies` random plies), pair by pair in entry
-/// order. `progress` hears the games of each chunk as they finish. `None` when `stop` cut
-/// it short: a tournament with a match missing has no table. The openings fields of the
-/// report are the caller's to fill in.
+/// order. `progress` hears the games of each chunk as they finish. When `stop` cuts it
+/// short, the report is over the games played by then, marked `interrupted`. The
+/// openings fields of the report are the caller's to fill in.
 pub fn run_tournament<G: EngineHooks, A: Agent<G>>(
     ais: &[String],
     make: &(dyn Fn(usize) -> A + Sync),
@@ -116,7 +125,7 @@ pub fn run_tournament<G: EngineHooks, A: Agent<G>>(
     openings: &[Vec<G::Move>],
     stop: Option<&StopFlag>,
     progress: &(dyn Fn(u64) + Sync),
-) -> Result<Option<TournamentReport>, TournamentError> {
+) -> Result<TournamentReport, TournamentError> {
     let on_chunk =
         |_: usize, chunk: &ChunkResult<G::Move>| progress(chunk.range.end - chunk.range.start);
     run_tournament_live::<G, A>(ais, make, cfg, openings, stop, &on_chunk)
@@ -131,7 +140,7 @@ pub fn run_tournament_live<G: EngineHooks, A: Agent<G>>(
     openings: &[Vec<G::Move>],
     stop: Option<&StopFlag>,
     on_chunk: &(dyn Fn(usize, &ChunkResult<G::Move>) + Sync),
-) -> Result<Option<TournamentReport>, TournamentError> {
+) -> Result<TournamentReport, TournamentError> {
     check_entrants(ais)?;
     // Random openings are made once for all the pairs.
     let random;
@@ -155,12 +164,15 @@ pub fn run_tournament_live<G: EngineHooks, A: Agent<G>>(
             &|chunk| on_chunk(k, chunk),
             &mut |_| true,
         );
-        if stopped && result.stopped_by.is_none() {
-            return Ok(None);
-        }
+        let interrupted = stopped && result.stopped_by.is_none();
         results.push(result);
+        if interrupted {
+            let mut report = tabulate::<G>(ais, cfg, &results)?;
+            report.interrupted = true;
+            return Ok(report);
+        }
     }
-    tabulate::<G>(ais, cfg, &results).map(Some)
+    tabulate::<G>(ais, cfg, &results)
 }
 
 /// Every pair of `n` entrants, in the order they play: (0, 1), (0, 2), …, (1, 2), ….
@@ -210,6 +222,7 @@ pub fn tabulate<G: EngineHooks>(
         balanced: None,
         judge: None,
         clock: cfg.clock.written(),
+        interrupted: false,
         players: standings(ais, &wins, &draws, &forfeited),
     })
 }

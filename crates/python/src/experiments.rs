@@ -458,7 +458,7 @@ impl GameVisitor for TournamentJob<'_> {
             }
             _ => PyValueError::new_err(e.to_string()),
         })?;
-        Ok(report.map(|mut r| {
+        Ok((!report.interrupted).then_some(report).map(|mut r| {
             if let Openings::Random {
                 balanced: Some((window, judge)),
                 ..

@@ -277,8 +277,10 @@ fn play<G: Described>(t: &Tournament, ais: &[String], cfg: &MatchConfig, files: 
         s.elapsed_ms = started.elapsed().as_millis() as u64;
         s.done = true;
         match result {
-            Ok(Some(report)) => s.standings = report.players,
-            Ok(None) => s.stopped = true,
+            Ok(report) => {
+                s.stopped = report.interrupted;
+                s.standings = report.players;
+            }
             Err(e) => {
                 s.stopped = true;
                 s.error = Some(e.to_string());

@@ -1866,7 +1866,6 @@ fn core_standings<G: gamelab_core::EngineHooks>(
         None,
         &|_| {},
     )
-    .unwrap()
     .unwrap();
     serde_json::to_value(&report.players).unwrap()
 }
