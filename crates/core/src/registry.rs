@@ -372,20 +372,27 @@ impl fmt::Display for AgentSpec {
 pub enum SpecError {
     #[error("cannot read AI spec `{spec}`: {reason}; expected name or name:key=value,…")]
     Syntax { spec: String, reason: String },
-    #[error("unknown AI `{name}` for {game}; its AIs: {}", known.join(", "))]
+    #[error("unknown AI `{}` for {game}; its AIs: {}", shortened(name), known.join(", "))]
     UnknownAgent {
         name: String,
         /// The game whose registry was asked ([`crate::Game::NAME`]).
         game: &'static str,
         known: Vec<String>,
     },
-    #[error("{agent} has no parameter `{param}`; {}", describe_valid(valid))]
+    #[error(
+        "{agent} has no parameter `{}`; {}",
+        shortened(param),
+        describe_valid(valid)
+    )]
     UnknownParam {
         agent: String,
         param: String,
         valid: Vec<String>,
     },
-    #[error("`{value}` is not a valid {param} for {agent}: expected {expected}")]
+    #[error(
+        "`{}` is not a valid {param} for {agent}: expected {expected}",
+        shortened(value)
+    )]
     BadValue {
         agent: String,
         param: String,

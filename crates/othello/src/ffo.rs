@@ -23,6 +23,19 @@ pub struct FfoError {
     pub reason: String,
 }
 
+/// The largest suite file read: FFO suites are a few kilobytes, and `/dev/zero` or an
+/// endless pipe must end in an error.
+pub const MAX_SUITE_BYTES: u64 = 16 << 20;
+
+/// Every position of the FFO file at `path` (a file, a pipe), read to
+/// [`MAX_SUITE_BYTES`]; the error says which file and why.
+pub fn read(path: &std::path::Path) -> Result<Vec<FfoPosition>, String> {
+    let name = path.display().to_string();
+    let text = gamelab_core::files::read_text_bounded(path, MAX_SUITE_BYTES)
+        .map_err(|e| format!("cannot read {name}: {e}"))?;
+    parse(&text, &name).map_err(|e| e.to_string())
+}
+
 /// Reads every position of an FFO file's text; `name` is the source errors name.
 pub fn parse(text: &str, name: &str) -> Result<Vec<FfoPosition>, FfoError> {
     let mut positions = Vec::new();

@@ -48,7 +48,7 @@ fn _gamelab(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(ttt::_ttt_load_model, m)?)?;
     m.add_function(wrap_pyfunction!(othello::_perft, m)?)?;
     m.add_function(wrap_pyfunction!(othello::_solve_endgame, m)?)?;
-    m.add_function(wrap_pyfunction!(othello::_ffo_parse, m)?)?;
+    m.add_function(wrap_pyfunction!(othello::_ffo_read, m)?)?;
     m.add_function(wrap_pyfunction!(othello::_book_probe, m)?)?;
     Ok(())
 }

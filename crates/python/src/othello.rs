@@ -128,9 +128,8 @@ pub fn _solve_endgame(
 /// The positions of an FFO suite's text (`name` says where it came from in errors): id,
 /// position, known score, best move as the file writes it.
 #[pyfunction]
-pub fn _ffo_parse(text: &str, name: &str) -> PyResult<Vec<(u32, Position, i32, String)>> {
-    let positions = gamelab_othello::ffo::parse(text, name)
-        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+pub fn _ffo_read(path: std::path::PathBuf) -> PyResult<Vec<(u32, Position, i32, String)>> {
+    let positions = gamelab_othello::ffo::read(&path).map_err(PyValueError::new_err)?;
     Ok(positions
         .into_iter()
         .map(|p| {

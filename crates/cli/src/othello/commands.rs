@@ -113,10 +113,7 @@ fn parse_ids(text: &str) -> anyhow::Result<Vec<u32>> {
 }
 
 fn read_ffo(args: &FfoArgs) -> anyhow::Result<Vec<FfoPosition>> {
-    // FFO suites are a few kilobytes: 16 MiB is far beyond any.
-    let text = gamelab_core::files::read_text_bounded(&args.file, 16 << 20)
-        .with_context(|| format!("cannot read {}", args.file.display()))?;
-    Ok(ffo::parse(&text, &args.file.display().to_string())?)
+    ffo::read(&args.file).map_err(anyhow::Error::msg)
 }
 
 pub fn ffo_cmd(args: FfoArgs) -> anyhow::Result<()> {

@@ -58,11 +58,9 @@ class FfoPosition:
 
 def ffo_positions(path: Union[str, os.PathLike]) -> list[FfoPosition]:
     """The positions of an FFO suite file (`<id> <64 squares> <side> <score> <move>` a
-    line, as in gamelab's data directory), in the file's order."""
-    path = os.fspath(path)
-    with open(path, encoding="utf-8") as f:
-        text = f.read()
-    return [FfoPosition(*p) for p in _gamelab._ffo_parse(text, path)]
+    line, as in gamelab's data directory), in the file's order. Files past 16 MiB are
+    refused (ValueError), as the command line refuses them."""
+    return [FfoPosition(*p) for p in _gamelab._ffo_read(os.fspath(path))]
 
 
 @dataclass(frozen=True)
