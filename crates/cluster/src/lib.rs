@@ -262,14 +262,13 @@ impl Cluster {
                     .inspect(move |from: &u64| heard.hear(*from as usize));
             });
             let mut last_beat: Option<Instant> = None;
-            // Steps the dataflows, saying that this process lives every `interval`.
-            let mut beat = |worker: &mut timely::worker::Worker| {
+            // Says that this process lives, once every `interval` it is called at.
+            let mut beat_if_due = || {
                 if last_beat.is_none_or(|at| at.elapsed() >= interval) {
                     beats.send(process as u64);
                     beats.flush();
                     last_beat = Some(Instant::now());
                 }
-                worker.step_or_park(Some(interval));
             };
             for index in (me..chunks.len()).step_by(peers) {
                 // The chunk is worked on beside this thread, which goes on stepping the
@@ -280,7 +279,10 @@ impl Cluster {
                 let result = loop {
                     match result.recv_timeout(interval) {
                         Ok(result) => break result,
-                        Err(std::sync::mpsc::RecvTimeoutError::Timeout) => beat(worker),
+                        Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
+                            beat_if_due();
+                            worker.step();
+                        }
                         Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
                             panic!("the work on chunk {index} failed")
                         }
@@ -289,11 +291,14 @@ impl Cluster {
                 input.send((index as u64, result));
                 // Sent on now, so that process 0 hears of chunks as they finish.
                 input.flush();
+                // However short the chunks, the heartbeat goes on.
+                beat_if_due();
                 worker.step();
             }
             input.close();
             while !probe.done() {
-                beat(worker);
+                beat_if_due();
+                worker.step_or_park(Some(interval));
             }
             worker_heartbeats.done.store(true, Ordering::SeqCst);
         });
