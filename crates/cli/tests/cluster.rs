@@ -81,14 +81,7 @@ impl Run {
 }
 
 fn child_running(child: &Child) -> bool {
-    // A zero signal tests whether the process is there without touching it.
-    Command::new("kill")
-        .args(["-0", &child.id().to_string()])
-        .stderr(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success())
-        && !std::fs::read_to_string(format!("/proc/{}/stat", child.id()))
-            .is_ok_and(|s| s.split_whitespace().nth(2) == Some("Z"))
+    common::alive(child.id())
 }
 
 fn alone(dir: &Path, args: &[&str]) -> Output {
@@ -222,15 +215,13 @@ fn an_ffo_suite_is_solved_a_position_a_worker() {
     );
 }
 
-#[test]
-fn a_peer_that_dies_ends_the_run_with_an_error_and_no_file() {
-    let dir = tempfile::tempdir().unwrap();
-    // Each process plays an Othello match of the relay engine, which says when its
-    // process is playing (the cluster formed); process 1 is killed then.
-    let events = tempfile::tempdir().unwrap();
-    let relay = common::relay_engine(events.path(), 0);
-    let mut run = Run::start(
-        dir.path(),
+/// Each of two processes plays an Othello match of the relay engine (which says when its
+/// process is playing: the cluster formed) against greedy, its records to `games.jsonl`
+/// in `dir`, under `--cluster-timeout SECONDS`.
+fn relay_match(dir: &Path, events: &Path, seconds: &str) -> Run {
+    let relay = common::relay_engine(events, 0);
+    Run::start_with_timeout(
+        dir,
         2,
         &[
             "match",
@@ -245,7 +236,15 @@ fn a_peer_that_dies_ends_the_run_with_an_error_and_no_file() {
             "--records",
             "games.jsonl",
         ],
-    );
+        seconds,
+    )
+}
+
+#[test]
+fn a_peer_that_dies_ends_the_run_with_an_error_and_no_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let events = tempfile::tempdir().unwrap();
+    let mut run = relay_match(dir.path(), events.path(), "30");
     let peer = &run.0[1];
     assert!(
         common::relay_event(events.path(), "playing", peer.id(), || child_running(peer)),
@@ -268,25 +267,7 @@ fn a_frozen_peer_ends_the_run_with_an_error_and_no_file() {
     for (frozen, survivor) in [(1, 0), (0, 1)] {
         let dir = tempfile::tempdir().unwrap();
         let events = tempfile::tempdir().unwrap();
-        let relay = common::relay_engine(events.path(), 0);
-        let mut run = Run::start_with_timeout(
-            dir.path(),
-            2,
-            &[
-                "match",
-                "--game",
-                "othello",
-                &relay,
-                "greedy",
-                "-n",
-                "1000000",
-                "--threads",
-                "1",
-                "--records",
-                "games.jsonl",
-            ],
-            "10",
-        );
+        let mut run = relay_match(dir.path(), events.path(), "10");
         let peer = &run.0[frozen];
         assert!(
             common::relay_event(events.path(), "playing", peer.id(), || child_running(peer)),

@@ -65,18 +65,11 @@ fn what_an_outside_engine_started_ends_with_it() {
         let (out, dir) = common::misbehaving(protocol, "orphan", "");
         assert!(out.status.success());
         let pid = std::fs::read_to_string(dir.path().join("failed.child")).unwrap();
-        let pid = pid.trim();
+        let pid: u32 = pid.trim().parse().unwrap();
         // Killed with the engine's process group before the match went on; the bound
         // only catches a process that outlived it.
         let mut waited = 0;
-        while std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
-            !stat
-                .rsplit(')')
-                .next()
-                .unwrap()
-                .trim_start()
-                .starts_with('Z')
-        }) {
+        while common::alive(pid) {
             assert!(
                 waited < 6000,
                 "{protocol}: the engine's child {pid} outlived it"
@@ -92,16 +85,6 @@ fn an_outside_engine_told_to_stop_the_match_stops_it() {
     for (protocol, mode, reason) in [
         ("nboard", "illegal", "which is not legal here"),
         ("gtp", "resign", "it resigned"),
-        (
-            "nboard",
-            "chatty",
-            "it printed more than 100000 lines or 64 MiB while its move",
-        ),
-        (
-            "gtp",
-            "chatty",
-            "it printed more than 100000 lines or 64 MiB while the answer to `genmove black`",
-        ),
     ] {
         let (out, _dir) = common::misbehaving(protocol, mode, ",on_failure=stop");
         assert!(!out.status.success());

@@ -308,6 +308,18 @@ impl crate::Job for Run {
     /// take a while to be scheduled, and the page must not wait for them.
     fn stop(&self) {
         self.stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        self.end_unfinished();
+    }
+
+    fn fail(&self) {
+        self.end_unfinished();
+    }
+}
+
+impl Run {
+    /// Marks the run done and stopped, with the games counted so far (and no digest: that
+    /// is a whole match's), unless it is done already.
+    fn end_unfinished(&self) {
         self.state.send_if_modified(|s| {
             let changed = !s.done;
             if changed {
@@ -315,18 +327,6 @@ impl crate::Job for Run {
                 s.stopped = true;
                 s.report.digest = None;
                 s.report.elapsed_ms = self.began.elapsed().as_millis() as u64;
-            }
-            changed
-        });
-    }
-
-    fn fail(&self) {
-        self.state.send_if_modified(|s| {
-            let changed = !s.done;
-            if changed {
-                s.done = true;
-                s.stopped = true;
-                s.report.digest = None;
             }
             changed
         });

@@ -178,3 +178,13 @@ pub fn relay_engine(events: &std::path::Path, stall: u32) -> String {
         env!("CARGO_BIN_EXE_gamelab")
     )
 }
+
+/// Whether process `pid` is running: there, and not a zombie no one has reaped yet.
+pub fn alive(pid: u32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
+        // The state follows the command's name, which is in parentheses.
+        stat.rsplit(')')
+            .next()
+            .is_some_and(|rest| !rest.trim_start().starts_with('Z'))
+    })
+}
