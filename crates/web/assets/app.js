@@ -754,8 +754,14 @@ function renderPlay() {
     return item;
   }));
   if (focusedMove !== undefined) list.querySelector(`li[data-ply="${focusedMove}"]`)?.focus();
+  // The current move is scrolled into view inside the list only: scrolling the page would
+  // carry the board off a small screen at every move.
   const current = list.querySelector("li.current");
-  if (current) current.scrollIntoView({ block: "nearest" });
+  if (current) {
+    const inList = list.getBoundingClientRect(), item = current.getBoundingClientRect();
+    if (item.top < inList.top) list.scrollTop -= inList.top - item.top;
+    else if (item.bottom > inList.bottom) list.scrollTop += item.bottom - inList.bottom;
+  }
 
   const result = $("#play-result");
   const finished = s.board.outcome && s.cursor === s.moves.length;

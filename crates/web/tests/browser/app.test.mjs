@@ -490,6 +490,32 @@ for (const [name, viewport] of [["desktop", { width: 1360, height: 900 }], ["pho
   });
 }
 
+for (const [name, viewport] of [["tablet", { width: 1024, height: 768 }], ["phone", { width: 390, height: 844 }]]) {
+  test(`the board stays on the screen move after move (${name})`, async () => {
+    const page = await open(viewport);
+    await page.selectOption("#play-game", "othello");
+    await page.waitForSelector('#play-board.discs .cell[data-square="19"].legal');
+    const onScreen = () => page.$eval("#play-board", (b) => {
+      const r = b.getBoundingClientRect();
+      return { top: r.top, bottom: r.bottom, height: innerHeight, scrollY };
+    });
+    const before = await onScreen();
+    assert.ok(before.top >= 0 && before.bottom <= before.height, JSON.stringify(before));
+    // Twelve moves, six of them the AI's: the move list grows past its own height.
+    for (let move = 0; move < 6; move++) {
+      await humanTurn(page);
+      const n = await moveCount(page);
+      await page.click("#play-board .cell.legal");
+      await page.waitForFunction((n) => document.querySelectorAll("#move-list li").length >= n + 2, n);
+      const now = await onScreen();
+      assert.equal(now.scrollY, before.scrollY, `move ${move + 1}: the page scrolled`);
+      assert.ok(now.top >= 0 && now.bottom <= now.height, `move ${move + 1}: ${JSON.stringify(now)}`);
+    }
+    await shot(page, `${name}-board-after-moves`);
+    assert.deepEqual(page.errors, []);
+  });
+}
+
 test("a Connect Four game against alpha-beta: the page draws what the catalogue says", async () => {
   const page = await open();
   await page.selectOption("#play-game", "connect4");
