@@ -131,7 +131,12 @@ function makePicker(container, info, { title, icon, human = true, initial = "hum
     showParams();
     onChange();
   });
-  const levelFields = info.presets?.length ? [el("label", { class: "field" }, level), levelNote] : [];
+  // A level picks an AI: a person's seat has none to pick (it would hand the seat over).
+  const levelField = el("label", { class: "field" }, level);
+  const showLevelField = () => {
+    levelField.hidden = levelNote.hidden = select.value === "human";
+  };
+  const levelFields = info.presets?.length ? [levelField, levelNote] : [];
   container.append(el("div", { class: "seat-title" }, icon, title), ...levelFields, el("label", { class: "field" }, select), summary, params);
 
   let inputs = [];
@@ -181,8 +186,9 @@ function makePicker(container, info, { title, icon, human = true, initial = "hum
     }
     params.append(details);
   }
-  select.addEventListener("change", () => { level.value = ""; showLevel(); showParams(); onChange(); });
+  select.addEventListener("change", () => { level.value = ""; showLevel(); showLevelField(); showParams(); onChange(); });
   showParams();
+  showLevelField();
 
   return {
     select,

@@ -1330,6 +1330,15 @@ for (const [name, viewport] of [["desktop", { width: 1360, height: 900 }], ["pho
     await page.waitForFunction(() => document.querySelector("#play-players").textContent.includes("White: engine:level=2"));
     assert.equal(await page.inputValue('#play-seat-1 select[aria-label$="level"]'), "");
     assert.equal(await page.textContent("#play-seat-1 .level-note"), "");
+    // A person's seat has no level to pick: one there handed the seat to an AI.
+    assert.equal(await page.isVisible('#play-seat-0 select[aria-label$="level"]'), false);
+    await page.selectOption('#play-seat-1 select[aria-label="White"]', "human");
+    await page.waitForFunction(() => document.querySelector("#play-players").textContent.includes("White: Human"));
+    assert.equal(await page.isVisible('#play-seat-1 select[aria-label$="level"]'), false);
+    await page.selectOption('#play-seat-1 select[aria-label="White"]', "engine");
+    await page.waitForFunction(() => document.querySelector("#play-players").textContent.includes("White: engine"));
+    assert.equal(await page.isVisible('#play-seat-1 select[aria-label$="level"]'), true);
+    await shot(page, `${name}-othello-level-seats`);
     assert.deepEqual(page.errors, []);
   });
 }
