@@ -1316,7 +1316,7 @@ function renderTournament(t) {
   $("#tour-standings").replaceChildren(
     el("thead", {}, el("tr", {}, ...["#", "AI", "Elo", "± 95%", "games", "score"].map((h) => el("th", { text: h })))),
     el("tbody", {}, ...t.standings.map((p, i) => el("tr", { "data-ai": p.ai },
-      el("td", { text: String(i + 1) }), el("td", { class: "ai-name", text: p.ai }),
+      el("td", { text: String(i + 1) }), el("td", { class: "ai-name" }, ...breakable(p.ai)),
       el("td", { text: p.elo.toFixed(0) }), el("td", { text: p.interval95.toFixed(0) }),
       el("td", { text: games(p).toLocaleString("en") }),
       el("td", { text: games(p) ? `${pct(points(p) / games(p))}%` : "–" })))));
@@ -1335,6 +1335,12 @@ function renderTournament(t) {
   renderEloChart(t);
   $("#tour-download-line").hidden = false;
   $("#tour-download").href = `/api/tournaments/${t.id}/csv`;
+}
+
+// An AI's spec as text that a narrow column may break after its `:` and `,` only, never
+// inside a word.
+function breakable(spec) {
+  return spec.split(/(?<=[:,])/).flatMap((part, i) => (i ? [el("wbr"), part] : [part]));
 }
 
 // Each AI's rating as a point with its 95% interval as a bar, on one scale.

@@ -1207,6 +1207,47 @@ for (const [name, viewport] of [["desktop", { width: 1360, height: 900 }], ["pho
   });
 }
 
+// Issue 63: four AIs with long specs: every name on one line, every column on the card.
+for (const [name, viewport] of [["desktop", { width: 1366, height: 900 }], ["phone", { width: 390, height: 844 }]]) {
+  test(`a crosstable of four AIs keeps its names whole and its columns in reach (${name})`, async () => {
+    const ais = ["engine:level=1", "mcts:iterations=100", "minimax:depth=2", "greedy"];
+    const started = await api("/api/tournaments", { game: "othello", ais, games_per_side: 1 });
+    assert.equal(started.status, 201, JSON.stringify(started.body));
+    const page = await open(viewport);
+    await page.goto(`${url}#view=tournament&tournament=${started.body.id}`);
+    await page.reload();
+    await page.waitForSelector('#tour-progress[data-state="done"]');
+    await page.waitForFunction(() => document.querySelectorAll("#tour-cross tbody tr").length === 4);
+    const layout = await page.evaluate(() => {
+      // A text's lines: one box for each.
+      const lines = (e) => {
+        const range = document.createRange();
+        range.selectNodeContents(e);
+        return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+      };
+      const wrap = document.querySelector(".cross-wrap"), table = document.querySelector("#tour-cross");
+      return {
+        names: [...document.querySelectorAll("#tour-cross th.ai-name, #tour-standings td.ai-name")].map((e) => ({ text: e.textContent, lines: lines(e) })),
+        fits: table.getBoundingClientRect().right <= wrap.getBoundingClientRect().right + 1,
+        scrolls: wrap.scrollWidth > wrap.clientWidth,
+        pageWider: document.documentElement.scrollWidth > innerWidth,
+      };
+    });
+    // A name breaks only where its spec does, after `:` or `,` (on the desktop, never).
+    for (const n of layout.names) {
+      const most = name === "desktop" ? 1 : 1 + (n.text.match(/[:,]/g) || []).length;
+      assert.ok(n.lines <= most, `${n.text} takes ${n.lines} lines`);
+    }
+    assert.equal(layout.pageWider, false, "the crosstable makes the page wider");
+    // On the desktop every column is on the card; on a phone the table scrolls in its box.
+    if (name === "desktop") assert.ok(layout.fits, JSON.stringify(layout));
+    else assert.ok(layout.fits || layout.scrolls, JSON.stringify(layout));
+    await page.$eval("#tour-cross", (e) => e.scrollIntoView());
+    await shot(page, `${name}-tournament-four`);
+    assert.deepEqual(page.errors, []);
+  });
+}
+
 // Issue 22: a hint button, and the discs a move turns over marked.
 for (const [name, viewport] of [["desktop", { width: 1360, height: 900 }], ["phone", { width: 390, height: 844 }]]) {
   test(`a hint outlines the best move; the discs a move turns over are marked (${name})`, async () => {
