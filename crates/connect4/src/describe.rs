@@ -13,6 +13,7 @@ impl Described for ConnectFour {
     const BOARD_COLOUR: &'static str = "#1d4ed8";
     const DEFAULT_PLAYERS: [&'static str; 2] = ["human", "alphabeta"];
     const DEFAULT_MATCH: [&'static str; 2] = ["greedy", "random"];
+    const MOVES_BY_COLUMN: bool = true;
     const PRESETS: &'static [Preset] = &[
         Preset {
             name: "Beginner",

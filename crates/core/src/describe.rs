@@ -45,6 +45,10 @@ pub trait Described: Notation + EngineHooks {
     /// The AI whose values of each move the play view's analysis shows first: one that
     /// scores moves (`Agent::move_scores`) for the side to move, within a second or so.
     const ANALYSIS_AI: &'static str = "mcts:iterations=3000";
+    /// Whether a move is chosen by its column alone (a piece dropped in, as in Connect
+    /// Four): a board takes a click or tap anywhere in the column, not only on the square
+    /// where the piece lands.
+    const MOVES_BY_COLUMN: bool = false;
 
     /// Every AI of the game (one registry per game, in the game's crate).
     fn registry() -> Registry<Self>;
@@ -196,6 +200,8 @@ pub struct GameInfo {
     pub record_format: Option<&'static str>,
     /// Positions can be set up square by square (a position editor).
     pub can_set_up: bool,
+    /// A move is chosen by its column alone ([`Described::MOVES_BY_COLUMN`]).
+    pub moves_by_column: bool,
     /// Strengths by name, weakest first.
     pub presets: &'static [Preset],
     pub ais: Vec<AiView>,
@@ -222,6 +228,7 @@ pub fn game_info<G: Described>() -> GameInfo {
         analysis_ai: G::ANALYSIS_AI,
         record_format: G::RECORD_EXTENSION,
         can_set_up: G::CAN_SET_UP,
+        moves_by_column: G::MOVES_BY_COLUMN,
         presets: G::PRESETS,
         explorable: G::TREE_FITS_IN_MEMORY,
         ais: G::registry()

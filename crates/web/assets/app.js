@@ -217,6 +217,10 @@ function drawBoard(root, board, info, { onSquare = null, overlay = {}, pick = nu
   root.style.setProperty("--rows", board.rows);
   root.style.setProperty("--cols", board.cols);
   const legal = new Map(board.legal.filter((m) => m.square !== null).map((m) => [m.square, m]));
+  // Where a move is chosen by its column, any square of the column takes the click (a
+  // fingertip on a phone rarely hits the one square where the piece lands).
+  const landing = new Map();
+  if (info.moves_by_column) for (const sq of legal.keys()) landing.set(sq % board.cols, sq);
   const last = board.last ? board.last.square : null;
   const highlight = new Set(board.highlight);
   const nodes = [el("span", { class: "label" })];
@@ -248,6 +252,14 @@ function drawBoard(root, board, info, { onSquare = null, overlay = {}, pick = nu
         }));
       }
       if (canPlay) cell.addEventListener("click", () => onSquare(i, legal.get(i)));
+      else if (onSquare && landing.has(c) && !piece) {
+        // Not a Tab stop of its own: the landing square is the keyboard's.
+        const to = landing.get(c);
+        cell.disabled = false;
+        cell.tabIndex = -1;
+        cell.classList.add("in-column");
+        cell.addEventListener("click", () => onSquare(to, legal.get(to)));
+      }
       nodes.push(cell);
     }
   }

@@ -532,6 +532,26 @@ test("a Connect Four game against alpha-beta: the page draws what the catalogue 
   assert.deepEqual(page.errors, []);
 });
 
+// Issue 63: a disc is dropped by a tap anywhere in its column, on a phone too.
+for (const [name, viewport] of [["desktop", { width: 1360, height: 900 }], ["phone", { width: 390, height: 844 }]]) {
+  test(`Connect Four takes a tap anywhere in a column (${name})`, async () => {
+    const page = await open(viewport);
+    await page.selectOption("#play-game", "connect4");
+    await page.waitForSelector('#play-board.discs .cell[data-square="38"].legal');
+    // The top square of column c (square 2): the disc lands at the bottom, c1 (square 37).
+    await page.click(square("play-board", 2));
+    await page.waitForFunction(() => document.querySelectorAll("#move-list li").length === 2);
+    await humanTurn(page);
+    assert.match(await page.textContent("#move-list li:first-child"), /c/);
+    assert.ok(await page.$('#play-board .cell[data-square="37"] .disc.side-0'), "red's disc in c1");
+    // Only the landing squares are Tab stops; the rest of a column takes clicks only.
+    assert.equal(await page.getAttribute(square("play-board", 2), "tabindex"), "-1");
+    assert.equal((await page.$$("#play-board .cell.legal")).length, 7);
+    await shot(page, `${name}-connect4-column-tap`);
+    assert.deepEqual(page.errors, []);
+  });
+}
+
 test("two tabs play their own games", async () => {
   const one = await open();
   const two = await open();
