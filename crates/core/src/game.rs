@@ -133,9 +133,13 @@ pub trait Notation: Game {
     fn move_syntax() -> &'static str;
 
     /// The texts of the single moves in a line of moves: split at spaces, unless the
-    /// game also writes its moves run together (Othello's transcripts, `f5d6c3`).
+    /// game also writes its moves run together (Othello's transcripts, `f5d6c3`). Move
+    /// numbers as books and other programs write them (`1.`, `12...`, `1.f5`) are left out.
     fn move_texts(line: &str) -> Vec<String> {
-        line.split_whitespace().map(String::from).collect()
+        line.split_whitespace()
+            .filter_map(without_move_number)
+            .map(String::from)
+            .collect()
     }
 
     /// What a prompt offers as this position's moves: a reminder of how to type one,
@@ -242,5 +246,27 @@ pub trait EngineHooks: Game {
         for (streams, result) in rngs.iter_mut().zip(results) {
             *result = self.uniform_playout(streams);
         }
+    }
+}
+
+/// A word of a line of moves without the move number before it (`1.`, `12...`): `None`
+/// when the word is a move number alone.
+///
+/// ```
+/// use gamelab_core::without_move_number;
+/// assert_eq!(without_move_number("1."), None);
+/// assert_eq!(without_move_number("12..."), None);
+/// assert_eq!(without_move_number("1.f5"), Some("f5"));
+/// assert_eq!(without_move_number("f5"), Some("f5"));
+/// assert_eq!(without_move_number("1,1"), Some("1,1"));
+/// ```
+pub fn without_move_number(word: &str) -> Option<&str> {
+    let digits = word.len() - word.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+    let rest = &word[digits..];
+    let dots = rest.len() - rest.trim_start_matches('.').len();
+    match (digits, dots) {
+        (0, _) | (_, 0) => Some(word),
+        _ if dots == rest.len() => None,
+        _ => Some(&rest[dots..]),
     }
 }

@@ -690,7 +690,10 @@ impl Notation for Othello {
             return game.plain_moves().iter().map(ToString::to_string).collect();
         }
         let mut texts = Vec::new();
-        for word in line.split_whitespace() {
+        for word in line
+            .split_whitespace()
+            .filter_map(gamelab_core::without_move_number)
+        {
             let chars: Vec<char> = word.chars().collect();
             let run_together = chars.len() > 2
                 && chars.len().is_multiple_of(2)

@@ -1271,6 +1271,25 @@ async fn a_pasted_record_is_played_with_its_left_out_passes() {
         .new_game_with(json!({"game": "othello", "players": ["human", "human"], "record": ggf}))
         .await;
     assert_eq!(move_texts(&state), ["f5", "f6", "e6", "f4"]);
+    // Move numbers as books write them are left out, in every game.
+    for (game, record, moves) in [
+        (
+            "othello",
+            "1. f5 d6 2. c3 d3 3.c4",
+            vec!["f5", "d6", "c3", "d3", "c4"],
+        ),
+        ("connect4", "1. d c 2... d", vec!["d", "c", "d"]),
+        ("ttt", "1. 1,1 0,0 2. 2,2", vec!["1,1", "0,0", "2,2"]),
+    ] {
+        let state = app
+            .new_game_with(json!({"game": game, "players": ["human", "human"], "record": record}))
+            .await;
+        let texts: Vec<String> = move_texts(&state)
+            .iter()
+            .map(|t| t.replace(['(', ')', ' '], ""))
+            .collect();
+        assert_eq!(texts, moves, "{game}: {record}");
+    }
     assert_error(
         app.post(
             "/api/games",

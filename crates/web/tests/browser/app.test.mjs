@@ -1328,7 +1328,8 @@ for (const [name, viewport] of [["desktop", { width: 1360, height: 900 }], ["pho
     await page.selectOption("#play-seat-1 select.ai", "human");
     await page.waitForFunction(() => document.querySelector("#play-players").textContent.includes("White: Human"));
     await page.click("#records summary");
-    await page.fill("#record-text", "f5d6c3d3c4");
+    // Pasted as a book writes it, move numbers and all (issue 63); copied out plain.
+    await page.fill("#record-text", "1. f5 d6 2. c3 d3 3. c4");
     await page.click("#record-load");
     await page.waitForFunction(() => document.querySelectorAll("#move-list li").length === 5);
     assert.equal(await page.textContent("#replay-label"), "move 5 of 5");
