@@ -88,15 +88,9 @@ fn tournament<G: Described>(
     };
     crate::progress::finish(bar);
     if report.interrupted {
-        let played: u64 = report
-            .players
-            .iter()
-            .flat_map(|p| &p.results)
-            .map(|r| r.win + r.lose + r.draw)
-            .sum::<u64>()
-            / 2;
         eprintln!(
-            "interrupted: {played} of {} games played; the standings are over them",
+            "interrupted: {} of {} games played; the standings are over them",
+            report.games_played(),
             pairs * 2 * games
         );
     }

@@ -77,12 +77,10 @@ impl Heartbeats {
         }
     }
 
-    /// Each process other than `me` that has been silent for longer than `timeout`.
-    fn silent(&self, me: usize, timeout: Duration) -> Vec<usize> {
+    /// A process other than `me` that has been silent for longer than `timeout`, if any.
+    fn silent(&self, me: usize, timeout: Duration) -> Option<usize> {
         let heard = self.heard.lock().unwrap_or_else(|e| e.into_inner());
-        (0..heard.len())
-            .filter(|&p| p != me && heard[p].elapsed() > timeout)
-            .collect()
+        (0..heard.len()).find(|&p| p != me && heard[p].elapsed() > timeout)
     }
 }
 
@@ -311,7 +309,7 @@ impl Cluster {
             std::thread::spawn(move || {
                 while !heartbeats.done.load(Ordering::SeqCst) {
                     std::thread::sleep(interval);
-                    if let Some(&p) = heartbeats.silent(me, timeout).first() {
+                    if let Some(p) = heartbeats.silent(me, timeout) {
                         if heartbeats.done.load(Ordering::SeqCst) {
                             return;
                         }

@@ -221,9 +221,9 @@ impl Agent<ConnectFour> for AlphaBeta {
     }
 
     /// Each move's value for the side that plays it: the position after it searched one
-    /// ply less deep, exactly from `exact` empty squares (a proven win 1000 and the empty squares left at
-    /// its end, as a search that sees it values it; a draw 0);
-    /// under a time limit each move's share of it.
+    /// ply less deep, exactly from `exact` empty squares (a proven win 1000 and the empty
+    /// squares left at its end, as a search that sees it values it; a draw 0); under a time
+    /// limit each move's share of it.
     fn move_scores(&mut self, game: &ConnectFour) -> Option<Vec<(Move, f64)>> {
         let moves = game.legal_moves();
         let share = self.time_limit().map(|t| t / moves.len().max(1) as u32);

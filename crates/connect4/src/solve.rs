@@ -36,6 +36,17 @@ pub fn proven_value(value: i8) -> f64 {
     }
 }
 
+/// The value of a finished game for the side to move: lost, the side that just moved
+/// having won with `empties` squares left, or drawn on a full board. `None` while it goes on.
+fn ended_value(pos: &ConnectFour) -> Option<i8> {
+    let outcome = pos.outcome()?;
+    Some(if outcome.winner().is_some() {
+        -(1 + pos.empties() as i8)
+    } else {
+        0
+    })
+}
+
 /// Solves positions, keeping what it learnt between calls.
 #[derive(Default)]
 pub struct Solver {
@@ -83,15 +94,10 @@ impl Solver {
 
     fn negamax(&mut self, pos: &mut ConnectFour, mut alpha: i8, mut beta: i8) -> i8 {
         self.nodes += 1;
-        let empties = pos.empties() as i8;
-        if let Some(outcome) = pos.outcome() {
-            // The side that just moved won (or the board is full).
-            return if outcome.winner().is_some() {
-                -(1 + empties)
-            } else {
-                0
-            };
+        if let Some(value) = ended_value(pos) {
+            return value;
         }
+        let empties = pos.empties() as i8;
         let me = pos.stones(pos.to_move());
         let them = pos.occupied() ^ me;
         let empty = BOARD & !pos.occupied();
@@ -157,13 +163,8 @@ impl Solver {
 /// solver gives it. The reference the solver is tested against, usable only a few moves
 /// from the end.
 pub fn plain_negamax(game: &mut ConnectFour) -> i8 {
-    if let Some(outcome) = game.outcome() {
-        let empties = game.empties() as i8;
-        return if outcome.winner().is_some() {
-            -(1 + empties)
-        } else {
-            0
-        };
+    if let Some(value) = ended_value(game) {
+        return value;
     }
     let mut best = -WIDEST;
     for mv in game.legal_moves() {

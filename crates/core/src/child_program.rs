@@ -223,11 +223,10 @@ impl Drop for ChildProgram {
     fn drop(&mut self) {
         if let Some(running) = &mut self.running {
             // Asked to leave first (both protocols say `quit`; an engine may save what it
-            // learned); ended if it has not left soon after. What it started and left
-            // behind is ended with it.
+            // learned); ended, with what it started and left behind, if it has not left
+            // soon after (`kill`).
             let _ = writeln!(running.input, "quit").and_then(|()| running.input.flush());
             wait_briefly(&mut running.child);
-            kill_group(&running.child);
         }
         self.kill();
     }

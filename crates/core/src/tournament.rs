@@ -91,6 +91,17 @@ fn is_false(b: &bool) -> bool {
 }
 
 impl TournamentReport {
+    /// The games the standings are over (every pair's, both ways).
+    pub fn games_played(&self) -> u64 {
+        let each_twice: u64 = self
+            .players
+            .iter()
+            .flat_map(|p| &p.results)
+            .map(|r| r.win + r.lose + r.draw)
+            .sum();
+        each_twice / 2
+    }
+
     /// What the AI in place `row` scored against the one in place `column` (0 to 1).
     pub fn score(&self, row: usize, column: usize) -> Option<f64> {
         let opponent = &self.players[column].ai;
