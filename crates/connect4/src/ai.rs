@@ -7,9 +7,10 @@ use std::sync::OnceLock;
 use std::time::Duration;
 
 use gamelab_core::search::{LeafEval, SearchOptions, analyze_until};
+use gamelab_core::valuation::ScoreScale;
 use gamelab_core::{
-    Agent, AgentEntry, BestMoves, Deepening, DeepeningEnd, Game, GameRng, MoveValue, Outcome,
-    ParamSpec, Policy, Registry, Side, Uniform,
+    Agent, AgentEntry, BestMoves, DeepScore, Deepening, DeepeningEnd, Game, GameRng, MoveValue,
+    Outcome, ParamSpec, Policy, Registry, Side, Uniform,
 };
 
 use crate::position::{BOARD, bit, winning_squares};
@@ -225,13 +226,37 @@ impl Agent<ConnectFour> for AlphaBeta {
     /// squares left at its end, as a search that sees it values it; a draw 0); under a time
     /// limit each move's share of it.
     fn move_scores(&mut self, game: &ConnectFour) -> Option<Vec<(Move, f64)>> {
+        let values = self.move_values(game)?;
+        Some(values.into_iter().map(|v| (v.mv, v.score)).collect())
+    }
+
+    /// [`Agent::move_scores`], each value exact where the solver or a search to the end
+    /// found it.
+    fn move_values(&mut self, game: &ConnectFour) -> Option<Vec<DeepScore<Move>>> {
         let moves = game.legal_moves();
         let share = self.time_limit().map(|t| t / moves.len().max(1) as u32);
         let depth = self.depth.saturating_sub(1);
         moves
             .iter()
-            .map(|&mv| Some((mv, self.value_of(game, mv, depth, share)?.score)))
+            .map(|&mv| {
+                let found = self.value_of(game, mv, depth, share)?;
+                Some(DeepScore {
+                    mv,
+                    score: found.score,
+                    exact: found.exact,
+                    line: found.line,
+                    level: None,
+                })
+            })
             .collect()
+    }
+
+    /// Evaluation points (open fours), a proven result from 1000 on.
+    fn score_scale(&self) -> ScoreScale {
+        ScoreScale::Points {
+            full: 50.0,
+            proven_from: 1000.0,
+        }
     }
 
     /// Every move valued at depths 1, 2, … up to 42 (each as `depth=N`'s `move_scores`:

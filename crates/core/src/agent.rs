@@ -377,6 +377,31 @@ pub trait Agent<G: Game>: Send {
         None
     }
 
+    /// [`Agent::move_scores`] with what the agent knows of each value: whether it is
+    /// exact (the game's, as a solver or a search to the end found it) and the line it
+    /// expects, the move first. The default marks every value an estimate.
+    fn move_values(&mut self, game: &G) -> Option<Vec<DeepScore<G::Move>>> {
+        let scores = self.move_scores(game)?;
+        Some(
+            scores
+                .into_iter()
+                .map(|(mv, score)| DeepScore {
+                    mv,
+                    score,
+                    exact: false,
+                    line: vec![mv],
+                    level: None,
+                })
+                .collect(),
+        )
+    }
+
+    /// The units of the agent's move scores, so that a front end can draw them on a
+    /// fixed scale and tell proofs from estimates ([`crate::valuation`]).
+    fn score_scale(&self) -> crate::valuation::ScoreScale {
+        crate::valuation::ScoreScale::Unscaled
+    }
+
     /// The agent's values of each legal move, deeper and deeper: `report` is called
     /// after each step with every move's value at that level, until every value is
     /// exact, the agent searches no further, its stop flag or its own time ends it (the
@@ -480,6 +505,14 @@ impl<G: Game, A: Agent<G> + ?Sized> Agent<G> for Box<A> {
 
     fn move_scores(&mut self, game: &G) -> Option<Vec<(G::Move, f64)>> {
         (**self).move_scores(game)
+    }
+
+    fn move_values(&mut self, game: &G) -> Option<Vec<DeepScore<G::Move>>> {
+        (**self).move_values(game)
+    }
+
+    fn score_scale(&self) -> crate::valuation::ScoreScale {
+        (**self).score_scale()
     }
 
     fn deepen_move_scores(

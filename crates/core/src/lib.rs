@@ -25,6 +25,7 @@ pub mod search;
 pub mod session;
 mod side;
 pub mod tournament;
+pub mod valuation;
 
 pub use agent::{
     Agent, BestMoves, Cutoff, DeepScore, Deepening, DeepeningEnd, Forfeit, MoveValue, Policy,

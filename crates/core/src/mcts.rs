@@ -841,6 +841,27 @@ impl<G: EngineHooks> Agent<G> for Mcts<G> {
         Some(stats.iter().map(|s| (s.mv, score_of(s))).collect())
     }
 
+    /// A proven move's value exact, the others estimates (their mean result).
+    fn move_values(&mut self, game: &G) -> Option<Vec<DeepScore<G::Move>>> {
+        let stats = self.move_stats(game)?;
+        Some(
+            stats
+                .iter()
+                .map(|s| DeepScore {
+                    mv: s.mv,
+                    score: score_of(s),
+                    exact: s.proven.is_some(),
+                    line: vec![s.mv],
+                    level: None,
+                })
+                .collect(),
+        )
+    }
+
+    fn score_scale(&self) -> crate::valuation::ScoreScale {
+        crate::valuation::ScoreScale::WinRate
+    }
+
     /// The statistics at 1, 2, 4, 8 … times the spec's iterations (1,000 for a search by
     /// time alone) of one search, each level what a search of that many iterations
     /// gives, a proven move's value exact, each move's line the tree's (at each node the

@@ -5,8 +5,8 @@ use std::time::Duration;
 
 use gamelab_core::search::{LeafEval, SearchOptions, analyze_until};
 use gamelab_core::{
-    Agent, AgentEntry, BestMoves, Deepening, DeepeningEnd, Game, GameRng, MoveValue, ParamSpec,
-    Policy, Registry, SpecError, Uniform,
+    Agent, AgentEntry, BestMoves, DeepScore, Deepening, DeepeningEnd, Game, GameRng, MoveValue,
+    ParamSpec, Policy, Registry, SpecError, Uniform,
 };
 
 use crate::bits;
@@ -475,17 +475,35 @@ impl Agent<Othello> for Engine {
     /// searched one ply less deep (exactly, where it is within the exact search's reach),
     /// under a time limit each move's share of it.
     fn move_scores(&mut self, pos: &Othello) -> Option<Vec<(Move, f64)>> {
-        let moves = Game::legal_moves(pos);
-        let limits = crate::search::Limits {
-            depth: self.limits.depth.saturating_sub(1).max(1),
-            exact: self.limits.exact,
-            time: self.limits.time.map(|t| t / moves.len().max(1) as u32),
-        };
-        let scores = moves
+        let limits = self.move_limits(pos);
+        let scores = Game::legal_moves(pos)
             .iter()
             .map(|&mv| (mv, self.value_after(pos, mv, limits).score))
             .collect();
         Some(scores)
+    }
+
+    /// [`Agent::move_scores`], each value exact where its search reached the end.
+    fn move_values(&mut self, pos: &Othello) -> Option<Vec<DeepScore<Move>>> {
+        let limits = self.move_limits(pos);
+        let values = Game::legal_moves(pos)
+            .iter()
+            .map(|&mv| {
+                let found = self.value_after(pos, mv, limits);
+                DeepScore {
+                    mv,
+                    score: found.score,
+                    exact: found.exact,
+                    line: found.line,
+                    level: None,
+                }
+            })
+            .collect();
+        Some(values)
+    }
+
+    fn score_scale(&self) -> gamelab_core::valuation::ScoreScale {
+        gamelab_core::valuation::ScoreScale::Discs
     }
 
     /// Every move valued at levels 1, 2, … up to [`MAX_LEVEL`], each searched as
@@ -567,6 +585,17 @@ impl Engine {
     /// when it ends the game, else the position after it searched within `limits` (past
     /// the opponent's pass, since the search only evaluates a position whose side can
     /// move), with the line the search expects.
+    /// The search of each move for [`Agent::move_scores`]: one ply less deep than the
+    /// engine's, a time limit shared between the moves.
+    fn move_limits(&self, pos: &Othello) -> crate::search::Limits {
+        let moves = Game::legal_moves(pos).len().max(1) as u32;
+        crate::search::Limits {
+            depth: self.limits.depth.saturating_sub(1).max(1),
+            exact: self.limits.exact,
+            time: self.limits.time.map(|t| t / moves),
+        }
+    }
+
     fn value_after(
         &mut self,
         pos: &Othello,

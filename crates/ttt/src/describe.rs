@@ -38,9 +38,9 @@ impl<B: Board> Described for Position<B> {
             note: "perfect play that wins fastest and sets traps in drawn positions",
         },
     ];
-    // The solved game (ai_gt) scores moves from o's side, as the articles do; the analysis
-    // wants the side to move's: mcts, whose proven values are exact.
-    const ANALYSIS_AI: &'static str = "mcts:iterations=20000";
+    // The game is solved: its analysis is exact, never an estimate (ai_gt scores moves
+    // from o's side, as the articles do; `solved` from the side to move's).
+    const ANALYSIS_AI: &'static str = "solved";
 
     fn registry() -> Registry<Self> {
         crate::ai::registry::<B>()

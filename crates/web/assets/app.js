@@ -412,37 +412,53 @@ async function valuesAt(s, ply, spec) {
   const view = await api("POST", "/api/analysis", { game: s.game, moves: movesTo(s, ply), ai: spec });
   return { ...view, best: bestOf(view.scores) };
 }
-const bestOf = (scores) => scores.reduce((b, v) => (b === null || v.score > b.score ? v : b), null);
+// The best of a position's valued moves, as the server ranks them (a proven win over any
+// estimate, any estimate over a proven loss); null when there are none.
+const bestOf = (scores) => scores.find((v) => v.best) ?? null;
+// A value with no units known (Explore's search values): two decimals below ten.
 const valueText = (v) => (Math.abs(v) >= 10 ? v.toFixed(0) : String(+v.toFixed(2)));
 
 // The evaluation of each position valued so far (by the analysis or a review): the best
-// move's value, from the first side's view, keyed by the game, the AI and the moves.
+// move's value from the first side's view (its share of the bar fixed by the AI's units,
+// null for units with no bound), keyed by the game, the AI and the moves.
 const curveKey = (s, spec, ply) => `${s.id} ${spec} ${movesTo(s, ply).join(" ")}`;
 function remember(s, spec, ply, side, view) {
-  if (!view.best) return;
-  const first = gameInfo(s.game).sides[0];
-  analysis.curve.set(curveKey(s, spec, ply), side === first ? view.best.score : -view.best.score);
+  const best = bestOf(view.scores);
+  if (!best) return;
+  const sign = side === gameInfo(s.game).sides[0] ? 1 : -1;
+  analysis.curve.set(curveKey(s, spec, ply), {
+    score: sign * best.score, share: best.share === null ? null : sign * best.share,
+    text: best.value, against: best.against, side, ply, scale: view.scale,
+  });
+}
+
+// What a valued position says: who is ahead and by what, in that side's words.
+function standing(value, info) {
+  if (value.score === 0) return value.text.startsWith("draw") ? "A draw with best play" : `Even (${value.text})`;
+  const ahead = value.score > 0 ? info.sides[0] : info.sides[1];
+  return `${sideTitle(ahead)} ahead: ${value.side === ahead ? value.text : value.against}`;
 }
 
 // The bar for the position shown and the graph over the game, from what has been valued
-// with the analysis AI named now. The scale is the largest value seen in the game: the
-// AIs' units differ (discs, win rates).
+// with the analysis AI named now, on the scale its units fix (discs, win rates, proven
+// results); only units with no bound are scaled to the largest value seen.
 function renderEval(s, info) {
   const spec = $("#analysis-ai").value.trim();
   const values = s.moves.map((_, ply) => analysis.curve.get(curveKey(s, spec, ply)))
     .concat([analysis.curve.get(curveKey(s, spec, s.moves.length))]);
   const known = values.flatMap((v, ply) => (v === undefined ? [] : [[ply, v]]));
-  const scale = Math.max(1e-9, ...known.map(([, v]) => Math.abs(v)));
+  const largest = Math.max(1e-9, ...known.map(([, v]) => Math.abs(v.score)));
+  const shareOf = (v) => (v.share !== null ? v.share : v.score / largest);
   const here = values[s.cursor];
   const bar = $("#eval");
   bar.hidden = here === undefined;
   if (here !== undefined) {
-    const share = 0.5 + 0.5 * here / scale;
-    $("#eval-fill").style.width = `${(100 * share).toFixed(1)}%`;
-    $("#eval-bar").setAttribute("aria-valuenow", (here / scale).toFixed(3));
-    const ahead = here > 0 ? info.sides[0] : info.sides[1];
-    $("#eval-text").textContent = here === 0 ? `Even, by ${spec}`
-      : `${sideTitle(ahead)} ahead: ${here > 0 ? "+" : "−"}${valueText(Math.abs(here))}, by ${spec}`;
+    const share = shareOf(here);
+    $("#eval-fill").style.width = `${(50 + 50 * share).toFixed(1)}%`;
+    $("#eval-bar").setAttribute("aria-valuenow", share.toFixed(3));
+    $("#eval-bar").setAttribute("aria-valuetext", standing(here, info));
+    $("#eval-text").textContent = `${standing(here, info)}, by ${spec}`;
+    $("#eval-bar").title = `By ${spec}, ${here.scale.about}.`;
   }
   const box = $("#eval-graph-box");
   box.hidden = known.length < 2;
@@ -450,20 +466,39 @@ function renderEval(s, info) {
   const svg = $("#eval-graph");
   const [w, h] = [300, 90];
   const x = (ply) => (w * ply) / Math.max(1, s.moves.length);
-  const y = (v) => h / 2 - (0.45 * h * v) / scale;
+  const y = (share) => h / 2 - 0.45 * h * share;
   const ns = "http://www.w3.org/2000/svg";
   const shape = (tag, attrs) => {
     const node = document.createElementNS(ns, tag);
     for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
     return node;
   };
+  const point = ([p, v]) => {
+    const dot = shape("circle", { cx: x(p), cy: y(shareOf(v)), r: 2, "data-ply": p });
+    const title = shape("title", {});
+    title.textContent = `${p === 0 ? "Start" : `After move ${p}`}: ${standing(v, info)}`;
+    dot.append(title);
+    return dot;
+  };
   svg.replaceChildren(
     shape("line", { class: "axis", x1: 0, y1: h / 2, x2: w, y2: h / 2 }),
     shape("line", { class: "cursor", x1: x(s.cursor), y1: 0, x2: x(s.cursor), y2: h }),
-    shape("polyline", { class: "curve", points: known.map(([p, v]) => `${x(p)},${y(v)}`).join(" ") }),
-    ...known.map(([p, v]) => shape("circle", { cx: x(p), cy: y(v), r: 2, "data-ply": p })),
+    shape("polyline", { class: "curve", points: known.map(([p, v]) => `${x(p)},${y(shareOf(v))}`).join(" ") }),
+    ...known.map(point),
   );
-  $("#eval-graph-note").textContent = `${sideTitle(info.sides[0])}'s view by ${spec}, up is better for ${sideTitle(info.sides[0])}: ${known.length} of ${values.length} positions valued (Review the game values them all).`;
+  // A click anywhere goes to the position nearest it: the dots are too small to aim at.
+  svg.onclick = (e) => {
+    const box = svg.getBoundingClientRect();
+    const ply = Math.round(((e.clientX - box.left) / box.width) * s.moves.length);
+    if (ply !== play.state.cursor) send("seek", { ply: Math.max(0, Math.min(s.moves.length, ply)) });
+  };
+  // The axes: the scale's ends, for the first side up and the second down.
+  const scale = known[known.length - 1][1].scale.name;
+  const end = scale === "discs" ? " +64 discs" : scale === "points" ? ` +${valueText(largest)}` : scale === "win-rate" ? " won" : " wins";
+  $("#eval-graph-top").textContent = `${sideTitle(info.sides[0])}${end}`;
+  $("#eval-graph-bottom").textContent = `${sideTitle(info.sides[1])}${end}`;
+  $("#eval-graph-end").textContent = `Move ${s.moves.length}`;
+  $("#eval-graph-note").textContent = `${sideTitle(info.sides[0])}'s view by ${spec}, up is better for ${sideTitle(info.sides[0])}: ${known.length} of ${values.length} positions valued (Review the game values them all). Click to go to a move.`;
 }
 
 // The hint shown for position `s`, if one was asked for there.
@@ -480,7 +515,7 @@ async function askHint() {
     if (positionKey(play.state) !== key) return;
     const best = view.best;
     analysis.hint = { key, square: best.square };
-    $("#analysis-note").textContent = `Hint: ${best.text} is ${view.spec}'s best move here.`;
+    $("#analysis-note").textContent = `Hint: ${best.text} is ${view.spec}'s best move here (${best.value}).`;
     renderPlay();
   } catch (e) {
     toast(e.message);
@@ -495,19 +530,21 @@ async function review() {
   const moves = movesTo(s, s.moves.length);
   const out = $("#review-out");
   const costs = [];
+  let scaleAbout = null;
   $("#review").disabled = true;
   try {
     for (let ply = 0; ply < moves.length; ply++) {
       out.textContent = `Reviewing with ${spec}: move ${ply + 1} of ${moves.length}…`;
       const view = await valuesAt(s, ply, spec);
       if (play.state.id !== s.id) return;
+      scaleAbout = view.scale.about;
       remember(s, spec, ply, s.moves[ply].side, view);
       renderEval(play.state, play.info);
       if (view.scores.length < 2) continue;
       const best = view.best;
       const played = view.scores.find((v) => v.text === moves[ply]);
-      const loss = best.score - played.score;
-      if (loss > 1e-9) costs.push({ ply, side: s.moves[ply].side, text: moves[ply], best: best.text, loss });
+      // The server's loss: 0 for a best move, and for a proven move only an estimate beats.
+      if (played.loss > 1e-9) costs.push({ ply, side: s.moves[ply].side, played, best });
     }
   } catch (e) {
     out.textContent = "";
@@ -518,17 +555,17 @@ async function review() {
   }
   const info = gameInfo(s.game);
   out.replaceChildren(...info.sides.flatMap((side) => {
-    const worst = costs.filter((c) => c.side === side).sort((a, b) => b.loss - a.loss || a.ply - b.ply).slice(0, 3);
+    const worst = costs.filter((c) => c.side === side).sort((a, b) => b.played.loss - a.played.loss || a.ply - b.ply).slice(0, 3);
     const items = worst.map((c) => el("li", {
       tabindex: "0", title: "Show the position before this move",
       onclick: () => send("seek", { ply: c.ply }),
       onkeydown: (e) => { if (e.key === "Enter") send("seek", { ply: c.ply }); },
-    }, `${c.ply + 1}. ${c.text} — lost ${valueText(c.loss)}; ${c.best} was best`));
+    }, `${c.ply + 1}. ${c.played.text}: ${c.played.value}; ${c.best.text} was better: ${c.best.value}${c.played.certain ? "" : " (by estimate)"}`));
     return [
       el("h3", {}, pieceIcon(side, info), `${sideTitle(side)}'s costliest moves`),
       items.length ? el("ul", {}, ...items) : el("p", { class: "muted small", text: "None: every move was as good as the best." }),
     ];
-  }), el("p", { class: "muted small", text: `By ${spec}, in its own units.` }));
+  }), el("p", { class: "muted small", text: `By ${spec}, ${scaleAbout ?? "in its own units"}.` }));
 }
 
 // Whether value `v` of a deepening view at `level` comes from a level past it: a move the
@@ -551,7 +588,7 @@ function deepeningNote(view) {
   if (view.nodes !== null) parts.push(`${view.nodes.toLocaleString("en")} positions`);
   parts.push(`${(view.elapsed_ms / 1000).toFixed(1)} s`);
   let text = parts.join(", ");
-  if (best) text += `. Best ${best.text} (${valueText(best.score)}), line ${best.line.join(" ")}`;
+  if (best) text += `. Best ${best.text} (${best.value}), line ${best.line.join(" ")}`;
   return `${text}. ${view.done ? `Ended: ${view.reason}.` : "Deepening…"}`;
 }
 
@@ -587,7 +624,7 @@ async function deepen(s, spec, serial) {
       if (!data) continue; // a keep-alive comment
       const view = JSON.parse(data);
       analysis.values = { key: positionKey(s), scores: view.scores, level: view.level };
-      remember(s, spec, s.cursor, s.board.to_move, { best: bestOf(view.scores) });
+      remember(s, spec, s.cursor, s.board.to_move, view);
       $("#analysis-note").textContent = deepeningNote(view);
       renderPlay();
     }
@@ -618,7 +655,7 @@ async function analyse() {
     analysis.values = { key: positionKey(s), scores: view.scores };
     remember(s, spec, s.cursor, s.board.to_move, view);
     const waits = $("#analysis-deepen").checked ? " Deepening waits while the AI to move thinks." : "";
-    note.textContent = `Values by ${view.spec} for the side to move, in its own units; the best is outlined.${waits}`;
+    note.textContent = `Values by ${view.spec} for the side to move, ${view.scale.about}; the best is outlined.${waits}`;
     renderPlay();
   } catch (e) {
     if (serial !== analysis.serial) return;
@@ -744,7 +781,7 @@ function renderPlay() {
   const level = shownValues?.level ?? null;
   const overlay = Object.fromEntries(values.filter((v) => v.square !== null)
     .map((v) => [v.square, {
-      text: valueText(v.score), exact: v.exact === true,
+      text: v.label, exact: v.exact === true, words: v.value,
       deeper: isAhead(v, level) ? v.level : null,
     }]));
   const best = bestOf(values);

@@ -4,11 +4,13 @@
 use std::ops::ControlFlow;
 use std::time::{Duration, Instant};
 
-use gamelab_core::{Deepening, DeepeningEnd, Described, FileAccess, GameVisitor, StopFlag};
+use gamelab_core::valuation::{ScoreScale, rank_moves};
+use gamelab_core::{
+    DeepScore, Deepening, DeepeningEnd, Described, FileAccess, GameVisitor, StopFlag,
+};
 use serde::{Deserialize, Serialize};
 
 use crate::error::ApiError;
-use crate::explore::{MoveScore, scored};
 use crate::games::{MoveView, move_view, position_after};
 
 #[derive(Deserialize, Debug)]
@@ -25,8 +27,52 @@ pub struct AnalysisRequest {
 #[derive(Serialize, Debug)]
 pub struct AnalysisView {
     pub spec: String,
+    /// The AI's units.
+    pub scale: ScaleView,
     /// Each legal move with the AI's value of it for the side to move, in the AI's units.
-    pub scores: Vec<MoveScore>,
+    pub scores: Vec<DeepMoveScore>,
+}
+
+/// An AI's units, as the page states them ([`ScoreScale`]).
+#[derive(Serialize, Debug, Clone, Default)]
+pub struct ScaleView {
+    /// `solved`, `discs`, `win-rate`, `evaluation` or `points` (no fixed bound).
+    pub name: &'static str,
+    /// The units in words, and how the evaluation bar is filled.
+    pub about: String,
+}
+
+impl From<ScoreScale> for ScaleView {
+    fn from(scale: ScoreScale) -> ScaleView {
+        ScaleView {
+            name: scale.name(),
+            about: scale.describe(),
+        }
+    }
+}
+
+/// Each of `scores` as the page shows it: its label and words on `scale`, its share of
+/// the evaluation bar, whether it is among the best and what it costs if not.
+fn valued<G: Described>(scores: &[DeepScore<G::Move>], scale: ScoreScale) -> Vec<DeepMoveScore> {
+    let ranks = rank_moves(scores);
+    scores
+        .iter()
+        .zip(ranks)
+        .map(|(s, rank)| DeepMoveScore {
+            mv: move_view::<G>(s.mv),
+            score: s.score,
+            exact: s.exact,
+            line: s.line.iter().map(ToString::to_string).collect(),
+            level: s.level,
+            label: scale.label(s.score, s.exact),
+            value: scale.text(s.score, s.exact),
+            against: scale.text(-s.score, s.exact),
+            share: scale.share(s.score, s.exact),
+            best: rank.best,
+            loss: rank.loss,
+            certain: rank.certain,
+        })
+        .collect()
 }
 
 /// The values `request.ai` gives each move; `stop` ends its search early (the request is
@@ -57,7 +103,7 @@ impl GameVisitor for Analyse<'_> {
             .build_with(&request.ai, files)
             .map_err(|e| ApiError::bad_request(format!("ai: {e}")))?;
         agent.set_stop(stop);
-        let scores = agent.move_scores(&game).ok_or_else(|| {
+        let scores = agent.move_values(&game).ok_or_else(|| {
             ApiError::bad_request(format!(
                 "{} gives no value for each move; choose an AI that scores moves, such as {}",
                 request.ai,
@@ -67,9 +113,11 @@ impl GameVisitor for Analyse<'_> {
         if stop.load(std::sync::atomic::Ordering::Relaxed) {
             return Err(ApiError::conflict("the analysis was stopped".to_string()));
         }
+        let scale = agent.score_scale();
         Ok(AnalysisView {
             spec: request.ai,
-            scores: scored::<G>(scores),
+            scale: scale.into(),
+            scores: valued::<G>(&scores, scale),
         })
     }
 }
@@ -87,12 +135,29 @@ pub struct DeepMoveScore {
     /// The level the value comes from: the view's, or the next for a move that a level
     /// cut short by time had valued (the last view); `null` as for the view.
     pub level: Option<u32>,
+    /// The value on a square: `+3.62`, `W2` (a win in two moves), `draw`.
+    pub label: String,
+    /// The value in words: `win in 2 moves`, `+0.21 (estimate)` (`text` is the move's).
+    pub value: String,
+    /// The value in words for the other side (`loss in 2 moves`, `−0.21 (estimate)`).
+    pub against: String,
+    /// Its share of the evaluation bar from −1 to +1, `null` for units without a bound.
+    pub share: Option<f64>,
+    /// Among the best moves: a proven win ranks over every estimate, every estimate
+    /// over a proven loss, else the larger value.
+    pub best: bool,
+    /// The best's value less this one's, 0 where only an estimate says it is worse than
+    /// a proven move.
+    pub loss: f64,
+    /// The loss is proven (both values exact).
+    pub certain: bool,
 }
 
 /// One event of a deepening analysis: every move's value at the last level done.
 #[derive(Serialize, Debug, Clone, Default)]
 pub struct DeepeningView {
     pub spec: String,
+    pub scale: ScaleView,
     /// The AI's level of these values; `null` for an AI that values moves once (and
     /// before the first level is done).
     pub level: Option<u32>,
@@ -177,20 +242,12 @@ impl GameVisitor for Deepen<'_> {
         let watchdog = gamelab_core::Watchdog::start(Some(stop), Some(deadline));
         agent.set_stop(watchdog.flag());
         let spec = request.ai;
+        let scale = agent.score_scale();
         let view = |step: &Deepening<G::Move>| DeepeningView {
             spec: spec.clone(),
+            scale: scale.into(),
             level: step.level,
-            scores: step
-                .scores
-                .iter()
-                .map(|s| DeepMoveScore {
-                    mv: move_view::<G>(s.mv),
-                    score: s.score,
-                    exact: s.exact,
-                    line: s.line.iter().map(ToString::to_string).collect(),
-                    level: s.level,
-                })
-                .collect(),
+            scores: valued::<G>(&step.scores, scale),
             nodes: step.nodes,
             elapsed_ms: began.elapsed().as_millis() as u64,
             ..Default::default()
@@ -235,6 +292,7 @@ impl GameVisitor for Deepen<'_> {
         };
         let mut done = last.unwrap_or_else(|| DeepeningView {
             spec: spec.clone(),
+            scale: scale.into(),
             ..Default::default()
         });
         done.elapsed_ms = began.elapsed().as_millis() as u64;

@@ -1170,7 +1170,7 @@ async fn analysis_values_each_move_or_says_why_not() {
         )
         .await,
         StatusCode::BAD_REQUEST,
-        "ai2 gives no value for each move; choose an AI that scores moves, such as mcts:iterations=20000",
+        "ai2 gives no value for each move; choose an AI that scores moves, such as solved",
     );
     assert_error(
         app.post(
@@ -1190,6 +1190,81 @@ async fn analysis_values_each_move_or_says_why_not() {
         StatusCode::BAD_REQUEST,
         "ai: unknown AI `engine`",
     );
+}
+
+/// Issue 63: tic-tac-toe's analysis is exact. Every first move is a draw, none an
+/// estimate, none ranked over another, none costing anything; a position with a win in it
+/// says how fast, a proof ranks over an estimate, and an estimate never makes a proven
+/// move a mistake.
+#[tokio::test]
+async fn analysis_is_exact_where_the_game_is_solved_and_ranks_proofs_over_estimates() {
+    let app = App::new();
+    let (status, view) = app
+        .post("/api/analysis", json!({"game": "ttt", "ai": "solved"}))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{view}");
+    assert_eq!(view["scale"]["name"], "solved");
+    let scores = view["scores"].as_array().unwrap();
+    assert_eq!(scores.len(), 9);
+    for s in scores {
+        assert_eq!(s["exact"], true, "{s}");
+        assert_eq!(s["best"], true, "{s}");
+        assert_eq!(s["loss"], 0.0, "{s}");
+        assert_eq!(s["label"], "D", "{s}");
+        assert_eq!(s["value"], "draw", "{s}");
+        assert_eq!(s["share"], 0.0, "{s}");
+    }
+    // o to move wins at once at (2, 0); blocking at (2, 1) draws; the rest lose.
+    let (_, view) = app
+        .post(
+            "/api/analysis",
+            json!({"game": "ttt", "moves": ["0,0", "0,1", "1,0", "1,1"], "ai": "solved"}),
+        )
+        .await;
+    let by_move = |text: &str| {
+        view["scores"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["text"] == text)
+            .unwrap()
+            .clone()
+    };
+    let win = by_move("(2, 0)");
+    assert_eq!(
+        (win["label"].as_str(), win["best"].as_bool()),
+        (Some("W1"), Some(true))
+    );
+    assert_eq!(win["value"], "win at once");
+    assert_eq!(win["against"], "loss at the opponent's next move");
+    let draw = by_move("(2, 1)");
+    assert_eq!(
+        (draw["label"].as_str(), draw["certain"].as_bool()),
+        (Some("D"), Some(true))
+    );
+    assert!(draw["loss"].as_f64().unwrap() > 0.0);
+    assert_eq!(by_move("(2, 2)")["label"], "L1");
+    // MCTS marks its proofs: with few iterations in the same position the immediate win
+    // is proven, and it is the best move whatever the estimates say.
+    let (_, view) = app
+        .post(
+            "/api/analysis",
+            json!({"game": "ttt", "moves": ["0,0", "0,1", "1,0", "1,1"], "ai": "mcts:iterations=50"}),
+        )
+        .await;
+    assert_eq!(view["scale"]["name"], "win-rate");
+    let best: Vec<&Value> = view["scores"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|s| s["best"] == true)
+        .collect();
+    assert_eq!(best.len(), 1, "{view}");
+    assert_eq!(
+        (best[0]["text"].as_str(), best[0]["exact"].as_bool()),
+        (Some("(2, 0)"), Some(true))
+    );
+    assert_eq!(best[0]["label"], "win");
 }
 
 /// The moves of a game's state, as texts.

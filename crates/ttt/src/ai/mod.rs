@@ -463,6 +463,12 @@ fn register_solved_and_search<B: Board>(r: &mut Registry<Position<B>>) {
         |_| Ok(uniform(Perfect(Perfection::RefinedDraws))),
     ));
     r.register(AgentEntry::new(
+        "solved",
+        "perfect play valuing every move exactly for the side to move: win, draw or loss and in how many moves (the analysis's AI)",
+        vec![],
+        |_| Ok(Box::new(perfect::SolvedValues)),
+    ));
+    r.register(AgentEntry::new(
         "ai_abs_dls",
         "alpha-beta to a depth limit with a score AI's evaluation at the leaves",
         vec![

@@ -1,8 +1,12 @@
 //! The perfect players of article 001, reading the solved table: `ai_gt` (uniform among all
 //! best moves), `ai_gtsv` (fastest win, slowest loss) and `ai_gtsvrd` (among drawing
-//! moves, those that leave the opponent a way to go wrong).
+//! moves, those that leave the opponent a way to go wrong); and `solved`, which values
+//! every move exactly for the analysis.
 
-use gamelab_core::BestMoves;
+use std::ops::ControlFlow;
+
+use gamelab_core::valuation::ScoreScale;
+use gamelab_core::{Agent, BestMoves, DeepScore, Deepening, DeepeningEnd, Game, GameRng, Uniform};
 
 use crate::Position;
 use crate::board::{Board, Moves};
@@ -71,5 +75,151 @@ impl<B: Board> BestMoves<Position<B>> for Perfect {
                 Some((sq, score))
             })
             .collect()
+    }
+}
+
+/// `solved`: perfect play that values every move exactly for the side to move, as the
+/// analysis wants it: win, draw or loss and how many moves it takes
+/// ([`ScoreScale::Distance`]); it plays as `ai_gtsv` (the fastest win, the slowest loss).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SolvedValues;
+
+impl SolvedValues {
+    /// The value of `pos` after the mover plays `sq`: a win in n of the mover's moves,
+    /// a loss at the opponent's n-th, a draw.
+    fn value_of<B: Board>(pos: &Position<B>, sq: crate::Square) -> f64 {
+        let mut child = pos.clone();
+        child.play_unchecked(sq);
+        let Some(s) = SolvedTable::shared().get(&child) else {
+            unreachable!("position not in the solved table:\n{child}");
+        };
+        // The table is o's view; the marks on the board when the game ends follow from the
+        // depth-aware value (a win by o at 5, 7, 9 marks, by x at 6 or 8).
+        let end = match s.sv {
+            0 => return 0.0,
+            sv if sv > 0 => 11 - 2 * i32::from(sv),
+            sv => 10 + 2 * i32::from(sv),
+        };
+        let plies = end - pos.move_count() as i32;
+        let mover_wins = (s.value > 0) == (pos.turn() == crate::Player::O);
+        if mover_wins {
+            ScoreScale::distance_value((plies + 1) / 2)
+        } else {
+            ScoreScale::distance_value(-(plies / 2))
+        }
+    }
+}
+
+impl<B: Board> Agent<Position<B>> for SolvedValues {
+    fn choose(&mut self, pos: &Position<B>, rng: &mut GameRng) -> crate::Square {
+        Uniform(Perfect(Perfection::ShortestVictory)).choose(pos, rng)
+    }
+
+    fn move_scores(&mut self, pos: &Position<B>) -> Option<Vec<(crate::Square, f64)>> {
+        (!pos.is_over()).then(|| {
+            pos.legal_moves()
+                .into_iter()
+                .map(|sq| (sq, Self::value_of(pos, sq)))
+                .collect()
+        })
+    }
+
+    fn move_values(&mut self, pos: &Position<B>) -> Option<Vec<DeepScore<crate::Square>>> {
+        let scores = self.move_scores(pos)?;
+        Some(
+            scores
+                .into_iter()
+                .map(|(mv, score)| DeepScore {
+                    mv,
+                    score,
+                    exact: true,
+                    line: perfect_line(pos, mv),
+                    level: None,
+                })
+                .collect(),
+        )
+    }
+
+    /// One step, every value exact.
+    fn deepen_move_scores(
+        &mut self,
+        pos: &Position<B>,
+        report: &mut dyn FnMut(&Deepening<crate::Square>) -> ControlFlow<()>,
+    ) -> Option<DeepeningEnd> {
+        let scores = self.move_values(pos)?;
+        Some(
+            match report(&Deepening {
+                level: None,
+                scores,
+                nodes: None,
+            }) {
+                ControlFlow::Continue(()) => DeepeningEnd::Exact,
+                ControlFlow::Break(()) => DeepeningEnd::Declined,
+            },
+        )
+    }
+
+    fn score_scale(&self) -> ScoreScale {
+        ScoreScale::Distance
+    }
+}
+
+/// `mv`, then the first of the fastest-win, slowest-loss moves to the end of the game.
+fn perfect_line<B: Board>(pos: &Position<B>, mv: crate::Square) -> Vec<crate::Square> {
+    let mut line = vec![mv];
+    let mut at = pos.clone();
+    at.play_unchecked(mv);
+    while let Some(next) = SolvedTable::shared()
+        .get(&at)
+        .and_then(|s| squares_of(s.best_sv).next())
+    {
+        line.push(next);
+        at.play_unchecked(next);
+    }
+    line
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Ttt;
+
+    fn labels(moves: &str) -> Vec<(String, String)> {
+        let pos = Ttt::from_moves(moves).unwrap();
+        let scale = Agent::<Ttt>::score_scale(&SolvedValues);
+        SolvedValues
+            .move_values(&pos)
+            .unwrap()
+            .into_iter()
+            .map(|v| {
+                assert!(v.exact);
+                (v.mv.to_string(), scale.label(v.score, v.exact))
+            })
+            .collect()
+    }
+
+    #[test]
+    fn every_first_move_is_a_draw() {
+        let first = labels("");
+        assert_eq!(first.len(), 9);
+        assert!(first.iter().all(|(_, label)| label == "D"), "{first:?}");
+    }
+
+    #[test]
+    fn wins_and_losses_count_the_moves_they_take() {
+        let has = |values: &[(String, String)], mv: &str, label: &str| {
+            values.contains(&(mv.to_string(), label.to_string()))
+        };
+        // o at 0,0 and 1,0; x at 0,1 and 1,1: o (to move) wins at once at 2,0; blocking
+        // x at 2,1 draws; anything else lets x win on x's next move.
+        let values = labels("0,0 0,1 1,0 1,1");
+        assert!(has(&values, "(2, 0)", "W1"), "{values:?}");
+        assert!(has(&values, "(2, 1)", "D"), "{values:?}");
+        assert!(has(&values, "(2, 2)", "L1"), "{values:?}");
+        // An edge reply to a corner loses: o forces a win on its third move, x's
+        // answers counted.
+        let values = labels("0,0");
+        assert!(has(&values, "(1, 0)", "L3"), "{values:?}");
+        assert!(has(&values, "(1, 1)", "D"), "{values:?}");
     }
 }
