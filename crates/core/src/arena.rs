@@ -554,6 +554,42 @@ pub fn a_side(index: u64, games_per_side: u64) -> Side {
     }
 }
 
+/// The game played at `position` of a match played in pairs ([`LiveOptions::in_pairs`]).
+/// Games `0..games_per_side` have A first and the rest A second; in pairs, game `i` of
+/// each half is played in turn (positions 0, 1, 2, … play games 0, n, 1, n + 1, …), so
+/// that a match stopped part way has played each colour as often, give or take one game.
+/// A game keeps its index, and with it its random streams, its moves and its share of
+/// the digest: played to the end, the match is the same either way.
+///
+/// ```
+/// use gamelab_core::arena::game_at;
+/// assert_eq!((0..6).map(|p| game_at(p, 3)).collect::<Vec<_>>(), [0, 3, 1, 4, 2, 5]);
+/// ```
+pub fn game_at(position: u64, games_per_side: u64) -> u64 {
+    if position.is_multiple_of(2) {
+        position / 2
+    } else {
+        games_per_side + position / 2
+    }
+}
+
+/// The games of play positions `range`, as two index ranges each played in its own order:
+/// in pairs ([`game_at`]), A first's and A second's; else the range itself.
+fn index_ranges(
+    range: &std::ops::Range<u64>,
+    games_per_side: u64,
+    in_pairs: bool,
+) -> [std::ops::Range<u64>; 2] {
+    if in_pairs {
+        [
+            range.start.div_ceil(2)..range.end.div_ceil(2),
+            games_per_side + range.start / 2..games_per_side + range.end / 2,
+        ]
+    } else {
+        [range.clone(), range.end..range.end]
+    }
+}
+
 fn outcome_code(outcome: Outcome) -> u64 {
     match outcome {
         Outcome::Win(Side::First) => 1,
@@ -745,13 +781,14 @@ pub struct ForfeitNote {
 /// The games of one chunk of a match: what [`run_match_live`] reports as they finish.
 #[derive(Clone, Debug)]
 pub struct ChunkResult<M> {
-    /// The game indices of the chunk.
+    /// The chunk's positions in the match's play order: the game indices, or in pairs
+    /// ([`LiveOptions::in_pairs`]) the positions [`game_at`] maps to them.
     pub range: std::ops::Range<u64>,
     pub first: Tally,
     pub second: Tally,
     /// The chunk's share of the match digest (digests of chunks add up).
     pub digest: u64,
-    /// The chunk's games in index order, when the caller keeps them.
+    /// The chunk's games in play order, when the caller keeps them.
     pub games: Vec<PlayedGame<M>>,
     /// Per side of A: whether the chunk's games were all one game.
     pub sameness: [Sameness; 2],
@@ -809,6 +846,7 @@ pub fn play_range<G: EngineHooks, A: Agent<G>>(
         stop: None,
         keep_games,
         chunk_seconds: None,
+        in_pairs: false,
     };
     let _playing = PlayingMatch::enter();
     play_chunk::<G, A>(a, b, cfg, &StreamKey::new(cfg.seed), range, &live, openings)
@@ -846,7 +884,8 @@ fn play_chunk<G: EngineHooks, A: Agent<G>>(
         agent_a.set_stop(stop);
         agent_b.set_stop(stop);
     }
-    let mut streams = Side::BOTH.map(|side| key.side_stream(side, range.start));
+    let in_pairs = live.in_pairs;
+    let groups = index_ranges(&range, cfg.games_per_side, in_pairs);
     let mut result = ChunkResult {
         range: range.clone(),
         first: Tally::default(),
@@ -875,28 +914,45 @@ fn play_chunk<G: EngineHooks, A: Agent<G>>(
         && agent_a.is_uniform_random()
         && agent_b.is_uniform_random()
     {
-        result.digest = play_by_playouts(
-            &start,
-            cfg,
-            &mut streams,
-            range,
-            &mut counts,
-            &mut result.sameness,
-        );
+        for group in groups.into_iter().filter(|g| !g.is_empty()) {
+            let mut streams = Side::BOTH.map(|side| key.side_stream(side, group.start));
+            result.digest = result.digest.wrapping_add(play_by_playouts(
+                &start,
+                cfg,
+                &mut streams,
+                group,
+                &mut counts,
+                &mut result.sameness,
+            ));
+        }
         result.first = tally_of(counts[0], Side::First);
         result.second = tally_of(counts[1], Side::Second);
         return result;
     }
-    let mut rngs = [streams[0].next_game(), streams[1].next_game()];
-    let mut fresh = true;
-    for index in range {
+    // Each group's readers, in its own game order.
+    let mut streams = groups
+        .clone()
+        .map(|group| Side::BOTH.map(|side| key.side_stream(side, group.start)));
+    let mut rngs = streams
+        .each_mut()
+        .map(|pair| [pair[0].next_game(), pair[1].next_game()]);
+    let mut fresh = [true; 2];
+    for position in range {
+        let (index, group) = if in_pairs {
+            let index = game_at(position, cfg.games_per_side);
+            (index, a_side(index, cfg.games_per_side).index())
+        } else {
+            (position, 0)
+        };
         let side = a_side(index, cfg.games_per_side);
-        // The first game's streams came with the readers; later ones are refilled in place.
-        if !fresh {
-            streams[0].refill(&mut rngs[0]);
-            streams[1].refill(&mut rngs[1]);
+        let rngs = &mut rngs[group];
+        // A group's first game's streams came with its readers; later ones are refilled
+        // in place.
+        if !fresh[group] {
+            streams[group][0].refill(&mut rngs[0]);
+            streams[group][1].refill(&mut rngs[1]);
         }
-        fresh = false;
+        fresh[group] = false;
         let agents: [&mut A; 2] = match side {
             Side::First => [&mut agent_a, &mut agent_b],
             Side::Second => [&mut agent_b, &mut agent_a],
@@ -904,7 +960,7 @@ fn play_chunk<G: EngineHooks, A: Agent<G>>(
         let mut moves = keep_games.then(Vec::new);
         let clocks = cfg.clock.start().map(|clock| [clock, clock]);
         let end = if openings.is_empty() {
-            play_game_from(&start, 0, agents, &mut rngs, moves.as_mut(), clocks)
+            play_game_from(&start, 0, agents, rngs, moves.as_mut(), clocks)
         } else {
             // The opening's moves are part of the game: its hash, its record.
             let opening = &openings[(index % cfg.games_per_side) as usize % openings.len()];
@@ -917,13 +973,13 @@ fn play_chunk<G: EngineHooks, A: Agent<G>>(
             if let Some(list) = moves.as_mut() {
                 list.extend_from_slice(opening);
             }
-            play_game_from(&from, hash, agents, &mut rngs, moves.as_mut(), clocks)
+            play_game_from(&from, hash, agents, rngs, moves.as_mut(), clocks)
         };
         let (outcome, hash) = (end.outcome, end.hash);
         // Checked after each game, so a stop is seen within one game; the game during
         // which it came may have been cut short, so it does not count.
         if stopped() {
-            result.range.end = index;
+            result.range.end = position;
             result.complete = false;
             break;
         }
@@ -939,7 +995,7 @@ fn play_chunk<G: EngineHooks, A: Agent<G>>(
         });
         if let Some((note, stops_match)) = &forfeit {
             if *stops_match {
-                result.range.end = index;
+                result.range.end = position;
                 result.complete = false;
                 result.stopped_by = Some(note.clone());
                 break;
@@ -1057,6 +1113,12 @@ pub struct LiveOptions<'a> {
     /// Resize chunks as the match goes so that one takes about this many seconds (from
     /// `chunk` games at first): slow games are then reported, and stopped, soon.
     pub chunk_seconds: Option<f64>,
+    /// Play the games in pairs, A first then A second ([`game_at`]), rather than in index
+    /// order (every game with A first, then every game with A second): a match watched and
+    /// stopped part way has then played both colours alike. The games come to `on_games`
+    /// in that order; played to the end the match is the same. Records files keep index
+    /// order (the articles' CSV has no index but its line).
+    pub in_pairs: bool,
 }
 
 impl LiveOptions<'_> {
@@ -1067,6 +1129,7 @@ impl LiveOptions<'_> {
             stop: None,
             keep_games,
             chunk_seconds: None,
+            in_pairs: false,
         }
     }
 }
@@ -1076,8 +1139,8 @@ impl LiveOptions<'_> {
 const CHUNKS_PER_THREAD_IN_FLIGHT: u64 = 4;
 
 /// Plays the match, handing each finished chunk to `on_chunk` (from worker threads, in
-/// no particular order, to watch it) and the games in index order to `on_games` (on the
-/// calling thread, a window of chunks at a time, to record them as they finish; only
+/// no particular order, to watch it) and the games in play order (index order unless
+/// [`LiveOptions::in_pairs`]) to `on_games` (on the calling thread, a window of chunks at a time, to record them as they finish; only
 /// kept games, so none without `keep_games`). Memory stays bounded by the window however
 /// long the match. When `on_games` returns false (it could not record them), the match
 /// stops there.

@@ -164,6 +164,8 @@ pub fn run_tournament_live<G: EngineHooks, A: Agent<G>>(
     };
     let mut live = LiveOptions::for_match(cfg, false);
     live.stop = stop;
+    // A stopped tournament's pairings have played both colours alike.
+    live.in_pairs = true;
     let mut results = Vec::new();
     for (k, (i, j)) in pairs(ais.len()).into_iter().enumerate() {
         let (result, stopped) = run_match_from::<G, A>(

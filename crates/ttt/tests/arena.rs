@@ -349,6 +349,7 @@ fn live_reports_add_up_to_the_match_whatever_the_chunk_size() {
         stop: None,
         keep_games: true,
         chunk_seconds: None,
+        in_pairs: false,
     };
     let mut games = Vec::new();
     let (result, stopped) = arena::run_match_live::<Ttt, _>(
@@ -414,6 +415,7 @@ fn a_stop_ends_the_match_after_the_game_under_way() {
         stop: Some(&stop),
         keep_games: true,
         chunk_seconds: None,
+        in_pairs: false,
     };
     let a = || -> Box<dyn Agent<Ttt>> {
         Box::new(StopsAt {
@@ -460,6 +462,7 @@ fn a_stopped_live_match_plays_no_new_chunk() {
         stop: Some(&stop),
         keep_games: false,
         chunk_seconds: None,
+        in_pairs: false,
     };
     let chunks = std::sync::atomic::AtomicU64::new(0);
     let (result, stopped) = arena::run_match_live::<Ttt, _>(
@@ -477,6 +480,82 @@ fn a_stopped_live_match_plays_no_new_chunk() {
     );
     assert!(stopped);
     assert_eq!(result.total().games(), 300);
+}
+
+/// Issue 63: a match played in pairs (A first, then A second) is the same match as one
+/// played in index order, game for game, whatever the chunks and threads; stopped part
+/// way it has played both colours alike; the uniform-playout path (two `ai2`s, no games
+/// kept) agrees too.
+#[test]
+fn a_match_played_in_pairs_is_the_same_match_and_stops_balanced() {
+    let cfg = MatchConfig {
+        games_per_side: 300,
+        seed: 21,
+        threads: 2,
+        opening_plies: 0,
+        ..Default::default()
+    };
+    for (a, b, keep_games) in [("ai14s", "ai2", true), ("ai2", "ai2", false)] {
+        let (whole, mut by_index) =
+            arena::run_match::<Ttt, _>(&|| build(a), &|| build(b), &cfg, &|_| {}, keep_games);
+        for chunk in [1, 7, 64] {
+            let live = arena::LiveOptions {
+                chunk,
+                stop: None,
+                keep_games,
+                chunk_seconds: None,
+                in_pairs: true,
+            };
+            let mut games = Vec::new();
+            let (result, stopped) = arena::run_match_live::<Ttt, _>(
+                &|| build(a),
+                &|| build(b),
+                &cfg,
+                &live,
+                &|_| {},
+                &mut |window| {
+                    games.extend(window);
+                    true
+                },
+            );
+            assert!(!stopped);
+            assert_eq!(result, whole, "{a} {b} chunk {chunk}");
+            let order: Vec<u64> = games.iter().map(|g| g.index).collect();
+            let expected: Vec<u64> = (0..order.len() as u64)
+                .map(|p| arena::game_at(p, 300))
+                .collect();
+            assert_eq!(order, expected);
+            games.sort_by_key(|g| g.index);
+            by_index.sort_by_key(|g| g.index);
+            assert_eq!(games, by_index);
+        }
+    }
+    // Stopped as the game at position 40 begins (one thread, one chunk): the 40 before
+    // it, 20 of each colour.
+    let cfg = MatchConfig { threads: 1, ..cfg };
+    let stop = Arc::new(AtomicBool::new(false));
+    let begun = Arc::new(AtomicU64::new(0));
+    let live = arena::LiveOptions {
+        chunk: 600,
+        stop: Some(&stop),
+        keep_games: true,
+        chunk_seconds: None,
+        in_pairs: true,
+    };
+    // A opens every other game (positions 0, 2, 4, …): its 21st opening is position 40.
+    let a = || -> Box<dyn Agent<Ttt>> {
+        Box::new(StopsAt {
+            inner: build("ai14s"),
+            begun: begun.clone(),
+            at: 21,
+            stop: stop.clone(),
+        })
+    };
+    let (result, stopped) =
+        arena::run_match_live::<Ttt, _>(&a, &|| build("ai2"), &cfg, &live, &|_| {}, &mut |_| true);
+    assert!(stopped);
+    assert_eq!(result.first.games(), 20);
+    assert_eq!(result.second.games(), 20);
 }
 
 #[test]

@@ -352,12 +352,14 @@ fn play<G: Described>(
     let make_a = || make(a);
     let make_b = || make(b);
     let started = Instant::now();
-    // Chunks of about 50 ms, however slow the games: the page sees progress often.
+    // Chunks of about 50 ms, however slow the games: the page sees progress often. In
+    // pairs, A first then A second: a run stopped part way has played both colours alike.
     let live = LiveOptions {
         chunk: 1,
         stop: Some(&run.stop),
         keep_games,
         chunk_seconds: Some(0.05),
+        in_pairs: true,
     };
     let on_chunk = |chunk: &ChunkResult<G::Move>| {
         // Under the state's lock, which Stop takes too: nothing is added after a Stop (the

@@ -281,13 +281,23 @@ test("a watch run can be stopped", async () => {
   await page.selectOption("#watch-game", "othello");
   // Minimax searches: a run of some minutes however fast the machine, so Stop comes first.
   await page.selectOption("#watch-a select.ai", "minimax");
-  await page.fill("#watch-games", "100000");
+  await page.fill("#watch-games", "10000");
   await page.click("#watch-start");
   await page.waitForFunction(() => document.querySelector("#watch-progress").dataset.state === "running");
+  // Some games in, so that a run playing one colour first would be lopsided (issue 63).
+  await page.waitForFunction(() => /^([5-9]|\d\d[\d,]*) of /.test(document.querySelector("#watch-progress").textContent), null, { timeout: 120000 });
   await page.click("#watch-stop");
   await page.waitForSelector('#watch-progress[data-state="stopped"]');
   assert.equal(await page.isDisabled("#watch-start"), false);
   assert.match(await page.textContent("#watch-exact-note"), /tic-tac-toe/);
+  // Games come in pairs, A first then A second: the two colours stay within one game of
+  // each other, and every count on the page is the same.
+  const rows = await page.$$eval("#watch-count tbody tr", (trs) => trs.map((tr) => [...tr.querySelectorAll("td")].slice(1).reduce((n, td) => n + Number(td.textContent.replace(/,/g, "")), 0)));
+  const played = Number(/^([\d,]+) of/.exec(await page.textContent("#watch-progress"))[1].replace(/,/g, ""));
+  assert.ok(Math.abs(rows[0] - rows[1]) <= 1, `A first ${rows[0]}, A second ${rows[1]}`);
+  assert.equal(rows[2], played);
+  assert.equal(rows[0] + rows[1], played);
+  await page.waitForFunction((n) => document.querySelector("#watch-games-note").textContent === `${n} games.`, played);
   assert.deepEqual(page.errors, []);
 });
 
@@ -859,20 +869,29 @@ for (const [name, viewport] of [["desktop", { width: 1360, height: 900 }], ["pho
   test(`analysis: each move's value on the board, for every game, by the AI asked (${name})`, async () => {
     const page = await open(viewport);
     await page.check("#analysis-on");
-    // Tic-tac-toe: mcts's values (proven ones exact), one on each empty square.
+    // Tic-tac-toe is solved: every first move is a draw, exactly, none an estimate; the
+    // bar stands in the middle.
     await page.waitForFunction(() => document.querySelectorAll("#play-board .overlay").length === 9);
-    assert.equal(await page.inputValue("#analysis-ai"), "mcts:iterations=20000");
+    assert.equal(await page.inputValue("#analysis-ai"), "solved");
+    assert.deepEqual(await page.$$eval("#play-board .overlay.exact", (o) => o.map((x) => x.textContent)), Array(9).fill("D"));
     assert.equal(await page.$$eval("#play-board .cell.pick", (c) => c.length), 1);
-    assert.match(await page.textContent("#analysis-note"), /Values by mcts:iterations=20000/);
+    assert.match(await page.textContent("#analysis-note"), /^Values by solved for the side to move, exactly, from the solved game/);
+    assert.equal(await page.textContent("#eval-text"), "A draw with best play, by solved");
+    assert.equal(await page.$eval("#eval-fill", (f) => parseFloat(f.style.width)), 50);
     await page.click(square("play-board", 4));
     await page.waitForFunction(() => document.querySelectorAll("#move-list li").length === 2);
     await page.waitForFunction(() => document.querySelectorAll("#play-board .overlay").length === 7);
+    // ai14s answered the centre; each of o's moves is a draw or a loss in so many moves.
+    const labels = await page.$$eval("#play-board .overlay", (o) => o.map((x) => x.textContent));
+    assert.ok(labels.every((l) => /^(D|L\d|W\d)$/.test(l)), String(labels));
+    await shot(page, `${name}-ttt-solved-analysis`);
     // Othello: the engine's values in discs, on its four first moves.
     await page.selectOption("#play-game", "othello");
     await page.waitForFunction(() => document.querySelector("#analysis-ai").value === "engine:level=4"
       && document.querySelectorAll("#play-board .overlay").length === 4);
-    const values = await page.$$eval("#play-board .overlay", (o) => o.map((x) => Number(x.textContent)));
+    const values = await page.$$eval("#play-board .overlay", (o) => o.map((x) => Number(x.textContent.replace("−", "-"))));
     assert.ok(values.every((v) => Number.isFinite(v) && Math.abs(v) < 64), String(values));
+    assert.match(await page.textContent("#analysis-note"), /in final discs ahead, the bar full at ±64/);
     await shot(page, `${name}-othello-analysis`);
     // Another AI, and one that does not score moves: the page says so.
     await page.fill("#analysis-ai", "mcts:iterations=500");
@@ -932,6 +951,7 @@ for (const [name, viewport] of [["desktop", { width: 1360, height: 900 }], ["pho
 test("analysis that keeps deepening: level by level to the exact values", async () => {
   const page = await open();
   // Tic-tac-toe's mcts doubles its iterations a level until its tree proves every move.
+  await page.fill("#analysis-ai", "mcts:iterations=20000");
   await page.check("#analysis-deepen");
   await page.check("#analysis-on");
   await page.waitForFunction(() => /Ended: every move's value is exact\.$/.test(document.querySelector("#analysis-note").textContent));
@@ -945,9 +965,9 @@ test("analysis that keeps deepening: level by level to the exact values", async 
   // 16 empties: the moves' 15 are within level 9's exact reach.
   await page.waitForFunction(() => /Ended: every move's value is exact\.$/.test(document.querySelector("#analysis-note").textContent));
   const note = await page.textContent("#analysis-note");
-  assert.match(note, /^Level 9 by engine:threads=1, for the side to move, (\d+) of \1 values exact, [\d,]+ positions, [\d.]+ s\. Best [a-h][1-8] \(-?\d+\), line [a-h][1-8]( [a-h][1-8]| pass)*\. Ended/);
+  assert.match(note, /^Level 9 by engine:threads=1, for the side to move, (\d+) of \1 values exact, [\d,]+ positions, [\d.]+ s\. Best [a-h][1-8] \([+−]?\d+ discs \(exact\)\), line [a-h][1-8]( [a-h][1-8]| pass)*\. Ended/);
   const legal = await page.$$eval("#play-board .cell.legal", (c) => c.length);
-  const values = await page.$$eval("#play-board .overlay", (o) => o.map((x) => Number(x.textContent)));
+  const values = await page.$$eval("#play-board .overlay", (o) => o.map((x) => Number(x.textContent.replace("−", "-"))));
   assert.equal(values.length, legal);
   // Exact values are marked so on the board.
   assert.equal(await page.$$eval("#play-board .overlay.exact", (o) => o.length), legal);
@@ -1001,7 +1021,7 @@ for (const [name, viewport] of [["desktop", { width: 1360, height: 900 }], ["pho
     await page.check("#analysis-on");
     await page.waitForFunction(() => !document.querySelector("#eval").hidden);
     // The start is even for the engine, or nearly: the bar near the middle, the text says who.
-    assert.match(await page.textContent("#eval-text"), /^(Even|(Black|White) ahead: [+−][\d.]+), by engine:level=4$/);
+    assert.match(await page.textContent("#eval-text"), /^(Even \(0\.00 discs \(estimate\)\)|(Black|White) ahead: \+[\d.]+ discs \(estimate\)), by engine:level=4$/);
     assert.ok(await page.isHidden("#eval-graph-box"), "a graph from one position");
     // Three moves by the two humans, each position valued as it comes.
     for (let ply = 1; ply <= 3; ply++) {
@@ -1011,11 +1031,18 @@ for (const [name, viewport] of [["desktop", { width: 1360, height: 900 }], ["pho
     }
     assert.ok(await page.isVisible("#eval-graph-box"));
     assert.match(await page.textContent("#eval-graph-note"), /^Black's view by engine:level=4, up is better for Black: 4 of 4 positions valued/);
+    assert.equal(await page.textContent("#eval-graph-end"), "Move 3");
     // The bar's fill is the first side's share; the graph's points sit inside it.
     const width = await page.$eval("#eval-fill", (f) => parseFloat(f.style.width));
     assert.ok(width >= 0 && width <= 100, String(width));
     const said = await page.textContent("#eval-text");
     assert.ok(said.startsWith("Black ahead") ? width > 50 : said.startsWith("White ahead") ? width < 50 : width === 50, `${said}: ${width}`);
+    // The scale is fixed by the units, not by the largest value seen: 64 discs fill it.
+    const discs = Number(/\+([\d.]+) discs/.exec(said)?.[1] ?? 0) * (said.startsWith("White") ? -1 : 1);
+    assert.ok(Math.abs(width - (50 + 50 * discs / 64)) < 0.11, `${said}: ${width}`);
+    assert.equal(await page.textContent("#eval-graph-top"), "Black +64 discs");
+    assert.equal(await page.textContent("#eval-graph-bottom"), "White +64 discs");
+    assert.match(await page.textContent("#eval-graph circle[data-ply='3'] title"), /^After move 3: (Even|Black ahead|White ahead)/);
     const ys = await page.$$eval("#eval-graph circle", (c) => c.map((x) => Number(x.getAttribute("cy"))));
     assert.ok(ys.every((y) => y >= 0 && y <= 90), String(ys));
     // Going back: the cursor line moves, the bar shows that position's value.
@@ -1023,6 +1050,10 @@ for (const [name, viewport] of [["desktop", { width: 1360, height: 900 }], ["pho
     await page.waitForFunction(() => document.querySelector("#replay-label").textContent === "move 2 of 3");
     assert.equal(await page.$eval("#eval-graph .cursor", (l) => Number(l.getAttribute("x1"))), 200);
     assert.ok(await page.isVisible("#eval"));
+    // A click on the graph goes to the position under it: the start at its left end.
+    const plot = await page.$eval("#eval-graph", (g) => { g.scrollIntoView(); const b = g.getBoundingClientRect(); return { x: b.left, y: b.top + b.height / 2 }; });
+    await page.mouse.click(plot.x + 2, plot.y);
+    await page.waitForFunction(() => document.querySelector("#replay-label").textContent === "move 0 of 3");
     if (name === "phone") {
       assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), "the graph makes the page wider");
     }
@@ -1275,7 +1306,7 @@ for (const [name, viewport] of [["desktop", { width: 1360, height: 900 }], ["pho
     await page.click("#hint");
     await page.waitForFunction(() => document.querySelector("#analysis-note").textContent.startsWith("Hint: "));
     assert.equal(await page.$$eval("#play-board .cell.pick", (c) => c.length), 1);
-    assert.match(await page.textContent("#analysis-note"), /is mcts:iterations=20000's best move here\./);
+    assert.match(await page.textContent("#analysis-note"), /is solved's best move here \(draw\)\./);
     await page.selectOption("#play-game", "othello");
     await page.waitForSelector('#play-board.discs .cell[data-square="19"].legal');
     await page.selectOption("#play-seat-1 select.ai", "human");
@@ -1309,7 +1340,12 @@ for (const [name, viewport] of [["desktop", { width: 1360, height: 900 }], ["pho
     const headings = await page.$$eval("#review-out h3", (h) => h.map((x) => x.textContent));
     assert.deepEqual(headings, ["O's costliest moves", "X's costliest moves"]);
     const first = await page.textContent("#review-out ul li >> nth=0");
-    assert.match(first, /^\d+\. \(\d, \d\) — lost [\d.]+; \(\d, \d\) was best$/);
+    assert.match(first, /^\d+\. \(\d, \d\): (loss|draw)[^;]*; \(\d, \d\) was better: (win|draw)/);
+    // o's first move, a corner, draws as every first move does: the review never calls it
+    // a mistake, and no move is judged by an estimate.
+    const listed = await page.$$eval("#review-out ul li", (l) => l.map((x) => x.textContent));
+    assert.ok(listed.every((t) => !t.startsWith("1. ") && !t.includes("estimate")), String(listed));
+    assert.match(await page.textContent("#review-out"), /By solved, exactly, from the solved game/);
     await shot(page, `${name}-ttt-review`);
     // A listed move: the position before it.
     const ply = Number(first.split(".")[0]) - 1;
