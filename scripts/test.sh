@@ -58,7 +58,7 @@ browser_tests() {
   fi
   [ -x "$gamelab" ] || cargo build --locked -p gamelab || return 1
   local browser=crates/web/tests/browser
-  if [ ! -d "$browser/node_modules/playwright-core" ]; then
+  if [ ! -d "$browser/node_modules/playwright-core" ] || [ ! -d "$browser/node_modules/axe-core" ]; then
     (cd "$browser" && npm ci --no-audit --no-fund) || return 1
   fi
   (cd "$browser" && GAMELAB_BIN="$gamelab" node --test --test-concurrency=1 app.test.mjs)

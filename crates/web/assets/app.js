@@ -65,6 +65,10 @@ const MAX_SEED = Number.MAX_SAFE_INTEGER;
 let catalogue = null;
 const gameInfo = (name) => catalogue.games.find((g) => g.name === name);
 const sideTitle = (side) => side.charAt(0).toUpperCase() + side.slice(1);
+// The server's outcome in words with the sides named as the page names them ("x wins"
+// becomes "X wins", beside the result box's "X wins").
+const outcomeText = (outcome, info) =>
+  info.sides.reduce((text, side) => text.replace(new RegExp(`\\b${side}\\b`, "g"), sideTitle(side)), outcome.text);
 // A side's piece as a small icon, in the look and colour the catalogue gives the game.
 const pieceIcon = (side, info) => {
   const i = info.sides.indexOf(side);
@@ -233,9 +237,12 @@ function drawBoard(root, board, info, { onSquare = null, overlay = {}, pick = nu
       const canPlay = onSquare && legal.has(i);
       const cell = el("button", {
         class: "cell" + (canPlay ? " legal" : "") + (i === last ? " last" : "") + (i === pick ? " pick" : "") + (highlight.has(i) ? " won" : "") + (flipped.has(i) ? " flipped" : ""),
-        "data-square": i, "data-row": r, "data-col": c,
-        "aria-label": `${info.square_names[i]}${piece ? " " + piece : ""}`,
-        disabled: !canPlay,
+        "data-square": i, "data-row": r, "data-col": c, tabindex: "-1",
+        "aria-label": `${info.square_names[i]}${piece ? " " + piece : ""}${overlay[i] === undefined ? "" : `, ${typeof overlay[i] === "object" ? overlay[i].text : overlay[i]}`}`,
+        // On a board that takes moves every square can be reached with the arrow keys
+        // (a screen reader reads it square by square); only the legal ones play.
+        disabled: !onSquare,
+        "aria-disabled": onSquare && !canPlay ? "true" : null,
       });
       const side = info.sides.indexOf(piece);
       if (piece && info.pieces === "marks") cell.append(el("span", { class: `mark-${side}` }));
@@ -255,8 +262,7 @@ function drawBoard(root, board, info, { onSquare = null, overlay = {}, pick = nu
       else if (onSquare && landing.has(c) && !piece) {
         // Not a Tab stop of its own: the landing square is the keyboard's.
         const to = landing.get(c);
-        cell.disabled = false;
-        cell.tabIndex = -1;
+        cell.removeAttribute("aria-disabled");
         cell.classList.add("in-column");
         cell.addEventListener("click", () => onSquare(to, legal.get(to)));
       }
@@ -264,6 +270,43 @@ function drawBoard(root, board, info, { onSquare = null, overlay = {}, pick = nu
     }
   }
   root.replaceChildren(...nodes);
+  if (onSquare) roveOver(root);
+}
+
+// The board is one Tab stop: the square last reached, else the first legal one; the arrow
+// keys move between squares (and never step the game, as they do elsewhere on the page),
+// Home and End go to a row's ends.
+function roveOver(root) {
+  const cells = [...root.querySelectorAll(".cell")];
+  const remembered = root.querySelector(`.cell[data-square="${root.dataset.focus}"]`);
+  const stop = remembered || root.querySelector(".cell.legal") || cells[0];
+  if (!stop) return;
+  stop.tabIndex = 0;
+  if (root.dataset.roving) return;
+  // Once per board: its squares are redrawn, the board stays.
+  root.dataset.roving = "yes";
+  root.addEventListener("focusin", (e) => {
+    const cell = e.target.closest(".cell");
+    if (!cell) return;
+    root.dataset.focus = cell.dataset.square;
+    for (const other of root.querySelectorAll('.cell[tabindex="0"]')) if (other !== cell) other.tabIndex = -1;
+    cell.tabIndex = 0;
+  });
+  root.addEventListener("keydown", (e) => {
+    const cell = e.target.closest(".cell");
+    if (!cell || e.altKey || e.ctrlKey || e.metaKey) return;
+    const [r, c] = [Number(cell.dataset.row), Number(cell.dataset.col)];
+    const rows = Number(root.style.getPropertyValue("--rows")), cols = Number(root.style.getPropertyValue("--cols"));
+    const to = {
+      ArrowLeft: [r, c - 1], ArrowRight: [r, c + 1], ArrowUp: [r - 1, c], ArrowDown: [r + 1, c],
+      Home: [r, 0], End: [r, cols - 1],
+    }[e.key];
+    if (!to) return;
+    e.preventDefault();
+    e.stopPropagation();
+    const [tr, tc] = [Math.max(0, Math.min(rows - 1, to[0])), Math.max(0, Math.min(cols - 1, to[1]))];
+    root.querySelector(`.cell[data-row="${tr}"][data-col="${tc}"]`)?.focus();
+  });
 }
 
 function miniBoard(cells, info, newSquare = null) {
@@ -385,6 +428,13 @@ function renderClocks() {
 
 function showGame(state) {
   play.generation++;
+  // A move just played, by a person or an AI, is said to screen readers (the status
+  // line only says whose turn it is).
+  const before = play.state;
+  if (before?.id === state.id && state.moves.length === before.moves.length + 1 && state.cursor === state.moves.length) {
+    const m = state.moves[state.moves.length - 1];
+    $("#play-announce").textContent = `${sideTitle(m.side)} played ${m.text}.`;
+  }
   play.clockAt = performance.now();
   if (play.state?.id !== state.id) $("#review-out").replaceChildren();
   if (play.state?.game !== state.game) $("#analysis-ai").value = gameInfo(state.game).analysis_ai;
@@ -556,11 +606,10 @@ async function review() {
   const info = gameInfo(s.game);
   out.replaceChildren(...info.sides.flatMap((side) => {
     const worst = costs.filter((c) => c.side === side).sort((a, b) => b.played.loss - a.played.loss || a.ply - b.ply).slice(0, 3);
-    const items = worst.map((c) => el("li", {
-      tabindex: "0", title: "Show the position before this move",
+    const items = worst.map((c) => el("li", {}, el("button", {
+      class: "review-move", title: "Show the position before this move",
       onclick: () => send("seek", { ply: c.ply }),
-      onkeydown: (e) => { if (e.key === "Enter") send("seek", { ply: c.ply }); },
-    }, `${c.ply + 1}. ${c.played.text}: ${c.played.value}; ${c.best.text} was better: ${c.best.value}${c.played.certain ? "" : " (by estimate)"}`));
+    }, `${c.ply + 1}. ${c.played.text}: ${c.played.value}; ${c.best.text} was better: ${c.best.value}${c.played.certain ? "" : " (by estimate)"}`)));
     return [
       el("h3", {}, pieceIcon(side, info), `${sideTitle(side)}'s costliest moves`),
       items.length ? el("ul", {}, ...items) : el("p", { class: "muted small", text: "None: every move was as good as the best." }),
@@ -731,7 +780,7 @@ function renderPlay() {
   const last = s.cursor > 0 ? s.moves[s.cursor - 1] : null;
   const passed = last && last.square === null ? `${sideTitle(last.side)} passed. ` : "";
   if (s.board.outcome) {
-    status.replaceChildren(passed + "Game over: " + s.board.outcome.text);
+    status.replaceChildren(passed + "Game over: " + outcomeText(s.board.outcome, info));
   } else {
     const mustPass = s.board.legal.length === 1 && s.board.legal[0].square === null;
     let who;
@@ -791,8 +840,10 @@ function renderPlay() {
   });
   renderEval(s, info);
   if (hadFocus) {
+    // The square that had the focus, else the board's Tab stop (the square last
+    // reached), else the board itself while no square takes a move.
     const again = focused === undefined ? null : $(`#play-board .cell[data-square="${focused}"]`);
-    (again && !again.disabled ? again : $("#play-board .cell.legal") || board).focus();
+    (again && !again.disabled ? again : $('#play-board .cell[tabindex="0"]:not(:disabled)') || board).focus();
   }
 
   const list = $("#move-list");
@@ -800,15 +851,15 @@ function renderPlay() {
   list.replaceChildren(...s.moves.map((m, i) => {
     const item = el("li", {
       class: (i + 1 === s.cursor ? "current" : "") + (i >= s.cursor ? " future" : ""),
+      "data-ply": i + 1,
+    }, el("button", {
       title: "Show the position after this move",
-      tabindex: "0", role: "button", "data-ply": i + 1,
       "aria-current": i + 1 === s.cursor ? "step" : null,
       onclick: () => send("seek", { ply: i + 1 }),
-      onkeydown: (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); send("seek", { ply: i + 1 }); } },
-    }, el("span", { class: "n", text: `${i + 1}.` }), pieceIcon(m.side, info), m.text);
+    }, el("span", { class: "n", text: `${i + 1}.` }), pieceIcon(m.side, info), m.text));
     return item;
   }));
-  if (focusedMove !== undefined) list.querySelector(`li[data-ply="${focusedMove}"]`)?.focus();
+  if (focusedMove !== undefined) list.querySelector(`li[data-ply="${focusedMove}"] button`)?.focus();
   // The current move is scrolled into view inside the list only: scrolling the page would
   // carry the board off a small screen at every move.
   const current = list.querySelector("li.current");
@@ -883,10 +934,15 @@ function initPlay() {
     newGame([], play.seats.map((seat) => seat.spec()), null, text);
   });
   $("#analysis-ai").addEventListener("change", analyse);
+  $("#skip-to-board").addEventListener("click", (e) => {
+    e.preventDefault();
+    switchView("play");
+    ($('#play-board .cell[tabindex="0"]:not(:disabled)') || $("#play-board")).focus();
+  });
   // ← and → step through the game, Home and End go to its ends (not while typing).
   document.addEventListener("keydown", (e) => {
     if (!$("#view-play").classList.contains("active") || !play.state || e.altKey || e.ctrlKey || e.metaKey) return;
-    if (e.target.closest("input, select, textarea")) return;
+    if (e.target.closest("input, select, textarea, .board")) return;
     const s = play.state;
     const to = { ArrowLeft: s.cursor - 1, ArrowRight: s.cursor + 1, Home: 0, End: s.moves.length }[e.key];
     if (to === undefined || to < 0 || to > s.moves.length || to === s.cursor) return;
@@ -961,6 +1017,7 @@ function renderEditor() {
       root.querySelector(`.cell[data-square="${i}"]`)?.focus();
     });
   }
+  roveOver(root);
   $("#editor-to-move").value = editor.toMove;
 }
 
@@ -1100,7 +1157,7 @@ function tallyTable(table, run, cell) {
     ["total", run.total, "total"],
   ];
   table.replaceChildren(
-    el("thead", {}, el("tr", {}, el("th", { text: "" }), el("th", { text: "win" }), el("th", { text: "lose" }), el("th", { text: "draw" }))),
+    el("thead", {}, el("tr", {}, el("th", {}, el("span", { class: "visually-hidden", text: "A played" })), el("th", { text: "win" }), el("th", { text: "lose" }), el("th", { text: "draw" }))),
     el("tbody", {}, ...rows.map(([label, t, cls]) =>
       el("tr", { class: cls }, el("td", { text: label }), ...["win", "lose", "draw"].map((k) => el("td", { "data-cell": `${label}-${k}`, text: cell(t, k) }))))),
   );
@@ -1372,7 +1429,7 @@ function renderTournament(t) {
   // The crosstable, rows and columns in the standings' order.
   const order = t.standings.map((p) => p.ai);
   $("#tour-cross").replaceChildren(
-    el("thead", {}, el("tr", {}, el("th", { text: "" }), ...order.map((a, i) => el("th", { title: a, text: String(i + 1) })))),
+    el("thead", {}, el("tr", {}, el("th", {}, el("span", { class: "visually-hidden", text: "AI" })), ...order.map((a, i) => el("th", { title: a, text: String(i + 1) })))),
     el("tbody", {}, ...t.standings.map((p, i) => el("tr", {},
       el("th", { class: "ai-name", title: p.ai, text: `${i + 1}. ${p.ai}` }),
       ...order.map((o) => {
@@ -1520,7 +1577,7 @@ function renderExplore() {
   const v = explore.view;
   const info = explore.info;
   const status = $("#explore-status");
-  status.replaceChildren(...(v.board.outcome ? ["Game over: " + v.board.outcome.text] : [pieceIcon(v.board.to_move, info), `${v.board.to_move} to move`]));
+  status.replaceChildren(...(v.board.outcome ? ["Game over: " + outcomeText(v.board.outcome, info)] : [pieceIcon(v.board.to_move, info), `${v.board.to_move} to move`]));
   const badge = $("#explore-value");
   badge.className = `badge v${v.value.value}`;
   badge.textContent = (v.board.outcome ? "" : v.valuer ? `by ${v.valuer}: ` : "with best play: ") + v.value.text;
@@ -1582,7 +1639,7 @@ function renderExplore() {
         el("td", { text: probs.has(m) ? `${pct(probs.get(m))}%` : "–" }))))));
   }
   if (v.ai.explain) {
-    parts.push(el("h3", { text: "Its reasoning" }), el("pre", { class: "explain", text: v.ai.explain }));
+    parts.push(el("h3", { text: "Its reasoning" }), el("pre", { class: "explain", text: v.ai.explain, tabindex: "0", "aria-label": "The AI's reasoning" }));
   }
   out.replaceChildren(...parts);
 }

@@ -131,7 +131,7 @@ test("a tic-tac-toe game against ai14s: first free square loses, best play draws
   for (;;) {
     await humanTurn(page);
     if ((await status(page)).startsWith("Game over")) break;
-    const moves = await page.$$eval("#move-list li", (items) => items.map((li) => li.lastChild.textContent));
+    const moves = await page.$$eval("#move-list li button", (items) => items.map((b) => b.lastChild.textContent));
     const view = await api("/api/explore", { moves });
     const best = view.body.children.find((c) => c.best);
     await playAt(page, square("play-board", best.square));
@@ -554,8 +554,8 @@ for (const [name, viewport] of [["desktop", { width: 1360, height: 900 }], ["pho
     await humanTurn(page);
     assert.match(await page.textContent("#move-list li:first-child"), /c/);
     assert.ok(await page.$('#play-board .cell[data-square="37"] .disc.side-0'), "red's disc in c1");
-    // Only the landing squares are Tab stops; the rest of a column takes clicks only.
-    assert.equal(await page.getAttribute(square("play-board", 2), "tabindex"), "-1");
+    // The board is one Tab stop (the square last reached), whatever takes clicks.
+    assert.equal(await page.$$eval('#play-board .cell[tabindex="0"]', (c) => c.length), 1);
     assert.equal((await page.$$("#play-board .cell.legal")).length, 7);
     await shot(page, `${name}-connect4-column-tap`);
     assert.deepEqual(page.errors, []);
@@ -821,6 +821,11 @@ test("watch: games page on, fill in while a run goes on, show Othello's score, a
 test("a reload brings back the view, the game, its position and the run; keys play and step", async () => {
   const page = await open();
   assert.equal(await page.getAttribute("#tab-play", "aria-selected"), "true");
+  // The first Tab stop skips to the board, whose Tab stop is a legal square.
+  await page.keyboard.press("Tab");
+  assert.equal(await page.evaluate(() => document.activeElement.id), "skip-to-board");
+  await page.keyboard.press("Enter");
+  assert.equal(await page.evaluate(() => document.activeElement.closest("#play-board .cell.legal") !== null), true);
   // Enter on a focused square plays it, and the focus stays on the board.
   await page.focus(square("play-board", 4));
   await page.keyboard.press("Enter");
@@ -828,10 +833,25 @@ test("a reload brings back the view, the game, its position and the run; keys pl
   await humanTurn(page);
   assert.equal(await page.evaluate(() => document.activeElement.closest("#play-board") !== null), true);
   const cells = await cellsOf(page, "play-board");
-  // ← steps back (the AI waits there), and the list's moves take the focus.
-  await page.locator("#play-board").press("ArrowLeft");
+  // The board is one Tab stop; on it the arrow keys move between squares, occupied ones
+  // included, and never step the game (issue 63).
+  assert.equal(await page.$$eval('#play-board .cell[tabindex="0"]', (c) => c.length), 1);
+  const focusedSquare = () => page.evaluate(() => document.activeElement.dataset.square);
+  assert.equal(await focusedSquare(), "4");
+  await page.keyboard.press("ArrowLeft");
+  assert.equal(await focusedSquare(), "3");
+  await page.keyboard.press("ArrowUp");
+  assert.equal(await focusedSquare(), "0");
+  await page.keyboard.press("End");
+  assert.equal(await focusedSquare(), "2");
+  assert.equal(await page.textContent("#replay-label"), "move 2 of 2");
+  assert.equal(await page.$$eval('#play-board .cell[tabindex="0"]', (c) => c.map((x) => x.dataset.square).join()), "2");
+  // The AI's reply was said to screen readers.
+  assert.match(await page.textContent("#play-announce"), /^X played \(\d, \d\)\.$/);
+  // Off the board ← steps back (the AI waits there).
+  await page.focus("#move-list li:last-child button");
+  await page.keyboard.press("ArrowLeft");
   await page.waitForFunction(() => document.querySelector("#replay-label").textContent === "move 1 of 2");
-  assert.equal(await page.getAttribute("#move-list li >> nth=1", "tabindex"), "0");
   await page.reload();
   await page.waitForSelector("body[data-ready]");
   assert.equal(await page.textContent("#replay-label"), "move 1 of 2");
@@ -925,7 +945,7 @@ for (const [name, viewport] of [["desktop", { width: 1360, height: 900 }], ["pho
   await playAt(page, square("play-board", 4));
   assert.equal(await page.getAttribute("#play-clocks .clock.running", "data-side"), "x");
   // x does not move: its flag falls and the game is over on time.
-  await page.waitForFunction(() => /Game over: o wins on time: x's time ran out/.test(document.querySelector("#play-status").textContent), null, { timeout: 60000 });
+  await page.waitForFunction(() => /Game over: O wins on time: X's time ran out/.test(document.querySelector("#play-status").textContent), null, { timeout: 60000 });
   assert.match(await page.textContent('#play-clocks .clock[data-side="x"]'), /0:00\.0 — out of time/);
   assert.equal(await page.$$eval("#play-board .cell.legal", (c) => c.length), 0);
   if (name === "phone") {
@@ -1335,6 +1355,8 @@ for (const [name, viewport] of [["desktop", { width: 1360, height: 900 }], ["pho
       await playAt(page, "#play-board .cell.legal >> nth=0");
     }
     const total = await moveCount(page);
+    // The sides named as the result box names them (issue 63).
+    assert.match(await status(page), /^Game over: X wins/);
     await page.click("#review");
     await page.waitForSelector("#review-out h3");
     const headings = await page.$$eval("#review-out h3", (h) => h.map((x) => x.textContent));
@@ -1437,6 +1459,55 @@ for (const [name, viewport] of [["desktop", { width: 1360, height: 900 }], ["pho
     await page.waitForFunction(() => document.querySelector("#play-players").textContent.includes("White: engine"));
     assert.equal(await page.isVisible('#play-seat-1 select[aria-label$="level"]'), true);
     await shot(page, `${name}-othello-level-seats`);
+    assert.deepEqual(page.errors, []);
+  });
+}
+
+// Issue 63: accessibility as a check. axe-core (the npm package) runs on every view at
+// both sizes, with the analysis on, a review listed, a run and a tournament shown; no
+// violation of any rule is allowed.
+const axeSource = readFileSync(resolve(dirname(fileURLToPath(import.meta.url)), "node_modules/axe-core/axe.min.js"), "utf8");
+async function axeViolations(page, where) {
+  await page.addScriptTag({ content: axeSource });
+  const found = await page.evaluate(async () => {
+    const result = await window.axe.run(document, { resultTypes: ["violations"] });
+    return result.violations.map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(" ") + ": " + n.failureSummary.replace(/\s+/g, " ")).join(" | ")}`);
+  });
+  return found.map((v) => `${where}: ${v}`);
+}
+for (const [name, viewport] of [["desktop", { width: 1360, height: 900 }], ["phone", { width: 390, height: 844 }]]) {
+  test(`axe-core finds no accessibility violation in any view (${name})`, async () => {
+    const page = await open(viewport);
+    const found = [];
+    await page.check("#analysis-on");
+    await page.waitForFunction(() => document.querySelectorAll("#play-board .overlay").length === 9);
+    found.push(...await axeViolations(page, "play, tic-tac-toe analysed"));
+    // A finished game, reviewed: its costliest moves listed as buttons.
+    for (;;) {
+      await humanTurn(page);
+      if ((await status(page)).startsWith("Game over")) break;
+      await playAt(page, "#play-board .cell.legal >> nth=0");
+    }
+    await page.click("#review");
+    await page.waitForSelector("#review-out h3");
+    found.push(...await axeViolations(page, "play, a review"));
+    await page.selectOption("#play-game", "othello");
+    await page.waitForFunction(() => document.querySelectorAll("#play-board .overlay").length === 4);
+    await page.click("#records summary");
+    found.push(...await axeViolations(page, "play, Othello analysed"));
+    await page.click("#tab-watch");
+    await page.fill("#watch-games", "20");
+    await page.click("#watch-start");
+    await page.waitForSelector('#watch-progress[data-state="done"]', { timeout: 120000 });
+    found.push(...await axeViolations(page, "watch, a run done"));
+    await page.click("#tab-tournament");
+    await page.click("#tour-start");
+    await page.waitForFunction(() => /done/.test(document.querySelector("#tour-progress")?.textContent ?? ""), null, { timeout: 120000 });
+    found.push(...await axeViolations(page, "tournament, done"));
+    await page.click("#tab-explore");
+    await page.waitForSelector("#explore-board .cell");
+    found.push(...await axeViolations(page, "explore"));
+    assert.deepEqual(found, []);
     assert.deepEqual(page.errors, []);
   });
 }
