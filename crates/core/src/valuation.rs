@@ -67,8 +67,9 @@ impl ScoreScale {
         Some(share.clamp(-1.0, 1.0))
     }
 
-    /// The value as a short label for a board square: `+3.62`, `win`, `W2` (a win in
-    /// two moves), `+4` (an exact disc count: whole, where estimates have decimals).
+    /// The value as a short label for a board square: `+0.21`, `+3.6` discs, `win`, `W2`
+    /// (a win in two moves), `+4` (an exact disc count: whole, where estimates below ten
+    /// have a decimal).
     pub fn label(self, score: f64, exact: bool) -> String {
         match self.result(score, exact) {
             Some(result) => match self {
@@ -80,6 +81,10 @@ impl ScoreScale {
                 ScoreScale::Discs => signed(score, 0),
                 _ => result.to_string(),
             },
+            // One decimal for discs: a label fits a phone's 40 px square.
+            None if self == ScoreScale::Discs => {
+                signed(score, if score.abs() >= 10.0 { 0 } else { 1 })
+            }
             None => signed(score, if score.abs() >= 10.0 { 0 } else { 2 }),
         }
     }
@@ -340,7 +345,7 @@ mod tests {
         );
         assert_eq!(d.share(ScoreScale::distance_value(-2), true), Some(-1.0));
         assert_eq!(ScoreScale::Discs.label(4.0, true), "+4");
-        assert_eq!(ScoreScale::Discs.label(-3.62, false), "−3.62");
+        assert_eq!(ScoreScale::Discs.label(-3.62, false), "−3.6");
         assert_eq!(ScoreScale::Discs.share(-32.0, false), Some(-0.5));
         assert_eq!(ScoreScale::WinRate.label(0.0, true), "draw");
         assert_eq!(ScoreScale::WinRate.label(0.0, false), "0.00");

@@ -883,6 +883,8 @@ function renderPlay() {
   slider.max = s.moves.length;
   slider.value = s.cursor;
   $("#replay-label").textContent = `move ${s.cursor} of ${s.moves.length}`;
+  $("#step-back").disabled = s.cursor === 0;
+  $("#step-forward").disabled = s.cursor === s.moves.length;
   renderControls();
 }
 
@@ -907,6 +909,8 @@ function initPlay() {
     $("#replay-label").textContent = `move ${e.target.value} of ${play.state.moves.length}`;
   });
   $("#replay").addEventListener("change", (e) => send("seek", { ply: Number(e.target.value) }));
+  $("#step-back").addEventListener("click", () => send("seek", { ply: play.state.cursor - 1 }));
+  $("#step-forward").addEventListener("click", () => send("seek", { ply: play.state.cursor + 1 }));
   $("#analysis-on").addEventListener("change", analyse);
   $("#analysis-deepen").addEventListener("change", analyse);
   $("#hint").addEventListener("click", askHint);

@@ -135,7 +135,7 @@ pub struct DeepMoveScore {
     /// The level the value comes from: the view's, or the next for a move that a level
     /// cut short by time had valued (the last view); `null` as for the view.
     pub level: Option<u32>,
-    /// The value on a square: `+3.62`, `W2` (a win in two moves), `draw`.
+    /// The value on a square: `+3.6`, `W2` (a win in two moves), `draw`.
     pub label: String,
     /// The value in words: `win in 2 moves`, `+0.21 (estimate)` (`text` is the move's).
     pub value: String,

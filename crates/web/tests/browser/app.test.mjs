@@ -1511,3 +1511,58 @@ for (const [name, viewport] of [["desktop", { width: 1360, height: 900 }], ["pho
     assert.deepEqual(page.errors, []);
   });
 }
+
+// Issue 63: a real game with analysis on a phone. The analysis (moves, review, graph)
+// comes right under the board, before the New-game card; ◀ ▶ step through the game;
+// squares, buttons and checkboxes are 40 px targets; a value stays inside its square.
+for (const [name, viewport] of [["desktop", { width: 1360, height: 900 }], ["phone", { width: 390, height: 844 }]]) {
+  test(`play and analysis on a small screen: order, step buttons, targets, labels (${name})`, async () => {
+    const page = await open(viewport);
+    await page.selectOption("#play-game", "othello");
+    await page.waitForSelector('#play-board.discs .cell[data-square="19"].legal');
+    await page.selectOption("#play-seat-1 select.ai", "human");
+    await page.waitForFunction(() => document.querySelector("#play-players").textContent.includes("White: Human"));
+    await page.check("#analysis-on");
+    for (let ply = 1; ply <= 2; ply++) {
+      await playAt(page, "#play-board .cell.legal >> nth=0");
+    }
+    await page.waitForFunction(() => document.querySelectorAll("#play-board .overlay").length === document.querySelectorAll("#play-board .cell.legal").length);
+    const layout = await page.evaluate(() => {
+      const box = (e) => e.getBoundingClientRect();
+      const cells = [...document.querySelectorAll("#play-board .cell")].map(box);
+      const spills = [...document.querySelectorAll("#play-board .overlay")].filter((o) => {
+        const [a, b] = [box(o), box(o.closest(".cell"))];
+        return a.left < b.left - 0.5 || a.right > b.right + 0.5 || a.top < b.top - 0.5 || a.bottom > b.bottom + 0.5;
+      }).map((o) => o.textContent);
+      const targets = ["#step-back", "#step-forward", "#hint", "#undo", 'label:has(> #analysis-on)'].map((q) => [q, box(document.querySelector(q))]);
+      return {
+        smallestCell: Math.min(...cells.map((c) => Math.min(c.width, c.height))),
+        spills,
+        small: targets.filter(([, b]) => b.height < 40 || b.width < 40).map(([q, b]) => `${q} ${b.width}×${b.height}`),
+        boardBottom: box(document.querySelector(".board-card")).bottom,
+        movesTop: box(document.querySelector(".moves-card")).top,
+        setupTop: box(document.querySelector("#view-play .setup")).top,
+        wider: document.documentElement.scrollWidth > window.innerWidth,
+      };
+    });
+    assert.deepEqual(layout.spills, [], "labels spill out of their squares");
+    assert.ok(layout.smallestCell >= 40, `squares of ${layout.smallestCell} px`);
+    assert.equal(layout.wider, false, "the page is wider than the screen");
+    if (name === "phone") {
+      assert.deepEqual(layout.small, [], "targets under 40 px");
+      assert.ok(layout.movesTop > layout.boardBottom && layout.movesTop < layout.setupTop, JSON.stringify(layout));
+    }
+    // ◀ and ▶ step through the game.
+    assert.equal(await page.isDisabled("#step-forward"), true);
+    await page.click("#step-back");
+    await page.waitForFunction(() => document.querySelector("#replay-label").textContent === "move 1 of 2");
+    await page.click("#step-back");
+    await page.waitForFunction(() => document.querySelector("#replay-label").textContent === "move 0 of 2");
+    assert.equal(await page.isDisabled("#step-back"), true);
+    await page.click("#step-forward");
+    await page.waitForFunction(() => document.querySelector("#replay-label").textContent === "move 1 of 2");
+    await page.$eval("#play-board", (e) => e.scrollIntoView());
+    await shot(page, `${name}-othello-analysis-small-screen`);
+    assert.deepEqual(page.errors, []);
+  });
+}
