@@ -105,6 +105,73 @@ pub trait Game: Clone + Debug + Display + Send + Sync + 'static {
     fn move_code(mv: Self::Move) -> u32;
 }
 
+/// What a game record says of a game beyond its moves: the players' names, first side
+/// first, the event (or place) and the date, as a game database or a pasted record gives
+/// them. Each part is optional; none is longer than [`GameHeaders::MAX_CHARS`].
+///
+/// ```
+/// use gamelab_core::GameHeaders;
+/// let headers = GameHeaders {
+///     players: [Some("Tastet Marc".into()), None],
+///     event: Some("Paris".into()),
+///     date: Some("1990".into()),
+/// };
+/// assert!(headers.check().is_ok());
+/// assert_eq!(headers.player_or(1, "human"), "human");
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GameHeaders {
+    #[serde(default)]
+    pub players: [Option<String>; 2],
+    #[serde(default)]
+    pub event: Option<String>,
+    #[serde(default)]
+    pub date: Option<String>,
+}
+
+impl GameHeaders {
+    /// The longest name, event or date kept.
+    pub const MAX_CHARS: usize = 200;
+
+    /// Whether nothing is known beyond the moves.
+    pub fn is_empty(&self) -> bool {
+        self.players.iter().all(Option::is_none) && self.event.is_none() && self.date.is_none()
+    }
+
+    /// Side `index`'s name, or `otherwise` (say the seat's AI spec) when there is none.
+    pub fn player_or<'a>(&'a self, index: usize, otherwise: &'a str) -> &'a str {
+        self.players[index].as_deref().unwrap_or(otherwise)
+    }
+
+    /// Every part within [`GameHeaders::MAX_CHARS`] and free of control characters (a
+    /// record's fields are one line each).
+    pub fn check(&self) -> Result<(), String> {
+        let parts = [
+            ("the first player's name", &self.players[0]),
+            ("the second player's name", &self.players[1]),
+            ("the event", &self.event),
+            ("the date", &self.date),
+        ];
+        for (what, part) in parts {
+            let Some(text) = part else { continue };
+            if text.chars().count() > Self::MAX_CHARS {
+                return Err(format!(
+                    "{what} is {} characters long: expected at most {}",
+                    text.chars().count(),
+                    Self::MAX_CHARS
+                ));
+            }
+            if text.chars().any(char::is_control) {
+                return Err(format!(
+                    "{what} holds a control character: expected one line of text"
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
 /// A game's notation: reading positions and moves as people and files write them, and the
 /// words for its sides and results.
 pub trait Notation: Game {
@@ -171,9 +238,16 @@ pub trait Notation: Game {
     }
 
     /// A game from the start, in play or over, in the game's own format on one line (only
-    /// for games with [`Notation::RECORD_EXTENSION`]); `players` first side first.
-    fn write_game(moves: &[Self::Move], players: [&str; 2]) -> Option<String> {
-        let _ = (moves, players);
+    /// for games with [`Notation::RECORD_EXTENSION`]), with what `headers` say of it.
+    fn write_game(moves: &[Self::Move], headers: &GameHeaders) -> Option<String> {
+        let _ = (moves, headers);
+        None
+    }
+
+    /// What a whole game pasted in the game's own format says beyond its moves (players,
+    /// event, date), for games with [`Notation::RECORD_EXTENSION`]; `None` for plain moves.
+    fn read_headers(text: &str) -> Option<GameHeaders> {
+        let _ = text;
         None
     }
 

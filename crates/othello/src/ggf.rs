@@ -7,7 +7,7 @@
 use thiserror::Error;
 
 use gamelab_core::record::GameRecord;
-use gamelab_core::{Game, Notation};
+use gamelab_core::{Game, GameHeaders, Notation};
 
 use crate::{Move, Othello, Square};
 
@@ -198,9 +198,10 @@ pub fn write_record(record: &GameRecord) -> Result<String, String> {
     Ok(game.write())
 }
 
-/// A game from the start, in play or over, as a GGF game on one line: the players, the
-/// moves (passes put back) and, once it is over, the result (`RE[?]` before).
-pub fn write_game(moves: &[Move], players: [&str; 2]) -> Result<String, String> {
+/// A game from the start, in play or over, as a GGF game on one line: the players
+/// (`?` for one without a name), the event as `PC` (`gamelab` without one), the date as
+/// `DT`, the moves (passes put back) and, once it is over, the result (`RE[?]` before).
+pub fn write_game(moves: &[Move], headers: &GameHeaders) -> Result<String, String> {
     let mut end = Othello::new();
     for &mv in moves {
         if end.pass_if_forced(mv) {
@@ -217,19 +218,46 @@ pub fn write_game(moves: &[Move], players: [&str; 2]) -> Result<String, String> 
     } else {
         "?".to_string()
     };
-    let game = GgfGame::new(
-        Othello::new(),
-        moves,
-        vec![
-            ("GM".into(), "Othello".into()),
-            ("PC".into(), "gamelab".into()),
-            ("PB".into(), players[0].to_string()),
-            ("PW".into(), players[1].to_string()),
-            ("RE".into(), result),
-            ("TY".into(), "8".into()),
-        ],
-    )?;
+    let mut properties = vec![
+        ("GM".into(), "Othello".into()),
+        (
+            "PC".into(),
+            headers.event.clone().unwrap_or_else(|| "gamelab".into()),
+        ),
+    ];
+    if let Some(date) = &headers.date {
+        properties.push(("DT".into(), date.clone()));
+    }
+    properties.extend([
+        ("PB".into(), headers.player_or(0, "?").to_string()),
+        ("PW".into(), headers.player_or(1, "?").to_string()),
+        ("RE".into(), result),
+        ("TY".into(), "8".into()),
+    ]);
+    let game = GgfGame::new(Othello::new(), moves, properties)?;
     Ok(game.write())
+}
+
+/// What a GGF game says of itself: `PB` and `PW`, `PC` as the event, `DT` as the date
+/// (each cut to [`GameHeaders::MAX_CHARS`]); `None` when `text` is no GGF game.
+pub fn read_headers(text: &str) -> Option<GameHeaders> {
+    let game = parse_one(text.trim()).ok()?;
+    let part = |key: &str| {
+        game.property(key)
+            .map(str::trim)
+            .filter(|v| !v.is_empty() && *v != "?")
+            .map(|v| {
+                v.chars()
+                    .filter(|c| !c.is_control())
+                    .take(GameHeaders::MAX_CHARS)
+                    .collect()
+            })
+    };
+    Some(GameHeaders {
+        players: [part("PB"), part("PW")],
+        event: part("PC"),
+        date: part("DT"),
+    })
 }
 
 /// Every game of GGF text as game records, checked by replaying them: numbered in file

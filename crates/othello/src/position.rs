@@ -727,8 +727,15 @@ impl Notation for Othello {
         crate::transcript::write(moves)
     }
 
-    fn write_game(moves: &[Move], players: [&str; 2]) -> Option<String> {
-        crate::ggf::write_game(moves, players).ok()
+    fn write_game(moves: &[Move], headers: &gamelab_core::GameHeaders) -> Option<String> {
+        crate::ggf::write_game(moves, headers).ok()
+    }
+
+    fn read_headers(text: &str) -> Option<gamelab_core::GameHeaders> {
+        text.trim_start()
+            .starts_with("(;")
+            .then(|| crate::ggf::read_headers(text))
+            .flatten()
     }
 
     const RECORD_EXTENSION: Option<&'static str> = Some("ggf");

@@ -184,7 +184,11 @@ impl<G: Described> AnyGame for DynGame<G> {
                 "this position was read from a board, not reached by moves from the start: there is no game to write".into(),
             );
         }
-        G::write_game(self.game.history(), players)
+        let headers = gamelab_core::GameHeaders {
+            players: players.map(|p| Some(p.to_string())),
+            ..Default::default()
+        };
+        G::write_game(self.game.history(), &headers)
             .ok_or_else(|| format!("{} has no record format of its own", G::NAME))
     }
 

@@ -349,7 +349,7 @@ function setupPlaySeats(initial = null) {
 // The players of the game in play, as specs.
 const playersOf = (state) => state.players.map((p) => (p.kind === "human" ? "human" : p.spec));
 
-async function newGame(moves = [], players = null, game = null, record = null, position = null) {
+async function newGame(moves = [], players = null, game = null, record = null, position = null, headers = null) {
   const name = game || $("#play-game").value;
   const seed = wholeNumber($("#play-seed"), "The seed", 0, MAX_SEED);
   if (seed === null) return;
@@ -361,6 +361,7 @@ async function newGame(moves = [], players = null, game = null, record = null, p
   };
   if (record !== null) body.record = record;
   if (position !== null) body.position = position;
+  if (headers !== null) body.headers = headers;
   const clock = $("#play-clock").value.trim();
   if (clock) body.clock = clock;
   const asked = ++play.asked;
@@ -792,12 +793,17 @@ function renderPlay() {
     status.replaceChildren(pieceIcon(s.board.to_move, info), `${passed}${sideTitle(s.board.to_move)} to move — ${who}`);
   }
   renderClocks();
+  // A player's name when the game came with one (a database's game, a pasted GGF), else
+  // who plays the seat; then the event and the date.
+  const names = s.headers?.players ?? [null, null];
+  const about = [s.headers?.event, s.headers?.date].filter(Boolean).join(", ");
   $("#play-players").replaceChildren(...s.players.flatMap((p, i) => [
     i > 0 ? " · " : null,
     pieceIcon(p.side, info),
     `${sideTitle(p.side)}: `,
-    el("strong", { text: p.kind === "human" ? "Human" : p.spec }),
-  ].filter((x) => x !== null)));
+    el("strong", { text: names[i] ?? (p.kind === "human" ? "Human" : p.spec) }),
+    names[i] && p.kind !== "human" ? ` (played by ${p.spec})` : null,
+  ].filter((x) => x !== null)), ...(about ? [el("span", { class: "event", text: ` — ${about}` })] : []));
   // What the AI's search did for the move just shown: how deep, how many positions, the line
   // it expected (the search's own principal variation, its move first).
   const searched = last?.search;
@@ -1108,7 +1114,9 @@ function openWthor(g) {
   const players = ["human", "human"];
   $("#play-game").value = "othello";
   setupPlaySeats(players);
-  newGame([], players, "othello", g.moves);
+  // The players, the tournament and the year go with the game (and into its GGF).
+  const headers = { players: [g.black, g.white], event: g.tournament || null, date: String(g.year) };
+  newGame([], players, "othello", g.moves, null, headers);
 }
 
 function initWthor() {

@@ -4,7 +4,7 @@
 
 use gamelab_core::clock::{TimeControl, TimeSource};
 use gamelab_core::session::{ClockReading, PlaySession, Seat, SessionError};
-use gamelab_core::{Described, FileAccess, Side, StopFlag};
+use gamelab_core::{Described, FileAccess, GameHeaders, Side, StopFlag};
 use serde::{Deserialize, Serialize};
 
 use crate::error::ApiError;
@@ -32,6 +32,9 @@ pub struct NewGame {
     /// A game clock for each side, as `gamelab match --clock` takes it (`300`, `300+5`,
     /// `300/30/5`), running from the position after `moves` and `record`.
     pub clock: Option<String>,
+    /// The players' names, the event and the date (a game opened from a database); a
+    /// pasted record in the game's own format (GGF) brings its own when this is absent.
+    pub headers: Option<GameHeaders>,
 }
 
 /// A position as the position editor makes it: the side on each square, row by row
@@ -144,6 +147,9 @@ pub struct GameState {
     /// The clocks, for a game played on one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub clock: Option<ClockView>,
+    /// The players' names, event and date, when the game came with them.
+    #[serde(skip_serializing_if = "GameHeaders::is_empty")]
+    pub headers: GameHeaders,
 }
 
 /// A game's clocks as they read when the state was made.
@@ -200,9 +206,9 @@ pub trait Session: Send {
     fn seek(&mut self, ply: usize) -> Result<(), ApiError>;
 }
 
-/// The play session of gamelab-core, with the page's views, and the position it was set
-/// up from when it was.
-pub struct WebSession<G: Described>(PlaySession<G>, Option<SetUp>);
+/// The play session of gamelab-core, with the page's views, the position it was set up
+/// from when it was, and what the game's record said of it.
+pub struct WebSession<G: Described>(PlaySession<G>, Option<SetUp>, GameHeaders);
 
 /// The HTTP status of a refused request: a move the rules refuse is 422, a ply past the
 /// end 400, anything that does not fit the game's state 409.
@@ -274,7 +280,18 @@ impl<G: Described> WebSession<G> {
         }
         session.set_time_source(time);
         session.set_clock(clock);
-        Ok(WebSession(session, request.position.clone()))
+        let headers = match &request.headers {
+            Some(headers) => headers.clone(),
+            None => request
+                .record
+                .as_deref()
+                .and_then(G::read_headers)
+                .unwrap_or_default(),
+        };
+        headers
+            .check()
+            .map_err(|e| ApiError::bad_request(format!("headers: {e}")))?;
+        Ok(WebSession(session, request.position.clone(), headers))
     }
 
     fn check_ply(&self, ply: Option<usize>) -> Result<(), ApiError> {
@@ -337,20 +354,28 @@ impl<G: Described> Session for WebSession<G> {
             can_undo: session.can_undo(),
             ai_to_move: session.ai_to_move() && flag.is_none(),
             record: {
-                let players =
-                    Side::BOTH.map(|side| session.seats()[side.index()].spec().unwrap_or("human"));
+                // A player's name, else the seat's AI spec, else `human`.
+                let players = Side::BOTH.map(|side| {
+                    let spec = session.seats()[side.index()].spec().unwrap_or("human");
+                    Some(self.2.player_or(side.index(), spec).to_string())
+                });
+                let headers = GameHeaders {
+                    players,
+                    ..self.2.clone()
+                };
                 RecordView {
                     moves: G::write_moves(session.line()),
                     format: G::RECORD_EXTENSION,
                     native: self
                         .1
                         .is_none()
-                        .then(|| G::write_game(session.line(), players))
+                        .then(|| G::write_game(session.line(), &headers))
                         .flatten(),
                 }
             },
             position: self.1.clone(),
             clock: clock.map(clock_view::<G>),
+            headers: self.2.clone(),
         }
     }
 

@@ -1267,6 +1267,63 @@ async fn analysis_is_exact_where_the_game_is_solved_and_ranks_proofs_over_estima
     assert_eq!(best[0]["label"], "win");
 }
 
+/// Issue 63: a game keeps its players' names, event and date, given or read from a pasted
+/// GGF, and writes them into its own GGF; headers too long are refused.
+#[tokio::test]
+async fn a_game_keeps_its_headers_in_and_out() {
+    let app = App::new();
+    let ggf = "(;GM[Othello]PC[Club night]DT[2020.05.01]PB[Alice]PW[Bob]RE[?]TY[8]BO[8 ---------------------------O*------*O--------------------------- *]B[f5]W[d6];)";
+    let (status, state) = app
+        .post(
+            "/api/games",
+            json!({"game": "othello", "players": ["human", "human"], "record": ggf}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{state}");
+    assert_eq!(state["headers"]["players"], json!(["Alice", "Bob"]));
+    assert_eq!(state["headers"]["event"], "Club night");
+    assert_eq!(state["headers"]["date"], "2020.05.01");
+    let native = state["record"]["native"].as_str().unwrap();
+    for part in ["PC[Club night]", "DT[2020.05.01]", "PB[Alice]", "PW[Bob]"] {
+        assert!(native.contains(part), "{native}");
+    }
+    // Given with the request (a database's game); an AI's seat keeps its name too.
+    let (_, state) = app
+        .post(
+            "/api/games",
+            json!({"game": "othello", "players": ["human", "random"], "moves": ["f5"],
+                   "headers": {"players": ["Tastet Marc", null], "event": "Paris", "date": "1990"}}),
+        )
+        .await;
+    let native = state["record"]["native"].as_str().unwrap();
+    assert!(native.contains("PB[Tastet Marc]PW[random]"), "{native}");
+    assert!(native.contains("PC[Paris]DT[1990]"), "{native}");
+    // Without headers the state has none, and the GGF names the seats.
+    let (_, state) = app
+        .post(
+            "/api/games",
+            json!({"game": "othello", "players": ["human", "human"]}),
+        )
+        .await;
+    assert!(state.get("headers").is_none(), "{state}");
+    assert!(
+        state["record"]["native"]
+            .as_str()
+            .unwrap()
+            .contains("PB[human]PW[human]")
+    );
+    assert_error(
+        app.post(
+            "/api/games",
+            json!({"game": "othello", "players": ["human", "human"],
+                   "headers": {"players": ["x".repeat(201), null]}}),
+        )
+        .await,
+        StatusCode::BAD_REQUEST,
+        "headers: the first player's name is 201 characters long: expected at most 200",
+    );
+}
+
 /// The moves of a game's state, as texts.
 fn move_texts(state: &Value) -> Vec<&str> {
     state["moves"]

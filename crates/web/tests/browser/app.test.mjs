@@ -1150,7 +1150,15 @@ for (const [name, viewport] of [["desktop", { width: 1360, height: 900 }], ["pho
     await page.click("#wthor-list li >> nth=0 >> button");
     await page.waitForFunction(() => document.querySelectorAll("#move-list li").length >= 50);
     assert.equal(await page.inputValue("#play-game"), "othello");
-    assert.match(await page.textContent("#play-players"), /Black: Human · .*White: Human/);
+    // The players' names, the tournament and the year come with it (issue 63), and go
+    // into its GGF.
+    const players = await page.textContent("#play-players");
+    assert.match(players, /^Black: .+ · White: .+ — .+, 1990$/);
+    assert.match(players, /tastet/i);
+    assert.doesNotMatch(players, /Human/);
+    const ggf = await page.evaluate(() => play.state.record.native);
+    const [, blackName] = /^Black: (.+) · White/.exec(players);
+    assert.ok(ggf.includes(`PB[${blackName}]`) && ggf.includes("DT[1990]"), ggf);
     const [black, white] = await page.$$eval("#play-score > span", (s) => s.map((x) => Number(x.textContent)));
     const recorded = Number(first.match(/ (\d+)–(\d+) /)[1]);
     // The recorded count gives the empty squares to the winner.
