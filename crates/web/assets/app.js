@@ -215,7 +215,7 @@ function makePicker(container, info, { title, icon, human = true, initial = "hum
 // `overlay` maps a square to a short text shown in its corner (or `{ text, exact, deeper }`:
 // an exact value, the game's, is marked as such, and so is a value from a level deeper
 // than the others, `deeper` being that level).
-function drawBoard(root, board, info, { onSquare = null, overlay = {}, pick = null, flipped = new Set() } = {}) {
+function drawBoard(root, board, info, { onSquare = null, overlay = {}, pick = null, flipped = new Set(), animate = false } = {}) {
   root.className = `board ${info.pieces}`;
   setColours(root, info);
   root.style.setProperty("--rows", board.rows);
@@ -236,7 +236,7 @@ function drawBoard(root, board, info, { onSquare = null, overlay = {}, pick = nu
       const piece = board.cells[i];
       const canPlay = onSquare && legal.has(i);
       const cell = el("button", {
-        class: "cell" + (canPlay ? " legal" : "") + (i === last ? " last" : "") + (i === pick ? " pick" : "") + (highlight.has(i) ? " won" : "") + (flipped.has(i) ? " flipped" : ""),
+        class: "cell" + (canPlay ? " legal" : "") + (i === last ? " last" : "") + (i === pick ? " pick" : "") + (highlight.has(i) ? " won" : "") + (flipped.has(i) ? (animate ? " flipped flipping" : " flipped") : ""),
         "data-square": i, "data-row": r, "data-col": c, tabindex: "-1",
         "aria-label": `${info.square_names[i]}${piece ? " " + piece : ""}${overlay[i] === undefined ? "" : `, ${typeof overlay[i] === "object" ? overlay[i].text : overlay[i]}`}`,
         // On a board that takes moves every square can be reached with the arrow keys
@@ -438,7 +438,9 @@ function showGame(state) {
   }
   play.clockAt = performance.now();
   if (play.state?.id !== state.id) $("#review-out").replaceChildren();
-  if (play.state?.game !== state.game) $("#analysis-ai").value = gameInfo(state.game).analysis_ai;
+  // A new game's analysis AI is the game's own, unless the address brought one back.
+  if (play.state?.game !== state.game) $("#analysis-ai").value = play.restoredAi ?? gameInfo(state.game).analysis_ai;
+  play.restoredAi = null;
   play.state = state;
   play.info = gameInfo(state.game);
   // A closed position editor follows the game in play; an open one keeps its edits.
@@ -629,7 +631,9 @@ function isAhead(v, level) {
 function deepeningNote(view) {
   const best = bestOf(view.scores);
   const exact = view.scores.filter((v) => v.exact).length;
-  const level = view.level === null ? `By ${view.spec}` : `Level ${view.level} by ${view.spec}`;
+  // The deepening's level, past the spec's own `level=` when it has one (that sets how
+  // it plays): said as what the AI did, so that the two do not read as a contradiction.
+  const level = view.level === null ? `By ${view.spec}` : `${view.spec} deepened to level ${view.level}`;
   const parts = [`${level}, for the side to move`];
   if (view.scores.length) parts.push(`${exact} of ${view.scores.length} values exact`);
   // A level cut short by time: the moves it had valued, best first, are shown at it.
@@ -829,7 +833,10 @@ function renderPlay() {
   const before = play.shown;
   const flipped = new Set(before && before.id === s.id && before.cursor + 1 === s.cursor
     ? s.board.cells.flatMap((c, i) => (c && before.cells[i] && c !== before.cells[i] ? [i] : [])) : []);
-  if (!before || before.id !== s.id || before.cursor !== s.cursor) play.flipped = flipped;
+  // The flips turn over once, when the move comes; a redraw of the same position (new
+  // values, a clock) keeps them marked without turning them again.
+  const moved = !before || before.id !== s.id || before.cursor !== s.cursor;
+  if (moved) play.flipped = flipped;
   play.shown = { id: s.id, cursor: s.cursor, cells: s.board.cells };
   const shownValues = analysis.values?.key === positionKey(s) ? analysis.values : null;
   const values = shownValues ? shownValues.scores : [];
@@ -840,9 +847,15 @@ function renderPlay() {
       deeper: isAhead(v, level) ? v.level : null,
     }]));
   const best = bestOf(values);
+  // Several lines: the best three moves as the server ranks them, each with its value in
+  // words and the line the AI expects from it.
+  const ranked = [...values].sort((a, b) => (b.best - a.best) || (a.loss - b.loss) || (b.score - a.score));
+  $("#analysis-lines").replaceChildren(...ranked.slice(0, 3).map((v) => el("li", {},
+    el("strong", { text: v.text }), `: ${v.value}`,
+    v.line.length > 1 ? el("span", { class: "line", text: ` — ${v.line.join(" ")}` }) : null)));
   drawBoard(board, s.board, info, {
     onSquare: humanToMove ? (i, mv) => send("move", { move: mv.text, ply: s.cursor }) : null,
-    overlay, pick: best ? best.square : hint(s), flipped: play.flipped,
+    overlay, pick: best ? best.square : hint(s), flipped: play.flipped, animate: moved,
   });
   renderEval(s, info);
   if (hadFocus) {
@@ -917,8 +930,8 @@ function initPlay() {
   $("#replay").addEventListener("change", (e) => send("seek", { ply: Number(e.target.value) }));
   $("#step-back").addEventListener("click", () => send("seek", { ply: play.state.cursor - 1 }));
   $("#step-forward").addEventListener("click", () => send("seek", { ply: play.state.cursor + 1 }));
-  $("#analysis-on").addEventListener("change", analyse);
-  $("#analysis-deepen").addEventListener("change", analyse);
+  $("#analysis-on").addEventListener("change", () => { analyse(); saveUrl(); });
+  $("#analysis-deepen").addEventListener("change", () => { analyse(); saveUrl(); });
   $("#hint").addEventListener("click", askHint);
   $("#review").addEventListener("click", review);
   // A game's moves as people write them (the server's: Othello's as a transcript,
@@ -943,7 +956,7 @@ function initPlay() {
     if (!text) return toast("Paste the moves of a game first (e.g. f5d6c3 in Othello, 1,1 0,0 in tic-tac-toe).");
     newGame([], play.seats.map((seat) => seat.spec()), null, text);
   });
-  $("#analysis-ai").addEventListener("change", analyse);
+  $("#analysis-ai").addEventListener("change", () => { analyse(); saveUrl(); });
   $("#skip-to-board").addEventListener("click", (e) => {
     e.preventDefault();
     switchView("play");
@@ -966,6 +979,11 @@ async function restorePlay(q) {
   const name = q.get("game");
   if (!gameInfo(name)) return false;
   const players = [q.get("a") || "human", q.get("b") || "human"];
+  // The analysis as it was: on or off, deepening or not, by which AI.
+  $("#analysis-on").checked = q.get("analysis") === "1";
+  $("#analysis-deepen").checked = q.get("deepen") === "1";
+  play.restoredAi = q.get("ai") || null;
+  if (play.state?.game === name && play.restoredAi) $("#analysis-ai").value = play.restoredAi;
   $("#play-game").value = name;
   $("#play-seed").value = q.get("seed") || "0";
   $("#play-clock").value = q.get("clock") || "";
@@ -1711,6 +1729,10 @@ function saveUrl() {
     q.set("cursor", String(s.cursor));
     if (s.position) q.set("position", positionText(s.position, gameInfo(s.game)));
     if (s.clock) q.set("clock", s.clock.control);
+    if ($("#analysis-on").checked) q.set("analysis", "1");
+    if ($("#analysis-deepen").checked) q.set("deepen", "1");
+    const ai = $("#analysis-ai").value.trim();
+    if (ai && ai !== gameInfo(s.game).analysis_ai) q.set("ai", ai);
   } else if (view === "watch" && watch.run) {
     q.set("run", watch.run.id);
   } else if (view === "tournament" && tour.state) {
@@ -1719,7 +1741,33 @@ function saveUrl() {
     q.set("game", explore.info.name);
     if (explore.moves.length) q.set("moves", explore.moves.join(" "));
   }
-  history.replaceState(null, "", `#${q}`);
+  // A new entry in the browser's history for each view, game, run, tournament or tree
+  // position, so that Back and Forward move through them; moves within a game, and the
+  // settings, replace the entry.
+  const key = [view, q.get("id"), q.get("run"), q.get("tournament"), view === "explore" ? `${q.get("game")} ${q.get("moves")}` : ""].join("|");
+  if (history.state?.key && history.state.key !== key) history.pushState({ key }, "", `#${q}`);
+  else history.replaceState({ key }, "", `#${q}`);
+}
+
+// Back and Forward: the view and what it showed, from the address.
+async function followHistory() {
+  restoring = true;
+  try {
+    const q = new URLSearchParams(location.hash.slice(1));
+    const view = ["play", "watch", "tournament", "explore"].includes(q.get("view")) ? q.get("view") : "play";
+    if (view === "play" && q.get("id") && q.get("id") !== play.state?.id) await restorePlay(q);
+    if (view === "watch" && q.get("run") !== watch.run?.id) await restoreWatch(q);
+    if (view === "tournament" && q.get("tournament") !== tour.state?.id) await restoreTournament(q);
+    if (view === "explore" && q.get("game")) {
+      const moves = (q.get("moves") || "").split(" ").filter((m) => m);
+      if (q.get("game") !== explore.info?.name) await exploreGame(q.get("game"), moves);
+      else if (moves.join(" ") !== explore.moves.join(" ")) await exploreAt(moves);
+    }
+    switchView(view);
+  } finally {
+    restoring = false;
+  }
+  saveUrl();
 }
 
 async function main() {
@@ -1747,6 +1795,7 @@ async function main() {
   switchView(view);
   restoring = false;
   saveUrl();
+  window.addEventListener("popstate", followHistory);
   document.body.dataset.ready = "true";
 }
 

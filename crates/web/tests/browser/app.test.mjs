@@ -975,7 +975,7 @@ test("analysis that keeps deepening: level by level to the exact values", async 
   await page.check("#analysis-deepen");
   await page.check("#analysis-on");
   await page.waitForFunction(() => /Ended: every move's value is exact\.$/.test(document.querySelector("#analysis-note").textContent));
-  assert.match(await page.textContent("#analysis-note"), /^Level \d+ by mcts:iterations=20000, for the side to move, 9 of 9 values exact, /);
+  assert.match(await page.textContent("#analysis-note"), /^mcts:iterations=20000 deepened to level \d+, for the side to move, 9 of 9 values exact, /);
   assert.equal(await page.$$eval("#play-board .overlay", (o) => o.length), 9);
   await page.uncheck("#analysis-on");
   await othelloBetweenPeople(page, 44);
@@ -985,18 +985,24 @@ test("analysis that keeps deepening: level by level to the exact values", async 
   // 16 empties: the moves' 15 are within level 9's exact reach.
   await page.waitForFunction(() => /Ended: every move's value is exact\.$/.test(document.querySelector("#analysis-note").textContent));
   const note = await page.textContent("#analysis-note");
-  assert.match(note, /^Level 9 by engine:threads=1, for the side to move, (\d+) of \1 values exact, [\d,]+ positions, [\d.]+ s\. Best [a-h][1-8] \([+−]?\d+ discs \(exact\)\), line [a-h][1-8]( [a-h][1-8]| pass)*\. Ended/);
+  assert.match(note, /^engine:threads=1 deepened to level 9, for the side to move, (\d+) of \1 values exact, [\d,]+ positions, [\d.]+ s\. Best [a-h][1-8] \([+−]?\d+ discs \(exact\)\), line [a-h][1-8]( [a-h][1-8]| pass)*\. Ended/);
   const legal = await page.$$eval("#play-board .cell.legal", (c) => c.length);
   const values = await page.$$eval("#play-board .overlay", (o) => o.map((x) => Number(x.textContent.replace("−", "-"))));
   assert.equal(values.length, legal);
   // Exact values are marked so on the board.
   assert.equal(await page.$$eval("#play-board .overlay.exact", (o) => o.length), legal);
   assert.ok(values.every((v) => Number.isInteger(v)), String(values));
+  // Several lines: the best three, each with its exact value and the line to the end,
+  // the first the outlined move.
+  const lines = await page.$$eval("#analysis-lines li", (l) => l.map((x) => x.textContent));
+  assert.equal(lines.length, Math.min(3, legal));
+  assert.ok(lines.every((t) => /^[a-h][1-8]: [+−]?\d+ discs \(exact\) — [a-h][1-8]( [a-h][1-8]| pass)+$/.test(t)), String(lines));
+  assert.equal(lines[0].slice(0, 2), await page.$eval("#play-board .cell.pick", (c) => c.getAttribute("aria-label").slice(0, 2)));
   await shot(page, "othello-deepening");
   // One move back: the position's own deepening, to its own end.
   await page.click("#undo");
   await page.waitForFunction(() => document.querySelector("#replay-label").textContent === "move 43 of 44");
-  await page.waitForFunction(() => /^Level 10 .*Ended: every move's value is exact\.$/.test(document.querySelector("#analysis-note").textContent));
+  await page.waitForFunction(() => /^engine:threads=1 deepened to level 10, .*Ended: every move's value is exact\.$/.test(document.querySelector("#analysis-note").textContent));
   // Unchecked, the values are those of one analysis again.
   await page.uncheck("#analysis-deepen");
   await page.waitForFunction(() => document.querySelector("#analysis-note").textContent.startsWith("Values by engine:threads=1"));
@@ -1014,7 +1020,7 @@ for (const [name, viewport] of [["desktop", { width: 1360, height: 900 }], ["pho
     await page.check("#analysis-on");
     await page.waitForFunction(() => /Ended: the AI's own time ran out\.$/.test(document.querySelector("#analysis-note").textContent));
     const note = await page.textContent("#analysis-note");
-    const level = Number(/^Level (\d+) /.exec(note)[1]);
+    const level = Number(/ deepened to level (\d+), /.exec(note)[1]);
     const deeper = await page.$$eval("#play-board .overlay.deeper", (o) => o.map((x) => x.title));
     // Whether the time fell inside a level with moves done depends on the machine; what is
     // shown must agree with itself either way.
@@ -1342,6 +1348,13 @@ for (const [name, viewport] of [["desktop", { width: 1360, height: 900 }], ["pho
     await page.click('#play-board .cell[data-square="19"].legal'); // d3 turns d4 over
     await page.waitForFunction(() => document.querySelectorAll("#move-list li").length === 1);
     assert.deepEqual(await page.$$eval("#play-board .cell.flipped", (c) => c.map((x) => x.dataset.square)), ["27"]);
+    // Redrawn with values on the same position, the flip stays marked but is not played
+    // again (issue 63).
+    await page.check("#analysis-on");
+    await page.waitForFunction(() => document.querySelectorAll("#play-board .overlay").length > 0);
+    assert.deepEqual(await page.$$eval("#play-board .cell.flipped", (c) => c.map((x) => x.dataset.square)), ["27"]);
+    assert.equal(await page.$$eval("#play-board .cell.flipping", (c) => c.length), 0);
+    await page.uncheck("#analysis-on");
     await page.$eval("#play-status", (e) => e.scrollIntoView());
     await shot(page, `${name}-othello-flipped`);
     // Going back shows no flips: they belong to the move just played.
@@ -1574,3 +1587,46 @@ for (const [name, viewport] of [["desktop", { width: 1360, height: 900 }], ["pho
     assert.deepEqual(page.errors, []);
   });
 }
+
+// Issue 63: the browser's Back and Forward move through the app's own history (views,
+// games, tree positions), and a reload keeps the analysis as it was set.
+test("Back and Forward move through the app; a reload keeps the analysis settings", async () => {
+  const page = await open();
+  // A game with a move, then a new game: Back returns to the first.
+  await playAt(page, square("play-board", 4));
+  await humanTurn(page);
+  const first = await page.evaluate(() => play.state.id);
+  await page.click("#new-game");
+  await page.waitForFunction((id) => play.state.id !== id && document.querySelectorAll("#move-list li").length === 0, first);
+  await page.goBack();
+  await page.waitForFunction((id) => play.state?.id === id, first);
+  assert.equal(await moveCount(page), 2);
+  // Views: Watch, then Back to Play, Forward to Watch again.
+  await page.click("#tab-watch");
+  await page.goBack();
+  await page.waitForFunction(() => document.querySelector("#tab-play").getAttribute("aria-selected") === "true");
+  await page.goForward();
+  await page.waitForFunction(() => document.querySelector("#tab-watch").getAttribute("aria-selected") === "true");
+  // The tree: down one move, Back goes up again.
+  await page.click("#tab-explore");
+  await page.waitForSelector("#explore-children .child");
+  await page.click('#explore-children .child[data-move="(1, 1)"]');
+  await page.waitForFunction(() => document.querySelectorAll("#explore-children .child").length === 8);
+  await page.goBack();
+  await page.waitForFunction(() => document.querySelectorAll("#explore-children .child").length === 9);
+  // Still in the app, on its own page.
+  assert.ok(page.url().startsWith(url));
+  // The analysis settings survive a reload.
+  await page.click("#tab-play");
+  await page.fill("#analysis-ai", "mcts:iterations=300");
+  await page.press("#analysis-ai", "Enter");
+  await page.check("#analysis-on");
+  await page.check("#analysis-deepen");
+  await page.waitForFunction(() => /deepen=1/.test(location.hash) && /ai=mcts/.test(location.hash));
+  await page.reload();
+  await page.waitForSelector("body[data-ready]");
+  assert.equal(await page.isChecked("#analysis-on"), true);
+  assert.equal(await page.isChecked("#analysis-deepen"), true);
+  assert.equal(await page.inputValue("#analysis-ai"), "mcts:iterations=300");
+  assert.deepEqual(page.errors, []);
+});
