@@ -259,11 +259,36 @@ fn searched_values<G: Described>(
             search.is_some_and(|s| s.exact),
         ))
     };
-    let value = value_of(game)?;
-    let children = children
+    let positions = children;
+    let children: Vec<ValueView> = positions
         .iter()
         .map(|(_, child)| value_of(child))
         .collect::<Result<_, _>>()?;
+    // The position's value is its best child's, one ply deeper: a search of its own would
+    // stop one ply shorter than its children's and, in Othello, often read quite apart
+    // from all of them (+0.38 at the start beside +2.99 for every child).
+    let mover = if game.to_move() == Side::First {
+        1.0
+    } else {
+        -1.0
+    };
+    let key = |v: &ValueView| mover * v.score.unwrap_or(f64::from(v.value) * 1e9);
+    let best = positions
+        .iter()
+        .zip(&children)
+        .reduce(|best, c| if key(c.1) > key(best.1) { c } else { best });
+    let value = match best {
+        Some(((mv, _), best)) => match best.score {
+            Some(score) => {
+                let exact = children.iter().all(|c| c.exact);
+                // An exact depth counts empty squares, which a pass leaves as they are.
+                let deeper = u32::from(!exact || G::square_of(*mv).is_some());
+                searched_view::<G>(score, best.depth.map(|d| d + deeper), exact)
+            }
+            None => best.clone(),
+        },
+        None => value_of(game)?,
+    };
     Ok(Values { value, children })
 }
 

@@ -963,6 +963,10 @@ async fn the_tree_viewer_values_othello_by_a_search_exact_near_the_end() {
             .all(|c| c["value"]["score"] == children[0]["value"]["score"])
     );
     assert!(children.iter().all(|c| c["best"] == true));
+    // The start's value is its best child's, a ply deeper (issue 63: it read +0.38 beside
+    // +2.99 for every child).
+    assert_eq!(view["value"]["score"], children[0]["value"]["score"]);
+    assert_eq!(view["value"]["depth"], 5);
 
     // Ten empty squares from the end the values are the game's, and the best child's is
     // the position's.
