@@ -1100,7 +1100,7 @@ for (const [name, viewport] of [["desktop", { width: 1360, height: 900 }], ["pho
     await page.waitForFunction(() => document.querySelectorAll("#explore-children .child").length === 4);
     assert.ok(await page.isVisible("#explore-valuer-row"));
     assert.equal(await page.inputValue("#explore-valuer"), "engine:level=4");
-    assert.match(await page.textContent("#explore-value"), /^by engine:level=4: (even|black \+[\d.]+|white \+[\d.]+) \(4 plies\)$/);
+    assert.match(await page.textContent("#explore-value"), /^by engine:level=4: (even|black \+[\d.]+|white \+[\d.]+) \(5 plies\)$/);
     // The four first moves are one move turned: one value, all best, shown on their squares.
     const values = await page.$$eval("#explore-children .child .badge", (bs) => bs.map((b) => b.textContent));
     assert.equal(new Set(values).size, 1, String(values));
@@ -1115,7 +1115,7 @@ for (const [name, viewport] of [["desktop", { width: 1360, height: 900 }], ["pho
     // Another valuer values anew.
     await page.fill("#explore-valuer", "engine:level=2");
     await page.press("#explore-valuer", "Tab");
-    await page.waitForFunction(() => /^by engine:level=2: .*\(2 plies\)$/.test(document.querySelector("#explore-value").textContent));
+    await page.waitForFunction(() => /^by engine:level=2: .*\(3 plies\)$/.test(document.querySelector("#explore-value").textContent));
     // A link to a position eight empty squares from the end, where black must pass: the
     // search reaches the end, so the values are exact.
     await page.goto(`${url}#view=explore&game=othello&moves=${OTHELLO_TO_PASS.join("%20")}`);
