@@ -75,6 +75,63 @@ const pieceIcon = (side, info) => {
   return el("span", { class: `piece ${info.pieces} side-${i}`, style: `--piece: ${info.piece_colours[i]}` });
 };
 // The catalogue's colours as the CSS variables the boards are drawn with.
+// Saves `blob` as a file named `name`.
+function download(blob, name) {
+  const link = el("a", { href: URL.createObjectURL(blob) });
+  link.download = name;
+  link.click();
+  setTimeout(() => URL.revokeObjectURL(link.href), 1000);
+}
+
+// The position `board` as an SVG picture in the game's colours: squares, pieces, the
+// last move marked, coordinates along the edges.
+function boardSvg(board, info) {
+  const [size, edge] = [48, 22];
+  // Two pixels past the last squares, for their right and bottom edges.
+  const [w, h] = [edge + board.cols * size + 2, edge + board.rows * size + 2];
+  const esc = (t) => String(t).replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);
+  const out = [`<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}" viewBox="0 0 ${w} ${h}" font-family="sans-serif" font-size="12">`,
+    `<rect width="${w}" height="${h}" fill="#ffffff"/>`];
+  info.col_labels.forEach((c, i) => out.push(`<text x="${edge + (i + 0.5) * size}" y="15" text-anchor="middle" fill="#444">${esc(c)}</text>`));
+  info.row_labels.forEach((r, i) => out.push(`<text x="11" y="${edge + (i + 0.5) * size + 4}" text-anchor="middle" fill="#444">${esc(r)}</text>`));
+  const last = board.last ? board.last.square : null;
+  for (let r = 0; r < board.rows; r++) {
+    for (let c = 0; c < board.cols; c++) {
+      const i = r * board.cols + c;
+      const [x, y] = [edge + c * size, edge + r * size];
+      const [cx, cy] = [x + size / 2, y + size / 2];
+      out.push(`<rect class="square" x="${x}" y="${y}" width="${size}" height="${size}" fill="${esc(info.board_colour)}" stroke="#2b3040" stroke-width="1"/>`);
+      const side = info.sides.indexOf(board.cells[i]);
+      if (side < 0) continue;
+      const colour = esc(info.piece_colours[side]);
+      if (info.pieces === "discs") {
+        out.push(`<circle class="piece" cx="${cx}" cy="${cy}" r="${size * 0.4}" fill="${colour}" stroke="#333" stroke-width="1.5"/>`);
+      } else if (side === 0) {
+        out.push(`<circle class="piece" cx="${cx}" cy="${cy}" r="${size * 0.3}" fill="none" stroke="${colour}" stroke-width="5"/>`);
+      } else {
+        const d = size * 0.28;
+        out.push(`<path class="piece" d="M${cx - d} ${cy - d}L${cx + d} ${cy + d}M${cx + d} ${cy - d}L${cx - d} ${cy + d}" stroke="${colour}" stroke-width="5" stroke-linecap="round"/>`);
+      }
+      if (i === last) out.push(`<circle cx="${cx}" cy="${cy}" r="4" fill="#facc15"/>`);
+    }
+  }
+  out.push("</svg>");
+  return out.join("\n");
+}
+
+// The same picture as a PNG, drawn by the browser from the SVG.
+async function boardPng(board, info) {
+  const svg = boardSvg(board, info);
+  const image = new Image();
+  image.src = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`;
+  await image.decode();
+  const canvas = el("canvas", { width: image.width * 2, height: image.height * 2 });
+  const context = canvas.getContext("2d");
+  context.scale(2, 2);
+  context.drawImage(image, 0, 0);
+  return new Promise((resolve, reject) => canvas.toBlob((b) => (b ? resolve(b) : reject(new Error("no PNG"))), "image/png"));
+}
+
 function setColours(node, info) {
   node.style.setProperty("--piece-0", info.piece_colours[0]);
   node.style.setProperty("--piece-1", info.piece_colours[1]);
@@ -427,6 +484,27 @@ function renderClocks() {
   }
 }
 
+// A short click for each move, when asked for (off by default; the choice is kept in
+// this browser): a higher one for the first side. Counted on the page for the tests.
+let audio = null;
+function moveSound(first) {
+  if (!$("#sound").checked) return;
+  try {
+    audio ??= new AudioContext();
+    const tone = audio.createOscillator();
+    const gain = audio.createGain();
+    tone.frequency.value = first ? 660 : 520;
+    gain.gain.setValueAtTime(0.12, audio.currentTime);
+    gain.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + 0.08);
+    tone.connect(gain).connect(audio.destination);
+    tone.start();
+    tone.stop(audio.currentTime + 0.08);
+    document.body.dataset.sounds = String(Number(document.body.dataset.sounds || 0) + 1);
+  } catch {
+    // No audio on this device: moves are silent.
+  }
+}
+
 function showGame(state) {
   play.generation++;
   // A move just played, by a person or an AI, is said to screen readers (the status
@@ -435,6 +513,7 @@ function showGame(state) {
   if (before?.id === state.id && state.moves.length === before.moves.length + 1 && state.cursor === state.moves.length) {
     const m = state.moves[state.moves.length - 1];
     $("#play-announce").textContent = `${sideTitle(m.side)} played ${m.text}.`;
+    moveSound(m.side === gameInfo(state.game).sides[0]);
   }
   play.clockAt = performance.now();
   if (play.state?.id !== state.id) $("#review-out").replaceChildren();
@@ -930,6 +1009,8 @@ function initPlay() {
   $("#replay").addEventListener("change", (e) => send("seek", { ply: Number(e.target.value) }));
   $("#step-back").addEventListener("click", () => send("seek", { ply: play.state.cursor - 1 }));
   $("#step-forward").addEventListener("click", () => send("seek", { ply: play.state.cursor + 1 }));
+  $("#sound").checked = localStorage.getItem("gamelab-sound") === "on";
+  $("#sound").addEventListener("change", (e) => localStorage.setItem("gamelab-sound", e.target.checked ? "on" : "off"));
   $("#analysis-on").addEventListener("change", () => { analyse(); saveUrl(); });
   $("#analysis-deepen").addEventListener("change", () => { analyse(); saveUrl(); });
   $("#hint").addEventListener("click", askHint);
@@ -946,10 +1027,17 @@ function initPlay() {
   $("#record-save").addEventListener("click", () => {
     const r = play.state.record;
     const [text, extension] = r.native ? [r.native, r.format] : [r.moves, "txt"];
-    const link = el("a", { href: URL.createObjectURL(new Blob([text + "\n"], { type: "text/plain" })) });
-    link.download = `${play.state.game}-game.${extension}`;
-    link.click();
-    setTimeout(() => URL.revokeObjectURL(link.href), 1000);
+    download(new Blob([text + "\n"], { type: "text/plain" }), `${play.state.game}-game.${extension}`);
+  });
+  $("#board-svg").addEventListener("click", () => {
+    download(new Blob([boardSvg(play.state.board, play.info)], { type: "image/svg+xml" }), `${play.state.game}-board.svg`);
+  });
+  $("#board-png").addEventListener("click", async () => {
+    try {
+      download(await boardPng(play.state.board, play.info), `${play.state.game}-board.png`);
+    } catch (e) {
+      toast(`The picture could not be made: ${e.message}`);
+    }
   });
   $("#record-load").addEventListener("click", () => {
     const text = $("#record-text").value.trim();

@@ -7,7 +7,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { mkdirSync, readFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
@@ -1630,3 +1630,37 @@ test("Back and Forward move through the app; a reload keeps the analysis setting
   assert.equal(await page.inputValue("#analysis-ai"), "mcts:iterations=300");
   assert.deepEqual(page.errors, []);
 });
+
+// Issue 63: the position shown as a picture to download (SVG and PNG), and a sound on
+// moves that is off until asked for and then remembered.
+for (const [name, viewport] of [["desktop", { width: 1360, height: 900 }], ["phone", { width: 390, height: 844 }]]) {
+  test(`the board as a picture, and sound on moves (${name})`, async () => {
+    const page = await open(viewport);
+    await page.selectOption("#play-game", "othello");
+    await page.waitForSelector('#play-board.discs .cell[data-square="19"].legal');
+    await page.selectOption("#play-seat-1 select.ai", "human");
+    await page.waitForFunction(() => document.querySelector("#play-players").textContent.includes("White: Human"));
+    assert.equal(await page.isChecked("#sound"), false, "sound is off by default");
+    await page.check("#sound");
+    await playAt(page, '#play-board .cell[data-square="19"]');
+    await page.waitForFunction(() => Number(document.body.dataset.sounds || 0) >= 1);
+    await page.click("#records summary");
+    const [svg] = await Promise.all([page.waitForEvent("download"), page.click("#board-svg")]);
+    assert.equal(svg.suggestedFilename(), "othello-board.svg");
+    const text = readFileSync(await svg.path(), "utf8");
+    assert.ok(text.startsWith("<svg "), text.slice(0, 40));
+    // After d3: four black discs and one white, on 64 squares.
+    assert.equal((text.match(/class="square"/g) || []).length, 64);
+    assert.equal((text.match(/class="piece"/g) || []).length, 5);
+    const [png] = await Promise.all([page.waitForEvent("download"), page.click("#board-png")]);
+    assert.equal(png.suggestedFilename(), "othello-board.png");
+    assert.deepEqual([...readFileSync(await png.path()).subarray(0, 4)], [0x89, 0x50, 0x4e, 0x47]);
+    copyFileSync(await png.path(), join(shots, `${name}-board-download.png`));
+    await shot(page, `${name}-board-picture-buttons`);
+    // The choice of sound is kept by the browser.
+    await page.reload();
+    await page.waitForSelector("body[data-ready]");
+    assert.equal(await page.isChecked("#sound"), true);
+    assert.deepEqual(page.errors, []);
+  });
+}
