@@ -55,8 +55,8 @@ after(async () => {
   server?.kill();
 });
 
-async function open(viewport = { width: 1360, height: 900 }) {
-  const context = await browser.newContext({ viewport });
+async function open(viewport = { width: 1360, height: 900 }, options = {}) {
+  const context = await browser.newContext({ viewport, ...options });
   const page = await context.newPage();
   const errors = [];
   page.on("pageerror", (e) => errors.push(e.message));
@@ -1496,9 +1496,18 @@ async function axeViolations(page, where) {
   });
   return found.map((v) => `${where}: ${v}`);
 }
-for (const [name, viewport] of [["desktop", { width: 1360, height: 900 }], ["phone", { width: 390, height: 844 }]]) {
+const sizesAndSchemes = [
+  ["desktop", { width: 1360, height: 900 }, "light"], ["phone", { width: 390, height: 844 }, "light"],
+  ["desktop", { width: 1360, height: 900 }, "dark"], ["phone", { width: 390, height: 844 }, "dark"],
+];
+for (const [size, viewport, colorScheme] of sizesAndSchemes) {
+  const name = colorScheme === "dark" ? `${size}, dark mode` : size;
   test(`axe-core finds no accessibility violation in any view (${name})`, async () => {
-    const page = await open(viewport);
+    const page = await open(viewport, { colorScheme });
+    if (colorScheme === "dark") {
+      // The page follows the system's dark mode.
+      assert.equal(await page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor), "rgb(17, 19, 24)");
+    }
     const found = [];
     await page.check("#analysis-on");
     await page.waitForFunction(() => document.querySelectorAll("#play-board .overlay").length === 9);
@@ -1516,6 +1525,7 @@ for (const [name, viewport] of [["desktop", { width: 1360, height: 900 }], ["pho
     await page.waitForFunction(() => document.querySelectorAll("#play-board .overlay").length === 4);
     await page.click("#records summary");
     found.push(...await axeViolations(page, "play, Othello analysed"));
+    await shot(page, `${size}-${colorScheme}-othello-analysed`);
     await page.click("#tab-watch");
     await page.fill("#watch-games", "20");
     await page.click("#watch-start");
@@ -1528,6 +1538,7 @@ for (const [name, viewport] of [["desktop", { width: 1360, height: 900 }], ["pho
     await page.click("#tab-explore");
     await page.waitForSelector("#explore-board .cell");
     found.push(...await axeViolations(page, "explore"));
+    await shot(page, `${size}-${colorScheme}-explore`);
     assert.deepEqual(found, []);
     assert.deepEqual(page.errors, []);
   });
