@@ -76,6 +76,12 @@ pub trait Described: Notation + EngineHooks {
     fn highlight(&self) -> Vec<usize> {
         Vec::new()
     }
+    /// The name players give the opening that `moves` from the start reach (the last
+    /// named position on the way), for games with named openings (Othello).
+    fn opening_name(moves: &[Self::Move]) -> Option<&'static str> {
+        let _ = moves;
+        None
+    }
 }
 
 /// A strength by name: an AI spec and one line on how it plays.

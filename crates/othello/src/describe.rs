@@ -81,6 +81,11 @@ impl Described for Othello {
         let (black, white) = self.counts();
         Some([black, white])
     }
+
+    /// From [`crate::openings`]: Robert Gatliff's catalogue's names.
+    fn opening_name(moves: &[Move]) -> Option<&'static str> {
+        crate::openings::opening_of(moves).map(|o| o.name)
+    }
 }
 
 /// Othello's catalogue entry.

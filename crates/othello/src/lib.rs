@@ -19,6 +19,7 @@ pub mod kernel;
 pub mod learned;
 pub mod nboard_engine;
 pub mod nboard_session;
+pub mod openings;
 pub mod outside_engine;
 pub mod patterns;
 pub mod perft;

@@ -887,6 +887,9 @@ function renderPlay() {
     el("strong", { text: names[i] ?? (p.kind === "human" ? "Human" : p.spec) }),
     names[i] && p.kind !== "human" ? ` (played by ${p.spec})` : null,
   ].filter((x) => x !== null)), ...(about ? [el("span", { class: "event", text: ` — ${about}` })] : []));
+  // The named opening the position shown was reached by (Othello's catalogue of names).
+  $("#play-opening").hidden = !s.opening;
+  $("#play-opening").textContent = s.opening ? `Opening: ${s.opening}` : "";
   // What the AI's search did for the move just shown: how deep, how many positions, the line
   // it expected (the search's own principal variation, its move first).
   const searched = last?.search;

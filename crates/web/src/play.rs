@@ -150,6 +150,10 @@ pub struct GameState {
     /// The players' names, event and date, when the game came with them.
     #[serde(skip_serializing_if = "GameHeaders::is_empty")]
     pub headers: GameHeaders,
+    /// The named opening the moves up to the position shown reached (Othello's), for a
+    /// game from the start.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub opening: Option<&'static str>,
 }
 
 /// A game's clocks as they read when the state was made.
@@ -376,6 +380,11 @@ impl<G: Described> Session for WebSession<G> {
             position: self.1.clone(),
             clock: clock.map(clock_view::<G>),
             headers: self.2.clone(),
+            opening: self
+                .1
+                .is_none()
+                .then(|| G::opening_name(&session.line()[..session.cursor()]))
+                .flatten(),
         }
     }
 

@@ -1291,6 +1291,8 @@ async fn a_game_keeps_its_headers_in_and_out() {
     for part in ["PC[Club night]", "DT[2020.05.01]", "PB[Alice]", "PW[Bob]"] {
         assert!(native.contains(part), "{native}");
     }
+    // The opening's name, for the position shown: f5 d6 (issue 63).
+    assert_eq!(state["opening"], "Perpendicular", "{state}");
     // Given with the request (a database's game); an AI's seat keeps its name too.
     let (_, state) = app
         .post(

@@ -1656,13 +1656,27 @@ for (const [name, viewport] of [["desktop", { width: 1360, height: 900 }], ["pho
     await playAt(page, '#play-board .cell[data-square="19"]');
     await page.waitForFunction(() => Number(document.body.dataset.sounds || 0) >= 1);
     await page.click("#records summary");
+    // The opening's name follows the position shown: d3 alone is the start of every
+    // opening; d3 c5 (the Perpendicular turned) is named; pasted, the Tiger.
+    assert.ok(await page.isHidden("#play-opening"));
+    await page.fill("#record-text", "d3c5f6f5e6");
+    await page.click("#record-load");
+    await page.waitForFunction(() => document.querySelector("#play-opening").textContent === "Opening: Tiger");
+    await page.click("#step-back");
+    await page.click("#step-back");
+    await page.waitForFunction(() => document.querySelector("#replay-label").textContent === "move 3 of 5");
+    assert.equal(await page.textContent("#play-opening"), "Opening: Perpendicular");
+    await page.click("#step-forward");
+    await page.click("#step-forward");
+    await page.waitForFunction(() => document.querySelector("#replay-label").textContent === "move 5 of 5");
+    await playAt(page, "#play-board .cell.legal >> nth=0");
     const [svg] = await Promise.all([page.waitForEvent("download"), page.click("#board-svg")]);
     assert.equal(svg.suggestedFilename(), "othello-board.svg");
     const text = readFileSync(await svg.path(), "utf8");
     assert.ok(text.startsWith("<svg "), text.slice(0, 40));
-    // After d3: four black discs and one white, on 64 squares.
+    // After six moves, ten discs on 64 squares.
     assert.equal((text.match(/class="square"/g) || []).length, 64);
-    assert.equal((text.match(/class="piece"/g) || []).length, 5);
+    assert.equal((text.match(/class="piece"/g) || []).length, 10);
     const [png] = await Promise.all([page.waitForEvent("download"), page.click("#board-png")]);
     assert.equal(png.suggestedFilename(), "othello-board.png");
     assert.deepEqual([...readFileSync(await png.path()).subarray(0, 4)], [0x89, 0x50, 0x4e, 0x47]);
