@@ -72,15 +72,17 @@ const NAMED: &[(&str, &str)] = &[
 ];
 
 /// A position as the table keys it: the least of its eight images, and who is to move.
-fn key(position: &Othello) -> ((u64, u64), bool) {
+type Key = ((u64, u64), bool);
+
+fn key(position: &Othello) -> Key {
     let (p, o) = position.discs();
     let (ps, os) = (crate::bits::images(p), crate::bits::images(o));
     let least = (0..8).map(|k| (ps[k], os[k])).min().expect("eight images");
     (least, position.black_to_move())
 }
 
-fn table() -> &'static HashMap<((u64, u64), bool), &'static str> {
-    static TABLE: OnceLock<HashMap<((u64, u64), bool), &'static str>> = OnceLock::new();
+fn table() -> &'static HashMap<Key, &'static str> {
+    static TABLE: OnceLock<HashMap<Key, &'static str>> = OnceLock::new();
     TABLE.get_or_init(|| {
         NAMED
             .iter()
