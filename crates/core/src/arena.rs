@@ -1204,7 +1204,16 @@ pub fn run_match_from<G: EngineHooks, A: Agent<G>>(
         (None, _) => rayon::current_num_threads(),
     } as u64;
     let window = (threads * CHUNKS_PER_THREAD_IN_FLIGHT).max(1);
-    let mut size = live.chunk.max(1);
+    // In pairs, every chunk holds whole pairs (an even size from an even position): the
+    // chunks a stopped match counts have played both colours alike.
+    let paired = |size: u64| {
+        if live.in_pairs {
+            size.max(2).next_multiple_of(2)
+        } else {
+            size.max(1)
+        }
+    };
+    let mut size = paired(live.chunk);
     let mut next = 0;
     while next < total {
         let ranges: Vec<_> = (0..window)
@@ -1224,7 +1233,7 @@ pub fn run_match_from<G: EngineHooks, A: Agent<G>>(
             let per_game = began.elapsed().as_secs_f64() * threads as f64 / played.max(1) as f64;
             // At most eight times larger at a step: one quick window must not make the
             // next one's chunks huge.
-            size = ((target / per_game.max(1e-9)) as u64).clamp(1, (size * 8).min(CHUNK));
+            size = paired(((target / per_game.max(1e-9)) as u64).clamp(1, (size * 8).min(CHUNK)));
         }
         let mut games = Vec::new();
         for r in results {

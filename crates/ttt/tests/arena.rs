@@ -512,7 +512,11 @@ fn a_match_played_in_pairs_is_the_same_match_and_stops_balanced() {
                 &|| build(b),
                 &cfg,
                 &live,
-                &|_| {},
+                // Whole pairs in every chunk, whatever size was asked for.
+                &|c| {
+                    assert!(c.range.start.is_multiple_of(2), "{:?}", c.range);
+                    assert!(c.range.end.is_multiple_of(2), "{:?}", c.range);
+                },
                 &mut |window| {
                     games.extend(window);
                     true

@@ -306,9 +306,11 @@ impl crate::Job for Run {
     /// The run is done as soon as Stop is asked, with the games finished by then: its
     /// threads see the flag within a search's stop check, but on a loaded machine may
     /// take a while to be scheduled, and the page must not wait for them.
+    /// Done first, under the state's lock, then the flag that stops the games: a chunk
+    /// cut short by the flag is never counted, so the games counted are whole chunks.
     fn stop(&self) {
-        self.stop.store(true, std::sync::atomic::Ordering::Relaxed);
         self.end_unfinished();
+        self.stop.store(true, std::sync::atomic::Ordering::Relaxed);
     }
 
     fn fail(&self) {

@@ -206,9 +206,9 @@ impl crate::Job for Tournament {
         self.state.borrow().done
     }
 
-    /// Done as soon as Stop is asked, with the games finished by then (see the runs').
+    /// Done as soon as Stop is asked, with the games finished by then (see the runs'):
+    /// done first, then the flag, so that no chunk cut short by it is counted.
     fn stop(&self) {
-        self.stop.store(true, std::sync::atomic::Ordering::Relaxed);
         self.state.send_if_modified(|s| {
             let changed = !s.done;
             if changed {
@@ -217,6 +217,7 @@ impl crate::Job for Tournament {
             }
             changed
         });
+        self.stop.store(true, std::sync::atomic::Ordering::Relaxed);
     }
 
     fn fail(&self) {
