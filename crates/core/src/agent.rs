@@ -146,6 +146,20 @@ pub struct DeepScore<M> {
     pub level: Option<u32>,
 }
 
+impl<M: Copy> DeepScore<M> {
+    /// A move's value as an agent that values moves once gives it: no level, the line the
+    /// move alone.
+    pub fn valued(mv: M, score: f64, exact: bool) -> DeepScore<M> {
+        DeepScore {
+            mv,
+            score,
+            exact,
+            line: vec![mv],
+            level: None,
+        }
+    }
+}
+
 /// One step of a deepening analysis: every legal move valued at one level.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Deepening<M> {
@@ -385,13 +399,7 @@ pub trait Agent<G: Game>: Send {
         Some(
             scores
                 .into_iter()
-                .map(|(mv, score)| DeepScore {
-                    mv,
-                    score,
-                    exact: false,
-                    line: vec![mv],
-                    level: None,
-                })
+                .map(|(mv, score)| DeepScore::valued(mv, score, false))
                 .collect(),
         )
     }
@@ -407,28 +415,22 @@ pub trait Agent<G: Game>: Send {
     /// exact, the agent searches no further, its stop flag or its own time ends it (the
     /// step under way is then dropped, or reported with the moves it had valued: see
     /// [`DeepScore::level`]), or `report` breaks. `None` for agents that score
-    /// no moves. The default is one step: [`Agent::move_scores`] as the agent is set.
+    /// no moves. The default is one step: [`Agent::move_values`] as the agent is set,
+    /// ending `Exact` when every value is.
     fn deepen_move_scores(
         &mut self,
         game: &G,
         report: &mut dyn FnMut(&Deepening<G::Move>) -> ControlFlow<()>,
     ) -> Option<DeepeningEnd> {
-        let scores = self.move_scores(game)?;
+        let scores = self.move_values(game)?;
+        let exact = scores.iter().all(|s| s.exact);
         let step = Deepening {
             level: None,
-            scores: scores
-                .into_iter()
-                .map(|(mv, score)| DeepScore {
-                    mv,
-                    score,
-                    exact: false,
-                    line: vec![mv],
-                    level: None,
-                })
-                .collect(),
+            scores,
             nodes: None,
         };
         Some(match report(&step) {
+            ControlFlow::Continue(()) if exact => DeepeningEnd::Exact,
             ControlFlow::Continue(()) => DeepeningEnd::Deepest,
             ControlFlow::Break(()) => DeepeningEnd::Declined,
         })

@@ -847,13 +847,7 @@ impl<G: EngineHooks> Agent<G> for Mcts<G> {
         Some(
             stats
                 .iter()
-                .map(|s| DeepScore {
-                    mv: s.mv,
-                    score: score_of(s),
-                    exact: s.proven.is_some(),
-                    line: vec![s.mv],
-                    level: None,
-                })
+                .map(|s| DeepScore::valued(s.mv, score_of(s), s.proven.is_some()))
                 .collect(),
         )
     }

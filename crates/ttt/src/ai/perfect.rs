@@ -3,10 +3,8 @@
 //! moves, those that leave the opponent a way to go wrong); and `solved`, which values
 //! every move exactly for the analysis.
 
-use std::ops::ControlFlow;
-
 use gamelab_core::valuation::ScoreScale;
-use gamelab_core::{Agent, BestMoves, DeepScore, Deepening, DeepeningEnd, Game, GameRng, Uniform};
+use gamelab_core::{Agent, BestMoves, DeepScore, Game, GameRng, Uniform};
 
 use crate::Position;
 use crate::board::{Board, Moves};
@@ -130,32 +128,10 @@ impl<B: Board> Agent<Position<B>> for SolvedValues {
             scores
                 .into_iter()
                 .map(|(mv, score)| DeepScore {
-                    mv,
-                    score,
-                    exact: true,
                     line: perfect_line(pos, mv),
-                    level: None,
+                    ..DeepScore::valued(mv, score, true)
                 })
                 .collect(),
-        )
-    }
-
-    /// One step, every value exact.
-    fn deepen_move_scores(
-        &mut self,
-        pos: &Position<B>,
-        report: &mut dyn FnMut(&Deepening<crate::Square>) -> ControlFlow<()>,
-    ) -> Option<DeepeningEnd> {
-        let scores = self.move_values(pos)?;
-        Some(
-            match report(&Deepening {
-                level: None,
-                scores,
-                nodes: None,
-            }) {
-                ControlFlow::Continue(()) => DeepeningEnd::Exact,
-                ControlFlow::Break(()) => DeepeningEnd::Declined,
-            },
         )
     }
 
