@@ -11,7 +11,7 @@
 //! use gamelab_core::valuation::{ScoreScale, rank_moves};
 //! use gamelab_core::DeepScore;
 //!
-//! let value = |mv, score, exact| DeepScore { mv, score, exact, line: vec![mv], level: None };
+//! let value = DeepScore::valued;
 //! // An estimate of +0.6 against a proven win: the proof is the best move.
 //! let scores = [value('a', 0.6, false), value('b', 1.0, true), value('c', -1.0, true)];
 //! let ranks = rank_moves(&scores);
@@ -272,13 +272,7 @@ mod tests {
     use super::*;
 
     fn value(mv: u8, score: f64, exact: bool) -> DeepScore<u8> {
-        DeepScore {
-            mv,
-            score,
-            exact,
-            line: vec![mv],
-            level: None,
-        }
+        DeepScore::valued(mv, score, exact)
     }
 
     #[test]
