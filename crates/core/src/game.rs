@@ -227,6 +227,12 @@ pub trait Notation: Game {
         Err("this game cannot be set up square by square".to_string())
     }
 
+    /// One move as people type it, which [`Notation::parse_move`] reads back (a front end
+    /// shows moves so, and copies them so): by default as it displays.
+    fn write_move(mv: Self::Move) -> String {
+        mv.to_string()
+    }
+
     /// A line of moves as people write them, which [`Notation::move_texts`] reads back: by
     /// default the moves separated by spaces.
     fn write_moves(moves: &[Self::Move]) -> String {

@@ -369,12 +369,17 @@ impl<B: Board> Notation for Position<B> {
         "x,y — x the column and y the row, each 0, 1 or 2 (1,1 is the centre)"
     }
 
-    /// A move list as positions are typed (`1,1 0,0`): the tuples moves print as hold
-    /// spaces, which separate a list's moves.
+    /// A move as it is typed (`1,1`): the tuple a move prints as (`(1, 1)`, the articles'
+    /// form) holds a space, which separates a list's moves.
+    fn write_move(sq: Square) -> String {
+        format!("{},{}", sq.x(), sq.y())
+    }
+
+    /// A move list as positions are typed (`1,1 0,0`).
     fn write_moves(moves: &[Square]) -> String {
         moves
             .iter()
-            .map(|sq| format!("{},{}", sq.x(), sq.y()))
+            .map(|&sq| Self::write_move(sq))
             .collect::<Vec<_>>()
             .join(" ")
     }

@@ -62,7 +62,7 @@ fn valued<G: Described>(scores: &[DeepScore<G::Move>], scale: ScoreScale) -> Vec
             mv: move_view::<G>(s.mv),
             score: s.score,
             exact: s.exact,
-            line: s.line.iter().map(ToString::to_string).collect(),
+            line: s.line.iter().map(|&m| G::write_move(m)).collect(),
             level: s.level,
             label: scale.label(s.score, s.exact),
             value: scale.text(s.score, s.exact),

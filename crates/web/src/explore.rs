@@ -139,8 +139,8 @@ pub struct ExploreView {
     pub valuer: Option<String>,
 }
 
-fn moves_of<G: Game>(game: &G) -> Vec<String> {
-    game.history().iter().map(ToString::to_string).collect()
+fn moves_of<G: Game + gamelab_core::Notation>(game: &G) -> Vec<String> {
+    game.history().iter().map(|&m| G::write_move(m)).collect()
 }
 
 pub(crate) fn scored<G: Described>(entries: Vec<(G::Move, f64)>) -> Vec<MoveScore> {

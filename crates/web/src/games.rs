@@ -48,7 +48,8 @@ pub struct MoveView {
 
 pub fn move_view<G: Described>(mv: G::Move) -> MoveView {
     MoveView {
-        text: mv.to_string(),
+        // As people type it, as the game's copy writes it (tic-tac-toe's `1,1`).
+        text: G::write_move(mv),
         square: G::square_of(mv),
     }
 }

@@ -335,7 +335,7 @@ impl<G: Described> Session for WebSession<G> {
                     depth: s.depth,
                     nodes: s.nodes,
                     exact: s.exact,
-                    pv: s.pv.iter().map(ToString::to_string).collect(),
+                    pv: s.pv.iter().map(|&m| G::write_move(m)).collect(),
                     book_games: s.book_games,
                 }),
             })

@@ -216,7 +216,7 @@ fn run_game<G: Described>(game: &PlayedGame<G::Move>) -> RunGame {
         a_side: G::side_name(game.a_side),
         result: result_of(&tally),
         outcome: outcome_view::<G>(game.outcome),
-        moves: game.moves.iter().map(ToString::to_string).collect(),
+        moves: game.moves.iter().map(|&m| G::write_move(m)).collect(),
         score: end.score(),
     }
 }

@@ -1066,7 +1066,7 @@ async fn the_play_view_plays_what_gamelab_play_plays() {
                 .await;
         }
     }
-    assert_eq!(replies, ["(0, 1)", "(0, 1)", "(1, 0)"]);
+    assert_eq!(replies, ["0,1", "0,1", "1,0"]);
 }
 
 /// Every game the catalogue lists can be played to its end by its default AIs and run as a
@@ -1218,7 +1218,7 @@ async fn analysis_is_exact_where_the_game_is_solved_and_ranks_proofs_over_estima
         assert_eq!(s["value"], "draw", "{s}");
         assert_eq!(s["share"], 0.0, "{s}");
     }
-    // o to move wins at once at (2, 0); blocking at (2, 1) draws; the rest lose.
+    // o to move wins at once at 2,0; blocking at 2,1 draws; the rest lose.
     let (_, view) = app
         .post(
             "/api/analysis",
@@ -1234,20 +1234,20 @@ async fn analysis_is_exact_where_the_game_is_solved_and_ranks_proofs_over_estima
             .unwrap()
             .clone()
     };
-    let win = by_move("(2, 0)");
+    let win = by_move("2,0");
     assert_eq!(
         (win["label"].as_str(), win["best"].as_bool()),
         (Some("W1"), Some(true))
     );
     assert_eq!(win["value"], "win at once");
     assert_eq!(win["against"], "loss at the opponent's next move");
-    let draw = by_move("(2, 1)");
+    let draw = by_move("2,1");
     assert_eq!(
         (draw["label"].as_str(), draw["certain"].as_bool()),
         (Some("D"), Some(true))
     );
     assert!(draw["loss"].as_f64().unwrap() > 0.0);
-    assert_eq!(by_move("(2, 2)")["label"], "L1");
+    assert_eq!(by_move("2,2")["label"], "L1");
     // MCTS marks its proofs: with few iterations in the same position the immediate win
     // is proven, and it is the best move whatever the estimates say.
     let (_, view) = app
@@ -1266,7 +1266,7 @@ async fn analysis_is_exact_where_the_game_is_solved_and_ranks_proofs_over_estima
     assert_eq!(best.len(), 1, "{view}");
     assert_eq!(
         (best[0]["text"].as_str(), best[0]["exact"].as_bool()),
-        (Some("(2, 0)"), Some(true))
+        (Some("2,0"), Some(true))
     );
     assert_eq!(best[0]["label"], "win");
 }

@@ -399,12 +399,12 @@ test("the tree viewer goes down to children and back up to parents", async () =>
   // At the start every move draws with best play, so every child is best.
   assert.equal((await page.$$("#explore-children .child.best")).length, 9);
 
-  await page.click('#explore-children .child[data-move="(1, 1)"]');
+  await page.click('#explore-children .child[data-move="1,1"]');
   await page.waitForFunction(() => document.querySelectorAll("#explore-children .child").length === 8);
   // After the centre, x must take a corner: the edges lose.
   const best = await page.$$eval("#explore-children .child.best", (cs) => cs.map((c) => c.dataset.move).sort());
-  assert.deepEqual(best, ["(0, 0)", "(0, 2)", "(2, 0)", "(2, 2)"]);
-  await page.click('#explore-children .child[data-move="(1, 0)"]');
+  assert.deepEqual(best, ["0,0", "0,2", "2,0", "2,2"]);
+  await page.click('#explore-children .child[data-move="1,0"]');
   await page.waitForFunction(() => document.querySelectorAll("#explore-children .child").length === 7);
   assert.match(await page.textContent("#explore-value"), /o wins/);
   await page.waitForSelector("#explore-ai-choice");
@@ -847,7 +847,7 @@ test("a reload brings back the view, the game, its position and the run; keys pl
   assert.equal(await page.textContent("#replay-label"), "move 2 of 2");
   assert.equal(await page.$$eval('#play-board .cell[tabindex="0"]', (c) => c.map((x) => x.dataset.square).join()), "2");
   // The AI's reply was said to screen readers.
-  assert.match(await page.textContent("#play-announce"), /^X played \(\d, \d\)\.$/);
+  assert.match(await page.textContent("#play-announce"), /^X played \d,\d\.$/);
   // Off the board ← steps back (the AI waits there).
   await page.focus("#move-list li:last-child button");
   await page.keyboard.press("ArrowLeft");
@@ -1383,7 +1383,7 @@ for (const [name, viewport] of [["desktop", { width: 1360, height: 900 }], ["pho
     const headings = await page.$$eval("#review-out h3", (h) => h.map((x) => x.textContent));
     assert.deepEqual(headings, ["O's costliest moves", "X's costliest moves"]);
     const first = await page.textContent("#review-out ul li >> nth=0");
-    assert.match(first, /^\d+\. \(\d, \d\): (loss|draw)[^;]*; \(\d, \d\) was better: (win|draw)/);
+    assert.match(first, /^\d+\. \d,\d: (loss|draw)[^;]*; \d,\d was better: (win|draw)/);
     // o's first move, a corner, draws as every first move does: the review never calls it
     // a mistake, and no move is judged by an estimate.
     const listed = await page.$$eval("#review-out ul li", (l) => l.map((x) => x.textContent));
@@ -1438,6 +1438,8 @@ for (const [name, viewport] of [["desktop", { width: 1360, height: 900 }], ["pho
     await page.waitForFunction(() => document.querySelectorAll("#move-list li").length === 3);
     await page.click("#record-copy");
     assert.equal(await page.inputValue("#record-text"), "1,1 0,0 2,2");
+    // The moves read on the page as they copy (issue 63: the list said "(1, 1)").
+    assert.deepEqual(await page.$$eval("#move-list li button", (b) => b.map((x) => x.lastChild.textContent)), ["1,1", "0,0", "2,2"]);
     // It downloads as its moves, which paste back.
     const [saved] = await Promise.all([page.waitForEvent("download"), page.click("#record-save")]);
     assert.equal(saved.suggestedFilename(), "ttt-game.txt");
@@ -1621,7 +1623,7 @@ test("Back and Forward move through the app; a reload keeps the analysis setting
   // The tree: down one move, Back goes up again.
   await page.click("#tab-explore");
   await page.waitForSelector("#explore-children .child");
-  await page.click('#explore-children .child[data-move="(1, 1)"]');
+  await page.click('#explore-children .child[data-move="1,1"]');
   await page.waitForFunction(() => document.querySelectorAll("#explore-children .child").length === 8);
   await page.goBack();
   await page.waitForFunction(() => document.querySelectorAll("#explore-children .child").length === 9);
