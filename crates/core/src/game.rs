@@ -233,6 +233,17 @@ pub trait Notation: Game {
         mv.to_string()
     }
 
+    /// The moves as people type them, one [`Notation::write_move`] each, spaces between
+    /// (passes kept): a table's column, where a transcript's run-together form would hide
+    /// them.
+    fn write_moves_spaced(moves: &[Self::Move]) -> String {
+        moves
+            .iter()
+            .map(|&m| Self::write_move(m))
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
     /// A line of moves as people write them, which [`Notation::move_texts`] reads back: by
     /// default the moves separated by spaces.
     fn write_moves(moves: &[Self::Move]) -> String {

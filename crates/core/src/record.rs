@@ -188,6 +188,9 @@ pub enum RecordFormat {
     Csv,
     /// The game's own format for whole games (Othello's GGF).
     Native,
+    /// A table for a spreadsheet: a header row ([`RecordFormat::header`]), then a game a
+    /// row: its index, players, result and moves as people type them. Written, not read.
+    Table,
 }
 
 impl RecordFormat {
@@ -198,6 +201,14 @@ impl RecordFormat {
             Some("csv") => RecordFormat::Csv,
             Some(ext) if G::RECORD_EXTENSION == Some(ext) => RecordFormat::Native,
             _ => RecordFormat::JsonLines,
+        }
+    }
+
+    /// The row that heads a file of this format, for those that have one.
+    pub fn header(self) -> Option<&'static str> {
+        match self {
+            RecordFormat::Table => Some("game,first,second,result,moves"),
+            _ => None,
         }
     }
 
@@ -213,6 +224,24 @@ impl RecordFormat {
                 Ok(serde_json::to_string(record).expect("a record serialises"))
             }
             RecordFormat::Native => G::write_record(record),
+            RecordFormat::Table => {
+                let moves = match played {
+                    Some((moves, _)) => G::write_moves_spaced(moves),
+                    None => {
+                        let positions = replay::<G>(record)?;
+                        let end = positions.last().expect("a replay holds the start");
+                        G::write_moves_spaced(end.history())
+                    }
+                };
+                Ok([
+                    record.index.to_string(),
+                    csv_field(&record.first),
+                    csv_field(&record.second),
+                    csv_field(&record.result),
+                    csv_field(&moves),
+                ]
+                .join(","))
+            }
             RecordFormat::Csv => match played {
                 Some((moves, outcome)) => Ok(csv_line::<G>(moves, outcome)),
                 None => {
@@ -226,6 +255,17 @@ impl RecordFormat {
                 }
             },
         }
+    }
+}
+
+/// A CSV field: as it is, or quoted (quotes doubled) when it holds a comma, a quote, a
+/// line break or blanks at its ends.
+fn csv_field(text: &str) -> String {
+    let plain = !text.contains([',', '"', '\n', '\r']) && text.trim() == text;
+    if plain {
+        text.to_string()
+    } else {
+        format!("\"{}\"", text.replace('"', "\"\""))
     }
 }
 
@@ -295,4 +335,22 @@ pub fn record_from_csv<G: Notation>(line: &str, index: u64) -> Result<GameRecord
         result: winner.map_or("draw", G::side_name).to_string(),
         forfeit: None,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::csv_field;
+
+    #[test]
+    fn a_table_field_is_quoted_only_when_it_must_be() {
+        assert_eq!(csv_field("ai14s"), "ai14s");
+        assert_eq!(
+            csv_field("engine:level=4,time=1"),
+            "\"engine:level=4,time=1\""
+        );
+        assert_eq!(csv_field("1,1 0,0"), "\"1,1 0,0\"");
+        assert_eq!(csv_field("say \"hi\""), "\"say \"\"hi\"\"\"");
+        assert_eq!(csv_field(" padded"), "\" padded\"");
+        assert_eq!(csv_field("two\nlines"), "\"two\nlines\"");
+    }
 }

@@ -85,6 +85,10 @@ impl GameVisitor for Load<'_> {
             RecordFormat::Native => {
                 G::read_records(self.text, self.name).map_err(PyValueError::new_err)
             }
+            RecordFormat::Table => Err(PyValueError::new_err(format!(
+                "{}: a table of games is written for spreadsheets, not read back: use JSON Lines",
+                self.name
+            ))),
             RecordFormat::Csv => self
                 .text
                 .lines()

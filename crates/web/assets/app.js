@@ -1325,6 +1325,7 @@ function renderRun(run) {
   const records = (format) => `/api/runs/${run.id}/records?format=${format}`;
   $("#watch-download-jsonl").href = records("jsonl");
   $("#watch-download-csv").href = records("csv");
+  $("#watch-download-table").href = records("table");
   const native = gameInfo(run.game).record_format;
   $("#watch-download-native-item").hidden = !native;
   if (native) {

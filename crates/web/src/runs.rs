@@ -118,7 +118,8 @@ pub struct Run {
 #[derive(Deserialize, Debug, Default)]
 #[serde(deny_unknown_fields)]
 pub struct RecordsQuery {
-    /// `jsonl` (the default), `csv`, or the game's own format (Othello's `ggf`).
+    /// `jsonl` (the default), `csv` (the articles'), `table` (a CSV with a header row and
+    /// the moves as people type them), or the game's own format (Othello's `ggf`).
     pub format: Option<String>,
 }
 
@@ -172,17 +173,18 @@ impl Run {
         let (format, extension) = match query.format.as_deref().unwrap_or("jsonl") {
             "jsonl" => (RecordFormat::JsonLines, "jsonl"),
             "csv" => (RecordFormat::Csv, "csv"),
+            "table" => (RecordFormat::Table, "csv"),
             other if Some(other) == self.native => (RecordFormat::Native, self.native.unwrap()),
             other => {
                 let native = self.native.map_or(String::new(), |n| format!(", {n}"));
                 return Err(ApiError::bad_request(format!(
-                    "format `{other}` is not one of jsonl, csv{native}"
+                    "format `{other}` is not one of jsonl, csv, table{native}"
                 )));
             }
         };
         let mut records = self.records.lock().expect("run records lock").clone();
         records.sort_by_key(|r| r.index);
-        let mut text = String::new();
+        let mut text = format.header().map_or(String::new(), |h| format!("{h}\n"));
         for record in &records {
             let line = (self.write)(record, format).map_err(|e| {
                 ApiError::internal(format!("game {} cannot be written: {e}", record.index))

@@ -693,14 +693,21 @@ async fn a_runs_games_download_as_the_cli_writes_them_and_runs_are_listed() {
             "?format=ggf",
             "text/plain; charset=utf-8",
         ),
+        (
+            RecordFormat::Table,
+            "?format=table",
+            "text/csv; charset=utf-8",
+        ),
     ] {
-        let expected: String = games
-            .iter()
-            .map(|g| {
-                let record = GameRecord::of::<Othello>(g, a, b, 7);
-                format.line::<Othello>(&record, None).unwrap() + "\n"
-            })
-            .collect();
+        let header = format.header().map_or(String::new(), |h| format!("{h}\n"));
+        let expected: String = header
+            + &games
+                .iter()
+                .map(|g| {
+                    let record = GameRecord::of::<Othello>(g, a, b, 7);
+                    format.line::<Othello>(&record, None).unwrap() + "\n"
+                })
+                .collect::<String>();
         let response = app
             .0
             .clone()
@@ -715,10 +722,10 @@ async fn a_runs_games_download_as_the_cli_writes_them_and_runs_are_listed() {
             .unwrap();
         assert_eq!(response.status(), StatusCode::OK, "{query}");
         assert_eq!(response.headers()[header::CONTENT_TYPE], mime);
-        let extension = if query.is_empty() {
-            "jsonl"
-        } else {
-            &query[8..]
+        let extension = match query {
+            "" => "jsonl",
+            "?format=table" => "csv",
+            _ => &query[8..],
         };
         assert_eq!(
             response.headers()[header::CONTENT_DISPOSITION],
@@ -730,13 +737,34 @@ async fn a_runs_games_download_as_the_cli_writes_them_and_runs_are_listed() {
         );
         let bytes = response.into_body().collect().await.unwrap().to_bytes();
         assert_eq!(String::from_utf8_lossy(&bytes), expected, "{query}");
+        if format == RecordFormat::Table {
+            // A header, then the games with their moves as people type them (issue 63:
+            // the articles' CSV has no header and gives squares as numbers).
+            let text = String::from_utf8_lossy(&bytes).to_string();
+            let mut rows = text.lines();
+            assert_eq!(rows.next(), Some("game,first,second,result,moves"));
+            let first_game = rows.next().unwrap();
+            assert!(first_game.starts_with("0,"), "{first_game}");
+            assert!(
+                first_game.ends_with(&format!(
+                    ",{}",
+                    games[0]
+                        .moves
+                        .iter()
+                        .map(|m| m.to_string())
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                )),
+                "{first_game}"
+            );
+        }
     }
     // Tic-tac-toe has no format of its own.
     assert_error(
         app.get(&format!("/api/runs/{}/records?format=ggf", id(&second)))
             .await,
         StatusCode::BAD_REQUEST,
-        "format `ggf` is not one of jsonl, csv",
+        "format `ggf` is not one of jsonl, csv, table",
     );
     assert_error(
         app.get(&format!(

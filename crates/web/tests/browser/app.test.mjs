@@ -342,13 +342,18 @@ for (const [name, viewport] of [["desktop", { width: 1360, height: 900 }], ["pho
     assert.ok(await page.isVisible("#watch-downloads"));
     const hrefs = await page.$$eval("#watch-downloads a", (as) => as.map((a) => a.getAttribute("href")));
     const id = hrefs[0].split("/")[3];
-    assert.deepEqual(hrefs, ["jsonl", "csv", "ggf"].map((f) => `/api/runs/${id}/records?format=${f}`));
+    assert.deepEqual(hrefs, ["jsonl", "csv", "table", "ggf"].map((f) => `/api/runs/${id}/records?format=${f}`));
     const text = async (href) => (await fetch(new URL(href, url))).text();
     const records = (await text(hrefs[0])).trim().split("\n").map((line) => JSON.parse(line));
     assert.deepEqual(records.map((r) => [r.game, r.index]), [0, 1, 2, 3, 4, 5].map((i) => ["othello", i]));
     assert.ok(records.every((r) => r.moves.length >= 9 && ["black", "white", "draw"].includes(r.result)));
     assert.equal((await text(hrefs[1])).trim().split("\n").length, 6);
-    assert.equal((await text(hrefs[2])).match(/\(;GM\[Othello\]/g).length, 6);
+    // The table: a header row, then a game a row with its moves as typed.
+    const table = (await text(hrefs[2])).trim().split("\n");
+    assert.equal(table[0], "game,first,second,result,moves");
+    assert.equal(table.length, 7);
+    assert.match(table[1], /^0,[^,]+,[^,]+,(black|white|draw),([a-h][1-8]|pass)( ([a-h][1-8]|pass))+$/);
+    assert.equal((await text(hrefs[3])).match(/\(;GM\[Othello\]/g).length, 6);
     const [download] = await Promise.all([page.waitForEvent("download"), page.click("#watch-download-native")]);
     assert.equal(download.suggestedFilename(), `gamelab-run-${id}.ggf`);
 
