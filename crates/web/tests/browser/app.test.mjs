@@ -275,8 +275,9 @@ test("a 200-game watch run fills a table that adds up, and opens a game for repl
   assert.deepEqual(page.errors, []);
 });
 
-test("a watch run can be stopped", async () => {
-  const page = await open();
+for (const [name, viewport] of [["desktop", { width: 1360, height: 900 }], ["phone", { width: 390, height: 844 }]]) {
+test(`a watch run can be stopped (${name})`, async () => {
+  const page = await open(viewport);
   await page.click("#tab-watch");
   await page.selectOption("#watch-game", "othello");
   // Minimax searches: a run of some minutes however fast the machine, so Stop comes first.
@@ -300,6 +301,7 @@ test("a watch run can be stopped", async () => {
   await page.waitForFunction((n) => document.querySelector("#watch-games-note").textContent === `${n} games.`, played);
   assert.deepEqual(page.errors, []);
 });
+}
 
 // Random openings for runs and tournaments: two deterministic AIs then play many games.
 test("watch and tournament runs start from random openings when asked", async () => {
@@ -1585,6 +1587,11 @@ for (const [name, viewport] of [["desktop", { width: 1360, height: 900 }], ["pho
       };
     });
     assert.deepEqual(layout.spills, [], "labels spill out of their squares");
+    // The best lines under the values, at both sizes.
+    const lines = await page.$$eval("#analysis-lines li", (l) => l.map((x) => x.textContent));
+    const legal = await page.$$eval("#play-board .cell.legal", (c) => c.length);
+    assert.equal(lines.length, Math.min(3, legal));
+    assert.ok(lines.every((t) => /^[a-h][1-8]: [+−]?[\d.]+ discs \((estimate|exact)\)( — [a-h][1-8]( [a-h][1-8]| pass)+)?$/.test(t)), String(lines));
     assert.ok(layout.smallestCell >= 40, `squares of ${layout.smallestCell} px`);
     assert.equal(layout.wider, false, "the page is wider than the screen");
     if (name === "phone") {
@@ -1608,8 +1615,9 @@ for (const [name, viewport] of [["desktop", { width: 1360, height: 900 }], ["pho
 
 // Issue 63: the browser's Back and Forward move through the app's own history (views,
 // games, tree positions), and a reload keeps the analysis as it was set.
-test("Back and Forward move through the app; a reload keeps the analysis settings", async () => {
-  const page = await open();
+for (const [name, viewport] of [["desktop", { width: 1360, height: 900 }], ["phone", { width: 390, height: 844 }]]) {
+test(`Back and Forward move through the app; a reload keeps the analysis settings (${name})`, async () => {
+  const page = await open(viewport);
   // A game with a move, then a new game: Back returns to the first.
   await playAt(page, square("play-board", 4));
   await humanTurn(page);
@@ -1648,6 +1656,7 @@ test("Back and Forward move through the app; a reload keeps the analysis setting
   assert.equal(await page.inputValue("#analysis-ai"), "mcts:iterations=300");
   assert.deepEqual(page.errors, []);
 });
+}
 
 // Issue 63: the position shown as a picture to download (SVG and PNG), and a sound on
 // moves that is off until asked for and then remembered.
