@@ -1705,3 +1705,30 @@ for (const [name, viewport] of [["desktop", { width: 1360, height: 900 }], ["pho
     assert.deepEqual(page.errors, []);
   });
 }
+
+// Issue 63: the keyboard and a screen reader on a desktop and a phone. The first Tab
+// stop skips to the board; the board is one Tab stop, the arrow keys move between its
+// squares (not through the game), Enter plays, and the AI's reply is announced.
+for (const [name, viewport] of [["desktop", { width: 1360, height: 900 }], ["phone", { width: 390, height: 844 }]]) {
+  test(`the board by keyboard: one Tab stop, arrow keys, moves announced (${name})`, async () => {
+    const page = await open(viewport);
+    await page.keyboard.press("Tab");
+    assert.equal(await page.evaluate(() => document.activeElement.id), "skip-to-board");
+    await page.keyboard.press("Enter");
+    assert.equal(await page.evaluate(() => document.activeElement.dataset.square), "0");
+    assert.equal(await page.$$eval('#play-board .cell[tabindex="0"]', (c) => c.length), 1);
+    await page.keyboard.press("ArrowRight");
+    await page.keyboard.press("ArrowDown");
+    assert.equal(await page.evaluate(() => document.activeElement.dataset.square), "4");
+    await page.keyboard.press("Enter");
+    await page.waitForFunction(() => document.querySelectorAll("#move-list li").length === 2);
+    await humanTurn(page);
+    assert.match(await page.textContent("#play-announce"), /^X played \d,\d\.$/);
+    // Still on the board, on the square played; the arrows never stepped the game.
+    assert.equal(await page.evaluate(() => document.activeElement.dataset.square), "4");
+    await page.keyboard.press("ArrowLeft");
+    assert.equal(await page.evaluate(() => document.activeElement.dataset.square), "3");
+    assert.equal(await page.textContent("#replay-label"), "move 2 of 2");
+    assert.deepEqual(page.errors, []);
+  });
+}
