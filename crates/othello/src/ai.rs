@@ -635,6 +635,20 @@ impl Engine {
 /// The engine's deepest level.
 pub const MAX_LEVEL: u32 = 30;
 
+/// The engine's level when a spec gives neither a level nor a time.
+pub const DEFAULT_LEVEL: u32 = 8;
+
+/// The level an `engine` spec searches to: the one it gives; else, with a time limit, the
+/// deepest (the time is what a user gave it to spend, as `mcts`'s time alone lifts its
+/// iteration limit); else [`DEFAULT_LEVEL`].
+pub fn engine_level(level: Option<u32>, time: Option<Duration>) -> u32 {
+    match (level, time) {
+        (Some(level), _) => level,
+        (None, Some(_)) => MAX_LEVEL,
+        (None, None) => DEFAULT_LEVEL,
+    }
+}
+
 /// The engine's Multi-ProbCut threshold unless a spec says otherwise.
 pub const PROBCUT_DEFAULT: f64 = 1.5;
 
@@ -684,13 +698,13 @@ pub fn registry() -> Registry<Othello> {
         "engine",
         "the learned pattern evaluation (fitted to the WTHOR games) in a PVS midgame search, exact near the end",
         vec![
-            ParamSpec::int("level", 8, 1, i64::from(MAX_LEVEL), "plies of midgame search; exact from level+6 empties up to level 16, then one more every two levels (with a time limit, tried where a solve most often ends in time, a midgame search's move in hand: 14 below 0.025 s a move; 16, 18, 20, 22, 24, 26 from 0.025, 0.08, 0.3, 1, 6, 30 s)"),
+            ParamSpec::int("level", DEFAULT_LEVEL.into(), 1, i64::from(MAX_LEVEL), "plies of midgame search (with `time` and no level: up to 30, as deep as the time allows); exact from level+6 empties up to level 16, then one more every two levels (with a time limit, tried where a solve most often ends in time, a midgame search's move in hand: 14 below 0.025 s a move; 16, 18, 20, 22, 24, 26 from 0.025, 0.08, 0.3, 1, 6, 30 s)"),
             ParamSpec::float(
                 "time",
                 0.0,
                 0.0,
                 3600.0,
-                "seconds per move, 0 for none (deepening up to `level`; results then depend on the machine)",
+                "seconds per move, 0 for none (deepening up to `level`, or as deep as the time allows when no level is given; results then depend on the machine)",
             ),
             ParamSpec::float(
                 "probcut",
@@ -732,11 +746,9 @@ pub fn registry() -> Registry<Othello> {
                 ),
             };
             let seconds = p.float("time");
-            let mut engine = Engine::new(
-                model,
-                p.int("level") as u32,
-                (seconds > 0.0).then(|| Duration::from_secs_f64(seconds)),
-            );
+            let time = (seconds > 0.0).then(|| Duration::from_secs_f64(seconds));
+            let level = p.is_explicit("level").then(|| p.int("level") as u32);
+            let mut engine = Engine::new(model, engine_level(level, time), time);
             engine.searcher.set_probcut(p.float("probcut"));
             engine.searcher.set_threads(p.int("threads") as usize);
             engine.book = match p.text("book") {

@@ -895,3 +895,21 @@ fn a_deepening_analysis_ends_when_asked_when_stopped_and_at_its_time() {
             .is_none()
     );
 }
+
+/// Issue 65, item 3: a time limit alone lifts the depth limit (`engine:time=0.5` used to
+/// stop at level 8 with most of its time unspent); a level given with it still caps it;
+/// `gamelab ais` and the page, which show the parameters' help, say so.
+#[test]
+fn a_time_limit_alone_lifts_the_level() {
+    use gamelab_othello::ai::{DEFAULT_LEVEL, MAX_LEVEL, engine_level};
+    let half_second = Some(std::time::Duration::from_millis(500));
+    assert_eq!(engine_level(None, half_second), MAX_LEVEL);
+    assert_eq!(engine_level(None, None), DEFAULT_LEVEL);
+    assert_eq!(engine_level(Some(5), half_second), 5);
+    assert_eq!(engine_level(Some(12), None), 12);
+    let registry = gamelab_othello::ai::registry();
+    let engine = registry.find("engine").unwrap();
+    let help = |name: &str| engine.params.iter().find(|p| p.name == name).unwrap().help;
+    assert!(help("time").contains("as deep as the time allows when no level is given"));
+    assert!(help("level").contains("with `time` and no level: up to 30"));
+}
