@@ -294,6 +294,10 @@ pub struct Engine {
     /// Positions it plays from the book rather than search (none unless set); only at
     /// levels below the depth of the book's searches (a search as deep does better alone).
     pub book: Option<std::sync::Arc<crate::book::Book>>,
+    /// The level the book is for: the search's, or the default level's when a time alone
+    /// lifted the search's ([`engine_level`]): such an engine plays from a book it was
+    /// given, as the default level would.
+    pub book_level: u32,
     /// The spec's time a move, which a game clock's share ([`Agent::set_move_time`]) can
     /// only shorten.
     own_time: Option<Duration>,
@@ -331,6 +335,7 @@ impl Engine {
             },
             last: None,
             book: None,
+            book_level: level,
             own_time: time,
         }
     }
@@ -398,7 +403,7 @@ impl Engine {
     fn book_in_use(&self) -> Option<&crate::book::Book> {
         self.book
             .as_deref()
-            .filter(|book| self.limits.depth < book.options.level)
+            .filter(|book| self.book_level < book.options.level)
     }
 
     /// The score of `pos` in discs for the side to move: the last answer's when it was of
@@ -730,7 +735,7 @@ pub fn registry() -> Registry<Othello> {
                 "book",
                 Some("none"),
                 &["none", "shipped"],
-                "an opening book to play from while the position is in it, at levels below the depth of the book's searches (14 for the shipped one): `none` (the default: the shipped book made it no stronger against GRhino, RESULTS.md), `shipped`, or a book file written by `gamelab build-book`",
+                "an opening book to play from while the position is in it, at levels below the depth of the book's searches (14 for the shipped one; a `time` without a level counts as the default level): `none` (the default: the shipped book made it no stronger against GRhino, RESULTS.md), `shipped`, or a book file written by `gamelab build-book`",
             ),
         ],
         |p| {
@@ -749,6 +754,7 @@ pub fn registry() -> Registry<Othello> {
             let time = (seconds > 0.0).then(|| Duration::from_secs_f64(seconds));
             let level = p.is_explicit("level").then(|| p.int("level") as u32);
             let mut engine = Engine::new(model, engine_level(level, time), time);
+            engine.book_level = level.unwrap_or(DEFAULT_LEVEL);
             engine.searcher.set_probcut(p.float("probcut"));
             engine.searcher.set_threads(p.int("threads") as usize);
             engine.book = match p.text("book") {

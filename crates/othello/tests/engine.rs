@@ -912,4 +912,17 @@ fn a_time_limit_alone_lifts_the_level() {
     let help = |name: &str| engine.params.iter().find(|p| p.name == name).unwrap().help;
     assert!(help("time").contains("as deep as the time allows when no level is given"));
     assert!(help("level").contains("with `time` and no level: up to 30"));
+    // A book given to an engine with a time alone is played from, as at the default
+    // level; a level as deep as the book's searches still searches.
+    let (_, after_f5) = gamelab_othello::transcript::parse("f5").unwrap();
+    let mut rng = gamelab_core::game_rng(0, 0, Side::Second);
+    for (spec, from_book) in [
+        ("engine:time=0.05,threads=1,book=shipped", true),
+        ("engine:level=16,time=0.05,threads=1,book=shipped", false),
+    ] {
+        let mut engine = registry.build(spec).unwrap();
+        engine.choose(&after_f5, &mut rng);
+        let search = engine.last_search().unwrap();
+        assert_eq!(search.book_games.is_some(), from_book, "{spec}");
+    }
 }
