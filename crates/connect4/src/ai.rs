@@ -238,16 +238,7 @@ impl Agent<ConnectFour> for AlphaBeta {
         let depth = self.depth.saturating_sub(1);
         moves
             .iter()
-            .map(|&mv| {
-                let found = self.value_of(game, mv, depth, share)?;
-                Some(DeepScore {
-                    mv,
-                    score: found.score,
-                    exact: found.exact,
-                    line: found.line,
-                    level: None,
-                })
-            })
+            .map(|&mv| Some(self.value_of(game, mv, depth, share)?.of_move(mv)))
             .collect()
     }
 

@@ -217,6 +217,19 @@ pub struct MoveValue<M> {
     pub nodes: u64,
 }
 
+impl<M> MoveValue<M> {
+    /// This value as move `mv`'s, valued once (no level).
+    pub fn of_move(self, mv: M) -> DeepScore<M> {
+        DeepScore {
+            mv,
+            score: self.score,
+            exact: self.exact,
+            line: self.line,
+            level: None,
+        }
+    }
+}
+
 /// The deepening of an agent that values each move by a search of its own: at levels 1
 /// to `deepest`, every move not yet exact is valued by `value(move, level)`, the best of
 /// the level before first, then the level is reported; until every value is exact, the

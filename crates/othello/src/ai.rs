@@ -493,16 +493,7 @@ impl Agent<Othello> for Engine {
         let limits = self.move_limits(pos);
         let values = Game::legal_moves(pos)
             .iter()
-            .map(|&mv| {
-                let found = self.value_after(pos, mv, limits);
-                DeepScore {
-                    mv,
-                    score: found.score,
-                    exact: found.exact,
-                    line: found.line,
-                    level: None,
-                }
-            })
+            .map(|&mv| self.value_after(pos, mv, limits).of_move(mv))
             .collect();
         Some(values)
     }

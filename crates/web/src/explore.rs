@@ -267,12 +267,7 @@ fn searched_values<G: Described>(
     // The position's value is its best child's, one ply deeper: a search of its own would
     // stop one ply shorter than its children's and, in Othello, often read quite apart
     // from all of them (+0.38 at the start beside +2.99 for every child).
-    let mover = if game.to_move() == Side::First {
-        1.0
-    } else {
-        -1.0
-    };
-    let key = |v: &ValueView| mover * v.score.unwrap_or(f64::from(v.value) * 1e9);
+    let key = for_the_mover(game);
     let best = positions
         .iter()
         .zip(&children)
@@ -290,6 +285,17 @@ fn searched_values<G: Described>(
         None => value_of(game)?,
     };
     Ok(Values { value, children })
+}
+
+/// How good a child's value is for the side to move in `game`, higher better: the first
+/// side's value or its negation; a game's end (no score) beyond any score.
+fn for_the_mover<G: Game>(game: &G) -> impl Fn(&ValueView) -> f64 {
+    let mover = if game.to_move() == Side::First {
+        1.0
+    } else {
+        -1.0
+    };
+    move |v: &ValueView| mover * v.score.unwrap_or(f64::from(v.value) * 1e9)
 }
 
 fn explore_game<G: Described>(
@@ -310,13 +316,8 @@ fn explore_game<G: Described>(
         Some(spec) => searched_values(&game, &positions, spec, files, stop)?,
     };
     // The best for the side to move: the most for the first side, or the least.
-    let mover = if game.to_move() == Side::First {
-        1.0
-    } else {
-        -1.0
-    };
-    let key = |v: &ValueView| mover * v.score.unwrap_or(f64::from(v.value) * 1e9);
-    let best = children.iter().map(key).fold(f64::NEG_INFINITY, f64::max);
+    let key = for_the_mover(&game);
+    let best = children.iter().map(&key).fold(f64::NEG_INFINITY, f64::max);
     let children = positions
         .iter()
         .zip(children)
