@@ -1,5 +1,6 @@
 //! Connect Four in the catalogue: how the front ends draw it and its AIs.
 
+use gamelab_core::actions::Symmetry;
 use gamelab_core::{Described, Game, PieceStyle, Preset, Registry, Side, Single};
 
 use crate::position::{HEIGHT, WIDTH};
@@ -14,6 +15,9 @@ impl Described for ConnectFour {
     const DEFAULT_PLAYERS: [&'static str; 2] = ["human", "alphabeta"];
     const DEFAULT_MATCH: [&'static str; 2] = ["greedy", "random"];
     const MOVES_BY_COLUMN: bool = true;
+    const ACTIONS: usize = WIDTH;
+    /// Gravity pulls down, so only left and right may swap.
+    const SYMMETRIES: &'static [Symmetry] = &[Symmetry::Identity, Symmetry::MirrorColumns];
     const PRESETS: &'static [Preset] = &[
         Preset {
             name: "Beginner",

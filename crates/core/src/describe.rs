@@ -49,6 +49,15 @@ pub trait Described: Notation + EngineHooks {
     /// Four): a board takes a click or tap anywhere in the column, not only on the square
     /// where the piece lands.
     const MOVES_BY_COLUMN: bool = false;
+    /// How many actions the game numbers its moves with: every move's
+    /// [`Game::move_code`](crate::Game::move_code) is below it, a square's being its index
+    /// row by row from the top (a column's, where moves are by column), the rest (a pass)
+    /// after them. The size of the fixed action space of [`crate::actions`].
+    const ACTIONS: usize;
+    /// The board's symmetries under which the rules are the same: an image of a position
+    /// has the same value, its legal moves the images of the original's. The identity
+    /// first; by default the only one.
+    const SYMMETRIES: &'static [crate::actions::Symmetry] = &[crate::actions::Symmetry::Identity];
 
     /// Every AI of the game (one registry per game, in the game's crate).
     fn registry() -> Registry<Self>;
@@ -210,6 +219,10 @@ pub struct GameInfo {
     pub moves_by_column: bool,
     /// Strengths by name, weakest first.
     pub presets: &'static [Preset],
+    /// How many numbered actions the moves map to ([`Described::ACTIONS`]).
+    pub actions: usize,
+    /// The names of the board's symmetries ([`Described::SYMMETRIES`]).
+    pub symmetries: Vec<&'static str>,
     pub ais: Vec<AiView>,
 }
 
@@ -236,6 +249,8 @@ pub fn game_info<G: Described>() -> GameInfo {
         can_set_up: G::CAN_SET_UP,
         moves_by_column: G::MOVES_BY_COLUMN,
         presets: G::PRESETS,
+        actions: G::ACTIONS,
+        symmetries: G::SYMMETRIES.iter().map(|s| s.name()).collect(),
         explorable: G::TREE_FITS_IN_MEMORY,
         ais: G::registry()
             .entries()

@@ -5,6 +5,7 @@
 //! derived from `(seed, game index, side)` by [`game_rng`], so a game's result never depends
 //! on threads or timing.
 
+pub mod actions;
 mod agent;
 pub mod arena;
 pub mod by_score;

@@ -1,5 +1,6 @@
 //! Othello in the catalogue: how the front ends draw it and its AIs.
 
+use gamelab_core::actions::Symmetry;
 use gamelab_core::{Described, PieceStyle, Preset, Registry, Side, Single};
 
 use crate::{Move, Othello};
@@ -10,6 +11,9 @@ impl Described for Othello {
     const PIECES: PieceStyle = PieceStyle::Discs;
     const PIECE_COLOURS: [&'static str; 2] = ["#111111", "#f4f4f4"];
     const BOARD_COLOUR: &'static str = "#1f7a4d";
+    /// The 64 squares, then the pass.
+    const ACTIONS: usize = 65;
+    const SYMMETRIES: &'static [Symmetry] = &Symmetry::ALL;
     const DEFAULT_PLAYERS: [&'static str; 2] = ["human", "engine"];
     const DEFAULT_MATCH: [&'static str; 2] = ["greedy", "random"];
     const PRESETS: &'static [Preset] = &[

@@ -1,6 +1,7 @@
 //! Tic-tac-toe in the catalogue: how the front ends draw it, its AIs, and its board data
 //! structures (`--board 2d`, `1d+counts`, …: all play identical games).
 
+use gamelab_core::actions::Symmetry;
 use gamelab_core::{
     BoardError, CatalogueEntry, Described, GameVisitor, PieceStyle, Preset, Registry, Side,
 };
@@ -14,6 +15,8 @@ impl<B: Board> Described for Position<B> {
     const PIECES: PieceStyle = PieceStyle::Marks;
     const PIECE_COLOURS: [&'static str; 2] = ["#2563eb", "#dc2626"];
     const BOARD_COLOUR: &'static str = "#ffffff";
+    const ACTIONS: usize = 9;
+    const SYMMETRIES: &'static [Symmetry] = &Symmetry::ALL;
     const DEFAULT_PLAYERS: [&'static str; 2] = ["human", "ai14s"];
     const DEFAULT_MATCH: [&'static str; 2] = ["ai14s", "ai2"];
     const PRESETS: &'static [Preset] = &[
