@@ -1,6 +1,7 @@
 //! The catalogue of games and each game's AIs, as Python sees them: the same description
-//! the web app serves (`gamelab_core::describe::game_info`), as JSON the package turns
-//! into dicts.
+//! the web app serves (`gamelab_core::describe::game_info`) with each symmetry's
+//! permutations of squares and actions (`gamelab_core::actions`), as JSON the package
+//! turns into dicts.
 
 use gamelab_core::{Described, GameVisitor};
 use pyo3::prelude::*;
@@ -26,8 +27,11 @@ struct Describe;
 impl GameVisitor for Describe {
     type Output = serde_json::Value;
     fn visit<G: Described>(self) -> serde_json::Value {
-        serde_json::to_value(gamelab_core::describe::game_info::<G>())
-            .expect("a game's description serialises")
+        let mut value = serde_json::to_value(gamelab_core::describe::game_info::<G>())
+            .expect("a game's description serialises");
+        value["symmetry_maps"] = serde_json::to_value(gamelab_core::actions::symmetry_maps::<G>())
+            .expect("symmetry maps serialise");
+        value
     }
 }
 

@@ -41,6 +41,12 @@ pub trait AnyGame: Send + Sync + 'static {
     fn highlight(&self) -> Vec<usize>;
     /// The square a legal move puts a piece on (`None` for one that places none, a pass).
     fn square_of(&self, mv: &str) -> Result<Option<usize>, String>;
+    /// The legal moves' actions (`gamelab_core::actions`), in the order of `legal_moves`.
+    fn legal_actions(&self) -> Vec<usize>;
+    /// The action of a legal move.
+    fn action_of(&self, mv: &str) -> Result<usize, String>;
+    /// The legal move whose action is `action`, as the game writes it.
+    fn move_of(&self, action: usize) -> Result<String, String>;
     /// Builds the AI `spec` for positions of this exact type.
     fn build_agent(&self, spec: &str) -> Result<Box<dyn AnyAgent>, String>;
     /// The moves played, as the game writes a line of them.
@@ -165,6 +171,40 @@ impl<G: Described> AnyGame for DynGame<G> {
 
     fn square_of(&self, mv: &str) -> Result<Option<usize>, String> {
         self.parse(mv).map(G::square_of)
+    }
+
+    fn legal_actions(&self) -> Vec<usize> {
+        self.game
+            .legal_moves()
+            .iter()
+            .map(|&m| G::move_code(m) as usize)
+            .collect()
+    }
+
+    fn action_of(&self, mv: &str) -> Result<usize, String> {
+        self.parse(mv).map(|m| G::move_code(m) as usize)
+    }
+
+    fn move_of(&self, action: usize) -> Result<String, String> {
+        let legal = self.game.legal_moves();
+        if let Some(mv) = legal.iter().find(|&&m| G::move_code(m) as usize == action) {
+            return Ok(mv.to_string());
+        }
+        let actions: Vec<String> = legal.iter().map(|&m| G::move_code(m).to_string()).collect();
+        Err(if self.game.is_over() {
+            "the game is over; no action is legal".to_string()
+        } else if action >= G::ACTIONS {
+            format!(
+                "action {action} is not one of {}'s: expected 0 to {}",
+                G::NAME,
+                G::ACTIONS - 1
+            )
+        } else {
+            format!(
+                "action {action} is not legal here: the legal actions are {}",
+                actions.join(", ")
+            )
+        })
     }
 
     fn write_moves(&self) -> String {

@@ -175,6 +175,29 @@ impl Position {
             .map_err(IllegalMoveError::new_err)
     }
 
+    /// The legal moves as numbered actions, in the order of `legal_moves()`: a square's
+    /// index row by row from the top (Connect Four's column; Othello's pass is 64), as
+    /// PettingZoo, Gymnasium and OpenSpiel number them.
+    fn legal_actions(&self) -> Vec<usize> {
+        self.inner.legal_actions()
+    }
+
+    /// The numbered action of a legal move (see `legal_actions`).
+    #[pyo3(signature = (move_))]
+    fn action_of(&self, move_: &Bound<'_, PyAny>) -> PyResult<usize> {
+        self.inner
+            .action_of(&move_text(move_)?)
+            .map_err(IllegalMoveError::new_err)
+    }
+
+    /// The legal move numbered `action` (see `legal_actions`), as the game writes it;
+    /// `IllegalMoveError` for an action that is not legal here.
+    fn move_of(&self, action: usize) -> PyResult<String> {
+        self.inner
+            .move_of(action)
+            .map_err(IllegalMoveError::new_err)
+    }
+
     /// The moves played, as the game writes a line of them (Othello's transcript
     /// `f5d6c3`, tic-tac-toe's `1,1 0,0`): what `Position(game, text)` reads back.
     fn moves_text(&self) -> String {
