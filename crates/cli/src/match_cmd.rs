@@ -1,12 +1,14 @@
 //! `gamelab match A B`: the articles' `ai_match`, sampled with seeds or exact.
 
 use std::path::PathBuf;
-use std::time::Instant;
 
 use anyhow::Context;
 use clap::Args;
-use gamelab_core::arena::{self, MatchConfig, MatchReport};
-use gamelab_core::{Agent, Described, GameVisitor, Registry, Side};
+use gamelab_core::arena;
+use gamelab_core::match_request::{
+    Executor, MatchError, MatchRequest, MatchRun, Played, PreparedMatch,
+};
+use gamelab_core::{Described, FileAccess, GameVisitor, Registry, Side};
 
 use crate::game_args::GameArgs;
 use crate::recording;
@@ -71,41 +73,32 @@ fn run_game<G: Described>(args: &MatchArgs, registry: &Registry<G>) -> anyhow::R
     // path is reported before any game.
     let mut a = registry.build(&args.a)?;
     let mut b = registry.build(&args.b)?;
-    if args.exact && (args.openings.openings > 0 || args.openings.openings_file.is_some()) {
-        anyhow::bail!("--exact walks every game from the start; it takes no openings");
-    }
-    if args.exact && args.clock.is_some() {
-        anyhow::bail!(
-            "--exact computes the games' probabilities without playing them; it takes no --clock"
-        );
-    }
-    let (games, from_file) = args.openings.make::<G>(args.games, args.seed, registry)?;
+    let request = MatchRequest {
+        names: [args.a.clone(), args.b.clone()],
+        games_per_side: args.games,
+        seed: args.seed,
+        threads: args.threads.unwrap_or(0),
+        openings: args.openings.request()?,
+        clock: args.clock.unwrap_or_default(),
+        exact: args.exact,
+    };
+    let prepared = request.prepare(registry, &FileAccess::Any)?;
     if let Some(path) = &args.records {
         gamelab_core::files::check_writable(path)
             .with_context(|| format!("cannot write the records to {}", path.display()))?;
     }
     if args.exact {
-        exact::<G>(args, &mut *a, &mut *b)
+        exact::<G>(args, prepared.exact(&mut *a, &mut *b)?)
     } else {
-        sampled::<G>(args, registry, games, &from_file)
+        sampled::<G>(args, registry, &prepared)
     }
 }
 
-fn exact<G: Described>(
-    args: &MatchArgs,
-    a: &mut dyn Agent<G>,
-    b: &mut dyn Agent<G>,
-) -> anyhow::Result<String> {
-    let started = Instant::now();
-    let result = arena::exact_match(a, b, [&args.a, &args.b])?;
-    let elapsed = started.elapsed();
-    let total = result.total();
+fn exact<G: Described>(args: &MatchArgs, run: MatchRun) -> anyhow::Result<String> {
     if args.json {
-        let mut report = MatchReport::new::<G>(&args.a, &args.b, 0, args.seed);
-        report.set_exact(Ok(result));
-        report.elapsed_ms = elapsed.as_millis() as u64;
-        return Ok(format!("{}\n", serde_json::to_string(&report)?));
+        return Ok(format!("{}\n", serde_json::to_string(&run.report)?));
     }
+    let table = run.report.exact.expect("an exact match has its table");
     let names = [G::side_name(Side::First), G::side_name(Side::Second)];
     Ok(format!(
         "{} VS {} (exact)\n{}\ncomputed in {:.2} ms\n",
@@ -113,97 +106,104 @@ fn exact<G: Described>(
         args.b,
         ratio_table(
             [
-                (names[0], result.first.as_array()),
-                (names[1], result.second.as_array()),
-                ("total", total.as_array()),
+                (names[0], table.first.as_array()),
+                (names[1], table.second.as_array()),
+                ("total", table.total.as_array()),
             ],
             2
         ),
-        elapsed.as_secs_f64() * 1e3
+        run.seconds * 1e3
     ))
+}
+
+/// The command line's executor: the arena's threads, writing records as they finish and
+/// stopping at Ctrl-C, or the cluster of processes of `--cluster`.
+struct Games<'a, G: Described> {
+    args: &'a MatchArgs,
+    registry: &'a Registry<G>,
+    cluster: Option<gamelab_cluster::Cluster>,
+    output: Option<recording::Output<'a>>,
+    progress: &'a (dyn Fn(u64) + Sync),
+}
+
+impl<G: Described> Executor<G> for Games<'_, G> {
+    fn play(&mut self, prepared: &PreparedMatch<G>) -> Result<Option<Played>, MatchError> {
+        let cfg = prepared.config();
+        let played = match &self.cluster {
+            Some(cluster) => crate::cluster::play_match::<G>(
+                cluster,
+                [&self.args.a, &self.args.b],
+                &cfg,
+                &prepared.openings,
+                self.output.as_ref(),
+            ),
+            None => {
+                // The specs built once already; building them again per chunk cannot fail.
+                let make = |spec: &str| {
+                    self.registry
+                        .build(spec)
+                        .expect("spec was checked before the match")
+                };
+                recording::play::<G, _>(
+                    &|| make(&self.args.a),
+                    &|| make(&self.args.b),
+                    &cfg,
+                    &prepared.openings,
+                    self.output.as_ref(),
+                    self.progress,
+                )
+                .map(Some)
+            }
+        }
+        .map_err(|e| MatchError::Play(e.into()))?;
+        Ok(played.map(|p| Played {
+            result: p.result,
+            interrupted: p.interrupted,
+        }))
+    }
 }
 
 fn sampled<G: Described>(
     args: &MatchArgs,
     registry: &Registry<G>,
-    games: u64,
-    from_file: &[Vec<G::Move>],
+    prepared: &PreparedMatch<G>,
 ) -> anyhow::Result<String> {
-    let cfg = MatchConfig {
-        games_per_side: games,
-        seed: args.seed,
-        threads: args.threads.unwrap_or(0),
-        opening_plies: args.openings.openings,
-        clock: args.clock.unwrap_or_default(),
-    };
-    // The specs built once already; building them again per chunk cannot fail.
-    let make = |spec: &str| {
-        registry
-            .build(spec)
-            .expect("spec was checked before the match")
-    };
-    let make_a = || make(&args.a);
-    let make_b = || make(&args.b);
+    let games = prepared.games_per_side;
     let bar = crate::progress::bar(games * 2, "games");
     let progress = |n: u64| crate::progress::advance(&bar, n);
-    let started = Instant::now();
-    let output = args.records.as_deref().map(|path| recording::Output {
-        path,
-        format: recording::Format::of::<G>(path),
-        specs: [&args.a, &args.b],
-    });
-    let played = match args.cluster.cluster()? {
-        Some(cluster) => {
-            let specs = [args.a.as_str(), args.b.as_str()];
-            match crate::cluster::play_match::<G>(
-                &cluster,
-                specs,
-                &cfg,
-                from_file,
-                output.as_ref(),
-            )? {
-                Some(played) => played,
-                None => return Ok(crate::cluster::helper_done()),
-            }
-        }
-        None => recording::play::<G, _>(
-            &make_a,
-            &make_b,
-            &cfg,
-            from_file,
-            output.as_ref(),
-            &progress,
-        )?,
+    let mut executor = Games {
+        args,
+        registry,
+        cluster: args.cluster.cluster()?,
+        output: args.records.as_deref().map(|path| recording::Output {
+            path,
+            format: recording::Format::of::<G>(path),
+            specs: [&args.a, &args.b],
+        }),
+        progress: &progress,
     };
-    let elapsed = started.elapsed().as_secs_f64();
-    crate::progress::finish(bar);
-    let result = played.result;
-    let specs = [&args.a, &args.b];
-    if let Some(note) = &result.stopped_by {
-        anyhow::bail!(
-            "the match stopped: {} gave up game {}: {}{}",
-            specs[note.agent],
-            note.game,
-            note.reason,
+    let run = match prepared.run(&mut executor) {
+        Ok(Some(run)) => run,
+        Ok(None) => return Ok(crate::cluster::helper_done()),
+        Err(MatchError::GaveUp {
+            name,
+            game,
+            reason,
+            played,
+        }) => anyhow::bail!(
+            "the match stopped: {name} gave up game {game}: {reason}{}",
             match &args.records {
-                Some(path) => format!(
-                    " (the {} games before it are in {})",
-                    result.total().games(),
-                    path.display()
-                ),
+                Some(path) => format!(" (the {played} games before it are in {})", path.display()),
                 None => String::new(),
             }
-        );
-    }
-    let total = result.total();
-    let games_played = total.games();
-    let digest = if played.interrupted {
-        "none (interrupted)".to_string()
-    } else {
-        arena::digest_hex(result.digest)
+        ),
+        Err(e) => return Err(e.into()),
     };
-    let games_per_s = games_played as f64 / elapsed.max(1e-9);
-    if played.interrupted {
+    crate::progress::finish(bar);
+    let report = &run.report;
+    let games_played = report.played;
+    let interrupted = report.digest.is_none();
+    if interrupted {
         eprintln!(
             "interrupted: {games_played} of {} games played{}",
             games * 2,
@@ -217,51 +217,43 @@ fn sampled<G: Described>(
         eprintln!("{games_played} games written to {}", path.display());
     }
     if args.json {
-        let mut report = MatchReport::new::<G>(&args.a, &args.b, games, args.seed);
-        report.finish(&result, !played.interrupted);
-        report.opening_plies = args.openings.openings;
-        report.openings_file = args
-            .openings
-            .openings_file
-            .as_ref()
-            .map(|p| p.display().to_string());
-        report.balanced = args.openings.balanced;
-        report.judge = args.openings.judge.clone();
-        report.clock = cfg.clock.written();
-        report.elapsed_ms = (elapsed * 1e3) as u64;
-        return Ok(format!("{}\n", serde_json::to_string(&report)?));
+        return Ok(format!("{}\n", serde_json::to_string(report)?));
     }
     let names = [G::side_name(Side::First), G::side_name(Side::Second)];
     let row = |t: arena::Tally| [t.win, t.lose, t.draw];
-    let mut note = if result.repeats_one_game() {
+    let mut note = if report.repeated_one_game {
         "note: every game each way round was the same game (both AIs are deterministic); --openings PLIES or --openings-file FILE starts them from different positions\n".to_string()
     } else {
         String::new()
     };
     note += &timed_notes::<G>([&args.a, &args.b]);
     note += &clock_note(args.clock);
-    note += &forfeit_notes(&result, specs);
-    let openings = args.openings.describe(from_file.len(), games);
+    note += &forfeit_notes(report.forfeits.as_ref(), [&args.a, &args.b]);
+    let openings = prepared
+        .request
+        .openings
+        .describe(prepared.openings.len(), games);
+    let digest = report.digest.as_deref().unwrap_or("none (interrupted)");
     Ok(format!(
         "{} VS {}\n{}\n{}\n{} games in {:.3} s ({}/s), seed {}{openings}, digest {digest}\n{note}",
         args.a,
         args.b,
         count_table([
-            (names[0], row(result.first)),
-            (names[1], row(result.second)),
-            ("total", row(total)),
+            (names[0], row(report.first)),
+            (names[1], row(report.second)),
+            ("total", row(report.total)),
         ]),
         ratio_table(
             [
-                (names[0], result.first.ratios()),
-                (names[1], result.second.ratios()),
-                ("total", total.ratios()),
+                (names[0], report.first.ratios()),
+                (names[1], report.second.ratios()),
+                ("total", report.total.ratios()),
             ],
             1
         ),
         games_played,
-        elapsed,
-        human_rate(games_per_s),
+        run.seconds,
+        human_rate(games_played as f64 / run.seconds.max(1e-9)),
         args.seed,
     ))
 }
@@ -301,14 +293,17 @@ pub fn clock_note(clock: Option<gamelab_core::clock::TimeControl>) -> String {
 
 /// A note for each AI that forfeited games (an outside program that failed), with the
 /// first reason.
-pub fn forfeit_notes(result: &arena::MatchResult, specs: [&String; 2]) -> String {
+pub fn forfeit_notes(forfeits: Option<&arena::Forfeits>, specs: [&String; 2]) -> String {
+    let Some(forfeits) = forfeits else {
+        return String::new();
+    };
     let mut out = String::new();
-    for (agent, &count) in result.forfeits.iter().enumerate() {
+    for (agent, count) in [forfeits.a, forfeits.b].into_iter().enumerate() {
         if count == 0 {
             continue;
         }
-        let first = result
-            .first_forfeit
+        let first = forfeits
+            .first
             .as_ref()
             .filter(|note| note.agent == agent)
             .map(|note| format!(" (the first, game {}: {})", note.game, note.reason))

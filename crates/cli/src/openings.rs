@@ -1,9 +1,10 @@
 //! Where a match's games start: random openings of a few plies, or a file of them.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-use anyhow::{Context, bail};
-use gamelab_core::{Described, Notation, Registry, arena};
+use anyhow::Context;
+use gamelab_core::match_request::{Judge, Openings};
+use gamelab_core::{Described, FileAccess, Registry};
 
 /// How a match or tournament picks its openings, as the command line gave it.
 #[derive(clap::Args, Debug, Clone)]
@@ -31,75 +32,40 @@ pub struct OpeningArgs {
 const MAX_FILE_BYTES: u64 = 64 << 20;
 
 impl OpeningArgs {
-    /// The openings the games start from, one per game of a side (`games`); none when
-    /// every game starts from the start. From the file (checked move by move), or random
-    /// from the seed (and balanced by the judge when asked).
+    /// The openings as a match request takes them (a file read here, bounded).
+    pub fn request(&self) -> anyhow::Result<Openings> {
+        if let Some(path) = &self.openings_file {
+            let bytes = gamelab_core::files::read_regular(path, MAX_FILE_BYTES)
+                .with_context(|| format!("cannot read the openings from {}", path.display()))?;
+            let text = String::from_utf8(bytes)
+                .map_err(|_| anyhow::anyhow!("{}: not UTF-8 text", path.display()))?;
+            return Ok(Openings::File {
+                text,
+                name: path.display().to_string(),
+            });
+        }
+        let judge = match (self.balanced, &self.judge) {
+            (Some(window), Some(spec)) => Some(Judge {
+                spec: spec.clone(),
+                window,
+            }),
+            _ => None,
+        };
+        Ok(Openings::Random {
+            plies: self.openings,
+            judge,
+        })
+    }
+
+    /// The games per side and their openings, for a tournament's pairs (each plays them).
     pub fn make<G: Described>(
         &self,
         games: Option<u64>,
         seed: u64,
         registry: &Registry<G>,
     ) -> anyhow::Result<(u64, Vec<Vec<G::Move>>)> {
-        if let Some(path) = &self.openings_file {
-            let openings = read::<G>(path)?;
-            return Ok((games.unwrap_or(openings.len() as u64), openings));
-        }
-        let games = games.unwrap_or(DEFAULT_GAMES);
-        if self.openings == 0 {
-            if self.balanced.is_some() {
-                bail!("--balanced keeps some of the random openings of --openings PLIES; give it");
-            }
-            return Ok((games, Vec::new()));
-        }
-        let openings = match (self.balanced, &self.judge) {
-            (Some(window), Some(spec)) => {
-                let mut judge = registry.build(spec)?;
-                match arena::balanced_openings::<G>(games, self.openings, seed, window, &mut *judge)
-                {
-                    Err(arena::BalancedError::NoValue) => bail!(
-                        "{spec} gives no value for a position; --judge needs an AI that scores moves (e.g. Othello's engine)"
-                    ),
-                    other => other?,
-                }
-            }
-            _ => arena::openings::<G>(games, self.openings, seed)?,
-        };
-        Ok((games, openings))
+        Ok(self
+            .request()?
+            .make::<G>(games, seed, registry, &FileAccess::Any)?)
     }
-
-    /// How the output names the openings, `count` of them read from a file and `games`
-    /// a side played (the first `games` of them when fewer): "" when every game starts
-    /// from the start.
-    pub fn describe(&self, count: usize, games: u64) -> String {
-        match (&self.openings_file, self.balanced) {
-            (Some(path), _) if games < count as u64 => format!(
-                ", the first {games} of {count} openings from {}",
-                path.display()
-            ),
-            (Some(path), _) => format!(", {count} openings from {}", path.display()),
-            (None, Some(window)) if self.openings > 0 => format!(
-                ", openings of {} plies within ±{window} by {}",
-                self.openings,
-                self.judge.as_deref().unwrap_or("")
-            ),
-            (None, None) if self.openings > 0 => {
-                format!(", openings of {} plies", self.openings)
-            }
-            _ => String::new(),
-        }
-    }
-}
-
-/// Games per side when neither `-n` nor a file says.
-const DEFAULT_GAMES: u64 = 10_000;
-
-fn read<G: Notation>(path: &Path) -> anyhow::Result<Vec<Vec<G::Move>>> {
-    let bytes = gamelab_core::files::read_regular(path, MAX_FILE_BYTES)
-        .with_context(|| format!("cannot read the openings from {}", path.display()))?;
-    let text = String::from_utf8(bytes)
-        .map_err(|_| anyhow::anyhow!("{}: not UTF-8 text", path.display()))?;
-    Ok(arena::read_openings::<G>(
-        &text,
-        &path.display().to_string(),
-    )?)
 }

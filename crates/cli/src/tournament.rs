@@ -110,7 +110,7 @@ fn tournament<G: Described>(
         "\n{} games per pair, seed {}{}, {:.2} s",
         2 * games,
         args.seed,
-        args.openings.describe(openings.len(), games),
+        args.openings.request()?.describe(openings.len(), games),
         started.elapsed().as_secs_f64()
     );
     if report.interrupted {

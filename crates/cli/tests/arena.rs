@@ -136,7 +136,7 @@ fn match_errors() {
         .args(["match", "ai14s", "ai2", "--exact", "--clock", "60"])
         .assert()
         .failure()
-        .stderr(predicate::str::contains("it takes no --clock"));
+        .stderr(predicate::str::contains("it takes no clock"));
 }
 
 #[test]

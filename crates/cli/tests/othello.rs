@@ -686,7 +686,7 @@ fn openings_from_a_file() {
         ),
         (
             &["--balanced", "2", "--judge", "engine"],
-            "--balanced keeps some of the random openings",
+            "balanced openings are kept from random openings: give their number of plies",
         ),
         (
             &["--openings", "4", "--balanced", "NaN", "--judge", "engine"],

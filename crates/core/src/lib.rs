@@ -17,6 +17,7 @@ pub mod elo;
 pub mod files;
 mod game;
 pub mod limits;
+pub mod match_request;
 pub mod mcts;
 pub mod proof;
 mod random;

@@ -4,12 +4,14 @@
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
-use std::time::Instant;
 
-use gamelab_core::arena::{self, LiveOptions, MatchConfig, MatchReport};
+use gamelab_core::arena::{LiveOptions, MatchConfig, PlayedGame};
 use gamelab_core::limits;
+use gamelab_core::match_request::{
+    Judge, LocalThreads, MatchError, MatchRequest, MatchRun, Openings,
+};
 use gamelab_core::record::GameRecord;
-use gamelab_core::{Described, GameVisitor, Registry, Side, StopFlag};
+use gamelab_core::{Described, FileAccess, GameVisitor, Registry, Side, StopFlag};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 
@@ -101,126 +103,55 @@ pub fn agent_failure(py: Python<'_>, agents: &[&AgentArg]) -> Option<PyErr> {
         .find_map(|p| p.take_failure(py))
 }
 
-/// Where the games of a match or tournament start.
-pub enum Openings {
-    /// Every game from the start.
-    None,
-    /// Distinct random openings of this many plies, kept where `judge` values them
-    /// within ±window when given.
-    Random {
-        plies: u32,
-        balanced: Option<(f64, String)>,
-    },
-    /// These openings, each a list of moves in the game's notation.
-    Given(Vec<Vec<String>>),
-}
-
-impl Openings {
-    pub fn from_args(
-        plies: u32,
-        given: Option<Vec<Vec<String>>>,
-        balanced: Option<f64>,
-        judge: Option<String>,
-    ) -> PyResult<Openings> {
-        args::check("openings", limits::OPENING_PLIES, plies)?;
-        let balanced = match (balanced, judge) {
-            (None, None) => None,
-            (Some(w), Some(judge)) => Some((args::check("balanced", limits::WINDOW, w)?, judge)),
-            _ => {
-                return Err(PyValueError::new_err(
-                    "balanced and judge go together: keep the random openings the judge values within ±balanced",
-                ));
-            }
-        };
-        match (plies, given, balanced) {
-            (_, Some(_), _) if plies > 0 => Err(PyValueError::new_err(
+/// Where the games of a match or tournament start, from the package's arguments: a number
+/// of random plies (kept by a judge within ±balanced when given) or a list of move lists.
+pub fn openings_from_args(
+    plies: u32,
+    given: Option<Vec<Vec<String>>>,
+    balanced: Option<f64>,
+    judge: Option<String>,
+) -> PyResult<Openings> {
+    // The arguments' own names in the messages; the request checks the same ranges.
+    args::check("openings", limits::OPENING_PLIES, plies)?;
+    let judge = match (balanced, judge) {
+        (None, None) => None,
+        (Some(window), Some(spec)) => Some(Judge {
+            spec,
+            window: args::check("balanced", limits::WINDOW, window)?,
+        }),
+        _ => {
+            return Err(PyValueError::new_err(
+                "balanced and judge go together: keep the random openings the judge values within ±balanced",
+            ));
+        }
+    };
+    let openings = match (plies, given, judge) {
+        (0, Some(list), None) => Openings::Lines(list),
+        (_, Some(_), None) => {
+            return Err(PyValueError::new_err(
                 "give openings as a number of random plies or as a list of move lists, not both",
-            )),
-            (_, Some(list), None) => Ok(Openings::Given(list)),
-            (0, None, Some(_)) => Err(PyValueError::new_err(
-                "balanced keeps some of the random openings of openings=PLIES; give it",
-            )),
-            (0, None, None) => Ok(Openings::None),
-            (plies, None, balanced) => Ok(Openings::Random { plies, balanced }),
-            (_, Some(_), Some(_)) => Err(PyValueError::new_err(
+            ));
+        }
+        (_, Some(_), Some(_)) => {
+            return Err(PyValueError::new_err(
                 "balanced applies to random openings, not to a given list",
-            )),
+            ));
         }
-    }
-
-    fn plies(&self) -> u32 {
-        match self {
-            Openings::Random { plies, .. } => *plies,
-            _ => 0,
-        }
-    }
-
-    /// The games per side (`games`, else one per given opening, else the command line's
-    /// default) and their openings (empty: every game from the start).
-    fn make<G: Described>(
-        &self,
-        games: Option<u64>,
-        seed: u64,
-        registry: &Registry<G>,
-    ) -> PyResult<(u64, Vec<Vec<G::Move>>)> {
-        let openings = self.openings::<G>(games.unwrap_or(DEFAULT_GAMES), seed, registry)?;
-        let games = match (games, self) {
-            (Some(n), _) => n,
-            (None, Openings::Given(_)) => openings.len() as u64,
-            (None, _) => DEFAULT_GAMES,
-        };
-        Ok((games, openings))
-    }
-
-    /// The openings (empty: from the start) for `games` games per side.
-    fn openings<G: Described>(
-        &self,
-        games: u64,
-        seed: u64,
-        registry: &Registry<G>,
-    ) -> PyResult<Vec<Vec<G::Move>>> {
-        let value_error = |e: &dyn std::fmt::Display| PyValueError::new_err(e.to_string());
-        match self {
-            Openings::None => Ok(Vec::new()),
-            Openings::Random {
-                plies,
-                balanced: None,
-            } => arena::openings::<G>(games, *plies, seed).map_err(|e| value_error(&e)),
-            Openings::Random {
-                plies,
-                balanced: Some((window, judge)),
-            } => {
-                let mut judge_agent = registry
-                    .build(judge)
-                    .map_err(|e| SpecError::new_err(e.to_string()))?;
-                match arena::balanced_openings::<G>(games, *plies, seed, *window, &mut *judge_agent)
-                {
-                    Err(arena::BalancedError::NoValue) => Err(PyValueError::new_err(format!(
-                        "{judge} gives no value for a position; the judge must be an AI that scores moves (e.g. Othello's engine)"
-                    ))),
-                    other => other.map_err(|e| value_error(&e)),
-                }
-            }
-            Openings::Given(list) => {
-                if list.is_empty() {
-                    return Err(PyValueError::new_err(
-                        "the list of openings is empty; give None to start every game from the start",
-                    ));
-                }
-                list.iter()
-                    .enumerate()
-                    .map(|(i, moves)| {
-                        arena::opening_from_texts::<G>(moves)
-                            .map_err(|e| PyValueError::new_err(format!("opening {}: {e}", i + 1)))
-                    })
-                    .collect()
-            }
-        }
-    }
+        (plies, None, judge) => Openings::Random { plies, judge },
+    };
+    openings.check().map_err(match_error)?;
+    Ok(openings)
 }
 
-/// Games per side when neither `games` nor a list of openings says (the command line's).
-const DEFAULT_GAMES: u64 = 10_000;
+/// A match's or tournament's error as Python raises it: an agent that gave up as
+/// `AgentError`, a judge's bad spec as `SpecError`, anything else as `ValueError`.
+pub fn match_error(e: MatchError) -> PyErr {
+    match e {
+        MatchError::GaveUp { .. } => crate::errors::AgentError::new_err(e.to_string()),
+        MatchError::JudgeSpec { .. } => SpecError::new_err(e.to_string()),
+        _ => PyValueError::new_err(e.to_string()),
+    }
+}
 
 fn check_games(games: Option<u64>) -> PyResult<Option<u64>> {
     games
@@ -266,90 +197,54 @@ impl GameVisitor for MatchJob<'_> {
         self.a.check(&registry)?;
         self.b.check(&registry)?;
         let (a_name, b_name) = (self.a.name(), self.b.name());
-        if self.exact {
-            if !matches!(self.openings, Openings::None) {
-                return Err(PyValueError::new_err(
-                    "exact=True walks every game from the start; it takes no openings",
-                ));
-            }
-            if self.clock != gamelab_core::clock::TimeControl::Unlimited {
-                return Err(PyValueError::new_err(
-                    "exact=True computes the games' probabilities without playing them; it takes no clock",
-                ));
-            }
-            let started = Instant::now();
-            let (mut a, mut b) = (
-                self.a.build(&registry, self.board),
-                self.b.build(&registry, self.board),
-            );
-            let result = arena::exact_match(&mut *a, &mut *b, [&a_name, &b_name])
-                .map_err(|e| PyValueError::new_err(e.to_string()))?;
-            let mut report = MatchReport::new::<G>(&a_name, &b_name, 0, self.seed);
-            report.set_exact(Ok(result));
-            report.elapsed_ms = started.elapsed().as_millis() as u64;
-            return Ok((
-                serde_json::to_string(&report).expect("a report serialises"),
-                None,
-            ));
-        }
-        let (games, openings) = self.openings.make::<G>(self.games, self.seed, &registry)?;
         let python = self.a.python().is_some() || self.b.python().is_some();
-        let cfg = MatchConfig {
-            games_per_side: games,
+        let request = MatchRequest {
+            names: [a_name.clone(), b_name.clone()],
+            games_per_side: self.games,
             seed: self.seed,
             // The interpreter runs one Python call at a time: Python agents play one
             // game at a time (results do not depend on it).
             threads: if python { 1 } else { self.threads },
-            opening_plies: self.openings.plies(),
+            openings: self.openings.clone(),
             clock: self.clock,
+            exact: self.exact,
         };
-        let mut live = LiveOptions::for_match(&cfg, self.records);
+        let prepared = request
+            .prepare(&registry, &FileAccess::Any)
+            .map_err(match_error)?;
+        let json = |run: MatchRun| serde_json::to_string(&run.report).expect("a report serialises");
+        if self.exact {
+            let (mut a, mut b) = (
+                self.a.build(&registry, self.board),
+                self.b.build(&registry, self.board),
+            );
+            let run = prepared.exact(&mut *a, &mut *b).map_err(match_error)?;
+            return Ok((json(run), None));
+        }
+        let mut live = LiveOptions::for_match(&prepared.config(), self.records);
         live.stop = Some(&self.job.stop);
         live.chunk_seconds = Some(0.1);
         let make_a = || self.a.build(&registry, self.board);
         let make_b = || self.b.build(&registry, self.board);
         let mut records = Vec::new();
-        let started = Instant::now();
-        let (result, cut) = arena::run_match_from::<G, _>(
-            &make_a,
-            &make_b,
-            &cfg,
-            &openings,
-            &live,
-            &|chunk| self.job.advance(chunk.range.end - chunk.range.start),
-            &mut |played| {
-                records.extend(played.iter().map(|g| {
-                    serde_json::to_string(&GameRecord::of::<G>(g, &a_name, &b_name, self.seed))
-                        .expect("a record serialises")
-                }));
-                true
-            },
-        );
-        if let Some(note) = &result.stopped_by {
-            return Err(crate::errors::AgentError::new_err(format!(
-                "the match stopped: {} gave up game {}: {}",
-                [&a_name, &b_name][note.agent],
-                note.game,
-                note.reason
-            )));
-        }
-        let mut report = MatchReport::new::<G>(&a_name, &b_name, games, self.seed);
-        report.finish(&result, !cut);
-        report.opening_plies = cfg.opening_plies;
-        if let Openings::Random {
-            balanced: Some((window, judge)),
-            ..
-        } = self.openings
-        {
-            report.balanced = Some(*window);
-            report.judge = Some(judge.clone());
-        }
-        report.clock = cfg.clock.written();
-        report.elapsed_ms = started.elapsed().as_millis() as u64;
-        Ok((
-            serde_json::to_string(&report).expect("a report serialises"),
-            self.records.then_some(records),
-        ))
+        let mut keep = |played: Vec<PlayedGame<G::Move>>| {
+            records.extend(played.iter().map(|g| {
+                serde_json::to_string(&GameRecord::of::<G>(g, &a_name, &b_name, self.seed))
+                    .expect("a record serialises")
+            }));
+            true
+        };
+        let run = prepared
+            .run(&mut LocalThreads {
+                make_a: &make_a,
+                make_b: &make_b,
+                live,
+                on_chunk: &|chunk| self.job.advance(chunk.range.end - chunk.range.start),
+                on_games: &mut keep,
+            })
+            .map_err(match_error)?
+            .expect("this process plays every game");
+        Ok((json(run), self.records.then_some(records)))
     }
 }
 
@@ -383,7 +278,7 @@ pub fn _match(
         .unwrap_or_default();
     let games = check_games(games)?;
     let threads = args::threads(threads)?.unwrap_or(0);
-    let openings = Openings::from_args(openings, openings_list, balanced, judge)?;
+    let openings = openings_from_args(openings, openings_list, balanced, judge)?;
     let stop = new_stop();
     let (a, b) = (
         AgentArg::from_py(a, game, &stop)?,
@@ -434,13 +329,19 @@ impl GameVisitor for TournamentJob<'_> {
         for ai in self.ais {
             ai.check(&registry)?;
         }
-        let (games, openings) = self.openings.make::<G>(self.games, self.seed, &registry)?;
+        let (games, openings) = self
+            .openings
+            .make::<G>(self.games, self.seed, &registry, &FileAccess::Any)
+            .map_err(match_error)?;
         let python = self.ais.iter().any(|a| a.python().is_some());
         let cfg = MatchConfig {
             games_per_side: games,
             seed: self.seed,
             threads: if python { 1 } else { self.threads },
-            opening_plies: self.openings.plies(),
+            opening_plies: match self.openings {
+                Openings::Random { plies, .. } => *plies,
+                _ => 0,
+            },
             ..Default::default()
         };
         let make = |i: usize| self.ais[i].build(&registry, self.board);
@@ -460,12 +361,11 @@ impl GameVisitor for TournamentJob<'_> {
         })?;
         Ok((!report.interrupted).then_some(report).map(|mut r| {
             if let Openings::Random {
-                balanced: Some((window, judge)),
-                ..
+                judge: Some(judge), ..
             } = self.openings
             {
-                r.balanced = Some(*window);
-                r.judge = Some(judge.clone());
+                r.balanced = Some(judge.window);
+                r.judge = Some(judge.spec.clone());
             }
             serde_json::to_string(&r).expect("a report serialises")
         }))
@@ -494,7 +394,7 @@ pub fn _tournament(
     let board = args::board_py(game, board)?;
     let games = check_games(games)?;
     let threads = args::threads(threads)?.unwrap_or(0);
-    let openings = Openings::from_args(openings, openings_list, balanced, judge)?;
+    let openings = openings_from_args(openings, openings_list, balanced, judge)?;
     let stop = new_stop();
     let ais: Vec<AgentArg> = ais
         .iter()

@@ -5,9 +5,8 @@ use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
-use gamelab_core::arena::{
-    self, ChunkResult, LiveOptions, MatchConfig, MatchReport, PlayedGame, Tally,
-};
+use gamelab_core::arena::{self, ChunkResult, LiveOptions, MatchReport, PlayedGame, Tally};
+use gamelab_core::match_request::{Executor, LocalThreads, MatchRequest, Openings, PreparedMatch};
 use gamelab_core::record::{GameRecord, RecordFormat};
 use gamelab_core::{Agent, FileAccess};
 use serde::{Deserialize, Serialize};
@@ -42,10 +41,26 @@ pub struct NewRun {
     pub openings: u32,
 }
 
-/// The settings a run and a tournament share, checked: games per side from 1 to
-/// `max_games`, the clock (read as `--clock` reads it), and `openings` random plies in
-/// range with enough distinct openings for the games (the arena makes the same ones again
-/// when it plays). The clock, read.
+/// Games per side from 1 to `max_games` and the clock (read as `--clock` reads it): what
+/// a run and a tournament check alike. The clock, read.
+pub(crate) fn check_games_and_clock(
+    games_per_side: u64,
+    max_games: u64,
+    clock: Option<&str>,
+) -> Result<Option<gamelab_core::clock::TimeControl>, ApiError> {
+    if games_per_side == 0 || games_per_side > max_games {
+        return Err(ApiError::bad_request(format!(
+            "games_per_side {games_per_side} is out of range: expected 1 to {max_games}"
+        )));
+    }
+    clock
+        .map(str::parse::<gamelab_core::clock::TimeControl>)
+        .transpose()
+        .map_err(ApiError::bad_request)
+}
+
+/// [`check_games_and_clock`], and `openings` random plies in range with enough distinct
+/// openings for the games (the tournament makes the same ones again when it plays).
 pub(crate) fn check_settings<G: Described>(
     games_per_side: u64,
     max_games: u64,
@@ -53,15 +68,7 @@ pub(crate) fn check_settings<G: Described>(
     openings: u32,
     seed: u64,
 ) -> Result<Option<gamelab_core::clock::TimeControl>, ApiError> {
-    if games_per_side == 0 || games_per_side > max_games {
-        return Err(ApiError::bad_request(format!(
-            "games_per_side {games_per_side} is out of range: expected 1 to {max_games}"
-        )));
-    }
-    let clock = clock
-        .map(str::parse::<gamelab_core::clock::TimeControl>)
-        .transpose()
-        .map_err(ApiError::bad_request)?;
+    let clock = check_games_and_clock(games_per_side, max_games, clock)?;
     gamelab_core::limits::OPENING_PLIES
         .check(openings)
         .map_err(|e| ApiError::bad_request(format!("openings {openings}: {e}")))?;
@@ -241,26 +248,26 @@ pub fn start<G: Described>(
     };
     let mut agent_a = build("a", &request.a)?;
     let mut agent_b = build("b", &request.b)?;
-    let clock = check_settings::<G>(
+    let clock = check_games_and_clock(
         request.games_per_side,
         MAX_GAMES_PER_SIDE,
         request.clock.as_deref(),
-        request.openings,
-        request.seed,
     )?;
-    let mut report =
-        MatchReport::new::<G>(&request.a, &request.b, request.games_per_side, request.seed);
-    report.opening_plies = request.openings;
-    // Games on a clock are played, not computed; games from openings are not those the
-    // exact table walks from the start.
-    if clock.is_none() && request.openings == 0 {
-        report.set_exact(arena::exact_match(
-            &mut *agent_a,
-            &mut *agent_b,
-            [&request.a, &request.b],
-        ));
+    let prepared = MatchRequest {
+        names: [request.a.clone(), request.b.clone()],
+        games_per_side: Some(request.games_per_side),
+        seed: request.seed,
+        threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+        openings: Openings::Random {
+            plies: request.openings,
+            judge: None,
+        },
+        clock: clock.unwrap_or_default(),
+        exact: false,
     }
-    report.clock = clock.map(|c| c.to_string());
+    .prepare(&registry, &files)
+    .map_err(|e| ApiError::bad_request(e.to_string()))?;
+    let report = prepared.report_with_exact(&mut *agent_a, &mut *agent_b);
     let games_kept = request.games_per_side <= KEPT_GAMES_PER_SIDE;
     let initial = RunState {
         id,
@@ -280,19 +287,11 @@ pub fn start<G: Described>(
         began: Instant::now(),
     });
     let worker = run.clone();
-    let (a, b) = (request.a.clone(), request.b.clone());
-    let cfg = MatchConfig {
-        games_per_side: request.games_per_side,
-        seed: request.seed,
-        threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
-        opening_plies: request.openings,
-        clock: clock.unwrap_or_default(),
-    };
     std::thread::Builder::new()
         .name("gamelab-run".into())
         .spawn(move || {
             let ends = crate::EndsOnDrop(&*worker);
-            play::<G>(&worker, &a, &b, &cfg, games_kept, &files);
+            play::<G>(&worker, &prepared, games_kept, &files);
             drop(ends);
             crate::memory::give_back();
         })
@@ -339,13 +338,13 @@ impl Run {
 
 fn play<G: Described>(
     run: &Run,
-    a: &str,
-    b: &str,
-    cfg: &MatchConfig,
+    prepared: &PreparedMatch<G>,
     keep_games: bool,
     files: &FileAccess,
 ) {
     let registry = G::registry();
+    let [a, b] = &prepared.request.names;
+    let seed = prepared.request.seed;
     // Both specs were built once when the run was checked; only a model file changed
     // since can fail now, which ends the run (see `EndsOnDrop`).
     let make = |spec: &str| {
@@ -381,7 +380,7 @@ fn play<G: Described>(
                     chunk
                         .games
                         .iter()
-                        .map(|g| GameRecord::of::<G>(g, a, b, cfg.seed)),
+                        .map(|g| GameRecord::of::<G>(g, a, b, seed)),
                 );
             }
             s.report.add(&chunk.first, &chunk.second);
@@ -389,22 +388,26 @@ fn play<G: Described>(
             true
         });
     };
-    let (result, stopped) = arena::run_match_live::<G, Box<dyn Agent<G>>>(
-        &make_a,
-        &make_b,
-        cfg,
-        &live,
-        &on_chunk,
-        &mut |_| true,
-    );
+    let mut executor = LocalThreads::<G, Box<dyn Agent<G>>> {
+        make_a: &make_a,
+        make_b: &make_b,
+        live,
+        on_chunk: &on_chunk,
+        on_games: &mut |_| true,
+    };
+    // Local threads play every game, and no agent of the registry stops a match.
+    let Ok(Some(played)) = executor.play(prepared) else {
+        return;
+    };
     run.state.send_if_modified(|s| {
         if s.done {
             return false;
         }
-        s.report.finish(&result, !stopped);
-        s.report.elapsed_ms = started.elapsed().as_millis() as u64;
+        if let Ok(finished) = prepared.finish(s.report.clone(), &played, started) {
+            s.report = finished.report;
+        }
         s.done = true;
-        s.stopped = stopped;
+        s.stopped = played.interrupted;
         true
     });
 }

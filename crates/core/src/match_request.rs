@@ -1,0 +1,465 @@
+//! A match as one request that every front end fills in and runs: the two players, games
+//! per side, seed, threads, openings (none, random, random kept by a judge, or given), clock
+//! and exactness. The request checks itself and makes its openings ([`MatchRequest::prepare`]);
+//! the prepared match computes its exact table or plays its games through an
+//! [`Executor`] — threads of this process ([`LocalThreads`]) or a front end's own (the
+//! command line's cluster of processes) — and fills the whole [`MatchReport`]. Front ends
+//! only parse their input into a request and show the report.
+//!
+//! ```
+//! use gamelab_core::match_request::{MatchRequest, Openings};
+//! let mut request = MatchRequest::new("ai14s", "ai2");
+//! request.games_per_side = Some(100);
+//! request.openings = Openings::Random { plies: 2, judge: None };
+//! assert_eq!(request.opening_plies(), 2);
+//! assert!(request.check().is_ok());
+//! request.exact = true;
+//! assert!(request.check().unwrap_err().to_string().contains("takes no openings"));
+//! ```
+
+use std::time::Instant;
+
+use thiserror::Error;
+
+use crate::arena::{
+    self, AgentFactory, BalancedError, ChunkResult, ExactError, LiveOptions, MatchConfig,
+    MatchReport, MatchResult, OpeningError, OpeningFileError, PlayedGame,
+};
+use crate::clock::TimeControl;
+use crate::registry::{FileAccess, Registry, SpecError};
+use crate::{Agent, EngineHooks, Notation, limits};
+
+/// Games per side when the request does not say and no list of openings does.
+pub const DEFAULT_GAMES_PER_SIDE: u64 = 10_000;
+
+/// The AI that keeps only the random openings it values within ±`window` for the side to
+/// move, in its units (discs for Othello's engine).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Judge {
+    pub spec: String,
+    pub window: f64,
+}
+
+/// Games per side and the openings they start from (game `i` from opening `i mod games
+/// per side`; none: every game from the start).
+pub type GamesAndOpenings<M> = (u64, Vec<Vec<M>>);
+
+/// Where a match's games start.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub enum Openings {
+    /// Every game from the start.
+    #[default]
+    FromStart,
+    /// Distinct openings of this many random plies from the seed, one per game of a side,
+    /// each played once with each AI first; kept only where the judge says so when given.
+    Random { plies: u32, judge: Option<Judge> },
+    /// These openings, each its moves in the game's notation.
+    Lines(Vec<Vec<String>>),
+    /// A file's text of openings, one a line (`#` comments); `name` is the file the
+    /// report and errors name.
+    File { text: String, name: String },
+}
+
+/// A match before it is played. [`MatchRequest::new`] gives the defaults: 10,000 games a
+/// side (or one per given opening), seed 0, every core, from the start, no clock, sampled.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MatchRequest {
+    /// A's and B's names: their specs, or what a front end calls its own players.
+    pub names: [String; 2],
+    pub games_per_side: Option<u64>,
+    pub seed: u64,
+    /// Worker threads; 0 for every core. Results do not depend on it.
+    pub threads: usize,
+    pub openings: Openings,
+    pub clock: TimeControl,
+    /// The exact probabilities from the AIs' move distributions instead of games.
+    pub exact: bool,
+}
+
+/// Why a match cannot be played, or stopped.
+#[derive(Debug, Error)]
+pub enum MatchError {
+    #[error("an exact match walks every game from the start; it takes no openings")]
+    ExactWithOpenings,
+    #[error(
+        "an exact match computes the games' probabilities without playing them; it takes no clock"
+    )]
+    ExactWithClock,
+    #[error("games per side {0}: {expected}", expected = limits::GAMES_PER_SIDE.expected())]
+    GamesPerSide(u64),
+    #[error("openings {0}: {expected}", expected = limits::OPENING_PLIES.expected())]
+    OpeningPlies(u32),
+    #[error("balanced openings are kept from random openings: give their number of plies")]
+    JudgeWithoutPlies,
+    #[error("the judge's window {0}: {expected}", expected = limits::WINDOW.expected())]
+    Window(f64),
+    #[error("the list of openings is empty; ask for none to start every game from the start")]
+    NoOpenings,
+    #[error("opening {number}: {reason}")]
+    Opening { number: usize, reason: String },
+    #[error(transparent)]
+    OpeningFile(#[from] OpeningFileError),
+    #[error("openings: {0}")]
+    RandomOpenings(#[from] OpeningError),
+    #[error("the judge {spec}: {source}")]
+    JudgeSpec { spec: String, source: SpecError },
+    #[error(
+        "{0} gives no value for a position; a judge of openings must be an AI that scores moves (e.g. Othello's engine)"
+    )]
+    JudgeGivesNoValue(String),
+    #[error(transparent)]
+    Exact(#[from] ExactError),
+    /// An agent gave up a game instead of moving, which stops the match.
+    #[error("the match stopped: {name} gave up game {game}: {reason}")]
+    GaveUp {
+        name: String,
+        game: u64,
+        reason: String,
+        /// Games finished before it.
+        played: u64,
+    },
+    /// The executor could not play the games (a cluster's peer, a records file).
+    #[error(transparent)]
+    Play(Box<dyn std::error::Error + Send + Sync>),
+}
+
+impl MatchRequest {
+    /// A against B with the defaults.
+    pub fn new(a: impl Into<String>, b: impl Into<String>) -> MatchRequest {
+        MatchRequest {
+            names: [a.into(), b.into()],
+            games_per_side: None,
+            seed: 0,
+            threads: 0,
+            openings: Openings::FromStart,
+            clock: TimeControl::Unlimited,
+            exact: false,
+        }
+    }
+
+    /// Plies of the random openings (0 for none).
+    pub fn opening_plies(&self) -> u32 {
+        match self.openings {
+            Openings::Random { plies, .. } => plies,
+            _ => 0,
+        }
+    }
+
+    /// What can be checked without the game: numbers in range, settings that go together.
+    pub fn check(&self) -> Result<(), MatchError> {
+        if let Some(n) = self.games_per_side {
+            limits::GAMES_PER_SIDE
+                .check(n)
+                .map_err(|_| MatchError::GamesPerSide(n))?;
+        }
+        self.openings.check()?;
+        if self.exact {
+            let from_start = matches!(
+                self.openings,
+                Openings::FromStart | Openings::Random { plies: 0, .. }
+            );
+            if !from_start {
+                return Err(MatchError::ExactWithOpenings);
+            }
+            if self.clock != TimeControl::Unlimited {
+                return Err(MatchError::ExactWithClock);
+            }
+        }
+        Ok(())
+    }
+
+    /// Checks the request and makes its openings (from the seed, judged by the judge built
+    /// from `registry` with `files`, or read from the lines), before any game is played.
+    pub fn prepare<G: Notation + EngineHooks>(
+        &self,
+        registry: &Registry<G>,
+        files: &FileAccess,
+    ) -> Result<PreparedMatch<G>, MatchError> {
+        self.check()?;
+        let (games_per_side, openings) = if self.exact {
+            (self.games_per_side.unwrap_or(0), Vec::new())
+        } else {
+            self.openings
+                .make::<G>(self.games_per_side, self.seed, registry, files)?
+        };
+        Ok(PreparedMatch {
+            request: self.clone(),
+            games_per_side,
+            openings,
+        })
+    }
+}
+
+impl Openings {
+    /// Random openings' plies and judge's window in range, a judge only with plies.
+    pub fn check(&self) -> Result<(), MatchError> {
+        if let Openings::Random { plies, judge } = self {
+            limits::OPENING_PLIES
+                .check(*plies)
+                .map_err(|_| MatchError::OpeningPlies(*plies))?;
+            if let Some(judge) = judge {
+                if *plies == 0 {
+                    return Err(MatchError::JudgeWithoutPlies);
+                }
+                limits::WINDOW
+                    .check(judge.window)
+                    .map_err(|_| MatchError::Window(judge.window))?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The games per side (`games_per_side`, else one per given opening, else
+    /// [`DEFAULT_GAMES_PER_SIDE`]) and their openings, one per game of a side (none: every
+    /// game from the start): random from `seed` and kept by the judge built from
+    /// `registry` with `files`, or read and checked move by move. A match and each pair of
+    /// a tournament make them so.
+    pub fn make<G: Notation + EngineHooks>(
+        &self,
+        games_per_side: Option<u64>,
+        seed: u64,
+        registry: &Registry<G>,
+        files: &FileAccess,
+    ) -> Result<GamesAndOpenings<G::Move>, MatchError> {
+        self.check()?;
+        let games = games_per_side.unwrap_or(DEFAULT_GAMES_PER_SIDE);
+        let given =
+            |lines: Vec<Vec<G::Move>>| (games_per_side.unwrap_or(lines.len() as u64), lines);
+        Ok(match self {
+            Openings::FromStart | Openings::Random { plies: 0, .. } => (games, Vec::new()),
+            Openings::Random { plies, judge: None } => {
+                (games, arena::openings::<G>(games, *plies, seed)?)
+            }
+            Openings::Random {
+                plies,
+                judge: Some(Judge { spec, window }),
+            } => {
+                let mut judge =
+                    registry
+                        .build_with(spec, files)
+                        .map_err(|source| MatchError::JudgeSpec {
+                            spec: spec.clone(),
+                            source,
+                        })?;
+                let openings =
+                    arena::balanced_openings::<G>(games, *plies, seed, *window, &mut *judge)
+                        .map_err(|e| match e {
+                            BalancedError::NoValue => MatchError::JudgeGivesNoValue(spec.clone()),
+                            BalancedError::Openings(e) => MatchError::RandomOpenings(e),
+                        })?;
+                (games, openings)
+            }
+            Openings::Lines(lines) => {
+                if lines.is_empty() {
+                    return Err(MatchError::NoOpenings);
+                }
+                let read = lines
+                    .iter()
+                    .enumerate()
+                    .map(|(i, moves)| {
+                        arena::opening_from_texts::<G>(moves).map_err(|reason| {
+                            MatchError::Opening {
+                                number: i + 1,
+                                reason,
+                            }
+                        })
+                    })
+                    .collect::<Result<Vec<_>, _>>()?;
+                given(read)
+            }
+            Openings::File { text, name } => given(arena::read_openings::<G>(text, name)?),
+        })
+    }
+
+    /// How a front end names the openings of `games` games a side, `count` of them given
+    /// (the first `games` when fewer): "" when every game starts from the start.
+    pub fn describe(&self, count: usize, games: u64) -> String {
+        let source = match self {
+            Openings::File { name, .. } => name.clone(),
+            _ => "the list".to_string(),
+        };
+        match self {
+            Openings::File { .. } | Openings::Lines(_) if games < count as u64 => {
+                format!(", the first {games} of {count} openings from {source}")
+            }
+            Openings::File { .. } | Openings::Lines(_) => {
+                format!(", {count} openings from {source}")
+            }
+            Openings::Random {
+                plies,
+                judge: Some(judge),
+            } if *plies > 0 => format!(
+                ", openings of {plies} plies within ±{} by {}",
+                judge.window, judge.spec
+            ),
+            Openings::Random { plies, judge: None } if *plies > 0 => {
+                format!(", openings of {plies} plies")
+            }
+            _ => String::new(),
+        }
+    }
+}
+
+/// A checked request with its openings made: what an executor plays.
+#[derive(Clone, Debug)]
+pub struct PreparedMatch<G: Notation> {
+    pub request: MatchRequest,
+    /// Games with A first, and as many with A second (0 for an exact match).
+    pub games_per_side: u64,
+    /// Game `i` starts from opening `i mod games_per_side`; none: every game from the
+    /// start.
+    pub openings: Vec<Vec<G::Move>>,
+}
+
+/// A prepared match's games played: their result, and whether a stop cut them short.
+#[derive(Clone, Debug)]
+pub struct Played {
+    pub result: MatchResult,
+    pub interrupted: bool,
+}
+
+/// A match run: its report, and its time to the microsecond (the report keeps
+/// milliseconds), which depends on the machine.
+#[derive(Clone, Debug)]
+pub struct MatchRun {
+    pub report: MatchReport,
+    pub seconds: f64,
+}
+
+/// Where a prepared match's games are played.
+pub trait Executor<G: Notation> {
+    /// Plays the games; `None` when this process only helped another play them (a
+    /// cluster's helper), which then has the report.
+    fn play(&mut self, prepared: &PreparedMatch<G>) -> Result<Option<Played>, MatchError>;
+}
+
+impl<G: Notation + EngineHooks> PreparedMatch<G> {
+    /// The arena's settings for the games.
+    pub fn config(&self) -> MatchConfig {
+        MatchConfig {
+            games_per_side: self.games_per_side,
+            seed: self.request.seed,
+            threads: self.request.threads,
+            opening_plies: self.request.opening_plies(),
+            clock: self.request.clock,
+        }
+    }
+
+    /// The report before any game: who, how many, which seed, openings and clock.
+    pub fn report(&self) -> MatchReport {
+        let request = &self.request;
+        let [a, b] = &request.names;
+        let mut report = MatchReport::new::<G>(a, b, self.games_per_side, request.seed);
+        report.opening_plies = request.opening_plies();
+        if let Openings::Random {
+            judge: Some(judge), ..
+        } = &request.openings
+        {
+            report.balanced = Some(judge.window);
+            report.judge = Some(judge.spec.clone());
+        }
+        if let Openings::File { name, .. } = &request.openings {
+            report.openings_file = Some(name.clone());
+        }
+        report.clock = request.clock.written();
+        report
+    }
+
+    /// Whether the exact table describes these games: from the start, without a clock
+    /// (games on a clock are played, not computed).
+    pub fn exact_applies(&self) -> bool {
+        self.openings.is_empty() && self.request.clock == TimeControl::Unlimited
+    }
+
+    /// The exact match of `a` against `b`: its report, with the time it took.
+    pub fn exact(
+        &self,
+        a: &mut dyn Agent<G>,
+        b: &mut dyn Agent<G>,
+    ) -> Result<MatchRun, MatchError> {
+        let started = Instant::now();
+        let [a_name, b_name] = &self.request.names;
+        let result = arena::exact_match(a, b, [a_name, b_name])?;
+        let mut report = self.report();
+        report.games_per_side = 0;
+        report.set_exact(Ok(result));
+        Ok(finished(report, started))
+    }
+
+    /// [`PreparedMatch::report`] with the exact table beside the games to come, where it
+    /// applies ([`PreparedMatch::exact_applies`]), or the note saying why there is none.
+    pub fn report_with_exact(&self, a: &mut dyn Agent<G>, b: &mut dyn Agent<G>) -> MatchReport {
+        let mut report = self.report();
+        if self.exact_applies() {
+            let [a_name, b_name] = &self.request.names;
+            report.set_exact(arena::exact_match(a, b, [a_name, b_name]));
+        }
+        report
+    }
+
+    /// Plays the games through `executor` and reports them: `None` where this process only
+    /// helped another. An agent that gave up a game stops the match with
+    /// [`MatchError::GaveUp`].
+    pub fn run(&self, executor: &mut dyn Executor<G>) -> Result<Option<MatchRun>, MatchError> {
+        let started = Instant::now();
+        let Some(played) = executor.play(self)? else {
+            return Ok(None);
+        };
+        self.finish(self.report(), &played, started).map(Some)
+    }
+
+    /// `report` (say, the one a live view showed) completed with the games played.
+    pub fn finish(
+        &self,
+        mut report: MatchReport,
+        played: &Played,
+        started: Instant,
+    ) -> Result<MatchRun, MatchError> {
+        if let Some(note) = &played.result.stopped_by {
+            return Err(MatchError::GaveUp {
+                name: self.request.names[note.agent].clone(),
+                game: note.game,
+                reason: note.reason.clone(),
+                played: played.result.total().games(),
+            });
+        }
+        report.finish(&played.result, !played.interrupted);
+        Ok(finished(report, started))
+    }
+}
+
+fn finished(mut report: MatchReport, started: Instant) -> MatchRun {
+    let seconds = started.elapsed().as_secs_f64();
+    report.elapsed_ms = (seconds * 1e3) as u64;
+    MatchRun { report, seconds }
+}
+
+/// The executor of this process: the arena's worker threads (`request.threads`), agents
+/// made by the two factories, chunks handed to `on_chunk` (from worker threads, to watch)
+/// and kept games to `on_games` (in order, to record them; returning false stops the
+/// match).
+pub struct LocalThreads<'a, G: Notation, A> {
+    pub make_a: &'a AgentFactory<'a, A>,
+    pub make_b: &'a AgentFactory<'a, A>,
+    pub live: LiveOptions<'a>,
+    pub on_chunk: &'a (dyn Fn(&ChunkResult<G::Move>) + Sync),
+    pub on_games: &'a mut dyn FnMut(Vec<PlayedGame<G::Move>>) -> bool,
+}
+
+impl<G: Notation + EngineHooks, A: Agent<G>> Executor<G> for LocalThreads<'_, G, A> {
+    fn play(&mut self, prepared: &PreparedMatch<G>) -> Result<Option<Played>, MatchError> {
+        let (result, interrupted) = arena::run_match_from::<G, A>(
+            self.make_a,
+            self.make_b,
+            &prepared.config(),
+            &prepared.openings,
+            &self.live,
+            self.on_chunk,
+            self.on_games,
+        );
+        Ok(Some(Played {
+            result,
+            interrupted,
+        }))
+    }
+}
