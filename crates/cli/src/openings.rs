@@ -4,7 +4,6 @@ use std::path::PathBuf;
 
 use anyhow::Context;
 use gamelab_core::match_request::{Judge, Openings};
-use gamelab_core::{Described, FileAccess, Registry};
 
 /// How a match or tournament picks its openings, as the command line gave it.
 #[derive(clap::Args, Debug, Clone)]
@@ -55,17 +54,5 @@ impl OpeningArgs {
             plies: self.openings,
             judge,
         })
-    }
-
-    /// The games per side and their openings, for a tournament's pairs (each plays them).
-    pub fn make<G: Described>(
-        &self,
-        games: Option<u64>,
-        seed: u64,
-        registry: &Registry<G>,
-    ) -> anyhow::Result<(u64, Vec<Vec<G::Move>>)> {
-        Ok(self
-            .request()?
-            .make::<G>(games, seed, registry, &FileAccess::Any)?)
     }
 }

@@ -4,9 +4,10 @@ use std::fmt::Write;
 use std::time::Instant;
 
 use clap::Args;
-use gamelab_core::arena::MatchConfig;
-use gamelab_core::tournament::{TournamentReport, check_entrants, run_tournament, tabulate};
-use gamelab_core::{Described, GameVisitor, Registry};
+use gamelab_core::arena::ChunkResult;
+use gamelab_core::match_request::TournamentRequest;
+use gamelab_core::tournament::{TournamentReport, check_entrants, tabulate};
+use gamelab_core::{Described, FileAccess, GameVisitor, Registry};
 
 use crate::game_args::GameArgs;
 
@@ -56,35 +57,42 @@ fn tournament<G: Described>(
     args: &TournamentArgs,
     registry: &Registry<G>,
 ) -> anyhow::Result<String> {
+    let request = TournamentRequest {
+        entrants: args.ais.clone(),
+        games_per_side: args.games,
+        seed: args.seed,
+        threads: args.threads.unwrap_or(0),
+        openings: args.openings.request()?,
+        clock: args.clock.unwrap_or_default(),
+    };
     check_entrants(&args.ais)?;
     for spec in &args.ais {
         registry.build(spec)?;
     }
-    let (games, openings) = args.openings.make::<G>(args.games, args.seed, registry)?;
-    let cfg = MatchConfig {
-        games_per_side: games,
-        seed: args.seed,
-        threads: args.threads.unwrap_or(0),
-        opening_plies: args.openings.openings,
-        clock: args.clock.unwrap_or_default(),
-    };
+    let prepared = request.prepare(registry, &FileAccess::Any)?;
+    let games = prepared.games_per_side;
     let started = Instant::now();
     let pairs = (args.ais.len() * (args.ais.len() - 1) / 2) as u64;
     let bar = crate::progress::bar(pairs * 2 * games, "games");
-    let progress = |games: u64| crate::progress::advance(&bar, games);
+    let on_chunk = |_: usize, chunk: &ChunkResult<G::Move>| {
+        crate::progress::advance(&bar, chunk.range.end - chunk.range.start)
+    };
     let make = |i: usize| registry.build(&args.ais[i]).expect("checked above");
-    let mut report = match args.cluster.cluster()? {
+    let cfg = prepared.config();
+    let report = match args.cluster.cluster()? {
         Some(cluster) => {
-            match crate::cluster::play_tournament::<G>(&cluster, &args.ais, &cfg, &openings)? {
-                Some(results) => tabulate::<G>(&args.ais, &cfg, &results)?,
+            match crate::cluster::play_tournament::<G>(
+                &cluster,
+                &args.ais,
+                &cfg,
+                &prepared.openings,
+            )? {
+                Some(results) => prepared.complete(tabulate::<G>(&args.ais, &cfg, &results)?),
                 None => return Ok(crate::cluster::helper_done()),
             }
         }
-        None => {
-            // Ctrl-C ends it after the games under way, with the standings so far.
-            let stop = crate::recording::interrupt_flag();
-            run_tournament::<G, _>(&args.ais, &make, &cfg, &openings, Some(&stop), &progress)?
-        }
+        // Ctrl-C ends it after the games under way, with the standings so far.
+        None => prepared.run(&make, Some(&crate::recording::interrupt_flag()), &on_chunk)?,
     };
     crate::progress::finish(bar);
     if report.interrupted {
@@ -94,13 +102,6 @@ fn tournament<G: Described>(
             pairs * 2 * games
         );
     }
-    report.openings_file = args
-        .openings
-        .openings_file
-        .as_ref()
-        .map(|p| p.display().to_string());
-    report.balanced = args.openings.balanced;
-    report.judge = args.openings.judge.clone();
     if args.json {
         return Ok(format!("{}\n", serde_json::to_string(&report)?));
     }
@@ -110,7 +111,7 @@ fn tournament<G: Described>(
         "\n{} games per pair, seed {}{}, {:.2} s",
         2 * games,
         args.seed,
-        args.openings.request()?.describe(openings.len(), games),
+        request.openings.describe(prepared.openings.len(), games),
         started.elapsed().as_secs_f64()
     );
     if report.interrupted {

@@ -27,7 +27,10 @@ use crate::arena::{
 };
 use crate::clock::TimeControl;
 use crate::registry::{FileAccess, Registry, SpecError};
-use crate::{Agent, EngineHooks, Notation, limits};
+use crate::tournament::{
+    self, ChunkListener, TournamentError, TournamentReport, check_entrants, pairs,
+};
+use crate::{Agent, EngineHooks, Notation, StopFlag, limits};
 
 /// Games per side when the request does not say and no list of openings does.
 pub const DEFAULT_GAMES_PER_SIDE: u64 = 10_000;
@@ -118,6 +121,8 @@ pub enum MatchError {
         /// Games finished before it.
         played: u64,
     },
+    #[error(transparent)]
+    Tournament(#[from] TournamentError),
     /// The executor could not play the games (a cluster's peer, a records file).
     #[error(transparent)]
     Play(Box<dyn std::error::Error + Send + Sync>),
@@ -461,5 +466,186 @@ impl<G: Notation + EngineHooks, A: Agent<G>> Executor<G> for LocalThreads<'_, G,
             result,
             interrupted,
         }))
+    }
+}
+
+/// A round robin as a request: every pair of `entrants` plays a match both ways round
+/// ([`TournamentRequest::matches`], in the order they are played), with the settings of a
+/// match; Elo ratings are fitted to the whole crosstable.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TournamentRequest {
+    pub entrants: Vec<String>,
+    /// Games per pair with each AI moving first.
+    pub games_per_side: Option<u64>,
+    pub seed: u64,
+    pub threads: usize,
+    pub openings: Openings,
+    pub clock: TimeControl,
+}
+
+impl TournamentRequest {
+    /// A round robin of `entrants` with a match's defaults.
+    pub fn new(entrants: Vec<String>) -> TournamentRequest {
+        let defaults = MatchRequest::new("", "");
+        TournamentRequest {
+            entrants,
+            games_per_side: defaults.games_per_side,
+            seed: defaults.seed,
+            threads: defaults.threads,
+            openings: defaults.openings,
+            clock: defaults.clock,
+        }
+    }
+
+    /// Every pair's match, in the order they are played: the first entrant against each
+    /// later one, then the second, ….
+    pub fn matches(&self) -> Vec<MatchRequest> {
+        pairs(self.entrants.len())
+            .into_iter()
+            .map(|(i, j)| MatchRequest {
+                names: [self.entrants[i].clone(), self.entrants[j].clone()],
+                games_per_side: self.games_per_side,
+                seed: self.seed,
+                threads: self.threads,
+                openings: self.openings.clone(),
+                clock: self.clock,
+                exact: false,
+            })
+            .collect()
+    }
+
+    /// Checks the entrants and the settings and makes the openings every pair plays.
+    pub fn prepare<G: Notation + EngineHooks>(
+        &self,
+        registry: &Registry<G>,
+        files: &FileAccess,
+    ) -> Result<PreparedTournament<G>, MatchError> {
+        check_entrants(&self.entrants)?;
+        let mut settings = MatchRequest::new("", "");
+        settings.games_per_side = self.games_per_side;
+        settings.openings = self.openings.clone();
+        settings.check()?;
+        let (games_per_side, openings) =
+            self.openings
+                .make::<G>(self.games_per_side, self.seed, registry, files)?;
+        Ok(PreparedTournament {
+            request: self.clone(),
+            games_per_side,
+            openings,
+        })
+    }
+}
+
+/// A checked tournament with its openings made.
+#[derive(Clone, Debug)]
+pub struct PreparedTournament<G: Notation> {
+    pub request: TournamentRequest,
+    pub games_per_side: u64,
+    pub openings: Vec<Vec<G::Move>>,
+}
+
+impl<G: Notation + EngineHooks> PreparedTournament<G> {
+    /// The arena's settings for each pair's games.
+    pub fn config(&self) -> MatchConfig {
+        MatchConfig {
+            games_per_side: self.games_per_side,
+            seed: self.request.seed,
+            threads: self.request.threads,
+            opening_plies: match self.request.openings {
+                Openings::Random { plies, .. } => plies,
+                _ => 0,
+            },
+            clock: self.request.clock,
+        }
+    }
+
+    /// `report`, made from the pairs' results ([`tournament::tabulate`], say by a cluster),
+    /// with what the request says of its openings.
+    pub fn complete(&self, mut report: TournamentReport) -> TournamentReport {
+        match &self.request.openings {
+            Openings::Random {
+                judge: Some(judge), ..
+            } => {
+                report.balanced = Some(judge.window);
+                report.judge = Some(judge.spec.clone());
+            }
+            Openings::File { name, .. } => report.openings_file = Some(name.clone()),
+            _ => {}
+        }
+        report
+    }
+
+    /// Plays every pair on this process's threads, agents made by `make(entrant)`;
+    /// `on_chunk` hears each chunk of games and its pair's place. A `stop` ends it after
+    /// the games under way, with the standings over the games played.
+    pub fn run<A: Agent<G>>(
+        &self,
+        make: &(dyn Fn(usize) -> A + Sync),
+        stop: Option<&StopFlag>,
+        on_chunk: &ChunkListener<G::Move>,
+    ) -> Result<TournamentReport, MatchError> {
+        let report = tournament::run_tournament_live::<G, A>(
+            &self.request.entrants,
+            make,
+            &self.config(),
+            &self.openings,
+            stop,
+            on_chunk,
+        )?;
+        Ok(self.complete(report))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_request_refuses_what_does_not_go_together_once_for_every_front_end() {
+        let mut request = MatchRequest::new("a", "b");
+        request.exact = true;
+        request.clock = "60".parse().unwrap();
+        assert!(matches!(request.check(), Err(MatchError::ExactWithClock)));
+        request.clock = TimeControl::Unlimited;
+        request.openings = Openings::Lines(vec![vec!["x".into()]]);
+        assert!(matches!(
+            request.check(),
+            Err(MatchError::ExactWithOpenings)
+        ));
+        request.exact = false;
+        request.openings = Openings::Random {
+            plies: 0,
+            judge: Some(Judge {
+                spec: "j".into(),
+                window: 1.0,
+            }),
+        };
+        assert!(matches!(
+            request.check(),
+            Err(MatchError::JudgeWithoutPlies)
+        ));
+        request.openings = Openings::Random {
+            plies: 31,
+            judge: None,
+        };
+        assert_eq!(
+            request.check().unwrap_err().to_string(),
+            "openings 31: expected a number of plies from 0 to 30"
+        );
+        request.openings = Openings::FromStart;
+        request.games_per_side = Some(0);
+        assert!(matches!(request.check(), Err(MatchError::GamesPerSide(0))));
+    }
+
+    #[test]
+    fn a_tournament_is_its_pairs_matches_in_playing_order() {
+        let mut request = TournamentRequest::new(vec!["a".into(), "b".into(), "c".into()]);
+        request.seed = 7;
+        let names: Vec<_> = request.matches().into_iter().map(|m| m.names).collect();
+        assert_eq!(
+            names,
+            [["a", "b"], ["a", "c"], ["b", "c"]].map(|p| p.map(String::from))
+        );
+        assert!(request.matches().iter().all(|m| m.seed == 7 && !m.exact));
     }
 }

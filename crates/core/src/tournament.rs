@@ -142,6 +142,9 @@ pub fn run_tournament<G: EngineHooks, A: Agent<G>>(
     run_tournament_live::<G, A>(ais, make, cfg, openings, stop, &on_chunk)
 }
 
+/// What hears each chunk of a tournament's games, with its pair's place in [`pairs`].
+pub type ChunkListener<'a, M> = dyn Fn(usize, &ChunkResult<M>) + Sync + 'a;
+
 /// [`run_tournament`], telling `on_chunk` of each chunk of games as it finishes and which
 /// pair (by its place in [`pairs`]) played it, for a table that fills up while it plays.
 pub fn run_tournament_live<G: EngineHooks, A: Agent<G>>(
@@ -150,7 +153,7 @@ pub fn run_tournament_live<G: EngineHooks, A: Agent<G>>(
     cfg: &MatchConfig,
     openings: &[Vec<G::Move>],
     stop: Option<&StopFlag>,
-    on_chunk: &(dyn Fn(usize, &ChunkResult<G::Move>) + Sync),
+    on_chunk: &ChunkListener<G::Move>,
 ) -> Result<TournamentReport, TournamentError> {
     check_entrants(ais)?;
     // Random openings are made once for all the pairs.

@@ -5,12 +5,13 @@
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
-use gamelab_core::arena::{LiveOptions, MatchConfig, PlayedGame};
+use gamelab_core::arena::{ChunkResult, LiveOptions, PlayedGame};
 use gamelab_core::limits;
 use gamelab_core::match_request::{
-    Judge, LocalThreads, MatchError, MatchRequest, MatchRun, Openings,
+    Judge, LocalThreads, MatchError, MatchRequest, MatchRun, Openings, TournamentRequest,
 };
 use gamelab_core::record::GameRecord;
+use gamelab_core::tournament::TournamentError;
 use gamelab_core::{Described, FileAccess, GameVisitor, Registry, Side, StopFlag};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -329,46 +330,32 @@ impl GameVisitor for TournamentJob<'_> {
         for ai in self.ais {
             ai.check(&registry)?;
         }
-        let (games, openings) = self
-            .openings
-            .make::<G>(self.games, self.seed, &registry, &FileAccess::Any)
-            .map_err(match_error)?;
         let python = self.ais.iter().any(|a| a.python().is_some());
-        let cfg = MatchConfig {
-            games_per_side: games,
+        let request = TournamentRequest {
+            entrants: names,
+            games_per_side: self.games,
             seed: self.seed,
             threads: if python { 1 } else { self.threads },
-            opening_plies: match self.openings {
-                Openings::Random { plies, .. } => *plies,
-                _ => 0,
-            },
-            ..Default::default()
+            openings: self.openings.clone(),
+            clock: Default::default(),
         };
+        let prepared = request
+            .prepare(&registry, &FileAccess::Any)
+            .map_err(match_error)?;
         let make = |i: usize| self.ais[i].build(&registry, self.board);
-        let report = gamelab_core::tournament::run_tournament::<G, _>(
-            &names,
-            &make,
-            &cfg,
-            &openings,
-            Some(&self.job.stop),
-            &|n| self.job.advance(n),
-        )
-        .map_err(|e| match e {
-            gamelab_core::tournament::TournamentError::Stopped { .. } => {
-                crate::errors::AgentError::new_err(e.to_string())
-            }
-            _ => PyValueError::new_err(e.to_string()),
-        })?;
-        Ok((!report.interrupted).then_some(report).map(|mut r| {
-            if let Openings::Random {
-                judge: Some(judge), ..
-            } = self.openings
-            {
-                r.balanced = Some(judge.window);
-                r.judge = Some(judge.spec.clone());
-            }
-            serde_json::to_string(&r).expect("a report serialises")
-        }))
+        let on_chunk = |_: usize, chunk: &ChunkResult<G::Move>| {
+            self.job.advance(chunk.range.end - chunk.range.start)
+        };
+        let report = prepared
+            .run(&make, Some(&self.job.stop), &on_chunk)
+            .map_err(|e| match e {
+                MatchError::Tournament(e @ TournamentError::Stopped { .. }) => {
+                    crate::errors::AgentError::new_err(e.to_string())
+                }
+                e => match_error(e),
+            })?;
+        Ok((!report.interrupted)
+            .then(|| serde_json::to_string(&report).expect("a report serialises")))
     }
 }
 

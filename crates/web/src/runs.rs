@@ -5,7 +5,7 @@ use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
-use gamelab_core::arena::{self, ChunkResult, LiveOptions, MatchReport, PlayedGame, Tally};
+use gamelab_core::arena::{ChunkResult, LiveOptions, MatchReport, PlayedGame, Tally};
 use gamelab_core::match_request::{Executor, LocalThreads, MatchRequest, Openings, PreparedMatch};
 use gamelab_core::record::{GameRecord, RecordFormat};
 use gamelab_core::{Agent, FileAccess};
@@ -57,26 +57,6 @@ pub(crate) fn check_games_and_clock(
         .map(str::parse::<gamelab_core::clock::TimeControl>)
         .transpose()
         .map_err(ApiError::bad_request)
-}
-
-/// [`check_games_and_clock`], and `openings` random plies in range with enough distinct
-/// openings for the games (the tournament makes the same ones again when it plays).
-pub(crate) fn check_settings<G: Described>(
-    games_per_side: u64,
-    max_games: u64,
-    clock: Option<&str>,
-    openings: u32,
-    seed: u64,
-) -> Result<Option<gamelab_core::clock::TimeControl>, ApiError> {
-    let clock = check_games_and_clock(games_per_side, max_games, clock)?;
-    gamelab_core::limits::OPENING_PLIES
-        .check(openings)
-        .map_err(|e| ApiError::bad_request(format!("openings {openings}: {e}")))?;
-    if openings > 0 {
-        arena::openings::<G>(games_per_side, openings, seed)
-            .map_err(|e| ApiError::bad_request(format!("openings: {e}")))?;
-    }
-    Ok(clock)
 }
 
 /// A run as the page sees it; sent again each time games finish. Its tables, exact table

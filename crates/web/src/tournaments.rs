@@ -6,10 +6,9 @@ use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
-use gamelab_core::arena::{ChunkResult, MatchConfig, Tally};
-use gamelab_core::tournament::{
-    Standing, check_entrants, live_standings, pairs, run_tournament_live,
-};
+use gamelab_core::arena::{ChunkResult, Tally};
+use gamelab_core::match_request::{Openings, PreparedTournament, TournamentRequest};
+use gamelab_core::tournament::{Standing, check_entrants, live_standings, pairs};
 use gamelab_core::{Agent, Described, FileAccess};
 use serde::{Deserialize, Serialize};
 use tokio::sync::watch;
@@ -137,12 +136,10 @@ pub fn start<G: Described>(
         )));
     }
     check_entrants(&request.ais).map_err(|e| ApiError::bad_request(e.to_string()))?;
-    let clock = crate::runs::check_settings::<G>(
+    let clock = crate::runs::check_games_and_clock(
         request.games_per_side,
         MAX_GAMES_PER_SIDE,
         request.clock.as_deref(),
-        request.openings,
-        request.seed,
     )?;
     let registry = G::registry();
     for (i, spec) in request.ais.iter().enumerate() {
@@ -150,6 +147,19 @@ pub fn start<G: Described>(
             .build_with(spec, &files)
             .map_err(|e| ApiError::bad_request(format!("ai {}: {e}", i + 1)))?;
     }
+    let prepared = TournamentRequest {
+        entrants: request.ais.clone(),
+        games_per_side: Some(request.games_per_side),
+        seed: request.seed,
+        threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+        openings: Openings::Random {
+            plies: request.openings,
+            judge: None,
+        },
+        clock: clock.unwrap_or_default(),
+    }
+    .prepare(&registry, &files)
+    .map_err(|e| ApiError::bad_request(e.to_string()))?;
     let n = request.ais.len();
     let pair_list = pairs(n);
     let initial = TournamentState {
@@ -183,18 +193,10 @@ pub fn start<G: Described>(
         stop: Arc::new(AtomicBool::new(false)),
     });
     let worker = tournament.clone();
-    let ais = request.ais.clone();
-    let cfg = MatchConfig {
-        games_per_side: request.games_per_side,
-        seed: request.seed,
-        threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
-        opening_plies: request.openings,
-        clock: clock.unwrap_or_default(),
-    };
     std::thread::Builder::new()
         .name("gamelab-tournament".into())
         .spawn(move || {
-            play::<G>(&worker, &ais, &cfg, &files);
+            play::<G>(&worker, &prepared, &files);
             crate::memory::give_back();
         })
         .map_err(|e| ApiError::internal(format!("cannot start a worker thread: {e}")))?;
@@ -233,8 +235,9 @@ impl crate::Job for Tournament {
     }
 }
 
-fn play<G: Described>(t: &Tournament, ais: &[String], cfg: &MatchConfig, files: &FileAccess) {
+fn play<G: Described>(t: &Tournament, prepared: &PreparedTournament<G>, files: &FileAccess) {
     let _ends = crate::EndsOnDrop(t);
+    let ais = &prepared.request.entrants;
     let registry = G::registry();
     let started = Instant::now();
     // Every spec was built once when the tournament was checked; only a model file
@@ -270,7 +273,7 @@ fn play<G: Described>(t: &Tournament, ais: &[String], cfg: &MatchConfig, files: 
             true
         });
     };
-    let result = run_tournament_live::<G, _>(ais, &make, cfg, &[], Some(&t.stop), &on_chunk);
+    let result = prepared.run(&make, Some(&t.stop), &on_chunk);
     t.state.send_if_modified(|s| {
         if s.done {
             return false;
