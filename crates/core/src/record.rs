@@ -6,7 +6,18 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-use crate::Notation;
+use crate::{Notation, Outcome, Side};
+
+/// One finished game, kept when the caller asks for records.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlayedGame<M> {
+    pub index: u64,
+    pub a_side: Side,
+    pub moves: Vec<M>,
+    pub outcome: Outcome,
+    /// Why the loser gave the game up, when it did not play to the end.
+    pub forfeit: Option<String>,
+}
 
 /// One game: which game of which run, who played, the moves in the game's notation, and
 /// the result (`o`, `x`, … the winner's side name, or `draw`).
@@ -28,12 +39,7 @@ pub struct GameRecord {
 
 impl GameRecord {
     /// The record of game `played` of a match of `a` against `b` with `seed`.
-    pub fn of<G: Notation>(
-        played: &crate::arena::PlayedGame<G::Move>,
-        a: &str,
-        b: &str,
-        seed: u64,
-    ) -> Self {
+    pub fn of<G: Notation>(played: &PlayedGame<G::Move>, a: &str, b: &str, seed: u64) -> Self {
         let (first, second) = match played.a_side {
             crate::Side::First => (a, b),
             crate::Side::Second => (b, a),
