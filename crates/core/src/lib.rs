@@ -4,6 +4,15 @@
 //! and nothing about matches. Randomness reaches agents only through [`GameRng`] streams
 //! derived from `(seed, game index, side)` by [`game_rng`], so a game's result never depends
 //! on threads or timing.
+//!
+//! How the pieces meet: a game crate implements [`Game`], [`Notation`], [`EngineHooks`] and
+//! [`Described`], and lists its AIs in a [`Registry`] that builds agents from specs such as
+//! `engine:level=8`. The catalogue (`gamelab-games`) hands a front end the game a user
+//! named through a [`GameVisitor`]. A [`match_request::MatchRequest`] plays two specs
+//! against each other through the [`arena`] and fills the [`arena::MatchReport`] every
+//! front end shows; [`session`] is the game a person plays, move by move; [`valuation`]
+//! says what an AI's values mean; [`actions`] numbers moves and symmetries for learning
+//! libraries.
 
 pub mod actions;
 mod agent;
