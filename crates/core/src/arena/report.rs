@@ -69,8 +69,8 @@ impl Sameness {
     }
 }
 
-/// The result of a sampled match.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// The result of a sampled match, or of some of its games (a chunk's, a shard's).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct MatchResult {
     /// A's results when moving first.
     pub first: Tally,
@@ -299,14 +299,6 @@ pub struct ForfeitNote {
 }
 
 /// What a chunk adds to a match's result, without its games: what the shards of a match
-/// played on a cluster send to the process that prints it.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct ChunkTotals {
-    pub first: Tally,
-    pub second: Tally,
-    pub digest: u64,
-    pub sameness: [Sameness; 2],
-    pub forfeits: [u64; 2],
-    pub first_forfeit: Option<ForfeitNote>,
-    pub stopped_by: Option<ForfeitNote>,
-}
+/// played on a cluster send to the process that prints it. The same shape as a whole
+/// match's result, which is the sum of its chunks'.
+pub type ChunkTotals = MatchResult;
