@@ -1,5 +1,5 @@
 //! Fits Multi-ProbCut's lines (see `gamelab_othello::probcut`) and writes them as
-//! `crates/othello/src/probcut_table.rs`:
+//! `crates/othello/src/engine/probcut_table.rs`:
 //! `cargo run --release -p gamelab-othello --example fit_probcut -- [POSITIONS]` (default
 //! 600; all cores; about 4 minutes on 2). The positions come from the WTHOR games of
 //! 2000–2020 (2021 stays held out), one per game at a ply drawn from a fixed seed; each is
@@ -106,7 +106,7 @@ fn main() {
          pub const FITTED_FOR: u64 = {:#018x};\n",
         gamelab_othello::probcut::fitted_values_digest(&model)
     ));
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/probcut_table.rs");
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/engine/probcut_table.rs");
     gamelab_core::files::write_atomically(&path, |w| w.write_all(out.as_bytes()))
         .expect("writing the table");
     eprintln!("wrote {}", path.display());

@@ -9,9 +9,9 @@ use gamelab_core::{
     ParamSpec, Policy, Registry, SpecError, Uniform,
 };
 
-use crate::bits;
-use crate::endgame::Solver;
-use crate::eval::Eval;
+use crate::engine::endgame::Solver;
+use crate::engine::eval::Eval;
+use crate::rules::bits;
 use crate::{Move, Moves, Othello, Square};
 
 /// Any legal move, uniformly: the same choices as `Uniform` over the legal moves, drawn
@@ -53,7 +53,7 @@ const ROULETTE_ODDS: [u32; 64] = {
     let mut odds = [0; 64];
     let mut i = 0;
     while i < 64 {
-        odds[i] = match crate::eval::WEIGHTS[i] {
+        odds[i] = match crate::engine::eval::WEIGHTS[i] {
             30 => 65535,
             -15 => 1,
             -12 => 1,
@@ -284,8 +284,8 @@ fn eval_param(name: &'static str, default: &'static str) -> ParamSpec {
 /// The learned AI: the pattern evaluation inside a principal-variation search, exact from
 /// a few empty squares before the end.
 pub struct Engine {
-    pub searcher: crate::search::Searcher,
-    pub limits: crate::search::Limits,
+    pub searcher: crate::engine::search::Searcher,
+    pub limits: crate::engine::search::Limits,
     /// The last search: `choose`, `policy` and `explain` on one position search once (for
     /// a depth-limited search; a timed one always searches), and `value` right after any
     /// of them reads its score rather than search again (an NBoard `go` asks for both: a
@@ -293,7 +293,7 @@ pub struct Engine {
     last: Option<LastSearch>,
     /// Positions it plays from the book rather than search (none unless set); only at
     /// levels below the depth of the book's searches (a search as deep does better alone).
-    pub book: Option<std::sync::Arc<crate::book::Book>>,
+    pub book: Option<std::sync::Arc<crate::engine::book::Book>>,
     /// The level the book is for: the search's, or the default level's when a time alone
     /// lifted the search's ([`engine_level`]): such an engine plays from a book it was
     /// given, as the default level would.
@@ -306,7 +306,7 @@ pub struct Engine {
 struct LastSearch {
     /// The position, as (mover's discs, opponent's).
     discs: (u64, u64),
-    result: crate::search::SearchResult,
+    result: crate::engine::search::SearchResult,
     /// It reached the level's depth (or solved exactly): not cut short by a stop.
     whole: bool,
     /// No `value` has read it yet.
@@ -320,15 +320,15 @@ impl Engine {
     /// cutting by Multi-ProbCut at [`PROBCUT_DEFAULT`]; with `time`, deepening stops
     /// after that long.
     pub fn new(
-        model: std::sync::Arc<crate::learned::PatternModel>,
+        model: std::sync::Arc<crate::engine::learned::PatternModel>,
         level: u32,
         time: Option<Duration>,
     ) -> Engine {
-        let mut searcher = crate::search::Searcher::new(model);
+        let mut searcher = crate::engine::search::Searcher::new(model);
         searcher.set_probcut(PROBCUT_DEFAULT);
         Engine {
             searcher,
-            limits: crate::search::Limits {
+            limits: crate::engine::search::Limits {
                 depth: level,
                 exact: exact_reach(level, time),
                 time,
@@ -341,20 +341,24 @@ impl Engine {
     }
 
     /// The engine's answer for `pos`: the book's while `pos` is in it, else a search's.
-    pub fn analyse(&mut self, pos: &Othello) -> crate::search::SearchResult {
+    pub fn analyse(&mut self, pos: &Othello) -> crate::engine::search::SearchResult {
         self.analyse_from(pos, true)
     }
 
     /// The book's answer when `use_book` and `pos` is in it (looked up first, so that the
     /// move never depends on what was asked before), else a search's.
-    fn analyse_from(&mut self, pos: &Othello, use_book: bool) -> crate::search::SearchResult {
+    fn analyse_from(
+        &mut self,
+        pos: &Othello,
+        use_book: bool,
+    ) -> crate::engine::search::SearchResult {
         let discs = pos.discs();
         if use_book
             && let Some((hit, level)) = self
                 .book_in_use()
                 .and_then(|book| Some((book.probe(pos)?, book.options.level)))
         {
-            let r = crate::search::SearchResult {
+            let r = crate::engine::search::SearchResult {
                 best: hit.best,
                 score: hit.value,
                 depth: level,
@@ -400,7 +404,7 @@ impl Engine {
     /// those does better on its own (level 16 with the depth-14 shipped book scored 45.8 %
     /// against level 16 without it; levels 4 and 8 gained 4.3 and 3.8 points against
     /// themselves: RESULTS.md).
-    fn book_in_use(&self) -> Option<&crate::book::Book> {
+    fn book_in_use(&self) -> Option<&crate::engine::book::Book> {
         self.book
             .as_deref()
             .filter(|book| self.book_level < book.options.level)
@@ -565,7 +569,7 @@ impl Engine {
         let mut value = |mv, level: u32| {
             let stop = if level == 1 { outer } else { Some(timed) };
             self.searcher.replace_stop(stop.cloned());
-            let limits = crate::search::Limits {
+            let limits = crate::engine::search::Limits {
                 depth: (level - 1).max(1),
                 exact: exact_reach(level, None),
                 time: None,
@@ -583,9 +587,9 @@ impl Engine {
     /// move), with the line the search expects.
     /// The search of each move for [`Agent::move_scores`]: one ply less deep than the
     /// engine's, a time limit shared between the moves.
-    fn move_limits(&self, pos: &Othello) -> crate::search::Limits {
+    fn move_limits(&self, pos: &Othello) -> crate::engine::search::Limits {
         let moves = Game::legal_moves(pos).len().max(1) as u32;
-        crate::search::Limits {
+        crate::engine::search::Limits {
             depth: self.limits.depth.saturating_sub(1).max(1),
             exact: self.limits.exact,
             time: self.limits.time.map(|t| t / moves),
@@ -596,7 +600,7 @@ impl Engine {
         &mut self,
         pos: &Othello,
         mv: Move,
-        limits: crate::search::Limits,
+        limits: crate::engine::search::Limits,
     ) -> MoveValue<Move> {
         let mut child = pos.clone();
         child.play_unchecked(mv);
@@ -604,7 +608,7 @@ impl Engine {
         if child.is_over() {
             let (p, o) = child.discs();
             return MoveValue {
-                score: -f64::from(crate::endgame::final_score(p, o)),
+                score: -f64::from(crate::engine::endgame::final_score(p, o)),
                 exact: true,
                 line,
                 nodes: 0,
@@ -645,8 +649,7 @@ pub fn engine_level(level: Option<u32>, time: Option<Duration>) -> u32 {
     }
 }
 
-/// The engine's Multi-ProbCut threshold unless a spec says otherwise.
-pub const PROBCUT_DEFAULT: f64 = 1.5;
+pub use crate::engine::probcut::PROBCUT_DEFAULT;
 
 /// The empties from which the engine at `level` solves exactly: `level + 6` up to level
 /// 16 (22 empties), then one more every two levels, and never fewer than the level,
@@ -731,9 +734,9 @@ pub fn registry() -> Registry<Othello> {
         ],
         |p| {
             let model = match p.text("model") {
-                "shipped" => crate::learned::shipped(),
+                "shipped" => crate::engine::learned::shipped(),
                 path => std::sync::Arc::new(
-                    crate::learned::PatternModel::load(std::path::Path::new(path)).map_err(|e| {
+                    crate::engine::learned::PatternModel::load(std::path::Path::new(path)).map_err(|e| {
                         SpecError::Invalid {
                             agent: "engine".into(),
                             reason: e.to_string(),
@@ -750,9 +753,9 @@ pub fn registry() -> Registry<Othello> {
             engine.searcher.set_threads(p.int("threads") as usize);
             engine.book = match p.text("book") {
                 "none" => None,
-                "shipped" => Some(crate::book::shipped()),
+                "shipped" => Some(crate::engine::book::shipped()),
                 path => Some(std::sync::Arc::new(
-                    crate::book::Book::load(std::path::Path::new(path)).map_err(|e| {
+                    crate::engine::book::Book::load(std::path::Path::new(path)).map_err(|e| {
                         SpecError::Invalid {
                             agent: "engine".into(),
                             reason: e.to_string(),
@@ -852,11 +855,11 @@ pub fn registry() -> Registry<Othello> {
         .concat(),
         |p| {
             let depth = u32::try_from(p.int("depth")).ok().filter(|&d| d > 0);
-            let engine = crate::nboard_engine::NboardEngine::new(
+            let engine = crate::protocols::nboard_engine::NboardEngine::new(
                 p.text("cmd"),
                 Duration::from_secs_f64(p.float("timeout")),
                 on_failure(p),
-                crate::nboard_engine::Nboard::new(depth),
+                crate::protocols::nboard_engine::Nboard::new(depth),
             )
             .map_err(|reason| SpecError::Invalid {
                 agent: "nboard".into(),
@@ -878,11 +881,11 @@ pub fn registry() -> Registry<Othello> {
         ]
         .concat(),
         |p| {
-            let engine = crate::gtp_engine::GtpEngine::new(
+            let engine = crate::protocols::gtp_engine::GtpEngine::new(
                 p.text("cmd"),
                 Duration::from_secs_f64(p.float("timeout")),
                 on_failure(p),
-                crate::gtp_engine::Gtp::default(),
+                crate::protocols::gtp_engine::Gtp::default(),
             )
             .map_err(|reason| SpecError::Invalid {
                 agent: "gtp".into(),
@@ -923,9 +926,9 @@ fn outside_program_params() -> Vec<ParamSpec> {
     ]
 }
 
-fn on_failure(p: &gamelab_core::Params) -> crate::outside_engine::OnFailure {
+fn on_failure(p: &gamelab_core::Params) -> crate::protocols::outside_engine::OnFailure {
     match p.text("on_failure") {
-        "stop" => crate::outside_engine::OnFailure::Stop,
-        _ => crate::outside_engine::OnFailure::Lose,
+        "stop" => crate::protocols::outside_engine::OnFailure::Stop,
+        _ => crate::protocols::outside_engine::OnFailure::Lose,
     }
 }

@@ -86,9 +86,9 @@ impl Described for Othello {
         Some([black, white])
     }
 
-    /// From [`crate::openings`]: Robert Gatliff's catalogue's names.
+    /// From [`crate::formats::openings`]: Robert Gatliff's catalogue's names.
     fn opening_name(moves: &[Move]) -> Option<&'static str> {
-        crate::openings::opening_of(moves).map(|o| o.name)
+        crate::formats::openings::opening_of(moves).map(|o| o.name)
     }
 }
 

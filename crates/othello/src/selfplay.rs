@@ -10,8 +10,8 @@ use gamelab_core::{Agent, Side, game_rng};
 use rayon::prelude::*;
 
 use crate::ai::Engine;
-use crate::learned::PatternModel;
-use crate::wthor::{WthorGame, recorded_black_count};
+use crate::engine::learned::PatternModel;
+use crate::formats::wthor::{WthorGame, recorded_black_count};
 use crate::{Move, Othello};
 
 /// `count` games of `engine:level=<level>` (its default cuts) with `model` against itself, one from each of

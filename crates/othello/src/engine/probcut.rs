@@ -9,6 +9,10 @@
 //! `probcut_table.rs`): WTHOR positions, each searched to every depth with cuts off,
 //! shallow against deep value by least squares (`gamelab_learn::fit_dense`).
 
+/// The engine's Multi-ProbCut threshold unless a spec says otherwise: cut where the
+/// shallow search clears the line's bound by 1.5 σ.
+pub const PROBCUT_DEFAULT: f64 = 1.5;
+
 /// One fitted line, in discs.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Cut {
@@ -58,12 +62,12 @@ const DIGEST_DEPTH: u32 = 4;
 /// stores it beside the lines as [`FITTED_FOR`]; when the evaluation or the search changes
 /// its values, the digest changes and the lines are stale (they once went stale unnoticed:
 /// refitted, they scored 52.65 % against the stale ones at 0.1 s a move).
-pub fn fitted_values_digest(model: &std::sync::Arc<crate::learned::PatternModel>) -> u64 {
-    use crate::search::{Limits, Searcher};
+pub fn fitted_values_digest(model: &std::sync::Arc<crate::engine::learned::PatternModel>) -> u64 {
+    use crate::engine::search::{Limits, Searcher};
     let mut digest = 0u64;
     for game in 0..DIGEST_POSITIONS {
         let empties = 14 + (game * 36 / DIGEST_POSITIONS) as u32;
-        let pos = crate::position::played_at_random(0x0b1e_c7ed, game, empties);
+        let pos = crate::rules::position::played_at_random(0x0b1e_c7ed, game, empties);
         for depth in 1..=DIGEST_DEPTH {
             let mut searcher = Searcher::new(model.clone());
             searcher.set_threads(1);
@@ -101,7 +105,7 @@ mod tests {
 
     #[test]
     fn the_lines_were_fitted_for_the_search_as_it_is() {
-        let digest = fitted_values_digest(&crate::learned::shipped());
+        let digest = fitted_values_digest(&crate::engine::learned::shipped());
         assert_eq!(
             digest, FITTED_FOR,
             "the search's values (digest {digest:#018x}) are no longer those the Multi-ProbCut \

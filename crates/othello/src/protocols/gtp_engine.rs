@@ -9,7 +9,7 @@
 //! themselves (GRhino refuses a `play … pass`), and a forced pass is played without
 //! asking. The game must have been played from the standard start, since GTP has no command
 //! that sets up a position. A refusal of a move of the game, a line the protocol does not
-//! have and a resignation are failures, as any other (see [`crate::outside_engine`]).
+//! have and a resignation are failures, as any other (see [`crate::protocols::outside_engine`]).
 //! On a clock, each `genmove` follows a `time_left` (the first for each program started
 //! after a `time_settings`, GTP's controls allowing); a program that refuses them plays
 //! on untold.
@@ -18,7 +18,7 @@ use gamelab_core::Game;
 use gamelab_core::child_program::{ChildProgram, shorten};
 use gamelab_core::clock::{Clock, TimeControl};
 
-use crate::outside_engine::{OutsideEngine, Protocol, legal_answer};
+use crate::protocols::outside_engine::{OutsideEngine, Protocol, legal_answer};
 use crate::{Move, Othello, ggf};
 
 /// A GTP engine run as a child process.
@@ -201,7 +201,7 @@ fn colour(pos: &Othello) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::outside_engine::OnFailure;
+    use crate::protocols::outside_engine::OnFailure;
     use gamelab_core::Agent;
     use std::time::Duration;
 

@@ -178,7 +178,7 @@ pub fn write_record(record: &GameRecord) -> Result<String, String> {
         // Black's discs minus white's, the empty squares to the winner (as WTHOR scores).
         None => format!(
             "{:+}",
-            crate::endgame::final_score(end.black(), end.white())
+            crate::rules::position::final_score(end.black(), end.white())
         ),
         Some(_) if record.result == "black" => "+64:r".to_string(),
         Some(_) => "-64:r".to_string(),
@@ -213,7 +213,7 @@ pub fn write_game(moves: &[Move], headers: &GameHeaders) -> Result<String, Strin
     let result = if end.is_over() {
         format!(
             "{:+}",
-            crate::endgame::final_score(end.black(), end.white())
+            crate::rules::position::final_score(end.black(), end.white())
         )
     } else {
         "?".to_string()
@@ -593,7 +593,10 @@ mod tests {
     fn a_game_as_nboard_sends_it() {
         let game = parse_one(NBOARD).unwrap();
         assert_eq!(game.start.board_string(), Othello::new().board_string());
-        assert_eq!(crate::transcript::write(&game.plain_moves()), "f5f6e6f4");
+        assert_eq!(
+            crate::formats::transcript::write(&game.plain_moves()),
+            "f5f6e6f4"
+        );
         assert_eq!(game.moves[2].note.as_deref(), Some("/0.01"));
         assert_eq!(game.property("PW"), Some("Edax"));
         assert_eq!(game.result(), None);
@@ -680,7 +683,7 @@ mod tests {
             seed: 3,
             first: "engine".into(),
             second: "nboard:cmd=(edax)".into(),
-            moves: crate::transcript::parse(moves)
+            moves: crate::formats::transcript::parse(moves)
                 .unwrap()
                 .0
                 .iter()

@@ -159,7 +159,7 @@ pub const PATTERNS: &[Pattern] = &[
 ];
 
 /// The image of square `s` under symmetry `k` (0 the identity; the same numbering as
-/// [`crate::bits::images`]).
+/// [`crate::rules::bits::images`]).
 pub const fn map_square(s: u8, k: usize) -> u8 {
     let (mut x, mut y) = (s % 8, s / 8);
     if k >= 4 {
@@ -664,8 +664,8 @@ pub fn features_into(p: u64, o: u64, out: &mut [u32; LANES]) -> usize {
     let terms = term_features(
         p,
         o,
-        crate::bits::legal_moves(p, o),
-        crate::bits::legal_moves(o, p),
+        crate::rules::bits::legal_moves(p, o),
+        crate::rules::bits::legal_moves(o, p),
     );
     out[INSTANCES..FEATURES].copy_from_slice(&terms);
     FEATURES
@@ -691,7 +691,7 @@ pub fn indices(p: u64, o: u64, out: &mut Vec<u32>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bits::images;
+    use crate::rules::bits::images;
 
     #[test]
     fn square_maps_match_the_bitboard_images() {
@@ -732,8 +732,8 @@ mod tests {
             let t = term_features(
                 p,
                 o,
-                crate::bits::legal_moves(p, o),
-                crate::bits::legal_moves(o, p),
+                crate::rules::bits::legal_moves(p, o),
+                crate::rules::bits::legal_moves(o, p),
             );
             let mut values = [0; TERMS.len()];
             for i in 0..TERMS.len() {

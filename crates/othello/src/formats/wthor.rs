@@ -273,7 +273,7 @@ impl WthorGame {
         &self,
         players: &[String],
         tournaments: &[String],
-    ) -> Result<crate::ggf::GgfGame, String> {
+    ) -> Result<crate::formats::ggf::GgfGame, String> {
         let name = |names: &[String], i: u16, what: &str| {
             names
                 .get(usize::from(i))
@@ -282,7 +282,7 @@ impl WthorGame {
                 .unwrap_or_else(|| format!("{what} {i}"))
         };
         let moves: Vec<Move> = self.moves.iter().map(|&sq| Move::Place(sq)).collect();
-        crate::ggf::GgfGame::new(
+        crate::formats::ggf::GgfGame::new(
             Othello::new(),
             &moves,
             vec![
@@ -377,6 +377,9 @@ mod ggf_tests {
         assert_eq!(ggf.property("PW"), Some("player 7"));
         assert_eq!(ggf.property("PC"), Some("Cup"));
         assert_eq!(ggf.result(), Some(16.0));
-        assert_eq!(crate::transcript::write(&ggf.plain_moves()), "f5d6c3");
+        assert_eq!(
+            crate::formats::transcript::write(&ggf.plain_moves()),
+            "f5d6c3"
+        );
     }
 }

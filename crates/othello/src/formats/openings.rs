@@ -76,7 +76,7 @@ type Key = ((u64, u64), bool);
 
 fn key(position: &Othello) -> Key {
     let (p, o) = position.discs();
-    let (ps, os) = (crate::bits::images(p), crate::bits::images(o));
+    let (ps, os) = (crate::rules::bits::images(p), crate::rules::bits::images(o));
     let least = (0..8).map(|k| (ps[k], os[k])).min().expect("eight images");
     (least, position.black_to_move())
 }
@@ -87,7 +87,8 @@ fn table() -> &'static HashMap<Key, &'static str> {
         NAMED
             .iter()
             .map(|&(line, name)| {
-                let (_, position) = crate::transcript::parse(line).expect("a checked line");
+                let (_, position) =
+                    crate::formats::transcript::parse(line).expect("a checked line");
                 (key(&position), name)
             })
             .collect()
@@ -115,7 +116,7 @@ mod tests {
     use super::*;
 
     fn moves(line: &str) -> Vec<Move> {
-        crate::transcript::parse(line).unwrap().0
+        crate::formats::transcript::parse(line).unwrap().0
     }
 
     #[test]

@@ -1,5 +1,5 @@
 //! The bit kernels of the hot loops — legal moves, flips, the k-th legal square — in
-//! three builds: the portable one of [`crate::bits`] (any x86-64, any target), one with
+//! three builds: the portable one of [`crate::rules::bits`] (any x86-64, any target), one with
 //! AVX2 and BMI2, which does four directions per instruction, and one that adds AVX-512
 //! (on 256-bit vectors only: a vector count of leading zeros finds the flips toward lower
 //! bits, and the compiler fuses chains of logic operations into one instruction). A hot
@@ -9,7 +9,7 @@
 //! The binary stays portable (`x86-64-v2`): a build runs only where the CPU has what it
 //! needs.
 
-use crate::bits;
+use crate::rules::bits;
 
 /// The operations a hot loop needs from the board bits. A kernel is a token: holding one
 /// means the CPU can run it.
@@ -146,8 +146,8 @@ mod avx2 {
         #[inline(always)]
         fn last_flip_count(self, p: u64, sq: u32) -> u32 {
             let (masks, places) = (
-                &crate::bits::LINE_MASKS[sq as usize],
-                crate::bits::LINE_PLACES[sq as usize],
+                &crate::rules::bits::LINE_MASKS[sq as usize],
+                crate::rules::bits::LINE_PLACES[sq as usize],
             );
             masks
                 .iter()
@@ -155,7 +155,7 @@ mod avx2 {
                 .map(|(&mask, place)| {
                     // SAFETY: an `Avx2` exists only on a CPU with BMI2.
                     let pattern = unsafe { _pext_u64(p, mask) } as usize;
-                    u32::from(crate::bits::LINE_FLIP_COUNT[place as usize][pattern & 0xff])
+                    u32::from(crate::rules::bits::LINE_FLIP_COUNT[place as usize][pattern & 0xff])
                 })
                 .sum()
         }
@@ -202,7 +202,7 @@ mod avx2 {
         _mm_cvtsi128_si64(_mm_or_si128(half, _mm_unpackhi_epi64(half, half))) as u64
     }
 
-    /// [`crate::bits::legal_moves`]'s doubled-step Kogge–Stone fill, four directions at
+    /// [`crate::rules::bits::legal_moves`]'s doubled-step Kogge–Stone fill, four directions at
     /// once, both ways.
     #[target_feature(enable = "avx2")]
     #[inline]
@@ -248,8 +248,8 @@ mod avx2 {
         while sq < 64 {
             let mut i = 0;
             while i < 4 {
-                rays[sq][0][i] = crate::bits::RAYS[[0, 2, 4, 5][i]][sq];
-                rays[sq][1][i] = crate::bits::RAYS[[1, 3, 6, 7][i]][sq];
+                rays[sq][0][i] = crate::rules::bits::RAYS[[0, 2, 4, 5][i]][sq];
+                rays[sq][1][i] = crate::rules::bits::RAYS[[1, 3, 6, 7][i]][sq];
                 i += 1;
             }
             sq += 1;
@@ -272,7 +272,7 @@ mod avx2 {
         _mm256_andnot_si256(not_ours, run)
     }
 
-    /// [`crate::bits::flips`], four rays at once. Toward higher bits the nearest square
+    /// [`crate::rules::bits::flips`], four rays at once. Toward higher bits the nearest square
     /// that is not the opponent's is the lowest bit; toward lower bits it is the highest,
     /// found by smearing the stops down the ray (AVX2 has no vector bit scan).
     #[target_feature(enable = "avx2")]

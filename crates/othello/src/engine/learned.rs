@@ -8,11 +8,11 @@
 use std::path::Path;
 use std::sync::{Arc, OnceLock};
 
-use crate::kernel::{Kernel, Portable};
-use crate::patterns::{
+use crate::engine::patterns::{
     EVAL_LEN, Features, LOOKUP_LANES, LOOKUPS, MAX_WEIGHT, PATTERNS, TABLE_TOTAL, TERMS,
     lookup_offsets, merge_orders, offsets, term_features,
 };
+use crate::rules::kernel::{Kernel, Portable};
 
 /// Units of an evaluation per disc.
 pub const SCALE: i32 = 256;
@@ -258,7 +258,7 @@ pub fn shipped() -> Arc<PatternModel> {
     MODEL
         .get_or_init(|| {
             Arc::new(
-                PatternModel::from_bytes(include_bytes!("../model/patterns.glopat"))
+                PatternModel::from_bytes(include_bytes!("../../model/patterns.glopat"))
                     .expect("the shipped model matches the pattern set"),
             )
         })

@@ -7,8 +7,8 @@
 
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
-use crate::kernel;
-use crate::slots::Slots;
+use crate::engine::slots::Slots;
+use crate::rules::kernel;
 
 /// Bounds on a position's exact score, the move that gave them, and the empties of the
 /// search that found them (deeper searches are worth more to keep).
@@ -314,7 +314,7 @@ mod tests {
     fn each_thread_of_the_pool_has_a_near_part_of_its_own() {
         let mut table = Table::default();
         table.reserve(20, 3);
-        let pool = crate::endgame::build_pool(3).expect("a pool");
+        let pool = crate::engine::endgame::build_pool(3).expect("a pool");
         let (p, o) = (0x0000_0000_ffff_ffff, 0x007f_ffff_0000_0000_u64);
         let parts = pool.broadcast(|_| {
             let view = table.on_this_thread();

@@ -9,11 +9,11 @@ use gamelab_core::Game;
 use gamelab_learn::SparseRows;
 use rayon::prelude::*;
 
-use crate::endgame::Solver;
-use crate::eval::weight_of;
-use crate::learned::stage;
-use crate::patterns::features;
-use crate::wthor::WthorGame;
+use crate::engine::endgame::Solver;
+use crate::engine::eval::weight_of;
+use crate::engine::learned::stage;
+use crate::engine::patterns::features;
+use crate::formats::wthor::WthorGame;
 use crate::{Move, Othello, bits};
 
 /// Labelled positions: features in `rows`, and beside them each row's stage and the two

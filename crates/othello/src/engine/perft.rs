@@ -3,9 +3,9 @@
 
 use rayon::prelude::*;
 
-use crate::bits::{flips, legal_moves};
-use crate::builds::{Build, InBuild, in_widest_build};
-use crate::kernel::Kernel;
+use crate::engine::builds::{Build, InBuild, in_widest_build};
+use crate::rules::bits::{flips, legal_moves};
+use crate::rules::kernel::Kernel;
 use crate::{Othello, squares_of};
 
 /// Perft from the side to move's discs `p` and the opponent's `o`, in the widest build
@@ -110,13 +110,13 @@ mod tests {
             let depth = depth as u32;
             assert_eq!(perft_discs(p, o, depth), n, "depth {depth}");
             assert_eq!(
-                crate::builds::PortableBuild.perft(p, o, depth),
+                crate::engine::builds::PortableBuild.perft(p, o, depth),
                 n,
                 "depth {depth}"
             );
             #[cfg(target_arch = "x86_64")]
-            if let Some(k) = crate::kernel::avx2() {
-                let avx2 = crate::builds::Avx2Build(k);
+            if let Some(k) = crate::rules::kernel::avx2() {
+                let avx2 = crate::engine::builds::Avx2Build(k);
                 assert_eq!(
                     avx2.perft(p, o, depth),
                     n,

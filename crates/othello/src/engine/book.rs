@@ -18,9 +18,9 @@ use gamelab_core::{EngineHooks as _, Game};
 use rayon::prelude::*;
 use thiserror::Error;
 
-use crate::bits::{images, legal_moves};
-use crate::search::{Limits, Searcher};
-use crate::wthor::WthorGame;
+use crate::engine::search::{Limits, Searcher};
+use crate::formats::wthor::WthorGame;
+use crate::rules::bits::{images, legal_moves};
 use crate::{Move, Othello, Square};
 
 const MAGIC: &[u8; 8] = b"GLBOOK1\n";
@@ -261,7 +261,7 @@ pub fn shipped() -> Arc<Book> {
     static BOOK: OnceLock<Arc<Book>> = OnceLock::new();
     BOOK.get_or_init(|| {
         Arc::new(
-            Book::from_bytes(include_bytes!("../model/book.glbook"))
+            Book::from_bytes(include_bytes!("../../model/book.glbook"))
                 .expect("the shipped book is well-formed"),
         )
     })
@@ -327,7 +327,7 @@ pub fn build(
     nodes: &HashMap<(u64, u64), u32>,
     frontier: Vec<(u64, u64)>,
     options: BookOptions,
-    model: Arc<crate::learned::PatternModel>,
+    model: Arc<crate::engine::learned::PatternModel>,
     threads: usize,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<Book, String> {
@@ -342,7 +342,7 @@ pub fn build(
             .par_chunks(256)
             .flat_map_iter(|chunk| {
                 let mut searcher = Searcher::new(model.clone());
-                searcher.set_probcut(crate::ai::PROBCUT_DEFAULT);
+                searcher.set_probcut(crate::engine::probcut::PROBCUT_DEFAULT);
                 let values: Vec<f64> = chunk
                     .iter()
                     .map(|&(p, o)| {
@@ -408,7 +408,7 @@ fn moves_and_children(p: u64, o: u64) -> impl Iterator<Item = (u32, (u64, u64))>
 
 /// The position after the mover of (`p`, `o`) plays `sq`, as (mover, opponent).
 fn child(p: u64, o: u64, sq: u32) -> (u64, u64) {
-    let flips = crate::bits::flips(p, o, sq);
+    let flips = crate::rules::bits::flips(p, o, sq);
     (o & !flips, p | flips | (1 << sq))
 }
 
@@ -417,7 +417,7 @@ fn child(p: u64, o: u64, sq: u32) -> (u64, u64) {
 fn value_for_mover(searcher: &mut Searcher, p: u64, o: u64, limits: Limits) -> f64 {
     if legal_moves(p, o) == 0 {
         if legal_moves(o, p) == 0 {
-            return f64::from(crate::endgame::final_score(p, o));
+            return f64::from(crate::engine::endgame::final_score(p, o));
         }
         return -searcher.search(&position(o, p), limits).score;
     }
@@ -477,7 +477,7 @@ mod tests {
             &nodes,
             frontier,
             OPTIONS,
-            crate::learned::shipped(),
+            crate::engine::learned::shipped(),
             threads,
             &|_| {},
         )
@@ -546,8 +546,8 @@ mod tests {
                     Some(child) => -f64::from(child.value),
                     None => {
                         searched_some = true;
-                        let mut searcher = Searcher::new(crate::learned::shipped());
-                        searcher.set_probcut(crate::ai::PROBCUT_DEFAULT);
+                        let mut searcher = Searcher::new(crate::engine::learned::shipped());
+                        searcher.set_probcut(crate::engine::probcut::PROBCUT_DEFAULT);
                         -value_for_mover(&mut searcher, cp, co, Limits::to_depth(OPTIONS.level))
                     }
                 };

@@ -2,12 +2,11 @@ use std::fmt;
 
 use arrayvec::ArrayVec;
 use gamelab_core::arena::hash_move;
-use gamelab_core::{EngineHooks, Game, GameRng, Notation, Outcome, Side, mix64};
+use gamelab_core::{Game, GameRng, Outcome, Side, mix64};
 use thiserror::Error;
 
-use crate::bits;
-use crate::builds::{Build, InBuild, in_widest_build};
-use crate::kernel::Kernel;
+use crate::rules::bits;
+use crate::rules::kernel::Kernel;
 
 /// A square, `a1` … `h8`: bit 8·rank + file.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -305,7 +304,7 @@ impl Othello {
         Ok(Othello::from_discs(black, white, black_to_move))
     }
 
-    fn legal_list(&self) -> String {
+    pub(crate) fn legal_list(&self) -> String {
         let moves: Vec<String> = squares_of(self.legal).map(|s| s.to_string()).collect();
         moves.join(" ")
     }
@@ -315,6 +314,11 @@ impl Othello {
         format!("black {b}, white {w}")
     }
 }
+
+/// Every Othello position grows from the four centre discs, which never go away.
+pub(crate) const CENTRE: u64 = (1 << 27) | (1 << 28) | (1 << 35) | (1 << 36);
+pub(crate) const CENTRE_EMPTY: &str =
+    "the four centre squares d4, e4, d5 and e5 must hold discs (every Othello position has them)";
 
 impl Default for Othello {
     fn default() -> Self {
@@ -331,6 +335,19 @@ pub fn squares_of(mut mask: u64) -> impl Iterator<Item = Square> {
             Square(i as u8)
         })
     })
+}
+
+/// The final score for the side to move: disc difference, the empty squares going to the
+/// winner (the FFO convention).
+#[inline]
+pub(crate) fn final_score(p: u64, o: u64) -> i32 {
+    let (np, no) = (p.count_ones() as i32, o.count_ones() as i32);
+    let empties = 64 - np - no;
+    match np.cmp(&no) {
+        std::cmp::Ordering::Greater => np - no + empties,
+        std::cmp::Ordering::Less => np - no - empties,
+        std::cmp::Ordering::Equal => 0,
+    }
 }
 
 impl fmt::Debug for Othello {
@@ -409,7 +426,7 @@ fn key_of(black: u64, white: u64, black_to_move: bool) -> u64 {
 }
 
 /// Games played at once by [`playouts`].
-const LANES: usize = 4;
+pub(crate) const LANES: usize = 4;
 
 /// One random game in progress.
 #[derive(Clone, Copy)]
@@ -435,7 +452,7 @@ pub(crate) fn played_at_random(seed: u64, game: u64, empties: u32) -> Othello {
 }
 
 /// Up to [`LANES`] random games from `start`, a move of each in turn; compiled into each
-/// build of the kernels (`crate::builds`).
+/// build of the kernels (`crate::engine::builds`).
 #[inline(always)]
 pub(crate) fn playouts(
     k: impl Kernel,
@@ -604,187 +621,10 @@ impl Game for Othello {
     }
 }
 
-/// Every Othello position grows from the four centre discs, which never go away.
-const CENTRE: u64 = (1 << 27) | (1 << 28) | (1 << 35) | (1 << 36);
-const CENTRE_EMPTY: &str =
-    "the four centre squares d4, e4, d5 and e5 must hold discs (every Othello position has them)";
-
-impl Notation for Othello {
-    const CAN_SET_UP: bool = true;
-
-    fn from_cells(cells: &[Option<Side>], to_move: Side) -> Result<Self, String> {
-        if cells.len() != 64 {
-            return Err(format!("{} squares: an Othello board has 64", cells.len()));
-        }
-        let (mut black, mut white) = (0u64, 0u64);
-        for (i, c) in cells.iter().enumerate() {
-            match c {
-                Some(Side::First) => black |= 1 << i,
-                Some(Side::Second) => white |= 1 << i,
-                None => {}
-            }
-        }
-        if (black | white) & CENTRE != CENTRE {
-            return Err(CENTRE_EMPTY.to_string());
-        }
-        Ok(Othello::from_discs(black, white, to_move == Side::First))
-    }
-
-    type PositionError = OthelloError;
-
-    /// A board string, a GGF game (its last position) or a move transcript from the start;
-    /// either way a position with no moves to undo, as a board string gives.
-    fn parse_position(text: &str) -> Result<Self, OthelloError> {
-        let fresh =
-            |pos: Othello| Othello::from_discs(pos.black(), pos.white(), pos.black_to_move());
-        let t = text.trim();
-        if t.starts_with("(;") {
-            return crate::ggf::parse_one(t)
-                .map(|game| fresh(game.end()))
-                .map_err(|e| OthelloError::Ggf(e.to_string()));
-        }
-        let first = t.split_whitespace().next().unwrap_or("");
-        let mut chars = first.chars();
-        // A board string's squares are X, O and -: a square's name first means moves, a
-        // transcript of any length (30 moves and more are longer than a board string).
-        let looks_like_moves = chars
-            .next()
-            .is_some_and(|c| ('a'..='h').contains(&c.to_ascii_lowercase()))
-            && chars.next().is_some_and(|c| ('1'..='8').contains(&c));
-        if looks_like_moves {
-            return crate::transcript::parse(t)
-                .map(|(_, pos)| fresh(pos))
-                .map_err(|e| OthelloError::Transcript(e.to_string()));
-        }
-        Othello::from_board_string(text)
-    }
-
-    fn parse_move(&self, text: &str) -> Result<Move, OthelloError> {
-        let t = text.trim();
-        let mv = if t.eq_ignore_ascii_case("pass") || t.eq_ignore_ascii_case("ps") {
-            Move::Pass
-        } else {
-            Move::Place(Square::parse(t).ok_or_else(|| OthelloError::Syntax(t.to_string()))?)
-        };
-        self.check_move(mv)?;
-        Ok(mv)
-    }
-
-    fn side_name(side: Side) -> &'static str {
-        match side {
-            Side::First => "black",
-            Side::Second => "white",
-        }
-    }
-
-    /// Squares run together (`f5d6c3`) are read as one move each.
-    /// Moves separated by spaces or run together (`f5d6c3`), or a GGF game's moves (from
-    /// the standard start; a game from another position is left as one text, which then
-    /// fails to read as a move).
-    fn move_texts(line: &str) -> Vec<String> {
-        if line.trim_start().starts_with("(;")
-            && let Ok(game) = crate::ggf::parse_one(line.trim())
-            && game.start.discs() == Othello::new().discs()
-            && game.start.black_to_move()
-        {
-            return game.plain_moves().iter().map(ToString::to_string).collect();
-        }
-        let mut texts = Vec::new();
-        for word in line
-            .split_whitespace()
-            .filter_map(gamelab_core::without_move_number)
-        {
-            let chars: Vec<char> = word.chars().collect();
-            let run_together = chars.len() > 2
-                && chars.len().is_multiple_of(2)
-                && chars
-                    .chunks(2)
-                    .all(|c| c[0].is_ascii_alphabetic() && c[1].is_ascii_digit());
-            if run_together {
-                texts.extend(chars.chunks(2).map(|c| c.iter().collect::<String>()));
-            } else {
-                texts.push(word.to_string());
-            }
-        }
-        texts
-    }
-
-    /// The legal moves (`pass` when it is the only one): seldom more than a dozen.
-    fn move_hint(&self) -> String {
-        if self.legal == 0 {
-            Move::Pass.to_string()
-        } else {
-            self.legal_list()
-        }
-    }
-
-    fn position_syntax() -> &'static str {
-        "64 squares (`X` black, `O` white, `-` empty, a1…h1, a2…h8) then the side to move `X` or `O`; or the moves from the start (`f5d6c3`); or a GGF game (`(;GM[Othello]…;)`)"
-    }
-
-    /// A transcript (`f5d6c3`), passes left out as transcripts do.
-    fn write_moves(moves: &[Move]) -> String {
-        crate::transcript::write(moves)
-    }
-
-    fn write_game(moves: &[Move], headers: &gamelab_core::GameHeaders) -> Option<String> {
-        crate::ggf::write_game(moves, headers).ok()
-    }
-
-    fn read_headers(text: &str) -> Option<gamelab_core::GameHeaders> {
-        text.trim_start()
-            .starts_with("(;")
-            .then(|| crate::ggf::read_headers(text))
-            .flatten()
-    }
-
-    const RECORD_EXTENSION: Option<&'static str> = Some("ggf");
-
-    fn write_record(record: &gamelab_core::record::GameRecord) -> Result<String, String> {
-        crate::ggf::write_record(record)
-    }
-
-    fn read_records(
-        text: &str,
-        name: &str,
-    ) -> Result<Vec<gamelab_core::record::GameRecord>, String> {
-        crate::ggf::read_records(text, name)
-    }
-
-    fn move_syntax() -> &'static str {
-        "a square like d3 (file a–h, rank 1–8), or `pass` when you have no move"
-    }
-}
-
-impl EngineHooks for Othello {
-    /// Two bitboards in registers: no history, no flip record, no move list.
-    fn uniform_playout(&self, rngs: &mut [GameRng; 2]) -> (Outcome, u64) {
-        let mut result = [(Outcome::Draw, 0)];
-        self.uniform_playouts(std::slice::from_mut(rngs), &mut result);
-        result[0]
-    }
-
-    /// The games interleaved move by move: each move waits on the one before (flips,
-    /// then the next legal moves), so one game alone leaves most of the processor idle.
-    fn uniform_playouts(&self, rngs: &mut [[GameRng; 2]], results: &mut [(Outcome, u64)]) {
-        struct Playouts<'a>(
-            &'a Othello,
-            &'a mut [[GameRng; 2]],
-            &'a mut [(Outcome, u64)],
-        );
-        impl InBuild for Playouts<'_> {
-            type Output = ();
-            fn run<B: Build>(self, b: B) {
-                let Playouts(start, rngs, results) = self;
-                for (rngs, results) in rngs.chunks_mut(LANES).zip(results.chunks_mut(LANES)) {
-                    b.playouts(start, rngs, results);
-                }
-            }
-        }
-        in_widest_build(Playouts(self, rngs, results));
-    }
-
-    fn canonical(&self) -> (u64, u8) {
+impl Othello {
+    /// The key of the position's symmetry class and the symmetry that maps it there
+    /// (`EngineHooks::canonical`).
+    pub(crate) fn canonical_image(&self) -> (u64, u8) {
         let (b, w) = (bits::images(self.black()), bits::images(self.white()));
         (0..8)
             .map(|i| (key_of(b[i], w[i], self.black_to_move), i as u8))
@@ -792,7 +632,8 @@ impl EngineHooks for Othello {
             .expect("8 images")
     }
 
-    fn map_move(mv: Move, sym: u8, inverse: bool) -> Move {
+    /// The image of `mv` under symmetry `sym`, or its inverse (`EngineHooks::map_move`).
+    pub(crate) fn map_move_image(mv: Move, sym: u8, inverse: bool) -> Move {
         match mv {
             Move::Pass => Move::Pass,
             Move::Place(sq) => {
@@ -803,40 +644,6 @@ impl EngineHooks for Othello {
                 };
                 let image = bits::images(sq.bit())[s as usize];
                 Move::Place(Square(image.trailing_zeros() as u8))
-            }
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Game `game`'s result in build `b`.
-    fn playout_in(b: impl Build, key: gamelab_core::StreamKey, game: u64) -> (Outcome, u64) {
-        let mut streams = Side::BOTH.map(|side| key.game_rng(game, side));
-        let mut result = [(Outcome::Draw, 0)];
-        b.playouts(
-            &Othello::new(),
-            std::slice::from_mut(&mut streams),
-            &mut result,
-        );
-        result[0]
-    }
-
-    #[test]
-    fn every_playout_build_plays_the_same_games() {
-        // `uniform_playout` takes the widest build this CPU has; these are the others.
-        let key = gamelab_core::StreamKey::new(9);
-        for game in 0..2_000 {
-            let mut streams = Side::BOTH.map(|side| key.game_rng(game, side));
-            let widest = Othello::new().uniform_playout(&mut streams);
-            let portable = playout_in(crate::builds::PortableBuild, key, game);
-            assert_eq!(portable, widest, "game {game}");
-            #[cfg(target_arch = "x86_64")]
-            if let Some(k) = crate::kernel::avx2() {
-                let avx2 = playout_in(crate::builds::Avx2Build(k), key, game);
-                assert_eq!(avx2, widest, "game {game} in the AVX2 build");
             }
         }
     }

@@ -29,14 +29,14 @@ use std::time::{Duration, Instant};
 
 use gamelab_core::{Cutoff, StopFlag, Watchdog};
 
-use crate::bits::{flips, legal_moves};
-use crate::builds::{Build, InBuild, in_widest_build};
-use crate::endgame::{Solver, build_pool};
-use crate::in_order::{Place, Split, cut_off, in_order};
-use crate::kernel::Kernel;
-use crate::learned::{PatternModel, SCALE};
-use crate::patterns::Features;
-use crate::slots::Slots;
+use crate::engine::builds::{Build, InBuild, in_widest_build};
+use crate::engine::endgame::{Solver, build_pool};
+use crate::engine::in_order::{Place, Split, cut_off, in_order};
+use crate::engine::learned::{PatternModel, SCALE};
+use crate::engine::patterns::Features;
+use crate::engine::slots::Slots;
+use crate::rules::bits::{flips, legal_moves};
+use crate::rules::kernel::Kernel;
 use crate::{Move, Othello, Square};
 
 /// Beyond any evaluation: a finished game scores its disc difference times this.
@@ -149,7 +149,7 @@ impl Lookup for Table {
 
     #[inline(always)]
     fn prefetch(&self, key: u64) {
-        crate::kernel::prefetch(&self.slots[key as usize & self.mask]);
+        crate::rules::kernel::prefetch(&self.slots[key as usize & self.mask]);
     }
 }
 
@@ -1120,13 +1120,13 @@ impl<S: Store, B: Build> Walk<'_, S, B> {
             // games' values lie beyond WIN): up to 32 discs only, depth 12 from a position
             // won by 50 took 4.6 s instead of 0.01 s.
             && beta.abs() < WIN
-            && let Some(cut) = crate::probcut::cut(depth, 64 - (p | o).count_ones())
+            && let Some(cut) = crate::engine::probcut::cut(depth, 64 - (p | o).count_ones())
         {
             // The shallow search's bound that predicts the deep one passing beta (or
             // staying at or below alpha) with `probcut` standard deviations to spare.
             let scale = f64::from(SCALE);
             let margin = self.probcut * cut.sigma * scale;
-            let shallow = crate::probcut::shallow_depth(depth);
+            let shallow = crate::engine::probcut::shallow_depth(depth);
             let limit = f64::from(WIN - 1);
             let bound_for = |v: f64| {
                 ((v - cut.intercept * scale) / cut.slope)
@@ -1315,7 +1315,7 @@ pub fn to_discs(value: i32) -> f64 {
 /// A finished game's value: the disc difference (empties to the winner), scaled beyond any
 /// evaluation.
 fn final_value(p: u64, o: u64) -> i32 {
-    let diff = crate::endgame::final_score(p, o);
+    let diff = crate::engine::endgame::final_score(p, o);
     diff * SCALE + diff.signum() * WIN
 }
 
@@ -1323,8 +1323,8 @@ fn final_value(p: u64, o: u64) -> i32 {
 mod tests {
     use super::*;
     #[cfg(target_arch = "x86_64")]
-    use crate::builds::Avx2Build;
-    use crate::builds::PortableBuild;
+    use crate::engine::builds::Avx2Build;
+    use crate::engine::builds::PortableBuild;
 
     /// Game `game` of `seed` played at random for `plies` plies (or until it ends).
     fn random_position(seed: u64, game: u64, plies: u32) -> Othello {
@@ -1342,7 +1342,7 @@ mod tests {
 
     /// A one-thread searcher cutting at `probcut` σ.
     fn one_thread(probcut: f64) -> Searcher {
-        let mut searcher = Searcher::new(crate::learned::shipped());
+        let mut searcher = Searcher::new(crate::engine::learned::shipped());
         searcher.set_threads(1);
         searcher.set_probcut(probcut);
         searcher
@@ -1360,7 +1360,7 @@ mod tests {
         // A position whose null-window walks are mostly nested tests (24 empties, one side
         // far ahead; a 0.1 s search of it once ran 18 s): a walk's nodes are then mostly
         // its tests', added when they end, and must still lead to a reading of the flags.
-        let (_, pos) = crate::transcript::parse_from(
+        let (_, pos) = crate::formats::transcript::parse_from(
             &Othello::new(),
             "c4e3f4g5f2b4f3d2e2e1d3g4c1f1g3e6f5f6c6c2b3d6c5c3a3b6h4b5b1a5g6h3h2h6a7c7",
         )
@@ -1424,7 +1424,9 @@ mod tests {
             let widest = key(&one_thread(probcut).search(&pos, limits));
             assert_eq!(widest, portable, "{pos} depth {depth}");
             #[cfg(target_arch = "x86_64")]
-            if let (Some(k), Some(_)) = (crate::kernel::avx2(), crate::kernel::avx512()) {
+            if let (Some(k), Some(_)) =
+                (crate::rules::kernel::avx2(), crate::rules::kernel::avx512())
+            {
                 let avx2 = key(&search_in(Avx2Build(k), &pos, depth, probcut));
                 assert_eq!(avx2, portable, "{pos} depth {depth} in the AVX2 build");
             }
@@ -1434,10 +1436,12 @@ mod tests {
     #[test]
     fn no_evaluation_reads_as_a_finished_game() {
         // Every weight at its largest: the patterns alone add up to far beyond 64 discs.
-        let len = crate::patterns::offsets().1;
-        let weights = vec![vec![1000.0; len]; crate::learned::STAGES];
-        let model =
-            crate::learned::PatternModel::from_discs(&[0.0; crate::learned::STAGES], &weights);
+        let len = crate::engine::patterns::offsets().1;
+        let weights = vec![vec![1000.0; len]; crate::engine::learned::STAGES];
+        let model = crate::engine::learned::PatternModel::from_discs(
+            &[0.0; crate::engine::learned::STAGES],
+            &weights,
+        );
         let (p, o) = Othello::new().discs();
         assert!(model.evaluate(p, o) >= WIN);
         let pos = random_position(1, 0, 20);
@@ -1473,14 +1477,14 @@ mod tests {
 
     #[test]
     fn the_midgame_and_the_exact_search_share_one_pool() {
-        let mut searcher = Searcher::new(crate::learned::shipped());
+        let mut searcher = Searcher::new(crate::engine::learned::shipped());
         searcher.set_threads(2);
         let midgame = Limits::to_depth(SPLIT_DEPTH);
         searcher.search(&Othello::new(), midgame);
         let pool = searcher.pool.clone().expect("a pool for two threads");
         assert_eq!(pool.current_num_threads(), 2);
         // A position near the end, solved exactly by the searcher's solver.
-        let pos = crate::position::played_at_random(3, 0, 12);
+        let pos = crate::rules::position::played_at_random(3, 0, 12);
         let exact = Limits {
             depth: 4,
             exact: 12,

@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use crate::wthor::{self, WthorError, WthorGame, io_error};
+use crate::formats::wthor::{self, WthorError, WthorGame, io_error};
 
 /// Every game of a folder's `.wtb` files, with the names of `WTHOR.JOU` and `WTHOR.TRN`.
 pub struct Database {

@@ -263,7 +263,7 @@ pub(crate) fn cut_off(mut place: Option<Place<'_>>) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::endgame::build_pool;
+    use crate::engine::endgame::build_pool;
     use std::sync::atomic::{AtomicBool, Ordering::SeqCst};
     use std::time::{Duration, Instant};
 

@@ -4,12 +4,12 @@
 //! For each move the program is sent the game so far (`set game` with a GGF record), then
 //! `ping n`; once it answers `pong n`, everything before is known to be read, and `go`
 //! asks for the move (`=== F5[/eval[/time]]`). A line the protocol does not have is a
-//! failure, as any other (see [`crate::outside_engine`]).
+//! failure, as any other (see [`crate::protocols::outside_engine`]).
 
 use gamelab_core::Game;
 use gamelab_core::child_program::{ChildProgram, shorten};
 
-use crate::outside_engine::{OutsideEngine, Protocol, legal_answer};
+use crate::protocols::outside_engine::{OutsideEngine, Protocol, legal_answer};
 use crate::{Move, Othello, ggf};
 
 /// An NBoard engine run as a child process.

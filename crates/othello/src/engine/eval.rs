@@ -1,7 +1,7 @@
 //! Static evaluations of Othello positions, from the side to move's point of view.
 
 use crate::Othello;
-use crate::bits::legal_moves;
+use crate::rules::bits::legal_moves;
 
 /// Article 003's weighted-square table (../shared/SPEC.md §7), a1 first, row by row.
 pub const WEIGHTS: [i32; 64] = [

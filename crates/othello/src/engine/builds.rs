@@ -6,14 +6,14 @@
 //! updates).
 
 use crate::Othello;
-use crate::endgame::{Shallow, Worker, nws_node, shallow_node};
+use crate::engine::endgame::{Shallow, Worker, nws_node, shallow_node};
+use crate::engine::patterns::Features;
+use crate::engine::perft::perft_node;
+use crate::engine::search::{Store, Walk};
 #[cfg(target_arch = "x86_64")]
-use crate::kernel;
-use crate::kernel::{Kernel, Portable};
-use crate::patterns::Features;
-use crate::perft::perft_node;
-use crate::position::playouts;
-use crate::search::{Store, Walk};
+use crate::rules::kernel;
+use crate::rules::kernel::{Kernel, Portable};
+use crate::rules::position::playouts;
 use gamelab_core::{GameRng, Outcome};
 
 /// The searches of one build of the kernels: the exact solver's null-window node and its

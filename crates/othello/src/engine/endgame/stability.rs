@@ -189,7 +189,7 @@ mod tests {
     fn full_lines_one_by_one(filled: u64) -> [u64; 4] {
         let mut full = [0; 4];
         for sq in 0..64 {
-            for (full, line) in full.iter_mut().zip(&crate::bits::LINE_MASKS[sq]) {
+            for (full, line) in full.iter_mut().zip(&crate::rules::bits::LINE_MASKS[sq]) {
                 if filled & line == *line {
                     *full |= 1 << sq;
                 }

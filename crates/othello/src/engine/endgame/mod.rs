@@ -25,26 +25,15 @@ use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use stability::stability_cap;
 use table::{Entry, Table, View};
 
-use crate::builds::{Build, InBuild, in_widest_build};
-use crate::in_order::{Place, Split, cut_off, in_order};
-use crate::kernel::Kernel;
-use crate::learned::{PatternModel, SCALE, shipped};
-use crate::patterns::Features;
+use crate::engine::builds::{Build, InBuild, in_widest_build};
+use crate::engine::in_order::{Place, Split, cut_off, in_order};
+use crate::engine::learned::{PatternModel, SCALE, shipped};
+use crate::engine::patterns::Features;
+use crate::rules::kernel::Kernel;
 use crate::{Move, Othello, Square, squares_of};
 use gamelab_core::StopFlag;
 
-/// The final score for the side to move: disc difference, the empty squares going to the
-/// winner (the FFO convention).
-#[inline]
-pub(crate) fn final_score(p: u64, o: u64) -> i32 {
-    let (np, no) = (p.count_ones() as i32, o.count_ones() as i32);
-    let empties = 64 - np - no;
-    match np.cmp(&no) {
-        std::cmp::Ordering::Greater => np - no + empties,
-        std::cmp::Ordering::Less => np - no - empties,
-        std::cmp::Ordering::Equal => 0,
-    }
-}
+pub(crate) use crate::rules::position::final_score;
 
 /// Below this many empties, moves are tried in square order: sorting costs more than it saves.
 const SORT_EMPTIES: u32 = 6;
@@ -367,7 +356,7 @@ pub struct Solver {
     pub line: Vec<Move>,
     /// The midgame search that makes each solve's first guess, kept for its table's
     /// memory (cleared before each guess, so that every guess is a new searcher's).
-    guesser: Option<Box<crate::search::Searcher>>,
+    guesser: Option<Box<crate::engine::search::Searcher>>,
 }
 
 impl Solver {
@@ -464,7 +453,7 @@ pub(crate) struct Worker<'a> {
     stop: Option<&'a AtomicBool>,
     /// The midgame search that made the first guess: its moves order the nodes near the
     /// root that the exact search's table does not know yet.
-    hints: Option<&'a crate::search::Searcher>,
+    hints: Option<&'a crate::engine::search::Searcher>,
     /// Hints are looked for from this many empties up.
     hint_empties: u32,
     /// Where this solve's nodes split.
@@ -1208,15 +1197,15 @@ impl Solver {
         // midgame search with the learned evaluation expects.
         let guessed = empties >= GUESS_EMPTIES;
         let expected = if guessed {
-            let searcher = self
-                .guesser
-                .get_or_insert_with(|| Box::new(crate::search::Searcher::new(model.clone())));
+            let searcher = self.guesser.get_or_insert_with(|| {
+                Box::new(crate::engine::search::Searcher::new(model.clone()))
+            });
             searcher.forget(parallel);
-            searcher.set_probcut(crate::ai::PROBCUT_DEFAULT);
+            searcher.set_probcut(crate::engine::probcut::PROBCUT_DEFAULT);
             // On this solve's threads: the guess is the same on any number.
             searcher.set_threads(if parallel { self.threads } else { 1 });
             searcher.replace_stop(stop.cloned());
-            let limits = crate::search::Limits::to_depth(guess_depth(empties));
+            let limits = crate::engine::search::Limits::to_depth(guess_depth(empties));
             let guess = searcher.search(pos, limits);
             // Its nodes are part of the solve's work (and its time is in the solve's).
             self.nodes += guess.nodes;
@@ -1367,11 +1356,11 @@ fn extend_line(
 mod tests {
     use super::*;
     #[cfg(target_arch = "x86_64")]
-    use crate::builds::Avx2Build;
-    use crate::builds::PortableBuild;
+    use crate::engine::builds::Avx2Build;
+    use crate::engine::builds::PortableBuild;
     #[cfg(target_arch = "x86_64")]
-    use crate::kernel;
-    use crate::position::played_at_random;
+    use crate::rules::kernel;
+    use crate::rules::position::played_at_random;
 
     #[test]
     fn scores_give_empties_to_the_winner() {
@@ -1437,9 +1426,9 @@ mod tests {
         if depth == 0 {
             return m.evaluate_features(kernel::Portable, &Features::new(p, o), p, o);
         }
-        let moves = crate::bits::legal_moves(p, o);
+        let moves = crate::rules::bits::legal_moves(p, o);
         if moves == 0 {
-            return if crate::bits::legal_moves(o, p) == 0 {
+            return if crate::rules::bits::legal_moves(o, p) == 0 {
                 final_score(p, o) * SCALE
             } else {
                 -plain_shallow(m, o, p, depth - 1)
@@ -1447,7 +1436,7 @@ mod tests {
         }
         squares_of(moves)
             .map(|sq| {
-                let f = crate::bits::flips(p, o, sq.index() as u32);
+                let f = crate::rules::bits::flips(p, o, sq.index() as u32);
                 -plain_shallow(m, o & !f, p | f | sq.bit(), depth - 1)
             })
             .max()
@@ -1479,7 +1468,7 @@ mod tests {
                 assert_eq!(v, plain_shallow(&model, p, o, depth), "{pos} depth {depth}");
                 // The root and, a ply down, every move's position (nothing cuts there
                 // with an infinite window).
-                let moves = crate::bits::legal_moves(p, o).count_ones() as u64;
+                let moves = crate::rules::bits::legal_moves(p, o).count_ones() as u64;
                 match depth {
                     0 => assert_eq!(shallow.nodes, 1),
                     1 if moves > 0 => assert_eq!(shallow.nodes, 1 + moves),
@@ -1492,9 +1481,9 @@ mod tests {
     /// Full-width negamax to the end, with no ordering, table or cut-off: slow and plainly
     /// right.
     fn plain_score(p: u64, o: u64) -> i32 {
-        let moves = crate::bits::legal_moves(p, o);
+        let moves = crate::rules::bits::legal_moves(p, o);
         if moves == 0 {
-            return if crate::bits::legal_moves(o, p) == 0 {
+            return if crate::rules::bits::legal_moves(o, p) == 0 {
                 final_score(p, o)
             } else {
                 -plain_score(o, p)
@@ -1502,7 +1491,7 @@ mod tests {
         }
         squares_of(moves)
             .map(|sq| {
-                let f = crate::bits::flips(p, o, sq.index() as u32);
+                let f = crate::rules::bits::flips(p, o, sq.index() as u32);
                 -plain_score(o & !f, p | f | sq.bit())
             })
             .max()
@@ -1573,7 +1562,7 @@ mod tests {
             }
             // The best move given really reaches the score.
             if let Some(Move::Place(sq)) = best {
-                let f = crate::bits::flips(p, o, sq.index() as u32);
+                let f = crate::rules::bits::flips(p, o, sq.index() as u32);
                 assert_eq!(-plain_score(o & !f, p | f | sq.bit()), expected, "{pos}");
             }
             checked[pos.empties() as usize] += 1;
