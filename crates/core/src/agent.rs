@@ -3,7 +3,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-use crate::{Game, GameRng};
+use crate::{Game, GameRng, Outcome, Side};
 
 /// A request from outside to stop: a stopped run, a page that went away. Searches that
 /// see it return what they have at once; the caller throws that move away.
@@ -451,7 +451,7 @@ pub trait Agent<G: Game>: Send {
 
     /// What a tree search learned about each legal move (visits, mean result, proven
     /// result), for agents that sample a tree (MCTS).
-    fn move_stats(&mut self, game: &G) -> Option<Vec<crate::mcts::MoveStat<G::Move>>> {
+    fn move_stats(&mut self, game: &G) -> Option<Vec<MoveStat<G::Move>>> {
         let _ = game;
         None
     }
@@ -538,7 +538,7 @@ impl<G: Game, A: Agent<G> + ?Sized> Agent<G> for Box<A> {
         (**self).deepen_move_scores(game, report)
     }
 
-    fn move_stats(&mut self, game: &G) -> Option<Vec<crate::mcts::MoveStat<G::Move>>> {
+    fn move_stats(&mut self, game: &G) -> Option<Vec<MoveStat<G::Move>>> {
         (**self).move_stats(game)
     }
 
@@ -642,6 +642,68 @@ impl<G: Game, T: BestMoves<G>> Agent<G> for Uniform<T> {
     fn is_uniform_random(&self) -> bool {
         self.0.is_all_legal_moves()
     }
+}
+
+/// What the tree has proven about a move, for the side that plays it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Proven {
+    Win,
+    Draw,
+    Loss,
+}
+
+impl Proven {
+    pub(crate) fn of(outcome: Outcome, side: Side) -> Proven {
+        match outcome.score_for(side) {
+            1 => Proven::Win,
+            0 => Proven::Draw,
+            _ => Proven::Loss,
+        }
+    }
+
+    /// The same result seen by the other side.
+    pub(crate) fn flipped(self) -> Proven {
+        match self {
+            Proven::Win => Proven::Loss,
+            Proven::Draw => Proven::Draw,
+            Proven::Loss => Proven::Win,
+        }
+    }
+
+    pub(crate) fn rank(self) -> u8 {
+        match self {
+            Proven::Loss => 0,
+            Proven::Draw => 1,
+            Proven::Win => 2,
+        }
+    }
+
+    /// The value of the result for the side it is seen by, as a mean value is (0 to 1).
+    pub fn value(self) -> f64 {
+        f64::from(self.rank()) / 2.0
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Proven::Win => "win",
+            Proven::Draw => "draw",
+            Proven::Loss => "loss",
+        }
+    }
+}
+
+/// What a tree search (MCTS) learned about one move at the root, as
+/// [`Agent::move_stats`] reports it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MoveStat<M> {
+    pub mv: M,
+    /// Iterations that went through the move.
+    pub visits: u64,
+    /// Mean result of those iterations for the side that plays it: 1 a win, ½ a draw,
+    /// 0 a loss. `None` for a move never visited.
+    pub mean: Option<f64>,
+    /// The move's result, once the tree has proven it.
+    pub proven: Option<Proven>,
 }
 
 #[cfg(test)]

@@ -39,8 +39,8 @@ pub mod tournament;
 pub mod valuation;
 
 pub use agent::{
-    Agent, BestMoves, Cutoff, DeepScore, Deepening, DeepeningEnd, Forfeit, MoveValue, Policy,
-    SearchStats, StopFlag, Uniform, Watchdog, deepen_by_moves, deepen_within,
+    Agent, BestMoves, Cutoff, DeepScore, Deepening, DeepeningEnd, Forfeit, MoveStat, MoveValue,
+    Policy, Proven, SearchStats, StopFlag, Uniform, Watchdog, deepen_by_moves, deepen_within,
 };
 pub use by_score::{ByScore, Evaluate};
 pub use describe::{

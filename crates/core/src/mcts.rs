@@ -20,66 +20,7 @@ use crate::{
     Side, StopFlag, StreamKey,
 };
 
-/// What the tree has proven about a move, for the side that plays it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Proven {
-    Win,
-    Draw,
-    Loss,
-}
-
-impl Proven {
-    fn of(outcome: Outcome, side: Side) -> Proven {
-        match outcome.score_for(side) {
-            1 => Proven::Win,
-            0 => Proven::Draw,
-            _ => Proven::Loss,
-        }
-    }
-
-    /// The same result seen by the other side.
-    fn flipped(self) -> Proven {
-        match self {
-            Proven::Win => Proven::Loss,
-            Proven::Draw => Proven::Draw,
-            Proven::Loss => Proven::Win,
-        }
-    }
-
-    fn rank(self) -> u8 {
-        match self {
-            Proven::Loss => 0,
-            Proven::Draw => 1,
-            Proven::Win => 2,
-        }
-    }
-
-    /// The value of the result for the side it is seen by, as a mean value is (0 to 1).
-    pub fn value(self) -> f64 {
-        f64::from(self.rank()) / 2.0
-    }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Proven::Win => "win",
-            Proven::Draw => "draw",
-            Proven::Loss => "loss",
-        }
-    }
-}
-
-/// What the search learned about one move at the root.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct MoveStat<M> {
-    pub mv: M,
-    /// Iterations that went through the move.
-    pub visits: u64,
-    /// Mean result of those iterations for the side that plays it: 1 a win, ½ a draw,
-    /// 0 a loss. `None` for a move never visited.
-    pub mean: Option<f64>,
-    /// The move's result, once the tree has proven it.
-    pub proven: Option<Proven>,
-}
+pub use crate::agent::{MoveStat, Proven};
 
 /// How a search is limited and steered.
 #[derive(Clone, Copy, Debug, PartialEq)]
