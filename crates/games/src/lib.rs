@@ -2,6 +2,8 @@
 //! tests iterate over it and run their generic code through [`visit`]; adding a game is
 //! adding its crate and one line to the `catalogue!` call below.
 
+pub mod dyn_game;
+
 use gamelab_core::{BoardError, CatalogueEntry, GameVisitor};
 
 /// A game name or board the catalogue does not have.
@@ -59,6 +61,27 @@ catalogue!(
 
 /// The default game: the catalogue's first.
 pub const DEFAULT: &str = NAMES[0];
+
+/// The board structure `board` of game `game` (the game's default when `None`), as the
+/// catalogue names it.
+pub fn board(game: &str, board: Option<&str>) -> Result<&'static str, CatalogueError> {
+    let entry = find(game)?;
+    match board {
+        None => Ok(entry.boards[0]),
+        Some(b) => entry
+            .boards
+            .iter()
+            .find(|&&known| known == b)
+            .copied()
+            .ok_or_else(|| {
+                CatalogueError::Board(BoardError {
+                    game: entry.name,
+                    board: b.to_string(),
+                    known: entry.boards,
+                })
+            }),
+    }
+}
 
 /// The catalogue entry called `name`.
 pub fn find(name: &str) -> Result<&'static Entry, CatalogueError> {

@@ -38,23 +38,7 @@ pub fn seconds(name: &str, value: Option<f64>) -> PyResult<Option<f64>> {
 /// The board structure called `board` of `game` (its default when `None`), as the
 /// catalogue names it.
 pub fn board(game: &str, board: Option<&str>) -> Result<&'static str, String> {
-    let entry = gamelab_games::find(game).map_err(|e| e.to_string())?;
-    match board {
-        None => Ok(entry.boards[0]),
-        Some(b) => entry
-            .boards
-            .iter()
-            .find(|&&known| known == b)
-            .copied()
-            .ok_or_else(|| {
-                gamelab_core::BoardError {
-                    game: entry.name,
-                    board: b.to_string(),
-                    known: entry.boards,
-                }
-                .to_string()
-            }),
-    }
+    gamelab_games::board(game, board).map_err(|e| e.to_string())
 }
 
 /// [`board`] for a Python call: a `PositionError`.

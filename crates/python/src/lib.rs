@@ -6,7 +6,6 @@
 mod agent;
 mod args;
 mod catalogue;
-mod dyn_game;
 mod errors;
 mod experiments;
 mod interrupt;
@@ -16,6 +15,7 @@ mod position;
 mod records;
 mod ttt;
 
+use gamelab_games::dyn_game;
 use pyo3::prelude::*;
 
 #[pymodule]

@@ -1,6 +1,17 @@
-//! Any game of the catalogue behind one object-safe interface: Python holds positions and
-//! agents of games chosen at run time, so the generic Rust code (generic over `G`) is
-//! reached through the catalogue's visitor once, when a position or an agent is made.
+//! The game-erased door: any game of the catalogue behind one object-safe interface
+//! ([`AnyGame`] for positions, [`AnyAgent`] for their AIs), with moves as text. A front end
+//! that holds positions and agents of games chosen at run time (the Python package) reaches
+//! the generic code (generic over `G`) through the catalogue's visitor once, when a position
+//! or an agent is made, and through these traits after.
+//!
+//! ```
+//! let mut position = gamelab_games::dyn_game::make_position("othello", None, None).unwrap();
+//! assert_eq!(position.legal_moves(), ["d3", "c4", "f5", "e6"]);
+//! assert_eq!(position.play("f5").unwrap(), "f5");
+//! let mut agent = position.build_agent("greedy").unwrap();
+//! let mut rng = gamelab_core::game_rng(0, 1, gamelab_core::Side::Second);
+//! assert!(position.legal_moves().contains(&agent.choose(&*position, &mut rng).unwrap()));
+//! ```
 
 use std::any::{Any, TypeId};
 
@@ -273,9 +284,9 @@ pub fn make_position(
     board: Option<&str>,
     text: Option<&str>,
 ) -> Result<Box<dyn AnyGame>, String> {
-    let board = crate::args::board(game, board)?;
+    let board = crate::board(game, board).map_err(|e| e.to_string())?;
     let visitor = MakePosition { text, board };
-    gamelab_games::visit(game, Some(board), visitor).map_err(|e| e.to_string())?
+    crate::visit(game, Some(board), visitor).map_err(|e| e.to_string())?
 }
 
 /// An agent of some game, used on positions of that game.
