@@ -155,12 +155,10 @@ pub fn play_match<G: Described>(
     let work =
         move |range| play_shard::<G>(&specs_owned, &cfg_owned, &openings_owned, range, format);
     let mut result = MatchResult::new();
-    let mut written = 0;
     let mut add = |shard: Shard, lines: &mut dyn FnMut(&[String]) -> std::io::Result<()>| {
         result.add(&shard.totals);
         let shard_lines = shard.lines.map_err(anyhow::Error::msg)?;
         lines(&shard_lines)?;
-        written += shard_lines.len() as u64;
         anyhow::Ok(())
     };
     // Only process 0 writes: the others, on the same machine, would race it to the
@@ -190,7 +188,6 @@ pub fn play_match<G: Described>(
     Ok(cluster.is_leader().then_some(Played {
         result,
         interrupted: false,
-        written,
     }))
 }
 

@@ -118,12 +118,12 @@ fn exact<G: Described>(args: &MatchArgs, run: MatchRun) -> anyhow::Result<String
 
 /// The command line's executor: the arena's threads, writing records as they finish and
 /// stopping at Ctrl-C, or the cluster of processes of `--cluster`.
-struct Games<'a, G: Described> {
-    args: &'a MatchArgs,
-    registry: &'a Registry<G>,
-    cluster: Option<gamelab_cluster::Cluster>,
-    output: Option<recording::Output<'a>>,
-    progress: &'a (dyn Fn(u64) + Sync),
+pub struct Games<'a, G: Described> {
+    pub specs: [&'a str; 2],
+    pub registry: &'a Registry<G>,
+    pub cluster: Option<gamelab_cluster::Cluster>,
+    pub output: Option<recording::Output<'a>>,
+    pub progress: &'a (dyn Fn(u64) + Sync),
 }
 
 impl<G: Described> Executor<G> for Games<'_, G> {
@@ -132,7 +132,7 @@ impl<G: Described> Executor<G> for Games<'_, G> {
         let played = match &self.cluster {
             Some(cluster) => crate::cluster::play_match::<G>(
                 cluster,
-                [&self.args.a, &self.args.b],
+                self.specs,
                 &cfg,
                 &prepared.openings,
                 self.output.as_ref(),
@@ -145,8 +145,8 @@ impl<G: Described> Executor<G> for Games<'_, G> {
                         .expect("spec was checked before the match")
                 };
                 recording::play::<G, _>(
-                    &|| make(&self.args.a),
-                    &|| make(&self.args.b),
+                    &|| make(self.specs[0]),
+                    &|| make(self.specs[1]),
                     &cfg,
                     &prepared.openings,
                     self.output.as_ref(),
@@ -172,7 +172,7 @@ fn sampled<G: Described>(
     let bar = crate::progress::bar(games * 2, "games");
     let progress = |n: u64| crate::progress::advance(&bar, n);
     let mut executor = Games {
-        args,
+        specs: [&args.a, &args.b],
         registry,
         cluster: args.cluster.cluster()?,
         output: args.records.as_deref().map(|path| recording::Output {

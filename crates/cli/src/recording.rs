@@ -26,8 +26,6 @@ pub struct Played {
     pub result: MatchResult,
     /// Ctrl-C ended it before its last game.
     pub interrupted: bool,
-    /// Games written (all the games played when there is an output).
-    pub written: u64,
 }
 
 /// The flag Ctrl-C sets (the handler is installed on first use). A match that sees it
@@ -81,11 +79,9 @@ pub fn play<G: Described, A: Agent<G>>(
         return Ok(Played {
             result,
             interrupted: cut,
-            written: 0,
         });
     };
     let mut failed = None;
-    let mut written = 0;
     let mut finished = None;
     gamelab_core::files::write_atomically(out.path, |w| {
         let end = arena::run_match_from::<G, A>(
@@ -104,7 +100,6 @@ pub fn play<G: Described, A: Agent<G>>(
                         .map_err(std::io::Error::other)?;
                     writeln!(w, "{line}")
                 });
-                written += games.len() as u64;
                 wrote.map_err(|e| failed = Some(e)).is_ok()
             },
         );
@@ -116,6 +111,5 @@ pub fn play<G: Described, A: Agent<G>>(
     Ok(Played {
         result,
         interrupted,
-        written,
     })
 }

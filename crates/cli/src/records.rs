@@ -6,8 +6,10 @@ use std::path::PathBuf;
 use anyhow::Context;
 use clap::Args;
 use gamelab_core::arena::{MatchConfig, PlayedGame, run_match};
-use gamelab_core::{Described, GameVisitor};
+use gamelab_core::match_request::MatchRequest;
+use gamelab_core::{Described, FileAccess, GameVisitor};
 
+use crate::match_cmd::Games;
 use crate::recording;
 
 #[derive(Args, Debug)]
@@ -76,39 +78,35 @@ fn write<G: Described>(args: &RecordsArgs) -> anyhow::Result<()> {
     let registry = G::registry();
     registry.build(&args.a)?;
     registry.build(&args.b)?;
-    let cfg = MatchConfig {
-        games_per_side: args.games,
-        seed: args.seed,
-        threads: 0,
-        opening_plies: 0,
-        ..Default::default()
-    };
-    let make_a = || registry.build(&args.a).expect("checked");
-    let make_b = || registry.build(&args.b).expect("checked");
+    let mut request = MatchRequest::new(&args.a, &args.b);
+    request.games_per_side = Some(args.games);
+    request.seed = args.seed;
+    let prepared = request.prepare(&registry, &FileAccess::Any)?;
     let bar = crate::progress::bar(2 * args.games, "games");
     let progress = |n: u64| crate::progress::advance(&bar, n);
-    let output = recording::Output {
-        path: &args.out,
-        format: recording::Format::of::<G>(&args.out),
+    let mut executor = Games {
         specs: [&args.a, &args.b],
+        registry: &registry,
+        cluster: args.cluster.cluster()?,
+        output: Some(recording::Output {
+            path: &args.out,
+            format: recording::Format::of::<G>(&args.out),
+            specs: [&args.a, &args.b],
+        }),
+        progress: &progress,
     };
-    let played = match args.cluster.cluster()? {
-        Some(cluster) => {
-            let specs = [args.a.as_str(), args.b.as_str()];
-            match crate::cluster::play_match::<G>(&cluster, specs, &cfg, &[], Some(&output))? {
-                Some(played) => played,
-                None => {
-                    crate::cluster::helper_done();
-                    return Ok(());
-                }
-            }
-        }
-        None => recording::play::<G, _>(&make_a, &make_b, &cfg, &[], Some(&output), &progress)?,
+    let Some(run) = prepared.run(&mut executor)? else {
+        crate::cluster::helper_done();
+        return Ok(());
     };
     crate::progress::finish(bar);
-    if played.interrupted {
+    if run.report.digest.is_none() {
         eprintln!("interrupted: the games finished before it are kept");
     }
-    println!("{} games written to {}", played.written, args.out.display());
+    println!(
+        "{} games written to {}",
+        run.report.played,
+        args.out.display()
+    );
     Ok(())
 }
