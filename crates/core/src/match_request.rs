@@ -11,7 +11,7 @@
 //! let mut request = MatchRequest::new("ai14s", "ai2");
 //! request.games_per_side = Some(100);
 //! request.openings = Openings::Random { plies: 2, judge: None };
-//! assert_eq!(request.opening_plies(), 2);
+//! assert_eq!(request.openings.plies(), 2);
 //! assert!(request.check().is_ok());
 //! request.exact = true;
 //! assert!(request.check().unwrap_err().to_string().contains("takes no openings"));
@@ -142,21 +142,9 @@ impl MatchRequest {
         }
     }
 
-    /// Plies of the random openings (0 for none).
-    pub fn opening_plies(&self) -> u32 {
-        match self.openings {
-            Openings::Random { plies, .. } => plies,
-            _ => 0,
-        }
-    }
-
     /// What can be checked without the game: numbers in range, settings that go together.
     pub fn check(&self) -> Result<(), MatchError> {
-        if let Some(n) = self.games_per_side {
-            limits::GAMES_PER_SIDE
-                .check(n)
-                .map_err(|_| MatchError::GamesPerSide(n))?;
-        }
+        check_games_per_side(self.games_per_side)?;
         self.openings.check()?;
         if self.exact {
             let from_start = matches!(
@@ -196,6 +184,30 @@ impl MatchRequest {
 }
 
 impl Openings {
+    /// Plies of the random openings (0 for none).
+    pub fn plies(&self) -> u32 {
+        match self {
+            Openings::Random { plies, .. } => *plies,
+            _ => 0,
+        }
+    }
+
+    /// The judge that kept the random openings, if one did.
+    pub fn judge(&self) -> Option<&Judge> {
+        match self {
+            Openings::Random { judge, .. } => judge.as_ref(),
+            _ => None,
+        }
+    }
+
+    /// The file the openings were read from, by the name reports give it.
+    pub fn file_name(&self) -> Option<&str> {
+        match self {
+            Openings::File { name, .. } => Some(name),
+            _ => None,
+        }
+    }
+
     /// Random openings' plies and judge's window in range, a judge only with plies.
     pub fn check(&self) -> Result<(), MatchError> {
         if let Openings::Random { plies, judge } = self {
@@ -341,13 +353,8 @@ pub trait Executor<G: Notation> {
 impl<G: Notation + EngineHooks> PreparedMatch<G> {
     /// The arena's settings for the games.
     pub fn config(&self) -> MatchConfig {
-        MatchConfig {
-            games_per_side: self.games_per_side,
-            seed: self.request.seed,
-            threads: self.request.threads,
-            opening_plies: self.request.opening_plies(),
-            clock: self.request.clock,
-        }
+        let r = &self.request;
+        arena_config(self.games_per_side, r.seed, r.threads, &r.openings, r.clock)
     }
 
     /// The report before any game: who, how many, which seed, openings and clock.
@@ -355,17 +362,10 @@ impl<G: Notation + EngineHooks> PreparedMatch<G> {
         let request = &self.request;
         let [a, b] = &request.names;
         let mut report = MatchReport::new::<G>(a, b, self.games_per_side, request.seed);
-        report.opening_plies = request.opening_plies();
-        if let Openings::Random {
-            judge: Some(judge), ..
-        } = &request.openings
-        {
-            report.balanced = Some(judge.window);
-            report.judge = Some(judge.spec.clone());
-        }
-        if let Openings::File { name, .. } = &request.openings {
-            report.openings_file = Some(name.clone());
-        }
+        report.opening_plies = request.openings.plies();
+        report.balanced = request.openings.judge().map(|j| j.window);
+        report.judge = request.openings.judge().map(|j| j.spec.clone());
+        report.openings_file = request.openings.file_name().map(String::from);
         report.clock = request.clock.written();
         report
     }
@@ -430,6 +430,31 @@ impl<G: Notation + EngineHooks> PreparedMatch<G> {
         }
         report.finish(&played.result, !played.interrupted);
         Ok(finished(report, started))
+    }
+}
+
+/// Games per side in range, when given.
+fn check_games_per_side(games_per_side: Option<u64>) -> Result<(), MatchError> {
+    match games_per_side {
+        Some(n) if limits::GAMES_PER_SIDE.check(n).is_err() => Err(MatchError::GamesPerSide(n)),
+        _ => Ok(()),
+    }
+}
+
+/// The arena's settings for a match's games, or each pair's of a tournament.
+fn arena_config(
+    games_per_side: u64,
+    seed: u64,
+    threads: usize,
+    openings: &Openings,
+    clock: TimeControl,
+) -> MatchConfig {
+    MatchConfig {
+        games_per_side,
+        seed,
+        threads,
+        opening_plies: openings.plies(),
+        clock,
     }
 }
 
@@ -521,10 +546,7 @@ impl TournamentRequest {
         files: &FileAccess,
     ) -> Result<PreparedTournament<G>, MatchError> {
         check_entrants(&self.entrants)?;
-        let mut settings = MatchRequest::new("", "");
-        settings.games_per_side = self.games_per_side;
-        settings.openings = self.openings.clone();
-        settings.check()?;
+        check_games_per_side(self.games_per_side)?;
         let (games_per_side, openings) =
             self.openings
                 .make::<G>(self.games_per_side, self.seed, registry, files)?;
@@ -547,31 +569,17 @@ pub struct PreparedTournament<G: Notation> {
 impl<G: Notation + EngineHooks> PreparedTournament<G> {
     /// The arena's settings for each pair's games.
     pub fn config(&self) -> MatchConfig {
-        MatchConfig {
-            games_per_side: self.games_per_side,
-            seed: self.request.seed,
-            threads: self.request.threads,
-            opening_plies: match self.request.openings {
-                Openings::Random { plies, .. } => plies,
-                _ => 0,
-            },
-            clock: self.request.clock,
-        }
+        let r = &self.request;
+        arena_config(self.games_per_side, r.seed, r.threads, &r.openings, r.clock)
     }
 
     /// `report`, made from the pairs' results ([`tournament::tabulate`], say by a cluster),
     /// with what the request says of its openings.
     pub fn complete(&self, mut report: TournamentReport) -> TournamentReport {
-        match &self.request.openings {
-            Openings::Random {
-                judge: Some(judge), ..
-            } => {
-                report.balanced = Some(judge.window);
-                report.judge = Some(judge.spec.clone());
-            }
-            Openings::File { name, .. } => report.openings_file = Some(name.clone()),
-            _ => {}
-        }
+        let openings = &self.request.openings;
+        report.balanced = openings.judge().map(|j| j.window);
+        report.judge = openings.judge().map(|j| j.spec.clone());
+        report.openings_file = openings.file_name().map(String::from);
         report
     }
 

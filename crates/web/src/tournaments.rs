@@ -151,7 +151,7 @@ pub fn start<G: Described>(
         entrants: request.ais.clone(),
         games_per_side: Some(request.games_per_side),
         seed: request.seed,
-        threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+        threads: gamelab_core::limits::all_cores(),
         openings: Openings::Random {
             plies: request.openings,
             judge: None,
