@@ -1,12 +1,14 @@
-//! `gamelab analyse AI POSITION`: every move's value, deeper and deeper, a line a level.
+//! `gamelab analyse AI POSITION`: every move's value (or with `--lines N` the best N
+//! lines), deeper and deeper, a line a level, through the game-erased door
+//! (`gamelab_games::dyn_game`) the Python package's `Agent.deepen` uses too.
 
 use std::io::Write;
-use std::ops::ControlFlow;
 use std::time::{Duration, Instant};
 
-use anyhow::{Context, bail};
+use anyhow::bail;
 use clap::Args;
-use gamelab_core::{Deepening, DeepeningEnd, Described, GameVisitor, deepen_within};
+use gamelab_core::DeepeningEnd;
+use gamelab_games::dyn_game::{DeepLevel, make_position};
 
 #[derive(Args, Debug)]
 pub struct AnalyseArgs {
@@ -21,6 +23,11 @@ pub struct AnalyseArgs {
     /// value is exact, the AI searches no further, its own `time` runs out or Ctrl-C.
     #[arg(long, value_parser = crate::limits::seconds)]
     time: Option<f64>,
+    /// Only the best N lines, best first, each with its value and the moves it expects:
+    /// a multi-line search that spends little on the other moves (without it, every
+    /// move's value).
+    #[arg(long, value_name = "N", value_parser = crate::limits::lines)]
+    lines: Option<usize>,
     /// JSON Lines instead of text: an object a level (`level`, `nodes`, `elapsed_ms`,
     /// `scores`: each move's `move`, `score`, `exact`, `line`), then `{"done": true,
     /// "end", "reason", "elapsed_ms"}`.
@@ -31,54 +38,50 @@ pub struct AnalyseArgs {
 }
 
 pub fn run(args: AnalyseArgs) -> anyhow::Result<()> {
-    args.game.visit(&args)?
+    let out = std::io::stdout();
+    analyse(&args, &mut out.lock())
 }
 
-impl GameVisitor for &AnalyseArgs {
-    type Output = anyhow::Result<()>;
-    fn visit<G: Described>(self) -> Self::Output {
-        let out = std::io::stdout();
-        analyse::<G>(self, &mut out.lock())
-    }
-}
-
-/// Writes a line for each level as it is done, then every move's value at the last one,
-/// best first, and why it ended.
-fn analyse<G: Described>(args: &AnalyseArgs, out: &mut impl Write) -> anyhow::Result<()> {
-    let game = match &args.position {
-        Some(text) => {
-            G::parse_position(text).with_context(|| format!("cannot read the position `{text}`"))?
-        }
-        None => G::start(),
-    };
+/// Writes a line for each level as it is done, then every move's value (or the best
+/// lines) at the last one, best first, and why it ended.
+fn analyse(args: &AnalyseArgs, out: &mut impl Write) -> anyhow::Result<()> {
+    let game = make_position(
+        &args.game.game,
+        args.game.board.as_deref(),
+        args.position.as_deref(),
+    )
+    .map_err(anyhow::Error::msg)?;
     if let Some(outcome) = game.outcome() {
         bail!(
             "the game is already over ({}); there are no moves to value",
-            G::describe_outcome(outcome)
+            game.describe_outcome(outcome)
         );
     }
-    let mut agent = G::registry().build(&args.ai)?;
+    let mut agent = game.build_agent(&args.ai)?;
     let began = Instant::now();
     let interrupt = crate::recording::interrupt_flag();
     let time = args.time.map(Duration::from_secs_f64);
-    let mut last: Option<Deepening<G::Move>> = None;
+    let mut last: Option<DeepLevel> = None;
     let mut failed = None;
-    let end = deepen_within(&mut agent, &game, time, &interrupt, &mut |step| {
+    let board = game.text();
+    let end = agent.deepen(&*game, time, &interrupt, args.lines, &mut |step| {
+        if failed.is_some() {
+            return;
+        }
         // The board once the AI is known to value moves (an error alone otherwise).
         let text = if args.json {
-            level_json(step, began.elapsed()).to_string()
+            level_json(&step, began.elapsed()).to_string()
         } else if last.is_none() {
-            format!("{game}\n{}", level_line(step, began.elapsed()))
+            format!("{board}\n{}", level_line(&step, began.elapsed()))
         } else {
-            level_line(step, began.elapsed())
+            level_line(&step, began.elapsed())
         };
         if let Err(e) = writeln!(out, "{text}") {
             failed = Some(e);
-            return ControlFlow::Break(());
+            return;
         }
         let _ = out.flush();
-        last = Some(step.clone());
-        ControlFlow::Continue(())
+        last = Some(step);
     });
     if let Some(e) = failed {
         return Err(e.into());
@@ -87,7 +90,7 @@ fn analyse<G: Described>(args: &AnalyseArgs, out: &mut impl Write) -> anyhow::Re
         bail!(
             "{} gives no value for each move; choose an AI that scores moves, such as {}",
             args.ai,
-            G::ANALYSIS_AI
+            game.analysis_ai()
         );
     };
     let why = match end {
@@ -115,13 +118,12 @@ fn analyse<G: Described>(args: &AnalyseArgs, out: &mut impl Write) -> anyhow::Re
         return Ok(());
     }
     let Some(last) = last else {
-        writeln!(out, "{game}\nstopped before the first level was done")?;
+        writeln!(out, "{board}\nstopped before the first level was done")?;
         return Ok(());
     };
-    let mut scores = last.scores.clone();
+    let mut scores = last.moves.clone();
     scores.sort_by(|a, b| b.score.total_cmp(&a.score));
     for s in &scores {
-        let line: Vec<String> = s.line.iter().map(ToString::to_string).collect();
         let mark = match s.level {
             _ if s.exact => " exact   ".to_string(),
             Some(l) if last.is_ahead(s) => format!(" level {l:<2}"),
@@ -130,9 +132,9 @@ fn analyse<G: Described>(args: &AnalyseArgs, out: &mut impl Write) -> anyhow::Re
         writeln!(
             out,
             "{:>6} {:>8}{mark}  {}",
-            s.mv.to_string(),
+            s.mv,
             format!("{:+.2}", s.score),
-            line.join(" ")
+            s.line.join(" ")
         )?;
     }
     writeln!(out, "ended: {why} ({:.2} s)", began.elapsed().as_secs_f64())?;
@@ -140,16 +142,16 @@ fn analyse<G: Described>(args: &AnalyseArgs, out: &mut impl Write) -> anyhow::Re
 }
 
 /// One level as a JSON object, as the web app's deepening sends it.
-fn level_json<M: std::fmt::Display>(step: &Deepening<M>, elapsed: Duration) -> serde_json::Value {
+fn level_json(step: &DeepLevel, elapsed: Duration) -> serde_json::Value {
     let scores: Vec<serde_json::Value> = step
-        .scores
+        .moves
         .iter()
         .map(|s| {
             serde_json::json!({
-                "move": s.mv.to_string(),
+                "move": s.mv,
                 "score": s.score,
                 "exact": s.exact,
-                "line": s.line.iter().map(ToString::to_string).collect::<Vec<_>>(),
+                "line": s.line,
                 "level": s.level,
             })
         })
@@ -164,31 +166,30 @@ fn level_json<M: std::fmt::Display>(step: &Deepening<M>, elapsed: Duration) -> s
 
 /// One level in a line: how deep, how many values are exact, the work, and the best move
 /// with its line.
-fn level_line<M: std::fmt::Display>(step: &Deepening<M>, elapsed: Duration) -> String {
+fn level_line(step: &DeepLevel, elapsed: Duration) -> String {
     let level = step
         .level
         .map_or("values".to_string(), |l| format!("level {l:>2}"));
-    let exact = step.scores.iter().filter(|s| s.exact).count();
+    let exact = step.moves.iter().filter(|s| s.exact).count();
     let nodes = step
         .nodes
         .map_or(String::new(), |n| format!("  {n:>13} positions"));
-    let best = step
-        .scores
-        .iter()
-        .reduce(|b, s| if s.score > b.score { s } else { b });
-    let best = best.map_or(String::new(), |b| {
-        let line: Vec<String> = b.line.iter().map(ToString::to_string).collect();
-        format!("  best {} {:+.2}  line {}", b.mv, b.score, line.join(" "))
+    let best = step.best().map_or(String::new(), |b| {
+        format!("  best {} {:+.2}  line {}", b.mv, b.score, b.line.join(" "))
     });
     // Exact values are marked so, whatever their level.
-    let deeper = step.ahead().filter(|s| !s.exact).count();
+    let deeper = step
+        .moves
+        .iter()
+        .filter(|s| step.is_ahead(s) && !s.exact)
+        .count();
     let deeper = match step.level {
         Some(l) if deeper > 0 => format!("  {deeper} at level {}", l + 1),
         _ => String::new(),
     };
     format!(
         "{level}  exact {exact}/{}{deeper}{nodes}  {:>7.2} s{best}",
-        step.scores.len(),
+        step.moves.len(),
         elapsed.as_secs_f64()
     )
 }

@@ -26,6 +26,11 @@ pub fn threads(text: &str) -> Result<usize, String> {
     in_range(text, limits::THREADS)
 }
 
+/// `analyse --lines`: the best lines to show.
+pub fn lines(text: &str) -> Result<usize, String> {
+    in_range(text, limits::LINES)
+}
+
 /// `diverge --limit`: seeds to try.
 pub fn seeds(text: &str) -> Result<u64, String> {
     in_range(text, limits::SEEDS)

@@ -54,7 +54,7 @@ pub fn report<G: Described>(args: &MoveArgs, registry: &Registry<G>) -> anyhow::
             G::describe_outcome(outcome)
         );
     }
-    let best_line = match agent.policy(&game) {
+    let best_line = match agent.analyst().and_then(|a| a.policy(&game)) {
         Some(policy) => {
             let moves: Vec<String> = policy.moves().map(|m| m.to_string()).collect();
             format!("best moves [{}]\n", moves.join(", "))
@@ -72,7 +72,7 @@ pub fn report<G: Described>(args: &MoveArgs, registry: &Registry<G>) -> anyhow::
     };
     let mut out = String::new();
     if args.debug {
-        match agent.explain(&game) {
+        match agent.analyst().and_then(|a| a.explain(&game)) {
             Some(trace) => out.push_str(&format!("{trace}\n")),
             None => out.push_str(&format!("({} gives no trace)\n", args.ai)),
         }
@@ -84,9 +84,9 @@ pub fn report<G: Described>(args: &MoveArgs, registry: &Registry<G>) -> anyhow::
         out.push_str(&format!("{game}\n"));
         // Read before the moves are scored one by one below, which search again.
         let search = search_line(&mut agent, &game);
-        if let Some(stats) = agent.move_stats(&game) {
+        if let Some(stats) = agent.analyst().and_then(|a| a.move_stats(&game)) {
             out.push_str(&stats_table(&stats));
-        } else if let Some(scores) = agent.move_scores(&game) {
+        } else if let Some(scores) = agent.analyst().and_then(|a| a.move_scores(&game)) {
             let items: Vec<String> = scores
                 .iter()
                 .map(|(m, s)| format!("{m} {}", two_places(*s)))
@@ -105,7 +105,7 @@ pub fn report<G: Described>(args: &MoveArgs, registry: &Registry<G>) -> anyhow::
 /// that it solved the game, or that its book answered), its score, its nodes and the line
 /// it expects.
 fn search_line<G: Described>(agent: &mut impl Agent<G>, game: &G) -> Option<String> {
-    let stats = agent.last_search()?;
+    let stats = agent.analyst()?.last_search()?;
     // A forced move (an Othello pass among them) is played without a search: no depth,
     // score or line to show.
     if stats.nodes == 0 && stats.book_games.is_none() && game.legal_moves().as_ref().len() == 1 {
@@ -114,7 +114,8 @@ fn search_line<G: Described>(agent: &mut impl Agent<G>, game: &G) -> Option<Stri
     // A solved score is a whole number of discs.
     let places = if stats.exact { 0 } else { 2 };
     let score = agent
-        .value(game)
+        .analyst()
+        .and_then(|a| a.value(game))
         .map_or(String::new(), |v| format!(", score {v:+.places$}"));
     let pv: Vec<String> = stats.pv.iter().map(ToString::to_string).collect();
     let pv = pv.join(" ");

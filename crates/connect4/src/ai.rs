@@ -6,11 +6,12 @@ use std::ops::ControlFlow;
 use std::sync::OnceLock;
 use std::time::Duration;
 
-use gamelab_core::search::{LeafEval, SearchOptions, analyze_until};
+use gamelab_core::Tested;
+use gamelab_core::search::{LeafEval, SearchOptions, analyze_bounded, analyze_until};
 use gamelab_core::valuation::ScoreScale;
 use gamelab_core::{
-    Agent, AgentEntry, BestMoves, DeepScore, Deepening, DeepeningEnd, Game, GameRng, MoveValue,
-    Outcome, ParamSpec, Policy, Registry, Side, Uniform,
+    Agent, AgentEntry, Analyst, BestMoves, DeepScore, Deepening, DeepeningEnd, Game, GameRng,
+    MoveValue, Outcome, ParamSpec, Policy, Registry, Side, Uniform,
 };
 
 use crate::position::{BOARD, bit, winning_squares};
@@ -172,17 +173,33 @@ impl AlphaBeta {
         depth: u32,
         time: Option<Duration>,
     ) -> Option<MoveValue<Move>> {
+        match self.tested(game, mv, depth, time, None)? {
+            Tested::Value(value) => Some(value),
+            Tested::AtMost { .. } => unreachable!("a search with no floor values the move"),
+        }
+    }
+
+    /// [`AlphaBeta::value_of`], or with a `floor` only that the value is at most the
+    /// floor when the search, bounded there, finds it so (for a multi-line analysis).
+    fn tested(
+        &self,
+        game: &ConnectFour,
+        mv: Move,
+        depth: u32,
+        time: Option<Duration>,
+        floor: Option<f64>,
+    ) -> Option<Tested<Move>> {
         let mover = game.to_move();
         let mut child = game.clone();
         child.play_unchecked(mv);
         let mover_view = |v: f64| if mover == Side::First { v } else { -v };
         let valued = |score, exact, line, nodes| {
-            Some(MoveValue {
+            Some(Tested::Value(MoveValue {
                 score,
                 exact,
                 line,
                 nodes,
-            })
+            }))
         };
         if child.is_over() {
             return valued(mover_view(evaluate(&child)), true, vec![mv], 0);
@@ -202,14 +219,29 @@ impl AlphaBeta {
             symmetric: false,
             time_limit: time,
         };
-        let analysis = analyze_until(&child, &mut Eval, options, self.stop.as_ref());
+        // The mover's floor in the first player's view: a low end for the first player's
+        // move, a high end for the second's.
+        let window = match floor {
+            None => (f64::NEG_INFINITY, f64::INFINITY),
+            Some(floor) if mover == Side::First => (floor, f64::INFINITY),
+            Some(floor) => (f64::NEG_INFINITY, -floor),
+        };
+        let analysis = analyze_bounded(&child, &mut Eval, options, self.stop.as_ref(), window);
         let stopped = self
             .stop
             .as_ref()
             .is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed));
         let last = analysis.last().filter(|_| !stopped)?;
-        let line = std::iter::once(mv).chain(last.pv.iter().copied()).collect();
         let nodes = analysis.depths.iter().map(|d| d.nodes).sum();
+        if let Some(floor) = floor
+            && mover_view(last.score) <= floor
+        {
+            return Some(Tested::AtMost {
+                bound: floor,
+                nodes,
+            });
+        }
+        let line = std::iter::once(mv).chain(last.pv.iter().copied()).collect();
         // A search as deep as the game is long saw every end: its value is exact.
         let exact = last.depth as usize >= child.empties();
         valued(mover_view(last.score), exact, line, nodes)
@@ -221,6 +253,21 @@ impl Agent<ConnectFour> for AlphaBeta {
         self.stop = Some(stop.clone());
     }
 
+    fn choose(&mut self, game: &ConnectFour, _rng: &mut GameRng) -> Move {
+        self.decide(game)
+    }
+
+    fn set_move_time(&mut self, limit: Option<Duration>) -> bool {
+        self.move_time = limit;
+        true
+    }
+
+    fn analyst(&mut self) -> Option<&mut dyn Analyst<ConnectFour>> {
+        Some(self)
+    }
+}
+
+impl Analyst<ConnectFour> for AlphaBeta {
     /// Each move's value for the side that plays it: the position after it searched one
     /// ply less deep, exactly from `exact` empty squares (a proven win 1000 and the empty
     /// squares left at its end, as a search that sees it values it; a draw 0); under a time
@@ -277,19 +324,39 @@ impl Agent<ConnectFour> for AlphaBeta {
         Some(end)
     }
 
-    fn choose(&mut self, game: &ConnectFour, _rng: &mut GameRng) -> Move {
-        self.decide(game)
+    /// The best `count` lines at depths 1, 2, … as [`Analyst::deepen_move_scores`]
+    /// values the moves, by a multi-line search ([`gamelab_core::deepen_lines_by_moves`]):
+    /// a move not among the best lines so far is searched in a window that ends at the
+    /// `count`-th best value, which alpha-beta settles far sooner than the move's value.
+    fn deepen_lines(
+        &mut self,
+        game: &ConnectFour,
+        count: usize,
+        report: &mut dyn FnMut(&Deepening<Move>) -> ControlFlow<()>,
+    ) -> Option<DeepeningEnd> {
+        if game.is_over() {
+            return None;
+        }
+        let outer = self.stop.clone();
+        let deadline = self.time_limit().map(|t| std::time::Instant::now() + t);
+        let watchdog = gamelab_core::Watchdog::start(outer.as_ref(), deadline);
+        self.stop = Some(watchdog.flag().clone());
+        let deepest = (WIDTH * HEIGHT) as u32;
+        let end = gamelab_core::deepen_lines_by_moves(
+            game.legal_moves(),
+            count,
+            deepest,
+            &mut |mv, level, floor| self.tested(game, mv, level - 1, None, floor),
+            report,
+        );
+        self.stop = outer;
+        Some(end)
     }
 
     fn policy(&mut self, game: &ConnectFour) -> Option<Policy<Move>> {
         self.time_limit()
             .is_none()
             .then(|| Policy::uniform(&[self.decide(game)]))
-    }
-
-    fn set_move_time(&mut self, limit: Option<Duration>) -> bool {
-        self.move_time = limit;
-        true
     }
 }
 

@@ -116,6 +116,8 @@ fn greedy_takes_wins_and_blocks() {
     let red_wins = ConnectFour::parse_position("dcdcdg").unwrap();
     assert_eq!(
         greedy
+            .analyst()
+            .unwrap()
             .policy(&red_wins)
             .unwrap()
             .moves()
@@ -127,6 +129,8 @@ fn greedy_takes_wins_and_blocks() {
     let yellow_blocks = ConnectFour::parse_position("dcdcd").unwrap();
     assert_eq!(
         greedy
+            .analyst()
+            .unwrap()
             .policy(&yellow_blocks)
             .unwrap()
             .moves()
@@ -188,16 +192,21 @@ fn alphabeta_values_every_move_and_deepens_to_the_solvers_values() {
         };
         let mut ab = registry.build("alphabeta:exact=14").unwrap();
         let mut steps = Vec::new();
-        let end = ab.deepen_move_scores(&game, &mut |step| {
-            steps.push(step.clone());
-            ControlFlow::Continue(())
-        });
+        let end = ab
+            .analyst()
+            .unwrap()
+            .deepen_move_scores(&game, &mut |step| {
+                steps.push(step.clone());
+                ControlFlow::Continue(())
+            });
         assert_eq!(end, Some(DeepeningEnd::Exact), "seed {seed}");
         // Each level is what `depth=N` values the moves at.
         for step in &steps[..steps.len().min(3)] {
             let level = step.level.unwrap();
             let once = registry
                 .build(&format!("alphabeta:depth={level},exact=14"))
+                .unwrap()
+                .analyst()
                 .unwrap()
                 .move_scores(&game)
                 .unwrap();

@@ -1,7 +1,8 @@
 //! gamelab-core: the pieces every game and every AI share.
 //!
 //! A [`Game`] knows its rules and nothing about AIs; an [`Agent`] knows how to pick a move
-//! and nothing about matches. Randomness reaches agents only through [`GameRng`] streams
+//! and nothing about matches; an agent that can say more than its move (values, lines,
+//! policy, statistics) hands out its [`Analyst`], whose results are [`analysis`]'s shapes. Randomness reaches agents only through [`GameRng`] streams
 //! derived from `(seed, game index, side)` by [`game_rng`], so a game's result never depends
 //! on threads or timing.
 //!
@@ -16,6 +17,8 @@
 
 pub mod actions;
 mod agent;
+pub mod analysis;
+mod analyst;
 pub mod arena;
 pub mod by_score;
 pub mod child_program;
@@ -38,10 +41,12 @@ mod side;
 pub mod tournament;
 pub mod valuation;
 
-pub use agent::{
-    Agent, BestMoves, Cutoff, DeepScore, Deepening, DeepeningEnd, Forfeit, MoveStat, MoveValue,
-    Policy, Proven, SearchStats, StopFlag, Uniform, Watchdog, deepen_by_moves, deepen_within,
+pub use agent::{Agent, BestMoves, Cutoff, Forfeit, StopFlag, Uniform, Watchdog, deepen_within};
+pub use analysis::{
+    DeepScore, Deepening, DeepeningEnd, MoveStat, MoveValue, Policy, Proven, SearchStats, Tested,
+    deepen_by_moves, deepen_lines_by_moves,
 };
+pub use analyst::Analyst;
 pub use by_score::{ByScore, Evaluate};
 pub use describe::{
     BoardError, CatalogueEntry, Described, GameVisitor, PieceStyle, Preset, Single,

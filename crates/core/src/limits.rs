@@ -44,6 +44,14 @@ pub const THREADS: Range<usize> = Range {
     what: "a number of threads",
 };
 
+/// Lines of a multi-line analysis: more than any game here has legal moves (Othello's
+/// most is 33) is every move.
+pub const LINES: Range<usize> = Range {
+    min: 1,
+    max: 64,
+    what: "a number of lines",
+};
+
 /// Seeds a divergence search tries.
 pub const SEEDS: Range<u64> = Range {
     min: 1,

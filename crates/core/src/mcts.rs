@@ -16,11 +16,11 @@ use std::time::{Duration, Instant};
 
 use crate::registry::{AgentEntry, FileAccess, ParamSpec, Params, Registry, SpecError};
 use crate::{
-    Agent, Cutoff, DeepScore, Deepening, DeepeningEnd, EngineHooks, Game, GameRng, Outcome, Policy,
-    Side, StopFlag, StreamKey,
+    Agent, Analyst, Cutoff, DeepScore, Deepening, DeepeningEnd, EngineHooks, Game, GameRng,
+    Outcome, Policy, Side, StopFlag, StreamKey,
 };
 
-pub use crate::agent::{MoveStat, Proven};
+pub use crate::analysis::{MoveStat, Proven};
 
 /// How a search is limited and steered.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -342,7 +342,9 @@ impl<G: EngineHooks> Tree<G> {
         self.nodes.extend(moves.iter().map(|&mv| Node::new(mv)));
         if let Some(agent) = steer {
             self.priors.resize(self.nodes.len() - moves.len(), 0.0);
-            let policy = agent.and_then(|a| a.policy(game));
+            let policy = agent
+                .and_then(|a| a.analyst())
+                .and_then(|analyst| analyst.policy(game));
             let p = |mv| {
                 policy.as_ref().map_or(1.0 / moves.len() as f64, |policy| {
                     policy
@@ -773,6 +775,24 @@ impl<G: EngineHooks> Agent<G> for Mcts<G> {
         self.search_move(game)
     }
 
+    fn set_stop(&mut self, stop: &StopFlag) {
+        self.stop = Some(stop.clone());
+        if let Playout::Agent(agent) = &mut self.playout {
+            agent.set_stop(stop);
+        }
+    }
+
+    fn set_move_time(&mut self, limit: Option<Duration>) -> bool {
+        self.move_time = limit;
+        true
+    }
+
+    fn analyst(&mut self) -> Option<&mut dyn Analyst<G>> {
+        Some(self)
+    }
+}
+
+impl<G: EngineHooks> Analyst<G> for Mcts<G> {
     fn policy(&mut self, game: &G) -> Option<Policy<G::Move>> {
         (self.is_fixed() && !game.is_over()).then(|| Policy::uniform(&[self.search_move(game)]))
     }
@@ -901,18 +921,6 @@ impl<G: EngineHooks> Agent<G> for Mcts<G> {
         out.push_str(&stats_table(&stats));
         let _ = write!(out, "plays {}", best_move(&stats));
         Some(out)
-    }
-
-    fn set_stop(&mut self, stop: &StopFlag) {
-        self.stop = Some(stop.clone());
-        if let Playout::Agent(agent) = &mut self.playout {
-            agent.set_stop(stop);
-        }
-    }
-
-    fn set_move_time(&mut self, limit: Option<Duration>) -> bool {
-        self.move_time = limit;
-        true
     }
 }
 

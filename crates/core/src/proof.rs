@@ -38,7 +38,8 @@ pub fn never_loses<G: EngineHooks>(
         }
         let moves: Vec<G::Move> = if game.to_move() == side {
             agent
-                .policy(game)
+                .analyst()
+                .and_then(|analyst| analyst.policy(game))
                 .ok_or_else(|| ExactError::NoPolicy(name.to_string()))?
                 .moves()
                 .collect()

@@ -230,6 +230,26 @@ pub fn analyze_until<G: EngineHooks, E: LeafEval<G>>(
     options: SearchOptions,
     stop: Option<&StopFlag>,
 ) -> Analysis<G::Move> {
+    analyze_bounded(
+        game,
+        eval,
+        options,
+        stop,
+        (f64::NEG_INFINITY, f64::INFINITY),
+    )
+}
+
+/// [`analyze_until`] that tells values apart only inside `window` (the first player's
+/// view): a depth's score at or below its low end is only known to be at most that, one
+/// at or above its high end at least that, and alpha-beta finds so far sooner than the
+/// value. A multi-line analysis tests the moves outside its best lines this way.
+pub fn analyze_bounded<G: EngineHooks, E: LeafEval<G>>(
+    game: &G,
+    eval: &mut E,
+    options: SearchOptions,
+    stop: Option<&StopFlag>,
+    window: (f64, f64),
+) -> Analysis<G::Move> {
     let started = Instant::now();
     let cutoff = Cutoff::new(options.time_limit.map(|t| started + t), stop.cloned());
     let first_depth = if options.time_limit.is_some() {
@@ -244,7 +264,7 @@ pub fn analyze_until<G: EngineHooks, E: LeafEval<G>>(
         let depth_start = Instant::now();
         let mut root = game.clone();
         let mut ab = AlphaBeta::new(eval, options, depth, previous.as_ref(), cutoff.clone());
-        match ab.search(&mut root, f64::NEG_INFINITY, f64::INFINITY) {
+        match ab.search(&mut root, window.0, window.1) {
             Ok(score) => {
                 let (nodes, table) = (ab.nodes, ab.table);
                 let pv = principal_variation(game, &table, depth, options.symmetric);

@@ -435,7 +435,7 @@ impl<G: Notation> PlaySession<G> {
         if stop.is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed)) {
             return Err(SessionError::Stopped);
         }
-        let search = agent.last_search();
+        let search = agent.analyst().and_then(|analyst| analyst.last_search());
         let after = self.charge(took, "its move")?;
         self.advance(mv, after);
         self.searches[self.cursor - 1] = search;

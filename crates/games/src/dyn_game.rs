@@ -16,7 +16,8 @@
 use std::any::{Any, TypeId};
 
 use gamelab_core::{
-    Agent, Described, FileAccess, Game, GameRng, GameVisitor, Outcome, Side, StopFlag,
+    Agent, DeepeningEnd, Described, FileAccess, Game, GameRng, GameVisitor, Outcome, Side,
+    SpecError, StopFlag,
 };
 
 /// A position of some game of the catalogue.
@@ -58,8 +59,10 @@ pub trait AnyGame: Send + Sync + 'static {
     fn action_of(&self, mv: &str) -> Result<usize, String>;
     /// The legal move whose action is `action`, as the game writes it.
     fn move_of(&self, action: usize) -> Result<String, String>;
+    /// The AI a front end suggests for analysis ([`Described::ANALYSIS_AI`]).
+    fn analysis_ai(&self) -> &'static str;
     /// Builds the AI `spec` for positions of this exact type.
-    fn build_agent(&self, spec: &str) -> Result<Box<dyn AnyAgent>, String>;
+    fn build_agent(&self, spec: &str) -> Result<Box<dyn AnyAgent>, SpecError>;
     /// The moves played, as the game writes a line of them.
     fn write_moves(&self) -> String;
     /// The game so far in the game's own format (Othello's GGF), when the moves reach this
@@ -243,10 +246,12 @@ impl<G: Described> AnyGame for DynGame<G> {
             .ok_or_else(|| format!("{} has no record format of its own", G::NAME))
     }
 
-    fn build_agent(&self, spec: &str) -> Result<Box<dyn AnyAgent>, String> {
-        let agent = G::registry()
-            .build_with(spec, &FileAccess::Any)
-            .map_err(|e| e.to_string())?;
+    fn analysis_ai(&self) -> &'static str {
+        G::ANALYSIS_AI
+    }
+
+    fn build_agent(&self, spec: &str) -> Result<Box<dyn AnyAgent>, SpecError> {
+        let agent = G::registry().build_with(spec, &FileAccess::Any)?;
         Ok(Box::new(DynAgent::<G> { agent }))
     }
 }
@@ -302,15 +307,18 @@ pub trait AnyAgent: Send {
     fn value(&mut self, pos: &dyn AnyGame) -> Option<f64>;
     fn set_stop(&mut self, stop: &StopFlag);
     /// Every level of [`gamelab_core::deepen_within`] `time`, each given to `level` as it
-    /// is done, until it ends or `stop` is raised; `None` for an agent that scores no
-    /// moves. The agent's stop is its own again afterwards (a fresh one).
+    /// is done, until it ends or `stop` is raised: every move's value, or with `lines`
+    /// the best that many lines, best first ([`gamelab_core::Analyst::deepen_lines`]).
+    /// Why it ended, `None` for an agent that scores no moves. The agent's stop is its
+    /// own again afterwards (a fresh one).
     fn deepen(
         &mut self,
         pos: &dyn AnyGame,
         time: Option<std::time::Duration>,
         stop: &StopFlag,
+        lines: Option<usize>,
         level: &mut dyn FnMut(DeepLevel),
-    ) -> Option<()>;
+    ) -> Option<DeepeningEnd>;
 }
 
 /// One level of a deepening analysis, its moves as text.
@@ -319,6 +327,21 @@ pub struct DeepLevel {
     pub level: Option<u32>,
     pub nodes: Option<u64>,
     pub moves: Vec<DeepMove>,
+}
+
+impl DeepLevel {
+    /// Whether `m`'s value comes from a level past this one's: a move the level that a
+    /// stop cut short had valued ([`gamelab_core::Deepening::is_ahead`]).
+    pub fn is_ahead(&self, m: &DeepMove) -> bool {
+        m.level > self.level
+    }
+
+    /// The move with the highest value (the first of equals), `None` when there is none.
+    pub fn best(&self) -> Option<&DeepMove> {
+        self.moves
+            .iter()
+            .reduce(|b, m| if m.score > b.score { m } else { b })
+    }
 }
 
 /// One move's value in a [`DeepLevel`] (see [`gamelab_core::DeepScore`]).
@@ -364,20 +387,23 @@ impl<G: Described> AnyAgent for DynAgent<G> {
     }
 
     fn policy(&mut self, pos: &dyn AnyGame) -> Option<Vec<(String, f64)>> {
-        let policy = self.agent.policy(Self::game(pos))?;
+        let policy = self.agent.analyst()?.policy(Self::game(pos))?;
         Some(texts(policy.entries().to_vec()))
     }
 
     fn explain(&mut self, pos: &dyn AnyGame) -> Option<String> {
-        self.agent.explain(Self::game(pos))
+        self.agent.analyst()?.explain(Self::game(pos))
     }
 
     fn move_scores(&mut self, pos: &dyn AnyGame) -> Option<Vec<(String, f64)>> {
-        self.agent.move_scores(Self::game(pos)).map(texts)
+        self.agent
+            .analyst()?
+            .move_scores(Self::game(pos))
+            .map(texts)
     }
 
     fn value(&mut self, pos: &dyn AnyGame) -> Option<f64> {
-        self.agent.value(Self::game(pos))
+        self.agent.analyst()?.value(Self::game(pos))
     }
 
     fn set_stop(&mut self, stop: &StopFlag) {
@@ -389,10 +415,12 @@ impl<G: Described> AnyAgent for DynAgent<G> {
         pos: &dyn AnyGame,
         time: Option<std::time::Duration>,
         stop: &StopFlag,
+        lines: Option<usize>,
         level: &mut dyn FnMut(DeepLevel),
-    ) -> Option<()> {
+    ) -> Option<DeepeningEnd> {
         let game = Self::game(pos);
-        let end = gamelab_core::deepen_within(&mut *self.agent, game, time, stop, &mut |step| {
+        let agent = &mut *self.agent;
+        let end = gamelab_core::deepen_within(agent, game, time, stop, lines, &mut |step| {
             level(DeepLevel {
                 level: step.level,
                 nodes: step.nodes,
@@ -410,6 +438,6 @@ impl<G: Described> AnyAgent for DynAgent<G> {
             });
             std::ops::ControlFlow::Continue(())
         });
-        end.map(drop)
+        end
     }
 }

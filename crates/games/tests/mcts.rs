@@ -16,7 +16,7 @@ impl GameVisitor for PlaysAGame {
             let mv = agent.choose(&game, &mut rng);
             game.play(mv)
                 .unwrap_or_else(|e| panic!("{}: mcts played {mv}: {e}", G::NAME));
-            let stats = agent.move_stats(&game);
+            let stats = agent.analyst().unwrap().move_stats(&game);
             assert_eq!(stats.is_some_and(|s| !s.is_empty()), !game.is_over());
         }
         game.ply()

@@ -85,7 +85,15 @@ impl GameVisitor for CheckPresets {
         }
         // The analysis AI scores moves, as the play view needs.
         let mut analyst = registry.build(G::ANALYSIS_AI).unwrap();
-        assert!(analyst.move_scores(&G::start()).is_some(), "{}", G::NAME);
+        assert!(
+            analyst
+                .analyst()
+                .unwrap()
+                .move_scores(&G::start())
+                .is_some(),
+            "{}",
+            G::NAME
+        );
         G::PRESETS.len()
     }
 }

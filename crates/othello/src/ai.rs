@@ -3,10 +3,11 @@
 use std::ops::ControlFlow;
 use std::time::Duration;
 
+use gamelab_core::Tested;
 use gamelab_core::search::{LeafEval, SearchOptions, analyze_until};
 use gamelab_core::{
-    Agent, AgentEntry, BestMoves, DeepScore, Deepening, DeepeningEnd, Game, GameRng, MoveValue,
-    ParamSpec, Policy, Registry, SpecError, Uniform,
+    Agent, AgentEntry, Analyst, BestMoves, DeepScore, Deepening, DeepeningEnd, Game, GameRng,
+    MoveValue, ParamSpec, Policy, Registry, SpecError, Uniform,
 };
 
 use crate::engine::endgame::Solver;
@@ -41,6 +42,12 @@ impl Agent<Othello> for Random {
         true
     }
 
+    fn analyst(&mut self) -> Option<&mut dyn Analyst<Othello>> {
+        Some(self)
+    }
+}
+
+impl Analyst<Othello> for Random {
     fn policy(&mut self, pos: &Othello) -> Option<Policy<Move>> {
         Some(Policy::uniform(&Game::legal_moves(pos)))
     }
@@ -108,6 +115,12 @@ impl Agent<Othello> for Roulette {
         unreachable!("the draw is below the total odds")
     }
 
+    fn analyst(&mut self) -> Option<&mut dyn Analyst<Othello>> {
+        Some(self)
+    }
+}
+
+impl Analyst<Othello> for Roulette {
     fn policy(&mut self, pos: &Othello) -> Option<Policy<Move>> {
         let legal = pos.legal_mask();
         if legal.count_ones() <= 1 {
@@ -263,6 +276,12 @@ impl Agent<Othello> for AlphaBeta {
         self.decide(pos)
     }
 
+    fn analyst(&mut self) -> Option<&mut dyn Analyst<Othello>> {
+        Some(self)
+    }
+}
+
+impl Analyst<Othello> for AlphaBeta {
     /// Without a time limit the choice is a fixed function of the position.
     fn policy(&mut self, pos: &Othello) -> Option<Policy<Move>> {
         gamelab_core::clock::shorter(self.time, self.move_time)
@@ -432,16 +451,6 @@ impl Engine {
 }
 
 impl Agent<Othello> for Engine {
-    fn last_search(&self) -> Option<gamelab_core::SearchStats<Move>> {
-        self.last.as_ref().map(|last| gamelab_core::SearchStats {
-            nodes: last.result.nodes,
-            depth: last.result.depth,
-            exact: last.result.exact,
-            pv: last.result.pv.clone(),
-            book_games: last.book_games.map(u64::from),
-        })
-    }
-
     fn set_stop(&mut self, stop: &gamelab_core::StopFlag) {
         self.searcher.set_stop(stop.clone());
     }
@@ -457,6 +466,22 @@ impl Agent<Othello> for Engine {
 
     fn choose(&mut self, pos: &Othello, _rng: &mut GameRng) -> Move {
         self.analyse(pos).best
+    }
+
+    fn analyst(&mut self) -> Option<&mut dyn Analyst<Othello>> {
+        Some(self)
+    }
+}
+
+impl Analyst<Othello> for Engine {
+    fn last_search(&self) -> Option<gamelab_core::SearchStats<Move>> {
+        self.last.as_ref().map(|last| gamelab_core::SearchStats {
+            nodes: last.result.nodes,
+            depth: last.result.depth,
+            exact: last.result.exact,
+            pv: last.result.pv.clone(),
+            book_games: last.book_games.map(u64::from),
+        })
     }
 
     fn policy(&mut self, pos: &Othello) -> Option<Policy<Move>> {
@@ -526,6 +551,39 @@ impl Agent<Othello> for Engine {
         Some(end)
     }
 
+    /// The best `count` lines at levels 1, 2, … as [`Analyst::deepen_move_scores`]
+    /// values the moves (the same searches, on the same table), found by a multi-line
+    /// search ([`gamelab_core::deepen_lines_by_moves`]): a move not among the best lines
+    /// so far is tested against the `count`-th best value by a search bounded there
+    /// ([`crate::engine::search::Searcher::search_bounded`]), which leaves most moves out
+    /// at a fraction of their whole search's cost.
+    fn deepen_lines(
+        &mut self,
+        pos: &Othello,
+        count: usize,
+        report: &mut dyn FnMut(&Deepening<Move>) -> ControlFlow<()>,
+    ) -> Option<DeepeningEnd> {
+        let outer = self.searcher.stop_flag().cloned();
+        let deadline = self.limits.time.map(|t| std::time::Instant::now() + t);
+        let watchdog = gamelab_core::Watchdog::start(outer.as_ref(), deadline);
+        let timed = watchdog.flag();
+        let moves = Game::legal_moves(pos);
+        let mut value = |mv, level: u32, floor: Option<f64>| {
+            let stop = if level == 1 {
+                outer.as_ref()
+            } else {
+                Some(timed)
+            };
+            self.searcher.replace_stop(stop.cloned());
+            let tested = self.tested_after(pos, mv, Self::level_limits(level), floor);
+            let stopped = stop.is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed));
+            (!stopped).then_some(tested)
+        };
+        let end = gamelab_core::deepen_lines_by_moves(moves, count, MAX_LEVEL, &mut value, report);
+        self.searcher.replace_stop(outer);
+        Some(end)
+    }
+
     fn explain(&mut self, pos: &Othello) -> Option<String> {
         let r = self.analyse(pos);
         let pv: Vec<String> = r.pv.iter().map(ToString::to_string).collect();
@@ -569,23 +627,24 @@ impl Engine {
         let mut value = |mv, level: u32| {
             let stop = if level == 1 { outer } else { Some(timed) };
             self.searcher.replace_stop(stop.cloned());
-            let limits = crate::engine::search::Limits {
-                depth: (level - 1).max(1),
-                exact: exact_reach(level, None),
-                time: None,
-            };
-            let valued = self.value_after(pos, mv, limits);
+            let valued = self.value_after(pos, mv, Self::level_limits(level));
             let stopped = stop.is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed));
             (!stopped).then_some(valued)
         };
         gamelab_core::deepen_by_moves(moves, MAX_LEVEL, &mut value, report)
     }
 
-    /// The value of playing `mv` in `pos` for the side that plays it: the final score
-    /// when it ends the game, else the position after it searched within `limits` (past
-    /// the opponent's pass, since the search only evaluates a position whose side can
-    /// move), with the line the search expects.
-    /// The search of each move for [`Agent::move_scores`]: one ply less deep than the
+    /// The search of each move at level `level` of a deepening analysis: as `level=N`'s
+    /// [`Analyst::move_scores`] searches it.
+    fn level_limits(level: u32) -> crate::engine::search::Limits {
+        crate::engine::search::Limits {
+            depth: level.saturating_sub(1).max(1),
+            exact: exact_reach(level, None),
+            time: None,
+        }
+    }
+
+    /// The search of each move for [`Analyst::move_scores`]: one ply less deep than the
     /// engine's, a time limit shared between the moves.
     fn move_limits(&self, pos: &Othello) -> crate::engine::search::Limits {
         let moves = Game::legal_moves(pos).len().max(1) as u32;
@@ -596,39 +655,84 @@ impl Engine {
         }
     }
 
+    /// The value of playing `mv` in `pos` for the side that plays it: the final score
+    /// when it ends the game, else the position after it searched within `limits` (past
+    /// the opponent's pass, since the search only evaluates a position whose side can
+    /// move), with the line the search expects.
     fn value_after(
         &mut self,
         pos: &Othello,
         mv: Move,
         limits: crate::engine::search::Limits,
     ) -> MoveValue<Move> {
+        match self.tested_after(pos, mv, limits, None) {
+            Tested::Value(value) => value,
+            Tested::AtMost { .. } => unreachable!("a search with no floor values the move"),
+        }
+    }
+
+    /// [`Engine::value_after`], or with a `floor` only that the value is at most the
+    /// floor when the search finds it so (a search bounded there, for a multi-line
+    /// analysis).
+    fn tested_after(
+        &mut self,
+        pos: &Othello,
+        mv: Move,
+        limits: crate::engine::search::Limits,
+        floor: Option<f64>,
+    ) -> Tested<Move> {
+        use crate::engine::search::Fell;
         let mut child = pos.clone();
         child.play_unchecked(mv);
         let mut line = vec![mv];
         if child.is_over() {
             let (p, o) = child.discs();
-            return MoveValue {
+            return Tested::Value(MoveValue {
                 score: -f64::from(crate::engine::endgame::final_score(p, o)),
                 exact: true,
                 line,
                 nodes: 0,
-            };
+            });
         }
-        let sign = if child.must_pass() {
+        // The value for the mover is the searched position's, turned round unless the
+        // opponent passes.
+        let turned = !child.must_pass();
+        if !turned {
             child.play_unchecked(Move::Pass);
             line.push(Move::Pass);
-            1.0
-        } else {
-            -1.0
+        }
+        let sign = if turned { -1.0 } else { 1.0 };
+        let (r, fell) = match floor {
+            None => (self.searcher.search(&child, limits), Fell::Inside),
+            Some(floor) if turned => {
+                let window = (f64::NEG_INFINITY, -floor);
+                self.searcher.search_bounded(&child, limits, window)
+            }
+            Some(floor) => {
+                let window = (floor, f64::INFINITY);
+                self.searcher.search_bounded(&child, limits, window)
+            }
         };
-        let r = self.searcher.search(&child, limits);
+        // Below the mover's floor: at or above the ceiling turned round, at or below it
+        // otherwise.
+        let left_out = match fell {
+            Fell::Inside => false,
+            Fell::AtLeast => turned,
+            Fell::AtMost => !turned,
+        };
+        if let (true, Some(floor)) = (left_out, floor) {
+            return Tested::AtMost {
+                bound: floor,
+                nodes: r.nodes,
+            };
+        }
         line.extend(r.pv);
-        MoveValue {
+        Tested::Value(MoveValue {
             score: sign * r.score,
             exact: r.exact,
             line,
             nodes: r.nodes,
-        }
+        })
     }
 }
 

@@ -209,14 +209,14 @@ impl Session {
         };
         let mut rng = gamelab_core::game_rng(0, self.moves.len() as u64, side);
         let mv = self.agent.choose(&pos, &mut rng);
-        let value = self.agent.value(&pos);
+        let value = self.agent.analyst().and_then(|a| a.value(&pos));
         let seconds = started.elapsed().as_secs_f64();
         let mut replies = vec![match value {
             Some(v) => format!("=== {}/{v:+.2}/{seconds:.3}", ggf::write_move(mv)),
             None => format!("=== {}", ggf::write_move(mv)),
         }];
         // What the search did, for the GUI's statistics (AIs that search).
-        if let Some(stats) = self.agent.last_search() {
+        if let Some(stats) = self.agent.analyst().and_then(|a| a.last_search()) {
             replies.push(format!("nodestats {} {seconds:.3}", stats.nodes));
         }
         Ok(replies)
@@ -247,25 +247,30 @@ impl Session {
             if let Some(flag) = &self.hint_stop {
                 self.agent.set_stop(flag);
             }
-            let end = self.agent.deepen_move_scores(&pos, &mut |step| {
-                // A level cut short by the next command: what was sent stands.
-                if step.ahead().next().is_some() {
-                    return std::ops::ControlFlow::Break(());
-                }
-                if !deepened {
-                    emit("status analysing".to_string());
-                }
-                deepened = true;
-                let mut scored: Vec<(Move, f64)> =
-                    step.scores.iter().map(|s| (s.mv, s.score)).collect();
-                // An AI that values moves once does so at the depth set.
-                let level = step.level.map_or(depth, i64::from);
-                write(&mut scored, level, emit);
-                if level >= depth {
-                    std::ops::ControlFlow::Break(())
-                } else {
-                    std::ops::ControlFlow::Continue(())
-                }
+            // NBoard's N best moves are the analyst's N best lines: a multi-line search
+            // spends little on the moves left out.
+            let analyst = self.agent.analyst();
+            let end = analyst.and_then(|a| {
+                a.deepen_lines(&pos, n.max(1), &mut |step| {
+                    // A level cut short by the next command: what was sent stands.
+                    if step.ahead().next().is_some() {
+                        return std::ops::ControlFlow::Break(());
+                    }
+                    if !deepened {
+                        emit("status analysing".to_string());
+                    }
+                    deepened = true;
+                    let mut scored: Vec<(Move, f64)> =
+                        step.scores.iter().map(|s| (s.mv, s.score)).collect();
+                    // An AI that values moves once does so at the depth set.
+                    let level = step.level.map_or(depth, i64::from);
+                    write(&mut scored, level, emit);
+                    if level >= depth {
+                        std::ops::ControlFlow::Break(())
+                    } else {
+                        std::ops::ControlFlow::Continue(())
+                    }
+                })
             });
             if self.hint_stop.is_some() {
                 self.agent.set_stop(&gamelab_core::StopFlag::default());
@@ -286,7 +291,10 @@ impl Session {
                 let diff = f64::from(b) - f64::from(w);
                 Some(if pos.black_to_move() { diff } else { -diff })
             } else {
-                self.agent.value(&after).map(|v| -v)
+                self.agent
+                    .analyst()
+                    .and_then(|a| a.value(&after))
+                    .map(|v| -v)
             };
             let Some(value) = value else {
                 emit(format!(
@@ -309,7 +317,7 @@ impl Session {
         let mut replies = vec!["status analysing".to_string()];
         for ply in 0..=self.moves.len() {
             if !pos.is_over()
-                && let Some(v) = self.agent.value(&pos)
+                && let Some(v) = self.agent.analyst().and_then(|a| a.value(&pos))
             {
                 replies.push(format!("analysis {ply} {v:+.2}"));
             }

@@ -1,5 +1,6 @@
 //! The Othello engine: perft against the reference table, notation, rules.
 
+use gamelab_core::Analyst;
 use gamelab_core::EngineHooks;
 use gamelab_core::Notation;
 use gamelab_core::{Game, Outcome, Side};
@@ -283,6 +284,8 @@ fn greedy_takes_the_most_flips() {
     let best: Vec<Move> = registry
         .build("greedy")
         .unwrap()
+        .analyst()
+        .unwrap()
         .policy(&pos)
         .unwrap()
         .moves()
@@ -497,7 +500,7 @@ fn the_engines_move_scores_are_exact_within_its_endgame_reach() {
         if pos.is_over() {
             continue;
         }
-        let scores = engine.move_scores(&pos).unwrap();
+        let scores = engine.analyst().unwrap().move_scores(&pos).unwrap();
         assert_eq!(scores.len(), pos.legal_moves().len());
         for (mv, score) in scores {
             let mut child = pos.clone();
@@ -521,18 +524,27 @@ fn a_timed_engine_values_the_position_it_has_just_chosen_in_without_searching_ag
         .unwrap();
     let mut rng = gamelab_core::game_rng(0, 0, Side::First);
     engine.choose(&pos, &mut rng);
-    let chosen = engine.last_search().unwrap().nodes;
+    let chosen = engine.analyst().unwrap().last_search().unwrap().nodes;
     // What an NBoard `go` asks: the move, then the position's value.
-    assert_eq!(engine.value(&pos), Some(f64::from(expected)));
     assert_eq!(
-        engine.last_search().unwrap().nodes,
+        engine.analyst().unwrap().value(&pos),
+        Some(f64::from(expected))
+    );
+    assert_eq!(
+        engine.analyst().unwrap().last_search().unwrap().nodes,
         chosen,
         "searched again"
     );
     // Asked again, a timed engine searches again (its answer may improve); a second solve,
     // its table warm, counts other nodes.
-    assert_eq!(engine.value(&pos), Some(f64::from(expected)));
-    assert_ne!(engine.last_search().unwrap().nodes, chosen);
+    assert_eq!(
+        engine.analyst().unwrap().value(&pos),
+        Some(f64::from(expected))
+    );
+    assert_ne!(
+        engine.analyst().unwrap().last_search().unwrap().nodes,
+        chosen
+    );
 }
 
 #[test]
@@ -572,11 +584,11 @@ fn the_engines_exact_reach_grows_with_its_level() {
     ] {
         let mut engine = gamelab_othello::ai::registry().build(spec).unwrap();
         let mv = engine.choose(&pos, &mut rng);
-        let search = engine.last_search().unwrap();
+        let search = engine.analyst().unwrap().last_search().unwrap();
         assert_eq!(search.exact, exact, "{spec}");
         if exact {
             assert_eq!(mv.to_string(), "a2");
-            assert_eq!(engine.value(&pos), Some(38.0));
+            assert_eq!(engine.analyst().unwrap().value(&pos), Some(38.0));
         }
     }
     // A game clock's share for the move works as a spec's time, never lengthens it, and
@@ -592,7 +604,7 @@ fn the_engines_exact_reach_grows_with_its_level() {
         assert!(engine.set_move_time(share.map(seconds)));
         engine.choose(&pos, &mut rng);
         assert_eq!(
-            engine.last_search().unwrap().exact,
+            engine.analyst().unwrap().last_search().unwrap().exact,
             exact,
             "{spec} {share:?}"
         );
@@ -702,19 +714,25 @@ fn the_engine_plays_from_its_book_while_the_position_is_in_it() {
     for &mv in &line {
         // Asked for a value, it searches (its neighbours' values are searched too); right
         // after a book move, the book's value.
-        assert_eq!(with.value(&pos), without.value(&pos));
+        assert_eq!(
+            with.analyst().unwrap().value(&pos),
+            without.analyst().unwrap().value(&pos)
+        );
         assert_eq!(with.choose(&pos, &mut rng), mv);
-        assert_eq!(with.last_search().unwrap().nodes, 0);
-        assert_eq!(with.value(&pos), Some(book.probe(&pos).unwrap().value));
-        let said = with.explain(&pos).unwrap();
+        assert_eq!(with.analyst().unwrap().last_search().unwrap().nodes, 0);
+        assert_eq!(
+            with.analyst().unwrap().value(&pos),
+            Some(book.probe(&pos).unwrap().value)
+        );
+        let said = with.analyst().unwrap().explain(&pos).unwrap();
         assert!(said.starts_with("book: "), "{said}");
         without.choose(&pos, &mut rng);
-        assert!(without.last_search().unwrap().nodes > 0);
+        assert!(without.analyst().unwrap().last_search().unwrap().nodes > 0);
         pos.play_unchecked(mv);
     }
     // The line's last move leaves the book: from there the engine searches.
     with.choose(&pos, &mut rng);
-    assert!(with.last_search().unwrap().nodes > 0);
+    assert!(with.analyst().unwrap().last_search().unwrap().nodes > 0);
     // A level as deep as the book's searches (14 for the shipped one) searches from the
     // first move; one below plays from the book.
     let start = Othello::new();
@@ -724,7 +742,7 @@ fn the_engine_plays_from_its_book_while_the_position_is_in_it() {
             .unwrap();
         let first = engine.choose(&start, &mut rng);
         assert!(!from_book || first == line[0], "level {level}: {first}");
-        let nodes = engine.last_search().unwrap().nodes;
+        let nodes = engine.analyst().unwrap().last_search().unwrap().nodes;
         assert_eq!(nodes == 0, from_book, "level {level}: {nodes} nodes");
     }
     let refused = |spec: &str, message: &str| {
@@ -758,11 +776,14 @@ fn a_deepening_analysis_goes_level_by_level_to_the_exact_values() {
         }
         let mut levels = Vec::new();
         let mut last = None;
-        let end = engine.deepen_move_scores(&pos, &mut |step| {
-            levels.push(step.level.unwrap());
-            last = Some(step.clone());
-            ControlFlow::Continue(())
-        });
+        let end = engine
+            .analyst()
+            .unwrap()
+            .deepen_move_scores(&pos, &mut |step| {
+                levels.push(step.level.unwrap());
+                last = Some(step.clone());
+                ControlFlow::Continue(())
+            });
         // The children's 13 empties are within level 7's exact reach (level + 6).
         assert_eq!(end, Some(DeepeningEnd::Exact), "seed {seed}");
         assert_eq!(levels, (1..=7).collect::<Vec<_>>(), "seed {seed}");
@@ -794,25 +815,31 @@ fn a_deepening_analysis_ends_when_asked_when_stopped_and_at_its_time() {
     // A report that wants three levels.
     let mut engine = registry.build("engine:threads=1").unwrap();
     let mut levels = Vec::new();
-    let end = engine.deepen_move_scores(&start, &mut |step| {
-        assert_eq!(step.scores.len(), 4);
-        assert!(step.scores.iter().all(|s| !s.exact));
-        levels.push(step.level.unwrap());
-        if levels.len() == 3 {
-            ControlFlow::Break(())
-        } else {
-            ControlFlow::Continue(())
-        }
-    });
+    let end = engine
+        .analyst()
+        .unwrap()
+        .deepen_move_scores(&start, &mut |step| {
+            assert_eq!(step.scores.len(), 4);
+            assert!(step.scores.iter().all(|s| !s.exact));
+            levels.push(step.level.unwrap());
+            if levels.len() == 3 {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
+        });
     assert_eq!(end, Some(DeepeningEnd::Declined));
     assert_eq!(levels, [1, 2, 3]);
     // However short its time, its first level values every move.
     let mut hurried = registry.build("engine:time=0.000001,threads=1").unwrap();
     let mut first = None;
-    let end = hurried.deepen_move_scores(&start, &mut |step| {
-        first.get_or_insert_with(|| step.clone());
-        ControlFlow::Continue(())
-    });
+    let end = hurried
+        .analyst()
+        .unwrap()
+        .deepen_move_scores(&start, &mut |step| {
+            first.get_or_insert_with(|| step.clone());
+            ControlFlow::Continue(())
+        });
     assert_eq!(end, Some(DeepeningEnd::Stopped));
     let first = first.expect("a first level");
     assert_eq!(first.level, Some(1));
@@ -822,10 +849,13 @@ fn a_deepening_analysis_ends_when_asked_when_stopped_and_at_its_time() {
     let mut timed = registry.build("engine:time=0.3,threads=1").unwrap();
     let began = std::time::Instant::now();
     let mut steps = Vec::new();
-    let end = timed.deepen_move_scores(&start, &mut |step| {
-        steps.push(step.clone());
-        ControlFlow::Continue(())
-    });
+    let end = timed
+        .analyst()
+        .unwrap()
+        .deepen_move_scores(&start, &mut |step| {
+            steps.push(step.clone());
+            ControlFlow::Continue(())
+        });
     assert_eq!(end, Some(DeepeningEnd::Stopped));
     // The first level is always valued whole, however short the time.
     assert!(!steps.is_empty());
@@ -867,22 +897,28 @@ fn a_deepening_analysis_ends_when_asked_when_stopped_and_at_its_time() {
     let mut engine = registry.build("engine:threads=1").unwrap();
     engine.set_stop(&stop);
     let raise = stop.clone();
-    let end = engine.deepen_move_scores(&start, &mut |step| {
-        if step.level == Some(4) {
-            raise.store(true, Ordering::Relaxed);
-        }
-        ControlFlow::Continue(())
-    });
+    let end = engine
+        .analyst()
+        .unwrap()
+        .deepen_move_scores(&start, &mut |step| {
+            if step.level == Some(4) {
+                raise.store(true, Ordering::Relaxed);
+            }
+            ControlFlow::Continue(())
+        });
     assert_eq!(end, Some(DeepeningEnd::Stopped));
     stop.store(false, Ordering::Relaxed);
-    assert!(engine.move_scores(&start).is_some());
+    assert!(engine.analyst().unwrap().move_scores(&start).is_some());
     // An AI that values moves once: one step, without a level.
     let mut minimax = registry.build("minimax:depth=2").unwrap();
     let mut steps = Vec::new();
-    let end = minimax.deepen_move_scores(&start, &mut |step| {
-        steps.push(step.clone());
-        ControlFlow::Continue(())
-    });
+    let end = minimax
+        .analyst()
+        .unwrap()
+        .deepen_move_scores(&start, &mut |step| {
+            steps.push(step.clone());
+            ControlFlow::Continue(())
+        });
     assert_eq!(end, Some(DeepeningEnd::Deepest));
     assert_eq!(steps.len(), 1);
     assert_eq!(steps[0].level, None);
@@ -890,6 +926,8 @@ fn a_deepening_analysis_ends_when_asked_when_stopped_and_at_its_time() {
     assert!(
         registry
             .build("random")
+            .unwrap()
+            .analyst()
             .unwrap()
             .deepen_move_scores(&start, &mut |_| ControlFlow::Continue(()))
             .is_none()
@@ -922,7 +960,7 @@ fn a_time_limit_alone_lifts_the_level() {
     ] {
         let mut engine = registry.build(spec).unwrap();
         engine.choose(&after_f5, &mut rng);
-        let search = engine.last_search().unwrap();
+        let search = engine.analyst().unwrap().last_search().unwrap();
         assert_eq!(search.book_games.is_some(), from_book, "{spec}");
     }
 }

@@ -46,7 +46,7 @@ fn proven_moves_agree_with_the_solver_and_forced_wins_are_taken() {
             continue;
         }
         let best = Solver::default().solve(&pos).0;
-        let stats = mcts.move_stats(&pos).unwrap();
+        let stats = mcts.analyst().unwrap().move_stats(&pos).unwrap();
         // The search ends once the root is proven: by a win, or by every move.
         let root_proven = stats.iter().any(|s| s.proven == Some(Proven::Win))
             || stats.iter().all(|s| s.proven.is_some());
@@ -117,7 +117,7 @@ fn roulette_draws_by_its_policy_and_favours_corners() {
         let Some(pos) = random_position(seed, 20) else {
             continue;
         };
-        let policy = roulette.policy(&pos).unwrap();
+        let policy = roulette.analyst().unwrap().policy(&pos).unwrap();
         let legal = pos.legal_moves();
         assert_eq!(policy.entries().len(), legal.len());
         let is_corner = |mv: &Move| matches!(mv, Move::Place(sq) if ["a1", "h1", "a8", "h8"].contains(&sq.to_string().as_str()));
@@ -163,8 +163,8 @@ fn a_clock_share_for_the_move_ends_the_search() {
     assert!(mcts.set_move_time(Some(std::time::Duration::from_millis(20))));
     let pos = Othello::new();
     // Timed, its move is not a fixed function of the position.
-    assert!(mcts.policy(&pos).is_none());
-    let explained = mcts.explain(&pos).unwrap();
+    assert!(mcts.analyst().unwrap().policy(&pos).is_none());
+    let explained = mcts.analyst().unwrap().explain(&pos).unwrap();
     let iterations: u64 = explained
         .split_once(" iterations")
         .and_then(|(n, _)| n.parse().ok())

@@ -170,7 +170,11 @@ fn the_engine_plays_the_same_endgame_on_any_number_of_threads() {
         while !pos.is_over() {
             let mv = one.choose(&pos, &mut rng);
             assert_eq!(two.choose(&pos, &mut rng), mv, "game {game}\n{pos}");
-            assert_eq!(two.value(&pos), one.value(&pos), "game {game}\n{pos}");
+            assert_eq!(
+                two.analyst().unwrap().value(&pos),
+                one.analyst().unwrap().value(&pos),
+                "game {game}\n{pos}"
+            );
             pos.play_unchecked(mv);
         }
     }

@@ -49,7 +49,9 @@ impl Agent {
         }
         let mut built = self.built.lock().unwrap_or_else(|e| e.into_inner());
         if built.position_type() != pos.as_any().type_id() {
-            *built = pos.build_agent(&self.spec).map_err(SpecError::new_err)?;
+            *built = pos
+                .build_agent(&self.spec)
+                .map_err(|e| SpecError::new_err(e.to_string()))?;
         }
         Ok(f(&mut **built))
     }
@@ -95,7 +97,9 @@ impl Agent {
     fn py_new(spec: &str, game: Option<&str>, board: Option<&str>) -> PyResult<Agent> {
         let game = game.unwrap_or(gamelab_games::DEFAULT);
         let start = make_position(game, board, None).map_err(PositionError::new_err)?;
-        let built = start.build_agent(spec).map_err(SpecError::new_err)?;
+        let built = start
+            .build_agent(spec)
+            .map_err(|e| SpecError::new_err(e.to_string()))?;
         Ok(Agent {
             spec: spec.to_string(),
             game: start.name(),
@@ -177,20 +181,28 @@ impl Agent {
     /// last level done, with their own `"level"` one above it);
     /// `mcts` doubles its iterations a level (`"nodes"` counts them) until its tree has
     /// proven every move; another AI that scores moves gives one level (`"level":
-    /// None`); `None` for an AI that scores none. `on_level`, when given, is called with
+    /// None`); `None` for an AI that scores none. With `lines=N`, each level holds only
+    /// the best N moves, best first, each with the line it expects (multi-line analysis:
+    /// the engine and Connect Four's alpha-beta search the other moves only as far as
+    /// needed to leave them out; the first line's value is the best move's in the
+    /// analysis without `lines`). `on_level`, when given, is called with
     /// each level as it comes (a few times a second at most, on the calling thread), to
     /// watch a long analysis; an exception it raises stops the search and is raised.
     /// Ctrl-C raises KeyboardInterrupt.
-    #[pyo3(signature = (position, *, time_limit = None, on_level = None))]
+    #[pyo3(signature = (position, *, time_limit = None, on_level = None, lines = None))]
     fn deepen<'py>(
         &self,
         py: Python<'py>,
         position: PyRef<'_, Position>,
         time_limit: Option<f64>,
         on_level: Option<&Bound<'py, PyAny>>,
+        lines: Option<usize>,
     ) -> PyResult<Option<Bound<'py, PyList>>> {
         let limit =
             crate::args::seconds("time_limit", time_limit)?.map(std::time::Duration::from_secs_f64);
+        let lines = lines
+            .map(|n| crate::args::check("lines", gamelab_core::limits::LINES, n))
+            .transpose()?;
         let pos = &*position.inner;
         check_going(pos)?;
         let streaming = on_level.is_some();
@@ -209,14 +221,14 @@ impl Agent {
         let levels = crate::interrupt::run_watched(py, None, &mut watch, |job| {
             let mut levels = Vec::new();
             let end = self.with(pos, |agent| {
-                agent.deepen(pos, limit, &job.stop, &mut |level| {
+                agent.deepen(pos, limit, &job.stop, lines, &mut |level| {
                     if streaming {
                         fresh.lock().expect("never poisoned").push(level.clone());
                     }
                     levels.push(level);
                 })
             })?;
-            Ok::<_, PyErr>(end.map(|()| levels))
+            Ok::<_, PyErr>(end.map(|_| levels))
         })??;
         let Some(levels) = levels else {
             return Ok(None);
@@ -683,6 +695,12 @@ impl<G: Described> gamelab_core::Agent<G> for PyAgent<G> {
         }
     }
 
+    fn analyst(&mut self) -> Option<&mut dyn gamelab_core::Analyst<G>> {
+        Some(self)
+    }
+}
+
+impl<G: Described> gamelab_core::Analyst<G> for PyAgent<G> {
     fn policy(&mut self, game: &G) -> Option<Policy<G::Move>> {
         if self.player.failed() {
             return Some(Policy::uniform(&game.legal_moves()));

@@ -26,6 +26,8 @@ fn agent(spec: &str) -> Box<dyn Agent<Ttt>> {
 /// The AI's set of best moves in the position.
 fn best(spec: &str, position: &str) -> Vec<Square> {
     agent(spec)
+        .analyst()
+        .unwrap()
         .policy(&pos(position))
         .expect("every catalogue AI has a distribution")
         .moves()
@@ -248,7 +250,11 @@ fn minimax_switch_scores_from_o() {
 
 #[test]
 fn debug_trace_is_the_seeds() {
-    let trace = agent("ai12s").explain(&Ttt::start()).unwrap();
+    let trace = agent("ai12s")
+        .analyst()
+        .unwrap()
+        .explain(&Ttt::start())
+        .unwrap();
     assert!(trace.starts_with("Start ai_by_score\nTurn o\n...\n...\n...\n\nlegal_moves [(0, 0), (1, 0), (2, 0), (0, 1), (1, 1), (2, 1), (0, 2), (1, 2), (2, 2)]\n====================\nmove (0, 0)\nTurn x\nO..\n...\n...\n\n{Markpat(last_turn=0, turn=0, empty=3): 5, Markpat(last_turn=1, turn=0, empty=2): 3}\nscore 1.5 best score -inf\nUPDATE\n  best score 1.5\n  best moves [(0, 0)]\n"), "{trace}");
     assert!(trace.contains("move (2, 0)\nTurn x\n..O\n...\n...\n\n{Markpat(last_turn=0, turn=0, empty=3): 5, Markpat(last_turn=1, turn=0, empty=2): 3}\nscore 1.5 best score 1.5\nAPPEND\n  best moves [(0, 0), (2, 0)]\n"), "{trace}");
     assert!(
@@ -263,7 +269,11 @@ fn debug_trace_is_the_seeds() {
     );
     // Rule AIs explain their decision in a line.
     assert_eq!(
-        agent("ai6").explain(&pos("oo..x....")).unwrap(),
+        agent("ai6")
+            .analyst()
+            .unwrap()
+            .explain(&pos("oo..x...."))
+            .unwrap(),
         "(2, 0) blocks the opponent's win"
     );
 }
@@ -275,7 +285,7 @@ fn every_ai_always_has_legal_best_moves() {
     for name in ALL_AIS {
         let mut ai = agent(name);
         for p in &positions {
-            let policy = ai.policy(p).unwrap();
+            let policy = ai.analyst().unwrap().policy(p).unwrap();
             let legal = p.legal_moves();
             assert!(policy.moves().count() > 0);
             assert!(policy.moves().all(|m| legal.contains(&m)), "{name} in\n{p}");
@@ -294,13 +304,37 @@ fn score_twins_agree_with_their_rules() {
             ("ai3", "ai3s"),
             ("ai4", "ai4s"),
         ] {
-            let a: Vec<_> = agent(rule).policy(&p).unwrap().moves().collect();
-            let b: Vec<_> = agent(twin).policy(&p).unwrap().moves().collect();
+            let a: Vec<_> = agent(rule)
+                .analyst()
+                .unwrap()
+                .policy(&p)
+                .unwrap()
+                .moves()
+                .collect();
+            let b: Vec<_> = agent(twin)
+                .analyst()
+                .unwrap()
+                .policy(&p)
+                .unwrap()
+                .moves()
+                .collect();
             assert_eq!(a, b, "{rule} vs {twin} in\n{p}");
         }
         // ai5 takes the first winning square, ai5s any: same set when there is no win.
-        let a: Vec<_> = agent("ai5").policy(&p).unwrap().moves().collect();
-        let b: Vec<_> = agent("ai5s").policy(&p).unwrap().moves().collect();
+        let a: Vec<_> = agent("ai5")
+            .analyst()
+            .unwrap()
+            .policy(&p)
+            .unwrap()
+            .moves()
+            .collect();
+        let b: Vec<_> = agent("ai5s")
+            .analyst()
+            .unwrap()
+            .policy(&p)
+            .unwrap()
+            .moves()
+            .collect();
         assert!(
             b.starts_with(&a[..1]) && (a == b || a.len() == 1),
             "ai5 vs ai5s in\n{p}"
@@ -391,12 +425,16 @@ fn every_board_structure_has_the_same_catalogue() {
         let a: Vec<_> = gamelab_ttt::ai::registry::<LineCounts<Array2d>>()
             .build(name)
             .unwrap()
+            .analyst()
+            .unwrap()
             .policy(&p2)
             .unwrap()
             .moves()
             .collect();
         let b: Vec<_> = gamelab_ttt::ai::registry::<Array1d>()
             .build(name)
+            .unwrap()
+            .analyst()
             .unwrap()
             .policy(&p1)
             .unwrap()

@@ -1,6 +1,7 @@
 //! The arena on tic-tac-toe: reproducibility, exact mode against sampling, the spec's
 //! reference table, records.
 
+use gamelab_core::Analyst;
 use gamelab_core::Notation;
 use gamelab_core::arena::{self, ExactResult, MatchConfig, MatchResult};
 use gamelab_core::record::{GameRecord, read_records, replay, write_records};

@@ -1,5 +1,6 @@
 //! Records → dataset → fit → model → AI, and every way the files can be wrong.
 
+use gamelab_core::Analyst;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -229,7 +230,7 @@ fn a_model_learns_to_win_and_round_trips() {
     let spec = format!("regression:model={}", path.display());
     let mut by_file = registry.build(&spec).unwrap();
     let start = Ttt::default();
-    assert_eq!(by_file.policy(&start), ai.policy(&start));
+    assert_eq!(by_file.analyst().unwrap().policy(&start), ai.policy(&start));
 }
 
 #[test]

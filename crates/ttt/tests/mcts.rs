@@ -120,13 +120,21 @@ fn the_same_position_gives_the_same_search() {
     let mut other_seed = agent("mcts:iterations=300,seed=6");
     let mut differs = false;
     for game in open_positions().into_iter().take(300) {
-        let stats = a.move_stats(&game).unwrap();
-        assert_eq!(stats, b.move_stats(&game).unwrap());
+        let stats = a.analyst().unwrap().move_stats(&game).unwrap();
+        assert_eq!(stats, b.analyst().unwrap().move_stats(&game).unwrap());
         // The arena's stream plays no part: the move is the position's.
         let mv = a.choose(&game, &mut game_rng(1, 2, Side::First));
         assert_eq!(mv, b.choose(&game, &mut game_rng(3, 4, Side::Second)));
-        assert_eq!(a.policy(&game).unwrap().moves().collect::<Vec<_>>(), [mv]);
-        differs |= other_seed.move_stats(&game).unwrap() != stats;
+        assert_eq!(
+            a.analyst()
+                .unwrap()
+                .policy(&game)
+                .unwrap()
+                .moves()
+                .collect::<Vec<_>>(),
+            [mv]
+        );
+        differs |= other_seed.analyst().unwrap().move_stats(&game).unwrap() != stats;
     }
     assert!(differs, "the seed changes nothing");
 }
@@ -175,16 +183,18 @@ fn a_tree_that_fills_its_memory_still_plays() {
 fn playouts_by_another_ai_and_time_limits() {
     let game = Ttt::start();
     let mut greedy = agent("mcts:iterations=500,playout=(ai12s:ver=1)");
-    assert!(greedy.policy(&game).is_some());
+    assert!(greedy.analyst().unwrap().policy(&game).is_some());
     let mut timed = agent("mcts:time=0.05");
     assert!(
-        timed.policy(&game).is_none(),
+        timed.analyst().unwrap().policy(&game).is_none(),
         "a time limit has no fixed policy"
     );
     let mv = timed.choose(&game, &mut game_rng(0, 0, Side::First));
     assert!(game.legal_moves().contains(&mv));
     assert!(
         timed
+            .analyst()
+            .unwrap()
             .move_stats(&game)
             .unwrap()
             .iter()
@@ -239,10 +249,13 @@ fn a_deepening_analysis_doubles_the_iterations_of_one_search_until_every_move_is
     let game = <Ttt as gamelab_core::Notation>::parse_position("x...o....").unwrap();
     let mut mcts = agent("mcts:iterations=100");
     let mut steps = Vec::new();
-    let end = mcts.deepen_move_scores(&game, &mut |step| {
-        steps.push(step.clone());
-        ControlFlow::Continue(())
-    });
+    let end = mcts
+        .analyst()
+        .unwrap()
+        .deepen_move_scores(&game, &mut |step| {
+            steps.push(step.clone());
+            ControlFlow::Continue(())
+        });
     assert_eq!(end, Some(DeepeningEnd::Exact));
     let last = steps.last().unwrap();
     assert!(last.scores.iter().all(|s| s.exact), "{last:?}");
@@ -252,6 +265,8 @@ fn a_deepening_analysis_doubles_the_iterations_of_one_search_until_every_move_is
         let iterations = 100u64 << i;
         assert_eq!(step.nodes, Some(iterations));
         let fresh = agent(&format!("mcts:iterations={iterations}"))
+            .analyst()
+            .unwrap()
             .move_scores(&game)
             .unwrap();
         let scores: Vec<_> = step.scores.iter().map(|s| (s.mv, s.score)).collect();
@@ -302,10 +317,13 @@ fn a_deepening_analysis_doubles_the_iterations_of_one_search_until_every_move_is
     let mut timed = agent("mcts:iterations=0,time=0.2");
     let start = Ttt::start();
     let mut levels = Vec::new();
-    let end = timed.deepen_move_scores(&start, &mut |step| {
-        levels.push(step.nodes.unwrap());
-        ControlFlow::Continue(())
-    });
+    let end = timed
+        .analyst()
+        .unwrap()
+        .deepen_move_scores(&start, &mut |step| {
+            levels.push(step.nodes.unwrap());
+            ControlFlow::Continue(())
+        });
     assert!(
         matches!(end, Some(DeepeningEnd::Stopped | DeepeningEnd::Exact)),
         "{end:?}"
@@ -315,9 +333,12 @@ fn a_deepening_analysis_doubles_the_iterations_of_one_search_until_every_move_is
     // sooner).
     let mut hurried = agent("mcts:iterations=0,time=0.000001");
     let mut first = None;
-    hurried.deepen_move_scores(&start, &mut |step| {
-        first = first.or(step.nodes);
-        ControlFlow::Continue(())
-    });
+    hurried
+        .analyst()
+        .unwrap()
+        .deepen_move_scores(&start, &mut |step| {
+            first = first.or(step.nodes);
+            ControlFlow::Continue(())
+        });
     assert_eq!(first, Some(1000));
 }

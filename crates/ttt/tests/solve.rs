@@ -22,6 +22,8 @@ fn build(spec: &str) -> Box<dyn Agent<Ttt>> {
 
 fn best(spec: &str, board: &str) -> Vec<Square> {
     build(spec)
+        .analyst()
+        .unwrap()
         .policy(&board.parse().unwrap())
         .unwrap()
         .moves()
@@ -174,7 +176,13 @@ fn losing_lines_are_real() {
         let mut game = Ttt::start();
         for mv in line {
             if game.to_move() == side {
-                let allowed: Vec<_> = agent.policy(&game).unwrap().moves().collect();
+                let allowed: Vec<_> = agent
+                    .analyst()
+                    .unwrap()
+                    .policy(&game)
+                    .unwrap()
+                    .moves()
+                    .collect();
                 assert!(allowed.contains(&mv), "{ai} would not play {mv}");
             }
             game.play_unchecked(mv);
@@ -333,7 +341,7 @@ fn iterative_deepening_stops_at_the_time_limit() {
 fn ai_abs_dls_with_a_time_limit_still_moves() {
     let mut ai = build("ai_abs_dls:timelimit=0.05");
     assert!(
-        ai.policy(&Ttt::start()).is_none(),
+        ai.analyst().unwrap().policy(&Ttt::start()).is_none(),
         "a timed search has no fixed distribution"
     );
     let mut rng = gamelab_core::game_rng(0, 0, Side::First);

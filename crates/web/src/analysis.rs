@@ -103,17 +103,19 @@ impl GameVisitor for Analyse<'_> {
             .build_with(&request.ai, files)
             .map_err(|e| ApiError::bad_request(format!("ai: {e}")))?;
         agent.set_stop(stop);
-        let scores = agent.move_values(&game).ok_or_else(|| {
+        let no_scores = || {
             ApiError::bad_request(format!(
                 "{} gives no value for each move; choose an AI that scores moves, such as {}",
                 request.ai,
                 G::ANALYSIS_AI
             ))
-        })?;
+        };
+        let analyst = agent.analyst().ok_or_else(no_scores)?;
+        let scores = analyst.move_values(&game).ok_or_else(no_scores)?;
         if stop.load(std::sync::atomic::Ordering::Relaxed) {
             return Err(ApiError::conflict("the analysis was stopped".to_string()));
         }
-        let scale = agent.score_scale();
+        let scale = analyst.score_scale();
         Ok(AnalysisView {
             spec: request.ai,
             scale: scale.into(),
@@ -242,7 +244,9 @@ impl GameVisitor for Deepen<'_> {
         let watchdog = gamelab_core::Watchdog::start(Some(stop), Some(deadline));
         agent.set_stop(watchdog.flag());
         let spec = request.ai;
-        let scale = agent.score_scale();
+        let scale = agent
+            .analyst()
+            .map_or(ScoreScale::Unscaled, |analyst| analyst.score_scale());
         let view = |step: &Deepening<G::Move>| DeepeningView {
             spec: spec.clone(),
             scale: scale.into(),
@@ -254,18 +258,21 @@ impl GameVisitor for Deepen<'_> {
         };
         let mut last: Option<DeepeningView> = None;
         let mut said_started = false;
-        let end = agent.deepen_move_scores(&game, &mut |step| {
-            if !said_started {
-                said_started = true;
-                started(Ok(()));
-            }
-            let v = view(step);
-            last = Some(v.clone());
-            if send(v) {
-                ControlFlow::Continue(())
-            } else {
-                ControlFlow::Break(())
-            }
+        let analyst = agent.analyst();
+        let end = analyst.and_then(|analyst| {
+            analyst.deepen_move_scores(&game, &mut |step| {
+                if !said_started {
+                    said_started = true;
+                    started(Ok(()));
+                }
+                let v = view(step);
+                last = Some(v.clone());
+                if send(v) {
+                    ControlFlow::Continue(())
+                } else {
+                    ControlFlow::Break(())
+                }
+            })
         });
         let Some(end) = end else {
             return started(Err(ApiError::bad_request(format!(

@@ -240,14 +240,14 @@ fn searched_values<G: Described>(
                 ..value_view::<G>(value)
             });
         }
-        let score = agent.value(position).ok_or_else(|| {
+        let score = agent.analyst().and_then(|a| a.value(position)).ok_or_else(|| {
             ApiError::bad_request(format!(
                 "valuer: {spec} gives no value of a position; choose an AI that does, such as {}",
                 G::ANALYSIS_AI
             ))
         })?;
         stopped(stop)?;
-        let search = agent.last_search();
+        let search = agent.analyst().and_then(|a| a.last_search());
         let first = if position.to_move() == Side::First {
             score
         } else {
@@ -357,10 +357,14 @@ fn explore_game<G: Described>(
                 spec: spec.clone(),
                 choice: move_view::<G>(choice),
                 policy: agent
-                    .policy(&game)
+                    .analyst()
+                    .and_then(|a| a.policy(&game))
                     .map(|p| scored::<G>(p.entries().to_vec())),
-                scores: agent.move_scores(&game).map(scored::<G>),
-                explain: agent.explain(&game),
+                scores: agent
+                    .analyst()
+                    .and_then(|a| a.move_scores(&game))
+                    .map(scored::<G>),
+                explain: agent.analyst().and_then(|a| a.explain(&game)),
             })
         }
     };

@@ -72,7 +72,8 @@ fn outcome_distribution<G: EngineHooks>(
     }
     let side = game.to_move().index();
     let policy = agents[side]
-        .policy(game)
+        .analyst()
+        .and_then(|analyst| analyst.policy(game))
         .ok_or_else(|| ExactError::NoPolicy(names[side].to_string()))?;
     let mut total = [0.0; 3];
     for &(mv, p) in policy.entries() {

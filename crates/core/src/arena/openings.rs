@@ -110,7 +110,7 @@ pub fn balanced_openings<G: Game>(
         plies,
         seed,
         " that the judge calls balanced",
-        &mut |game: &G| match judge.value(game) {
+        &mut |game: &G| match judge.analyst().and_then(|analyst| analyst.value(game)) {
             Some(v) => v.abs() <= window,
             None => {
                 unjudged = true;

@@ -343,6 +343,22 @@ pub struct Searcher {
     threads: usize,
     /// The threads of both searches, built at the first search on several.
     pool: Option<Arc<rayon::ThreadPool>>,
+    /// The values the midgame search tells apart ([`Searcher::search_bounded`]): one at or
+    /// below the first, or at or above the second, is only known to be so.
+    window: (i32, i32),
+    /// The last midgame iteration's value, before its conversion to discs.
+    last_value: i32,
+}
+
+/// Where a bounded search's value fell ([`Searcher::search_bounded`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fell {
+    /// Strictly inside the window: the value is the search's.
+    Inside,
+    /// At or below the window's low end: the value is at most that.
+    AtMost,
+    /// At or above the window's high end: the value is at least that.
+    AtLeast,
 }
 
 impl Searcher {
@@ -358,6 +374,8 @@ impl Searcher {
             solver: None,
             threads: 1,
             pool: None,
+            window: (-INFINITY, INFINITY),
+            last_value: 0,
         }
     }
 
@@ -506,6 +524,49 @@ impl Searcher {
         }
     }
 
+    /// [`Searcher::search`] of a depth-limited midgame search (`limits.time` is
+    /// ignored) that tells values apart only inside `window` (in discs, for the side to
+    /// move; the ends may be infinite): one the search orders at or below its low end, or
+    /// at or above its high end, is found far sooner and is only known to be so, as
+    /// [`Fell`] says. A multi-line analysis tests the moves that are not among its best
+    /// lines this way. The window is in the search's own order, which puts a finished
+    /// game's result beyond every estimate: a game lost by 2 discs is below an estimate
+    /// of −30. Within the exact search's reach the value is always exact (`Inside`).
+    pub fn search_bounded(
+        &mut self,
+        pos: &Othello,
+        limits: Limits,
+        window: (f64, f64),
+    ) -> (SearchResult, Fell) {
+        let internal = |discs: f64| {
+            (discs * f64::from(SCALE))
+                .round()
+                .clamp(-f64::from(INFINITY), f64::from(INFINITY)) as i32
+        };
+        let (lo, hi) = (internal(window.0), internal(window.1));
+        let limits = Limits {
+            time: None,
+            ..limits
+        };
+        if pos.empties() <= limits.exact || hi - lo < 2 {
+            return (self.search(pos, limits), Fell::Inside);
+        }
+        self.window = (lo, hi);
+        self.last_value = 0;
+        let result = self.search(pos, limits);
+        self.window = (-INFINITY, INFINITY);
+        let fell = if result.depth == 0 || result.exact {
+            Fell::Inside
+        } else if self.last_value <= lo {
+            Fell::AtMost
+        } else if self.last_value >= hi {
+            Fell::AtLeast
+        } else {
+            Fell::Inside
+        };
+        (result, fell)
+    }
+
     /// The exact solve of `pos`, `None` when `stop` was raised first.
     fn solve(
         &mut self,
@@ -609,27 +670,31 @@ impl Searcher {
         let (p, o) = pos.discs();
         let mut result = None;
         let features = Features::new(p, o);
-        let mut guess = self.evaluate(p, o);
+        // A bounded search ([`Searcher::search_bounded`]) widens its windows no further
+        // than its bounds; an unbounded one's are ±INFINITY, beyond any value.
+        let (lo, hi) = self.window;
+        let mut guess = self.evaluate(p, o).clamp(lo + 1, hi - 1);
         for depth in 1..=max_depth {
             // Aspiration: a window around the last iteration's value, widened on failure.
             let mut delta = 2 * SCALE;
-            let (mut alpha, mut beta) = (guess - delta, guess + delta);
+            let (mut alpha, mut beta) = ((guess - delta).max(lo), (guess + delta).min(hi));
             let value = loop {
                 let v = self.split(b, p, o, &features, depth, alpha, beta, 0, parallel);
                 if self.stopped {
                     break None;
                 }
-                if v <= alpha {
-                    alpha = (alpha - delta).max(-INFINITY);
-                } else if v >= beta {
-                    beta = (beta + delta).min(INFINITY);
+                if v <= alpha && alpha > lo {
+                    alpha = (alpha - delta).max(lo);
+                } else if v >= beta && beta < hi {
+                    beta = (beta + delta).min(hi);
                 } else {
                     break Some(v);
                 }
                 delta *= 2;
             };
             let Some(value) = value else { break };
-            guess = value;
+            self.last_value = value;
+            guess = value.clamp(lo + 1, hi - 1);
             let pv = self.principal_variation(p, o, depth);
             result = Some(SearchResult {
                 best: pv.first().copied().unwrap_or(Move::Pass),

@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 use gamelab_core::search::{AlphaBeta, LeafEval, SearchOptions, analyze};
-use gamelab_core::{Agent, Evaluate, GameRng, Policy};
+use gamelab_core::{Agent, Analyst, Evaluate, GameRng, Policy};
 
 use super::score::RankedScore;
 use crate::board::{Board, Moves};
@@ -143,6 +143,12 @@ impl<B: Board> Agent<Position<B>> for AbsDls {
         }
     }
 
+    fn analyst(&mut self) -> Option<&mut dyn Analyst<Position<B>>> {
+        Some(self)
+    }
+}
+
+impl<B: Board> Analyst<Position<B>> for AbsDls {
     /// A fixed distribution only without a time limit (with one, the move depends on speed).
     fn policy(&mut self, pos: &Position<B>) -> Option<Policy<Square>> {
         self.time_limit

@@ -4,7 +4,7 @@
 //! every move exactly for the analysis.
 
 use gamelab_core::valuation::ScoreScale;
-use gamelab_core::{Agent, BestMoves, DeepScore, Game, GameRng, Uniform};
+use gamelab_core::{Agent, Analyst, BestMoves, DeepScore, Game, GameRng, Uniform};
 
 use crate::Position;
 use crate::board::{Board, Moves};
@@ -113,6 +113,12 @@ impl<B: Board> Agent<Position<B>> for SolvedValues {
         Uniform(Perfect(Perfection::ShortestVictory)).choose(pos, rng)
     }
 
+    fn analyst(&mut self) -> Option<&mut dyn Analyst<Position<B>>> {
+        Some(self)
+    }
+}
+
+impl<B: Board> Analyst<Position<B>> for SolvedValues {
     fn move_scores(&mut self, pos: &Position<B>) -> Option<Vec<(crate::Square, f64)>> {
         (!pos.is_over()).then(|| {
             pos.legal_moves()
@@ -162,7 +168,7 @@ mod tests {
 
     fn labels(moves: &str) -> Vec<(String, String)> {
         let pos = Ttt::from_moves(moves).unwrap();
-        let scale = Agent::<Ttt>::score_scale(&SolvedValues);
+        let scale = Analyst::<Ttt>::score_scale(&SolvedValues);
         SolvedValues
             .move_values(&pos)
             .unwrap()
