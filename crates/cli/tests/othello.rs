@@ -1064,6 +1064,79 @@ fn analyse_values_every_move_level_by_level() {
 }
 
 #[test]
+fn analyse_lists_the_best_lines_of_the_analysis_of_every_move() {
+    // 16 empties: exact from level 9, where the best lines are the best moves exactly.
+    let moves =
+        "d3c5c6c7f6e3f3f2f1d6d7e8b5b6a7f4b7a6f5g3d8c4b8g2a4g6g5a5h2h3b3h1c3g4h6c8h4g1f8e2d2e7b4g7";
+    let rows = |out: &str| -> Vec<String> {
+        out.lines()
+            .filter(|l| l.starts_with("    "))
+            .map(|l| l.split_whitespace().take(2).collect::<Vec<_>>().join(" "))
+            .collect()
+    };
+    let every = stdout(&["analyse", "--game", "othello", "engine:threads=1", moves]);
+    let out = stdout(&[
+        "analyse",
+        "--game",
+        "othello",
+        "engine:threads=1",
+        "--lines",
+        "2",
+        moves,
+    ]);
+    assert!(out.contains("\nlevel  9  exact 2/2 "), "{out}");
+    assert!(
+        out.contains("\nended: every move's value is exact ("),
+        "{out}"
+    );
+    assert_eq!(rows(&out), rows(&every)[..2], "{out}\n{every}");
+    // As JSON Lines, two lines a level, each legal from the position.
+    let out = stdout(&[
+        "analyse",
+        "--game",
+        "othello",
+        "engine:threads=1",
+        "--lines=2",
+        "--json",
+        moves,
+    ]);
+    let objects: Vec<serde_json::Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(objects.len(), 10, "{out}");
+    for level in &objects[..9] {
+        assert_eq!(level["scores"].as_array().unwrap().len(), 2, "{level}");
+    }
+    // Connect Four's alpha-beta and tic-tac-toe's solved values, the same way.
+    let out = stdout(&[
+        "analyse",
+        "--game",
+        "connect4",
+        "alphabeta",
+        "--lines",
+        "1",
+        "geaedgebeebfebgcfaaaccfafadgcdcg",
+    ]);
+    assert!(out.contains("\n     d +1009.00 exact"), "{out}");
+    assert_eq!(rows(&out).len(), 1, "{out}");
+    let out = stdout(&["analyse", "solved", "--lines", "3", "o........"]);
+    let values = out
+        .lines()
+        .filter(|l| l.starts_with('('))
+        .collect::<Vec<_>>();
+    assert_eq!(values.len(), 3, "{out}");
+    assert!(values.iter().all(|l| l.contains(" exact ")), "{out}");
+    gamelab()
+        .args(["analyse", "solved", "--lines", "0"])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains(
+            "expected a number of lines from 1 to 64",
+        ));
+}
+
+#[test]
 fn analyse_refuses_what_it_cannot_do() {
     // An AI that values moves once: one line of values, no levels.
     let out = stdout(&["analyse", "ai14s", "oo..x...."]);

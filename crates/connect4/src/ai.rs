@@ -277,7 +277,7 @@ impl Analyst<ConnectFour> for AlphaBeta {
         Some(values.into_iter().map(|v| (v.mv, v.score)).collect())
     }
 
-    /// [`Agent::move_scores`], each value exact where the solver or a search to the end
+    /// [`Analyst::move_scores`], each value exact where the solver or a search to the end
     /// found it.
     fn move_values(&mut self, game: &ConnectFour) -> Option<Vec<DeepScore<Move>>> {
         let moves = game.legal_moves();

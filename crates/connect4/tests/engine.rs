@@ -229,3 +229,69 @@ fn alphabeta_values_every_move_and_deepens_to_the_solvers_values() {
     }
     assert!(checked > 20, "{checked}");
 }
+
+/// Each level's values, best first, of alpha-beta's deepening of `game` to depth
+/// `deepest`: every move's, or with `lines` the best lines'; and the positions searched.
+fn deepening(
+    game: &ConnectFour,
+    lines: Option<usize>,
+    deepest: u32,
+) -> Vec<(Vec<(gamelab_connect4::Move, f64)>, u64)> {
+    use gamelab_core::Agent;
+    use std::ops::ControlFlow;
+    let mut ab = ConnectFour::registry().build("alphabeta").unwrap();
+    let analyst = ab.analyst().unwrap();
+    let mut levels = Vec::new();
+    let mut report = |step: &gamelab_core::Deepening<gamelab_connect4::Move>| {
+        let best = step.best(step.scores.len());
+        for s in &best.scores {
+            // Each line is legal from the position.
+            let mut after = game.clone();
+            for &mv in &s.line {
+                assert!(after.legal_moves().contains(&mv), "{:?}", s.line);
+                after.play_unchecked(mv);
+            }
+        }
+        levels.push((
+            best.scores.iter().map(|s| (s.mv, s.score)).collect(),
+            step.nodes.unwrap(),
+        ));
+        if step.level.unwrap() >= deepest {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    };
+    match lines {
+        Some(count) => analyst.deepen_lines(game, count, &mut report),
+        None => analyst.deepen_move_scores(game, &mut report),
+    };
+    levels
+}
+
+#[test]
+fn alphabetas_best_lines_are_the_best_of_every_moves_values_for_fewer_positions() {
+    let mut game = ConnectFour::start();
+    for mv in "dcde".chars() {
+        game.play(game.parse_move(&mv.to_string()).unwrap())
+            .unwrap();
+    }
+    let every = deepening(&game, None, 9);
+    for count in [1, 2, 4] {
+        let lines = deepening(&game, Some(count), 9);
+        assert_eq!(lines.len(), every.len());
+        for (got, want) in lines.iter().zip(&every) {
+            // A search's value does not depend on a window that holds it: the lines are
+            // the best values of every move, exactly.
+            let got: Vec<f64> = got.0.iter().map(|&(_, v)| v).collect();
+            let want: Vec<f64> = want.0.iter().take(count).map(|&(_, v)| v).collect();
+            assert_eq!(got, want, "{count} lines");
+        }
+        assert_eq!(lines[0].0[0], every[0].0[0]);
+        let (searched_lines, searched_every) = (lines.last().unwrap().1, every.last().unwrap().1);
+        assert!(
+            searched_lines < searched_every,
+            "{count} lines: {searched_lines} positions against {searched_every}"
+        );
+    }
+}

@@ -241,13 +241,13 @@ pub trait BestMoves<G: Game>: Send {
     /// in a position where the game is not over.
     fn best_moves(&mut self, game: &G) -> G::Moves;
 
-    /// See [`Agent::explain`].
+    /// See [`Analyst::explain`].
     fn explain(&mut self, game: &G) -> Option<String> {
         let _ = game;
         None
     }
 
-    /// See [`Agent::move_scores`].
+    /// See [`Analyst::move_scores`].
     fn move_scores(&mut self, game: &G) -> Option<Vec<(G::Move, f64)>> {
         let _ = game;
         None

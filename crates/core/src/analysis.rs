@@ -605,8 +605,16 @@ mod tests {
             }
             assert_eq!(lines.len(), every.len());
             for (got, want) in lines.iter().zip(&every) {
-                let got: Vec<_> = got.scores.iter().map(|s| (s.mv, s.score, s.level)).collect();
-                let want: Vec<_> = want.scores.iter().map(|s| (s.mv, s.score, s.level)).collect();
+                let got: Vec<_> = got
+                    .scores
+                    .iter()
+                    .map(|s| (s.mv, s.score, s.level))
+                    .collect();
+                let want: Vec<_> = want
+                    .scores
+                    .iter()
+                    .map(|s| (s.mv, s.score, s.level))
+                    .collect();
                 assert_eq!(got, want, "{count} lines");
             }
             assert_eq!(whole + tested, searched_whole, "every move every level");
@@ -624,7 +632,7 @@ mod tests {
             0..4u8,
             2,
             9,
-            &mut |mv, level, _| {
+            &mut |mv, _, _| {
                 calls += 1;
                 (calls <= 6).then(|| {
                     Tested::Value(MoveValue {
@@ -669,6 +677,9 @@ mod tests {
             &mut |_| ControlFlow::Continue(()),
         );
         assert_eq!(end, DeepeningEnd::Exact);
-        assert!(searched.iter().all(|&(_, level)| level <= 3), "{searched:?}");
+        assert!(
+            searched.iter().all(|&(_, level)| level <= 3),
+            "{searched:?}"
+        );
     }
 }

@@ -43,7 +43,7 @@ pub trait Described: Notation + EngineHooks {
     /// parameters: the play view offers them above its pickers.
     const PRESETS: &'static [Preset] = &[];
     /// The AI whose values of each move the play view's analysis shows first: one that
-    /// scores moves (`Agent::move_scores`) for the side to move, within a second or so.
+    /// scores moves (`Analyst::move_scores`) for the side to move, within a second or so.
     const ANALYSIS_AI: &'static str = "mcts:iterations=3000";
     /// Whether a move is chosen by its column alone (a piece dropped in, as in Connect
     /// Four): a board takes a click or tap anywhere in the column, not only on the square

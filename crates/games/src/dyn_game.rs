@@ -420,7 +420,7 @@ impl<G: Described> AnyAgent for DynAgent<G> {
     ) -> Option<DeepeningEnd> {
         let game = Self::game(pos);
         let agent = &mut *self.agent;
-        let end = gamelab_core::deepen_within(agent, game, time, stop, lines, &mut |step| {
+        gamelab_core::deepen_within(agent, game, time, stop, lines, &mut |step| {
             level(DeepLevel {
                 level: step.level,
                 nodes: step.nodes,
@@ -437,7 +437,6 @@ impl<G: Described> AnyAgent for DynAgent<G> {
                     .collect(),
             });
             std::ops::ControlFlow::Continue(())
-        });
-        end
+        })
     }
 }

@@ -517,7 +517,7 @@ impl Analyst<Othello> for Engine {
         Some(scores)
     }
 
-    /// [`Agent::move_scores`], each value exact where its search reached the end.
+    /// [`Analyst::move_scores`], each value exact where its search reached the end.
     fn move_values(&mut self, pos: &Othello) -> Option<Vec<DeepScore<Move>>> {
         let limits = self.move_limits(pos);
         let values = Game::legal_moves(pos)
@@ -532,7 +532,7 @@ impl Analyst<Othello> for Engine {
     }
 
     /// Every move valued at levels 1, 2, … up to [`MAX_LEVEL`], each searched as
-    /// `level=N`'s [`Agent::move_scores`] searches it (the position after the move N − 1
+    /// `level=N`'s [`Analyst::move_scores`] searches it (the position after the move N − 1
     /// plies deep, exactly from [`exact_reach`] empties), on one table kept from level to
     /// level so that each level's search is ordered by the last's: an inexact value may
     /// differ a little from a fresh `level=N`'s (11 of 670 did, 20-ply random
@@ -613,7 +613,7 @@ impl Analyst<Othello> for Engine {
 }
 
 impl Engine {
-    /// [`Agent::deepen_move_scores`]'s steps, until `timed` is raised. The first level
+    /// [`Analyst::deepen_move_scores`]'s steps, until `timed` is raised. The first level
     /// is valued whole unless `outer` is raised: a time limit, however short, gives every
     /// move a value (a level-1 search takes microseconds).
     fn deepen(

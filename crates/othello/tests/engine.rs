@@ -964,3 +964,103 @@ fn a_time_limit_alone_lifts_the_level() {
         assert_eq!(search.book_games.is_some(), from_book, "{spec}");
     }
 }
+
+/// Each level's best (move, value) and its steps' moves and lines, of the engine's
+/// deepening of `pos` to `deepest`: every move's values, or with `lines` the best lines.
+type Levels = Vec<(Vec<(Move, f64, bool)>, Vec<Vec<Move>>, u64)>;
+
+fn deepening(pos: &Othello, lines: Option<usize>, deepest: u32) -> Levels {
+    use gamelab_core::Agent;
+    use std::ops::ControlFlow;
+    let mut engine = gamelab_othello::ai::registry()
+        .build("engine:threads=1")
+        .unwrap();
+    let analyst = engine.analyst().unwrap();
+    let mut levels = Levels::new();
+    let mut report = |step: &gamelab_core::Deepening<Move>| {
+        let best = step.best(step.scores.len());
+        levels.push((
+            best.scores
+                .iter()
+                .map(|s| (s.mv, s.score, s.exact))
+                .collect(),
+            best.scores.iter().map(|s| s.line.clone()).collect(),
+            step.nodes.unwrap(),
+        ));
+        if step.level.unwrap() >= deepest {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    };
+    match lines {
+        Some(count) => analyst.deepen_lines(pos, count, &mut report),
+        None => analyst.deepen_move_scores(pos, &mut report),
+    };
+    levels
+}
+
+#[test]
+fn the_best_lines_agree_with_the_analysis_of_every_move_for_fewer_positions() {
+    for seed in 0..3 {
+        let mut pos = Othello::new();
+        let mut rng = gamelab_core::game_rng(seed, 0, Side::First);
+        while pos.empties() > 40 {
+            let moves = pos.legal_moves();
+            pos.play_unchecked(moves[rng.below(moves.len())]);
+        }
+        let every = deepening(&pos, None, 8);
+        for count in [1, 3] {
+            let lines = deepening(&pos, Some(count), 8);
+            assert_eq!(lines.len(), every.len(), "seed {seed}");
+            for (level, (got, want)) in lines.iter().zip(&every).enumerate() {
+                let moves = &got.0;
+                assert_eq!(moves.len(), count.min(want.0.len()), "seed {seed}");
+                // The best line is the best move at every level. Its value is the same
+                // search's, bounded differently on a table that holds other entries,
+                // which can move an estimate a little (never an exact value: below).
+                let (best, wanted) = (moves[0], want.0[0]);
+                assert_eq!(best.0, wanted.0, "seed {seed}, level {}", level + 1);
+                assert!(
+                    (best.1 - wanted.1).abs() <= 1.0,
+                    "seed {seed}, level {}: {best:?} against {wanted:?}",
+                    level + 1
+                );
+                // Best first, each line legal from the position.
+                assert!(moves.windows(2).all(|w| w[0].1 >= w[1].1));
+                for (line, &(mv, ..)) in got.1.iter().zip(moves) {
+                    assert_eq!(line[0], mv);
+                    let mut after = pos.clone();
+                    for &m in line {
+                        after.play(m).unwrap();
+                    }
+                }
+            }
+            let (searched_lines, searched_every) =
+                (lines.last().unwrap().2, every.last().unwrap().2);
+            assert!(
+                searched_lines < searched_every,
+                "seed {seed}, {count} lines: {searched_lines} positions against {searched_every}"
+            );
+        }
+    }
+}
+
+#[test]
+fn the_best_lines_near_the_end_are_the_exact_best_moves() {
+    let mut pos = Othello::new();
+    let mut rng = gamelab_core::game_rng(7, 0, Side::First);
+    while !pos.is_over() && pos.empties() > 14 {
+        let moves = pos.legal_moves();
+        pos.play_unchecked(moves[rng.below(moves.len())]);
+    }
+    let every = deepening(&pos, None, 30);
+    let lines = deepening(&pos, Some(2), 30);
+    let solved = &every.last().unwrap().0;
+    assert!(solved.iter().all(|&(.., exact)| exact));
+    // The best two values exactly, of moves that have them (equals in either order).
+    let best = &lines.last().unwrap().0;
+    let values = |v: &[(Move, f64, bool)]| v.iter().map(|&(_, s, e)| (s, e)).collect::<Vec<_>>();
+    assert_eq!(values(best), values(&solved[..2]));
+    assert!(best.iter().all(|line| solved.contains(line)));
+}

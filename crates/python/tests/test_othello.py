@@ -141,3 +141,28 @@ def test_an_engine_deepens_level_by_level_to_the_exact_values(data):
     assert gamelab.agent("random", "othello").deepen(start) is None
     with pytest.raises(ValueError, match="time_limit: expected a number of seconds above 0"):
         engine.deepen(start, time_limit=float("nan"))
+
+
+def test_an_engine_gives_its_best_lines_as_the_analysis_of_every_move_ranks_them(data):
+    # FFO #1 (14 empties): exact from level 7, every move's value and every line's.
+    p = gamelab.othello.ffo_positions(data / "othello" / "ffo1-39.txt")[0]
+    every = gamelab.agent("engine:threads=1", "othello").deepen(p.position)
+    lines = gamelab.agent("engine:threads=1", "othello").deepen(p.position, lines=2)
+    assert [level["level"] for level in lines] == list(range(1, 8))
+    assert all(len(level["moves"]) == 2 for level in lines)
+    # Best first, each line legal from the position, the first the best move's value.
+    ranked = sorted(every[-1]["moves"].items(), key=lambda mv: -mv[1]["score"])
+    best = list(lines[-1]["moves"].items())
+    assert [v["score"] for _, v in best] == [v["score"] for _, v in ranked[:2]]
+    assert best[0][1]["score"] == p.score
+    for mv, v in best:
+        assert v["exact"] and v["line"][0] == mv
+        after = p.position
+        for m in v["line"]:
+            after = after.after(m)
+    # Agents that value every move once give their best lines the same way.
+    once = gamelab.agent("minimax:depth=2", "othello").deepen(gamelab.Othello(), lines=1)
+    assert len(once) == 1 and len(once[0]["moves"]) == 1
+    for bad in (0, 65):
+        with pytest.raises(ValueError, match="lines: expected a number of lines from 1 to 64"):
+            gamelab.agent("engine", "othello").deepen(gamelab.Othello(), lines=bad)

@@ -707,14 +707,14 @@ function isAhead(v, level) {
 
 // What a deepening analysis has reached, in a line: the level, the exact values, the
 // best move's line, and once it is over, why it ended.
-function deepeningNote(view) {
+function deepeningNote(view, lines) {
   const best = bestOf(view.scores);
   const exact = view.scores.filter((v) => v.exact).length;
   // The deepening's level, past the spec's own `level=` when it has one (that sets how
   // it plays): said as what the AI did, so that the two do not read as a contradiction.
   const level = view.level === null ? `By ${view.spec}` : `${view.spec} deepened to level ${view.level}`;
   const parts = [`${level}, for the side to move`];
-  if (view.scores.length) parts.push(`${exact} of ${view.scores.length} values exact`);
+  if (view.scores.length) parts.push(`${exact} of ${view.scores.length} ${lines ? "lines" : "values"} exact`);
   // A level cut short by time: the moves it had valued, best first, are shown at it.
   const deeper = view.scores.filter((v) => !v.exact && isAhead(v, view.level));
   if (deeper.length) parts.push(`${deeper.length} valued at level ${view.level + 1} before the time ran out`);
@@ -723,6 +723,35 @@ function deepeningNote(view) {
   let text = parts.join(", ");
   if (best) text += `. Best ${best.text} (${best.value}), line ${best.line.join(" ")}`;
   return `${text}. ${view.done ? `Ended: ${view.reason}.` : "Deepening…"}`;
+}
+
+// The number of lines the deepening asks for, `null` for every move's value.
+function lineCount() {
+  const n = $("#analysis-line-count").value;
+  return n === "" ? null : Number(n);
+}
+
+// Plays a line of the analysis out from the position shown: its moves into the game, the
+// AIs paused there, so that a learner sees where it leads and can step back along the
+// move list.
+async function playLine(line) {
+  const id = play.state.id;
+  if (play.busy === id) return;
+  play.busy = id;
+  try {
+    let state = play.state;
+    for (const mv of line) {
+      state = await api("POST", `/api/games/${id}/move`, { move: mv, ply: state.cursor });
+      if (play.state.id !== id) return;
+    }
+    play.paused = true;
+    showGame(state);
+  } catch (e) {
+    if (play.state.id === id) toast(e.message);
+  } finally {
+    if (play.busy === id) play.busy = null;
+    renderControls();
+  }
 }
 
 // The moves' values deeper and deeper, one server-sent event a level, shown as each
@@ -734,7 +763,7 @@ async function deepen(s, spec, serial) {
   try {
     res = await fetch("/api/analysis/deepen", {
       method: "POST", headers: { "content-type": "application/json" }, signal: controller.signal,
-      body: JSON.stringify({ game: s.game, moves: movesTo(s), ai: spec }),
+      body: JSON.stringify({ game: s.game, moves: movesTo(s), ai: spec, lines: lineCount() }),
     });
   } catch (e) {
     if (serial !== analysis.serial) return;
@@ -756,9 +785,10 @@ async function deepen(s, spec, serial) {
       buffer = buffer.slice(end + 2);
       if (!data) continue; // a keep-alive comment
       const view = JSON.parse(data);
-      analysis.values = { key: positionKey(s), scores: view.scores, level: view.level };
+      // With a line count the server sends the best lines, best first, and only those.
+      analysis.values = { key: positionKey(s), scores: view.scores, level: view.level, lines: lineCount() !== null };
       remember(s, spec, s.cursor, s.board.to_move, view);
-      $("#analysis-note").textContent = deepeningNote(view);
+      $("#analysis-note").textContent = deepeningNote(view, analysis.values.lines);
       renderPlay();
     }
   }
@@ -929,12 +959,17 @@ function renderPlay() {
       deeper: isAhead(v, level) ? v.level : null,
     }]));
   const best = bestOf(values);
-  // Several lines: the best three moves as the server ranks them, each with its value in
-  // words and the line the AI expects from it.
-  const ranked = [...values].sort((a, b) => (b.best - a.best) || (a.loss - b.loss) || (b.score - a.score));
-  $("#analysis-lines").replaceChildren(...ranked.slice(0, 3).map((v) => el("li", {},
-    el("strong", { text: v.text }), `: ${v.value}`,
-    v.line.length > 1 ? el("span", { class: "line", text: ` — ${v.line.join(" ")}` }) : null)));
+  // The best lines, each with its value in words and the line the AI expects from it, a
+  // button that plays it out: a multi-line analysis's as the server sends them (best
+  // first), else the best three moves as the server ranks them.
+  const ranked = shownValues?.lines ? values
+    : [...values].sort((a, b) => (b.best - a.best) || (a.loss - b.loss) || (b.score - a.score)).slice(0, 3);
+  $("#analysis-lines").replaceChildren(...ranked.map((v) => el("li", {},
+    el("button", {
+      class: "play-line", title: "Play this line out on the board (the AIs pause there)",
+      onclick: () => playLine(v.line),
+    }, el("strong", { text: v.text }), `: ${v.value}`,
+    v.line.length > 1 ? el("span", { class: "line", text: ` — ${v.line.join(" ")}` }) : null))));
   drawBoard(board, s.board, info, {
     onSquare: humanToMove ? (i, mv) => send("move", { move: mv.text, ply: s.cursor }) : null,
     overlay, pick: best ? best.square : hint(s), flipped: play.flipped, animate: moved,
@@ -1016,6 +1051,7 @@ function initPlay() {
   $("#sound").addEventListener("change", (e) => localStorage.setItem("gamelab-sound", e.target.checked ? "on" : "off"));
   $("#analysis-on").addEventListener("change", () => { analyse(); saveUrl(); });
   $("#analysis-deepen").addEventListener("change", () => { analyse(); saveUrl(); });
+  $("#analysis-line-count").addEventListener("change", () => { analyse(); saveUrl(); });
   $("#hint").addEventListener("click", askHint);
   $("#review").addEventListener("click", review);
   // A game's moves as people write them (the server's: Othello's as a transcript,
@@ -1073,6 +1109,7 @@ async function restorePlay(q) {
   // The analysis as it was: on or off, deepening or not, by which AI.
   $("#analysis-on").checked = q.get("analysis") === "1";
   $("#analysis-deepen").checked = q.get("deepen") === "1";
+  if (["1", "2", "3", "5"].includes(q.get("lines"))) $("#analysis-line-count").value = q.get("lines");
   play.restoredAi = q.get("ai") || null;
   if (play.state?.game === name && play.restoredAi) $("#analysis-ai").value = play.restoredAi;
   $("#play-game").value = name;
@@ -1823,6 +1860,7 @@ function saveUrl() {
     if (s.clock) q.set("clock", s.clock.control);
     if ($("#analysis-on").checked) q.set("analysis", "1");
     if ($("#analysis-deepen").checked) q.set("deepen", "1");
+    if (lineCount() !== null) q.set("lines", String(lineCount()));
     const ai = $("#analysis-ai").value.trim();
     if (ai && ai !== gameInfo(s.game).analysis_ai) q.set("ai", ai);
   } else if (view === "watch" && watch.run) {

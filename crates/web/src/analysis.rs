@@ -22,6 +22,10 @@ pub struct AnalysisRequest {
     pub moves: Vec<String>,
     /// The AI whose values to show; it must score moves.
     pub ai: String,
+    /// For a deepening analysis: only the best this many lines, best first (a multi-line
+    /// search, 1 to 64); every move's value when left out.
+    #[serde(default)]
+    pub lines: Option<usize>,
 }
 
 #[derive(Serialize, Debug)]
@@ -225,6 +229,11 @@ impl GameVisitor for Deepen<'_> {
         let began = Instant::now();
         let deadline = began + limit;
         let prepared = (|| {
+            if let Some(lines) = request.lines {
+                gamelab_core::limits::LINES
+                    .check(lines)
+                    .map_err(|e| ApiError::bad_request(format!("lines: {e}")))?;
+            }
             let game = position_after::<G>(&request.moves)?;
             if let Some(outcome) = game.outcome() {
                 return Err(ApiError::conflict(format!(
@@ -259,8 +268,9 @@ impl GameVisitor for Deepen<'_> {
         let mut last: Option<DeepeningView> = None;
         let mut said_started = false;
         let analyst = agent.analyst();
+        let lines = request.lines;
         let end = analyst.and_then(|analyst| {
-            analyst.deepen_move_scores(&game, &mut |step| {
+            let mut step = |step: &Deepening<G::Move>| {
                 if !said_started {
                     said_started = true;
                     started(Ok(()));
@@ -272,7 +282,11 @@ impl GameVisitor for Deepen<'_> {
                 } else {
                     ControlFlow::Break(())
                 }
-            })
+            };
+            match lines {
+                Some(count) => analyst.deepen_lines(&game, count, &mut step),
+                None => analyst.deepen_move_scores(&game, &mut step),
+            }
         });
         let Some(end) = end else {
             return started(Err(ApiError::bad_request(format!(

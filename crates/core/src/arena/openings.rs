@@ -96,7 +96,7 @@ pub enum BalancedError {
 }
 
 /// [`openings`] kept where `judge` values the position within ±`window` for the side to
-/// move ([`Agent::value`], in the judge's units).
+/// move ([`crate::Analyst::value`], in the judge's units).
 pub fn balanced_openings<G: Game>(
     count: u64,
     plies: u32,

@@ -1016,6 +1016,46 @@ test("analysis that keeps deepening: level by level to the exact values", async 
   assert.deepEqual(page.errors, []);
 });
 
+// Issue 62: multi-line analysis. The deepening asked for the best lines lists them, best
+// first, each a button that plays it out; the best line is the best move of the analysis
+// of every move.
+for (const [name, viewport] of [["desktop", { width: 1360, height: 900 }], ["phone", { width: 390, height: 844 }]]) {
+  test(`analysis of the best lines, each played out by a tap (${name})`, async () => {
+    const page = await open(viewport);
+    await othelloBetweenPeople(page, 44);
+    await page.fill("#analysis-ai", "engine:threads=1");
+    await page.check("#analysis-deepen");
+    await page.check("#analysis-on");
+    const exact = /Ended: every move's value is exact\.$/;
+    await page.waitForFunction((re) => new RegExp(re).test(document.querySelector("#analysis-note").textContent), exact.source);
+    const everyMove = await page.$$eval("#analysis-lines li", (l) => l.map((x) => x.textContent));
+    await page.selectOption("#analysis-line-count", "2");
+    await page.waitForFunction((re) => / 2 of 2 lines exact, /.test(document.querySelector("#analysis-note").textContent)
+      && new RegExp(re).test(document.querySelector("#analysis-note").textContent), exact.source);
+    const lines = await page.$$eval("#analysis-lines li", (l) => l.map((x) => x.textContent));
+    assert.equal(lines.length, 2, String(lines));
+    assert.ok(lines.every((t) => /^[a-h][1-8]: [+−]?\d+ discs \(exact\) — [a-h][1-8]( [a-h][1-8]| pass)+$/.test(t)), String(lines));
+    // The best line is the best move's, with its value, as the analysis of every move has it.
+    assert.equal(lines[0].split(" — ")[0], everyMove[0].split(" — ")[0]);
+    // Only the lines' moves carry values on the board.
+    assert.equal(await page.$$eval("#play-board .overlay", (o) => o.length), 2);
+    const targets = await page.$$eval("#analysis-lines .play-line", (b) => b.map((x) => x.getBoundingClientRect().height));
+    assert.ok(targets.every((h) => h >= 40), `line buttons ${targets} px tall`);
+    await page.$eval("#analysis-lines", (e) => e.scrollIntoView());
+    await shot(page, `othello-best-lines-${name}`);
+    // A tap plays the line out: its moves join the game, which stops at its end.
+    const line = lines[1].split(" — ")[1].split(" ");
+    await page.click("#analysis-lines .play-line >> nth=1");
+    const end = 44 + line.length;
+    await page.waitForFunction((n) => document.querySelector("#replay-label").textContent === `move ${n} of ${n}`, end);
+    const played = await page.evaluate(() => play.state.moves.slice(44).map((m) => m.text));
+    assert.deepEqual(played, line);
+    // The choice comes back with a reload.
+    assert.match(page.url(), /[?&]lines=2(&|$)/);
+    assert.deepEqual(page.errors, []);
+  });
+}
+
 // A deepening that the AI's own time ends part way through a level: the moves that level
 // had valued show its values, underlined, and the note says how many.
 for (const [name, viewport] of [["desktop", { width: 1360, height: 900 }], ["phone", { width: 390, height: 844 }]]) {
