@@ -96,6 +96,12 @@ enum Command {
     TrainPatterns(othello::train::TrainPatternsArgs),
     /// Othello: build the opening book from the WTHOR games' openings and write it.
     BuildBook(othello::book::BuildBookArgs),
+    /// Othello: cut positions from real games and solve them exactly, as an FFO suite to
+    /// measure evaluations against (`eval-error`).
+    ExactSet(othello::accuracy::ExactSetArgs),
+    /// Othello: a model's error against exact scores, stage by stage: the static
+    /// evaluation's and depth-limited searches'.
+    EvalError(othello::accuracy::EvalErrorArgs),
     /// Othello: an AI as an NBoard engine on standard input and output.
     Nboard(othello::nboard::NboardArgs),
     /// Othello: an AI as a GTP (Go Text Protocol) engine on standard input and output.
@@ -155,6 +161,8 @@ fn main() -> ExitCode {
         Command::Gtp(args) => othello::gtp::gtp_cmd(args),
         Command::TrainPatterns(args) => othello::train::run(args),
         Command::BuildBook(args) => othello::book::run(args),
+        Command::ExactSet(args) => othello::accuracy::exact_set(args),
+        Command::EvalError(args) => othello::accuracy::eval_error(args),
     };
     match result {
         // A match cut short by Ctrl-C said so and kept its games; the exit status says so too.

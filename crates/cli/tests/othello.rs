@@ -1234,3 +1234,67 @@ fn a_forced_pass_is_played_without_a_search_to_show() {
         .stdout(predicate::str::contains("no search: it is the only move\n"))
         .stdout(predicate::str::contains("search depth").not());
 }
+
+#[test]
+fn exact_set_solves_positions_of_real_games_and_eval_error_measures_against_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let suite = dir.path().join("exact.txt");
+    let suite_arg = suite.to_str().unwrap();
+    let games = shared("wthor/WTH_2021.wtb");
+    let out = stdout(&[
+        "exact-set",
+        "--games",
+        &games,
+        "--empties",
+        "12-14",
+        "--count",
+        "6",
+        "--seed",
+        "3",
+        "--out",
+        suite_arg,
+    ]);
+    assert!(
+        out.starts_with("6 positions of 320 games solved in "),
+        "{out}"
+    );
+    // An FFO suite: the solver agrees with every score it holds.
+    let text = std::fs::read_to_string(&suite).unwrap();
+    assert!(text.contains("# Made by: gamelab exact-set "), "{text}");
+    assert_eq!(text.lines().filter(|l| !l.starts_with('#')).count(), 6);
+    gamelab().args(["ffo", suite_arg]).assert().success();
+    let out = stdout(&["eval-error", suite_arg, "--depths", "0,3"]);
+    assert!(out.contains("static          depth 3"), "{out}");
+    assert!(out.contains("(6 positions)"), "{out}");
+    let rows: Vec<serde_json::Value> = stdout(&["eval-error", suite_arg, "--json"])
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let positions: u64 = rows
+        .iter()
+        .filter(|r| !r["stage"].is_null())
+        .map(|r| r["positions"].as_u64().unwrap())
+        .sum();
+    assert_eq!(positions, 6);
+    assert!(rows.iter().all(|r| r["mae"].as_array().unwrap().len() == 4));
+    for (args, needle) in [
+        (
+            vec!["exact-set", "--empties", "22-20", "--out", suite_arg],
+            "expected empty squares as `N` or `A-B`, from 1 to 30",
+        ),
+        (
+            vec!["eval-error", "/nonexistent/suite.txt"],
+            "cannot read /nonexistent/suite.txt",
+        ),
+        (
+            vec!["eval-error", suite_arg, "--depths", "0,21"],
+            "--depths",
+        ),
+    ] {
+        gamelab()
+            .args(&args)
+            .assert()
+            .failure()
+            .stderr(predicate::str::contains(needle));
+    }
+}

@@ -32,7 +32,9 @@ pub mod gtp_session;
 pub mod nboard_session;
 pub mod selfplay;
 
-pub use engine::{book, endgame, eval, learned, patterns, perft, probcut, search, training};
+pub use engine::{
+    accuracy, book, endgame, eval, learned, patterns, perft, probcut, search, training,
+};
 pub use formats::{ffo, ggf, openings, transcript, wthor, wthor_database};
 pub use protocols::{gtp_engine, nboard_engine, outside_engine};
 pub use rules::{bits, kernel};

@@ -1064,3 +1064,53 @@ fn the_best_lines_near_the_end_are_the_exact_best_moves() {
     assert_eq!(values(best), values(&solved[..2]));
     assert!(best.iter().all(|line| solved.contains(line)));
 }
+
+#[test]
+fn the_evaluation_error_is_measured_against_exact_scores_stage_by_stage() {
+    use gamelab_othello::accuracy::{evaluation_error, sample_positions, solve_all, write_suite};
+    let games = gamelab_othello::wthor::read(std::path::Path::new(&format!(
+        "{}/../../../shared/data/othello/wthor/WTH_2021.wtb",
+        env!("CARGO_MANIFEST_DIR")
+    )))
+    .unwrap();
+    // The same seed, the same positions; each of them at 7 or 8 empty squares.
+    let boards = |seed| -> Vec<String> {
+        sample_positions(&games, 7..=8, 30, 1, seed)
+            .iter()
+            .map(Othello::board_string)
+            .collect()
+    };
+    let positions = sample_positions(&games, 7..=8, 30, 1, 5);
+    assert_eq!(boards(5), boards(5));
+    assert_ne!(boards(5), boards(6));
+    assert_eq!(positions.len(), 30);
+    assert!(positions.iter().all(|p| (7..=8).contains(&p.empties())));
+    let solved = solve_all(&positions, &|| {});
+    // Written as an FFO suite, read back the same.
+    let text = write_suite(&solved, "a test");
+    let read = gamelab_othello::ffo::parse(&text, "suite").unwrap();
+    assert_eq!(read.len(), 30);
+    for (a, b) in read.iter().zip(&solved) {
+        assert_eq!(
+            (a.position.board_string(), a.expected, &a.best),
+            (b.position.board_string(), b.expected, &b.best)
+        );
+    }
+    let model = gamelab_othello::learned::shipped();
+    let table = evaluation_error(&model, &solved, &[0, 2, 8], &|| {});
+    // Stages 13 (7-8 empties) only, then every position together.
+    let all = table.last().unwrap();
+    assert_eq!((all.stage, all.positions), (usize::MAX, 30));
+    assert_eq!(
+        table[..table.len() - 1]
+            .iter()
+            .map(|r| r.positions)
+            .sum::<usize>(),
+        30
+    );
+    // The static evaluation errs by discs; a search that sees (nearly) to the end, much
+    // less (not nothing: a pass lengthens a game past its empty squares, and ProbCut cuts).
+    assert!(all.mae[0] > 2.0, "{all:?}");
+    assert!(all.mae[2] < all.mae[0] / 2.0, "{all:?}");
+    assert!(all.mae.iter().zip(&all.bias).all(|(m, b)| b.abs() <= *m));
+}

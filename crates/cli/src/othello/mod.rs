@@ -1,6 +1,7 @@
 //! Othello's own subcommands: `perft`, `ffo` (the endgame suite), `wthor` (the game
 //! database), `train-patterns` (the learned evaluation), `build-book` (the opening book), `nboard` and `gtp` (the engine protocols).
 
+pub mod accuracy;
 pub mod book;
 mod commands;
 pub mod gtp;

@@ -3,6 +3,7 @@
 //! training, and the builds that compile each hot function once per SIMD level. Stands on
 //! the rules and the formats.
 
+pub mod accuracy;
 pub mod book;
 pub(crate) mod builds;
 pub mod endgame;

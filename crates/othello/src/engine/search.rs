@@ -433,7 +433,7 @@ impl Searcher {
     /// runs as a new searcher's would (the same move, score and nodes), without the
     /// cost of new tables. `parallel`: on the threads of the rayon pool it runs on (the
     /// exact solver's, for its first guess).
-    pub(crate) fn forget(&mut self, parallel: bool) {
+    pub fn forget(&mut self, parallel: bool) {
         self.table.clear(parallel);
         if let Some(solver) = &mut self.solver {
             solver.forget();
