@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use anyhow::Context;
 use clap::Args;
-use gamelab_core::arena::{MatchConfig, PlayedGame, run_match};
+use gamelab_core::arena::PlayedGame;
 use gamelab_core::match_request::MatchRequest;
 use gamelab_core::{Described, FileAccess, GameVisitor};
 
@@ -45,18 +45,15 @@ pub fn play<G: Described>(
     let registry = G::registry();
     registry.build(a)?;
     registry.build(b)?;
-    let cfg = MatchConfig {
-        games_per_side,
-        seed,
-        threads: 0,
-        opening_plies: 0,
-        ..Default::default()
-    };
+    let mut request = MatchRequest::new(a, b);
+    request.games_per_side = Some(games_per_side);
+    request.seed = seed;
+    let prepared = request.prepare(&registry, &FileAccess::Any)?;
     let make_a = || registry.build(a).expect("checked");
     let make_b = || registry.build(b).expect("checked");
     let bar = crate::progress::bar(2 * games_per_side, "games");
     let progress = |n: u64| crate::progress::advance(&bar, n);
-    let (_, played) = run_match::<G, _>(&make_a, &make_b, &cfg, &progress, true);
+    let (_, played) = prepared.run_here(&make_a, &make_b, &progress, true)?;
     crate::progress::finish(bar);
     Ok(played)
 }

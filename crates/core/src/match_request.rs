@@ -413,6 +413,36 @@ impl<G: Notation + EngineHooks> PreparedMatch<G> {
         self.finish(self.report(), &played, started).map(Some)
     }
 
+    /// Plays the match on this process's threads ([`LocalThreads`]) with agents from the
+    /// two factories, `progress` told how many games each finished chunk played: the run,
+    /// and with `keep_games` every game in index order. For code that plays a match
+    /// itself (a learning curve, a training round's strength test) rather than a front
+    /// end's executor.
+    pub fn run_here<A: Agent<G>>(
+        &self,
+        make_a: &AgentFactory<'_, A>,
+        make_b: &AgentFactory<'_, A>,
+        progress: &(dyn Fn(u64) + Sync),
+        keep_games: bool,
+    ) -> Result<(MatchRun, Vec<PlayedGame<G::Move>>), MatchError> {
+        let live = LiveOptions::for_match(&self.config(), keep_games);
+        let on_chunk = |chunk: &ChunkResult<G::Move>| progress(chunk.range.end - chunk.range.start);
+        let mut games = Vec::new();
+        let mut executor = LocalThreads {
+            make_a,
+            make_b,
+            live,
+            on_chunk: &on_chunk,
+            on_games: &mut |chunk| {
+                games.extend(chunk);
+                true
+            },
+        };
+        let run = self.run(&mut executor)?;
+        let run = run.expect("this process's threads play every game");
+        Ok((run, games))
+    }
+
     /// `report` (say, the one a live view showed) completed with the games played.
     pub fn finish(
         &self,

@@ -212,7 +212,7 @@ pub fn run(args: TrainPatternsArgs) -> anyhow::Result<()> {
         train.append(&more);
         let (next, table, next_error) = fit(&train, &test, options)?;
         let next = Arc::new(next);
-        let points = strength(&next, &model, args.self_play_level);
+        let points = strength(&next, &model, args.self_play_level)?;
         println!(
             "\nround {round}: {} self-play games {source} ({} positions, {} in all) in {:.1} s; held-out MAE {:.2} discs (was {:.2}); the new model at level {} against the last: {:.1} % of the points (100 openings of 8 plies, both colours)",
             games.len(),
@@ -315,24 +315,25 @@ fn fit(
 
 /// The share of the points `new` scores against `old`, both as the engine at `level`, over
 /// 100 random openings of 8 plies played once with each colour.
-fn strength(new: &Arc<PatternModel>, old: &Arc<PatternModel>, level: u32) -> f64 {
-    use gamelab_core::Agent;
-    use gamelab_core::arena::{MatchConfig, run_match};
+fn strength(new: &Arc<PatternModel>, old: &Arc<PatternModel>, level: u32) -> anyhow::Result<f64> {
+    use gamelab_core::match_request::{MatchRequest, Openings};
+    use gamelab_core::{Agent, FileAccess, Registry};
     use gamelab_othello::Othello;
     use gamelab_othello::ai::Engine;
     let engine = |model: &Arc<PatternModel>| -> Box<dyn Agent<Othello>> {
         Box::new(Engine::new(model.clone(), level, None))
     };
-    let cfg = MatchConfig {
-        games_per_side: 100,
-        seed: 0,
-        threads: 0,
-        opening_plies: 8,
-        ..Default::default()
+    let mut request = MatchRequest::new("the new model", "the last model");
+    request.games_per_side = Some(100);
+    request.openings = Openings::Random {
+        plies: 8,
+        judge: None,
     };
+    // No judge: the openings need no AI of the registry.
+    let prepared = request.prepare(&Registry::<Othello>::new(), &FileAccess::Any)?;
     let make_new = || engine(new);
     let make_old = || engine(old);
-    let (result, _) = run_match::<Othello, _>(&make_new, &make_old, &cfg, &|_| {}, false);
-    let t = result.total();
-    (t.win as f64 + t.draw as f64 / 2.0) / t.games() as f64
+    let (run, _) = prepared.run_here(&make_new, &make_old, &|_| {}, false)?;
+    let t = run.report.total;
+    Ok((t.win as f64 + t.draw as f64 / 2.0) / t.games() as f64)
 }
