@@ -424,7 +424,7 @@ impl<G: Notation + EngineHooks> PreparedMatch<G> {
         make_b: &AgentFactory<'_, A>,
         progress: &(dyn Fn(u64) + Sync),
         keep_games: bool,
-    ) -> Result<(MatchRun, Vec<PlayedGame<G::Move>>), MatchError> {
+    ) -> Result<RunHere<G::Move>, MatchError> {
         let live = LiveOptions::for_match(&self.config(), keep_games);
         let on_chunk = |chunk: &ChunkResult<G::Move>| progress(chunk.range.end - chunk.range.start);
         let mut games = Vec::new();
@@ -493,6 +493,9 @@ fn finished(mut report: MatchReport, started: Instant) -> MatchRun {
     report.elapsed_ms = (seconds * 1e3) as u64;
     MatchRun { report, seconds }
 }
+
+/// A match run on this process's threads and its games ([`PreparedMatch::run_here`]).
+pub type RunHere<M> = (MatchRun, Vec<PlayedGame<M>>);
 
 /// The executor of this process: the arena's worker threads (`request.threads`), agents
 /// made by the two factories, chunks handed to `on_chunk` (from worker threads, to watch)
