@@ -17,7 +17,46 @@ use std::sync::atomic::Ordering;
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
+use thiserror::Error;
+
 use crate::StopFlag;
+
+/// What went wrong with an outside program. The messages say what the program did, for a
+/// forfeit's reason or an error naming the program before them.
+#[derive(Clone, Debug, Error, PartialEq)]
+pub enum ProgramError {
+    #[error("cannot read the command `{command}`: {reason}")]
+    Command { command: String, reason: String },
+    #[error("the command is empty; give the program to run")]
+    EmptyCommand,
+    #[error("`{0}` is not a program that can be run")]
+    NotRunnable(String),
+    #[error("no program `{0}` in PATH")]
+    NotInPath(String),
+    #[error("cannot start it: {0}")]
+    Start(String),
+    #[error("cannot talk to it (no standard input or output)")]
+    NoPipes,
+    #[error("it stopped reading its input (it has probably ended)")]
+    InputClosed,
+    #[error("the match was stopped")]
+    Stopped,
+    #[error("{what} did not come within {seconds} s")]
+    TimedOut { what: String, seconds: f64 },
+    #[error("it printed more than {MAX_ANSWER_LINES} lines or {} MiB while {what} was awaited", MAX_ANSWER_BYTES >> 20)]
+    TooMuch { what: String },
+    #[error("it {printed} while {what} was awaited")]
+    BadLine { printed: &'static str, what: String },
+    #[error("{ended} while {what} was awaited")]
+    Ended { ended: String, what: String },
+}
+
+/// The protocols above keep their reasons as text (a forfeit's, an error's).
+impl From<ProgramError> for String {
+    fn from(e: ProgramError) -> String {
+        e.to_string()
+    }
+}
 
 /// A program run as a child process, started on demand and kept until it fails.
 pub struct ChildProgram {
@@ -73,11 +112,13 @@ impl ChildProgram {
     /// A program run as `command` (the program and its arguments, split as a shell would)
     /// that may take up to `timeout` to answer. The program must be found now: a missing
     /// one is an error at once rather than a failure at every move.
-    pub fn new(command: &str, timeout: Duration) -> Result<ChildProgram, String> {
-        let words = shell_words::split(command)
-            .map_err(|e| format!("cannot read the command `{command}`: {e}"))?;
+    pub fn new(command: &str, timeout: Duration) -> Result<ChildProgram, ProgramError> {
+        let words = shell_words::split(command).map_err(|e| ProgramError::Command {
+            command: command.to_string(),
+            reason: e.to_string(),
+        })?;
         let Some(program) = words.first() else {
-            return Err("the command is empty; give the program to run".into());
+            return Err(ProgramError::EmptyCommand);
         };
         find_program(program)?;
         Ok(ChildProgram {
@@ -106,7 +147,7 @@ impl ChildProgram {
 
     /// Starts the program, its standard error discarded, as the leader of a new process
     /// group (see [`ChildProgram::kill`]).
-    pub fn start(&mut self) -> Result<(), String> {
+    pub fn start(&mut self) -> Result<(), ProgramError> {
         let mut child = Command::new(&self.command[0])
             .args(&self.command[1..])
             .process_group(0)
@@ -114,10 +155,10 @@ impl ChildProgram {
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()
-            .map_err(|e| format!("cannot start it: {e}"))?;
+            .map_err(|e| ProgramError::Start(e.to_string()))?;
         let (input, output) = match (child.stdin.take(), child.stdout.take()) {
             (Some(i), Some(o)) => (i, o),
-            _ => return Err("cannot talk to it (no standard input or output)".into()),
+            _ => return Err(ProgramError::NoPipes),
         };
         let (tx, lines) = mpsc::sync_channel(QUEUE);
         std::thread::spawn(move || {
@@ -139,7 +180,7 @@ impl ChildProgram {
     }
 
     /// Sends one line, a new request: the program's answer is counted from here.
-    pub fn send(&mut self, line: &str) -> Result<(), String> {
+    pub fn send(&mut self, line: &str) -> Result<(), ProgramError> {
         self.answer = AnswerSize::default();
         let running = self
             .running
@@ -147,7 +188,7 @@ impl ChildProgram {
             .expect("started before anything is sent");
         writeln!(running.input, "{line}")
             .and_then(|()| running.input.flush())
-            .map_err(|_| "it stopped reading its input (it has probably ended)".to_string())
+            .map_err(|_| ProgramError::InputClosed)
     }
 
     /// The time by which an answer asked for now must have come.
@@ -157,7 +198,7 @@ impl ChildProgram {
 
     /// The program's next line, trimmed, if it comes by `deadline`; `what` (what is
     /// awaited) goes into the error otherwise.
-    pub fn next_line(&mut self, deadline: Instant, what: &str) -> Result<String, String> {
+    pub fn next_line(&mut self, deadline: Instant, what: &str) -> Result<String, ProgramError> {
         let timeout = self.timeout;
         let running = self.running.as_mut().expect("started before it is read");
         loop {
@@ -166,14 +207,14 @@ impl ChildProgram {
                 .as_ref()
                 .is_some_and(|s| s.load(Ordering::Relaxed))
             {
-                return Err("the match was stopped".into());
+                return Err(ProgramError::Stopped);
             }
             let left = deadline.saturating_duration_since(Instant::now());
             if left.is_zero() {
-                return Err(format!(
-                    "{what} did not come within {} s",
-                    timeout.as_secs_f64()
-                ));
+                return Err(ProgramError::TimedOut {
+                    what: what.to_string(),
+                    seconds: timeout.as_secs_f64(),
+                });
             }
             match running.lines.recv_timeout(left.min(STOP_CHECK)) {
                 Ok(Ok(line)) => {
@@ -181,10 +222,9 @@ impl ChildProgram {
                     self.answer.bytes += line.len() + 1;
                     if self.answer.lines > MAX_ANSWER_LINES || self.answer.bytes > MAX_ANSWER_BYTES
                     {
-                        return Err(format!(
-                            "it printed more than {MAX_ANSWER_LINES} lines or {} MiB while {what} was awaited",
-                            MAX_ANSWER_BYTES >> 20
-                        ));
+                        return Err(ProgramError::TooMuch {
+                            what: what.to_string(),
+                        });
                     }
                     return Ok(line.trim().to_string());
                 }
@@ -194,7 +234,10 @@ impl ChildProgram {
                         BadLine::TooLong => "printed a line longer than 1 MiB",
                         BadLine::Unreadable => "could not be read",
                     };
-                    return Err(format!("it {printed} while {what} was awaited"));
+                    return Err(ProgramError::BadLine {
+                        printed,
+                        what: what.to_string(),
+                    });
                 }
                 Err(RecvTimeoutError::Timeout) => continue,
                 Err(RecvTimeoutError::Disconnected) => {
@@ -202,7 +245,10 @@ impl ChildProgram {
                         .map_or("it closed its output".to_string(), |s| {
                             format!("it ended ({s})")
                         });
-                    return Err(format!("{ended} while {what} was awaited"));
+                    return Err(ProgramError::Ended {
+                        ended,
+                        what: what.to_string(),
+                    });
                 }
             }
         }
@@ -284,7 +330,7 @@ pub fn shorten(line: &str) -> String {
 }
 
 /// Whether `program` can be run: a path to an executable file, or a name found in `PATH`.
-fn find_program(program: &str) -> Result<(), String> {
+fn find_program(program: &str) -> Result<(), ProgramError> {
     let runnable = |path: &std::path::Path| {
         std::fs::metadata(path).is_ok_and(|m| m.is_file() && executable(&m))
     };
@@ -292,14 +338,14 @@ fn find_program(program: &str) -> Result<(), String> {
         return if runnable(std::path::Path::new(program)) {
             Ok(())
         } else {
-            Err(format!("`{program}` is not a program that can be run"))
+            Err(ProgramError::NotRunnable(program.to_string()))
         };
     }
     let path = std::env::var_os("PATH").unwrap_or_default();
     if std::env::split_paths(&path).any(|dir| runnable(&dir.join(program))) {
         Ok(())
     } else {
-        Err(format!("no program `{program}` in PATH"))
+        Err(ProgramError::NotInPath(program.to_string()))
     }
 }
 
@@ -358,7 +404,7 @@ mod tests {
         let deadline = program.deadline();
         let err = program.next_line(deadline, "a line").unwrap_err();
         assert_eq!(
-            err,
+            err.to_string(),
             "it printed a line longer than 1 MiB while a line was awaited"
         );
     }
@@ -383,6 +429,12 @@ mod tests {
         assert_eq!(lines, MAX_ANSWER_LINES);
         assert_eq!(
             err,
+            ProgramError::TooMuch {
+                what: "a move".into()
+            }
+        );
+        assert_eq!(
+            err.to_string(),
             "it printed more than 100000 lines or 64 MiB while a move was awaited"
         );
         // The next request is counted afresh.

@@ -7,6 +7,8 @@
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use thiserror::Error;
+
 /// The longest time a control or a clock may hold: a year, far beyond any game, and
 /// small enough that sums of them never overflow.
 pub const MAX_SECONDS: f64 = 365.0 * 24.0 * 3600.0;
@@ -31,7 +33,7 @@ pub enum TimeControl {
 impl TimeControl {
     /// GTP's `time_settings main_time byo_yomi_time byo_yomi_stones` (seconds, seconds,
     /// moves): a period with no stones means no limit, as the protocol has it.
-    pub fn from_gtp(main: f64, period: f64, stones: u32) -> Result<TimeControl, String> {
+    pub fn from_gtp(main: f64, period: f64, stones: u32) -> Result<TimeControl, SecondsError> {
         let main = seconds("main time", main)?;
         let period = seconds("byo-yomi time", period)?;
         Ok(match (period.is_zero(), stones) {
@@ -106,20 +108,46 @@ impl TimeControl {
     }
 }
 
+/// A time control that cannot be read. Every message names the clock once, as its first
+/// words.
+#[derive(Clone, Debug, Error, PartialEq)]
+pub enum ClockError {
+    #[error(
+        "clock `{0}`: expected MAIN, MAIN+INCREMENT or MAIN/PERIOD/STONES in seconds (60, 60+0.5, 300/30/5)"
+    )]
+    Malformed(String),
+    #[error("clock `{text}`: {source}")]
+    OutOfRange { text: String, source: SecondsError },
+    #[error(
+        "clock `{0}` leaves no time for a move: expected a main time above 0, or an increment or byo-yomi after it"
+    )]
+    NoTimeForAMove(String),
+    #[error(
+        "clock `{0}` is no limit (a byo-yomi period with no stones, as GTP has it): leave the clock out"
+    )]
+    NoLimit(String),
+}
+
+/// A number of seconds out of range ([`seconds`]).
+#[derive(Clone, Debug, Error, PartialEq)]
+#[error("{what} {value}: expected seconds from 0 to {MAX_SECONDS}")]
+pub struct SecondsError {
+    pub what: String,
+    pub value: f64,
+}
+
 impl std::str::FromStr for TimeControl {
-    type Err = String;
+    type Err = ClockError;
 
     /// `MAIN` (seconds a side for the game), `MAIN+INCREMENT` (Fischer), or
     /// `MAIN/PERIOD/STONES` (GTP's Canadian byo-yomi).
-    fn from_str(text: &str) -> Result<TimeControl, String> {
-        let expected = || {
-            format!(
-                "clock `{text}`: expected MAIN, MAIN+INCREMENT or MAIN/PERIOD/STONES in seconds (60, 60+0.5, 300/30/5)"
-            )
-        };
+    fn from_str(text: &str) -> Result<TimeControl, ClockError> {
+        let expected = || ClockError::Malformed(text.to_string());
         let number = |word: &str| word.trim().parse::<f64>().map_err(|_| expected());
-        // Every message names the clock once, as the first words.
-        let in_range = |e: String| format!("clock `{text}`: {e}");
+        let in_range = |source: SecondsError| ClockError::OutOfRange {
+            text: text.to_string(),
+            source,
+        };
         let parts: Vec<&str> = text.split('/').collect();
         match parts[..] {
             [main, period, stones] => {
@@ -140,12 +168,8 @@ impl std::str::FromStr for TimeControl {
                 main: Duration::ZERO,
                 stones: 0,
                 ..
-            } => Err(format!(
-                "clock `{text}` leaves no time for a move: expected a main time above 0, or an increment or byo-yomi after it"
-            )),
-            TimeControl::Unlimited => Err(format!(
-                "clock `{text}` is no limit (a byo-yomi period with no stones, as GTP has it): leave the clock out"
-            )),
+            } => Err(ClockError::NoTimeForAMove(text.to_string())),
+            TimeControl::Unlimited => Err(ClockError::NoLimit(text.to_string())),
             control => Ok(control),
         })
     }
@@ -176,13 +200,14 @@ impl std::fmt::Display for TimeControl {
 }
 
 /// A number of seconds from outside: finite, not negative, at most [`MAX_SECONDS`].
-pub fn seconds(what: &str, value: f64) -> Result<Duration, String> {
+pub fn seconds(what: &str, value: f64) -> Result<Duration, SecondsError> {
     if (0.0..=MAX_SECONDS).contains(&value) {
         Ok(Duration::from_secs_f64(value))
     } else {
-        Err(format!(
-            "{what} {value}: expected seconds from 0 to {MAX_SECONDS}"
-        ))
+        Err(SecondsError {
+            what: what.to_string(),
+            value,
+        })
     }
 }
 
@@ -439,9 +464,10 @@ mod tests {
         );
         for bad in [-1.0, f64::NAN, f64::INFINITY, 1e300] {
             let e = TimeControl::from_gtp(bad, 0.0, 0).unwrap_err();
-            assert!(e.starts_with("main time"), "{e}");
+            assert_eq!(e.what, "main time");
+            assert!(e.to_string().starts_with("main time"), "{e}");
             let e = TimeControl::from_gtp(0.0, bad, 0).unwrap_err();
-            assert!(e.starts_with("byo-yomi time"), "{e}");
+            assert!(e.to_string().starts_with("byo-yomi time"), "{e}");
         }
         assert_eq!(TimeControl::Unlimited.start(), None);
     }
@@ -486,7 +512,8 @@ mod tests {
             assert_eq!(control.to_string(), text);
         }
         let e = "0/1/0".parse::<TimeControl>().unwrap_err();
-        assert!(e.contains("is no limit"), "{e}");
+        assert_eq!(e, ClockError::NoLimit("0/1/0".into()));
+        assert!(e.to_string().contains("is no limit"), "{e}");
         let words: Vec<String> = ["60", "60+0.5", "0/30/5", "0/30/1"]
             .into_iter()
             .map(|t| t.parse::<TimeControl>().unwrap().describe())
@@ -503,14 +530,14 @@ mod tests {
             ]
         );
         for none in ["0", "0/0/5"] {
-            let e = none.parse::<TimeControl>().unwrap_err();
+            let e = none.parse::<TimeControl>().unwrap_err().to_string();
             assert!(e.contains("leaves no time for a move"), "{e}");
         }
         assert_eq!(TimeControl::default(), TimeControl::Unlimited);
         for bad in [
             "", "sixty", "60+", "+1", "60/30", "60/30/x", "1/2/3/4", "60+1+1",
         ] {
-            let e = bad.parse::<TimeControl>().unwrap_err();
+            let e = bad.parse::<TimeControl>().unwrap_err().to_string();
             assert!(
                 e.starts_with(&format!("clock `{bad}`: expected MAIN")),
                 "{e}"
@@ -522,7 +549,7 @@ mod tests {
             ("60+inf", "increment"),
             ("60/-1/5", "byo-yomi time"),
         ] {
-            let e = bad.parse::<TimeControl>().unwrap_err();
+            let e = bad.parse::<TimeControl>().unwrap_err().to_string();
             assert!(
                 e.starts_with(&format!("clock `{bad}`: {what}")),
                 "{bad}: {e}"

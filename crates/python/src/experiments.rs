@@ -275,7 +275,7 @@ pub fn _match(
     let clock = clock
         .map(str::parse::<gamelab_core::clock::TimeControl>)
         .transpose()
-        .map_err(PyValueError::new_err)?
+        .map_err(|e| PyValueError::new_err(e.to_string()))?
         .unwrap_or_default();
     let games = check_games(games)?;
     let threads = args::threads(threads)?.unwrap_or(0);

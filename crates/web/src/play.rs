@@ -259,7 +259,7 @@ impl<G: Described> WebSession<G> {
             Some(text) => text
                 .parse::<TimeControl>()
                 // The message names the clock already.
-                .map_err(ApiError::bad_request)?,
+                .map_err(|e| ApiError::bad_request(e.to_string()))?,
             None => TimeControl::Unlimited,
         };
         let mut session = PlaySession::new(start, seats, request.seed);

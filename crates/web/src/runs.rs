@@ -56,7 +56,7 @@ pub(crate) fn check_games_and_clock(
     clock
         .map(str::parse::<gamelab_core::clock::TimeControl>)
         .transpose()
-        .map_err(ApiError::bad_request)
+        .map_err(|e| ApiError::bad_request(e.to_string()))
 }
 
 /// A run as the page sees it; sent again each time games finish. Its tables, exact table
