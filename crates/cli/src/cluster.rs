@@ -97,7 +97,9 @@ fn play_shard<G: Described>(
             .iter()
             .map(|g| {
                 let record = GameRecord::of::<G>(g, &specs[0], &specs[1], cfg.seed);
-                format.line::<G>(&record, Some((&g.moves, g.outcome)))
+                format
+                    .line::<G>(&record, Some((&g.moves, g.outcome)))
+                    .map_err(|e| e.to_string())
             })
             .collect(),
     };

@@ -148,39 +148,74 @@ pub fn play_record_move<G: Notation>(
     }
 }
 
+/// Why a record, or a line of the article's CSV, is not a game that was played.
+#[derive(Clone, Debug, Error, PartialEq, Eq)]
+pub enum ReplayError {
+    #[error("the record is a {record} game, not {game}")]
+    OtherGame { record: String, game: &'static str },
+    #[error("move {number} `{text}`: {reason}")]
+    Move {
+        number: usize,
+        text: String,
+        reason: String,
+    },
+    #[error("move {number}: `{text}` is not the code of a legal move")]
+    Code { number: usize, text: String },
+    #[error("the moves end before the game does")]
+    EndsEarly,
+    #[error("the record says a side forfeited, but the moves end the game")]
+    ForfeitAfterTheEnd,
+    #[error("the moves end in `{played}` but the {source_name} says `{written}`")]
+    Result {
+        played: String,
+        written: String,
+        /// What said otherwise: "record", or the CSV's "line".
+        source_name: &'static str,
+    },
+    #[error("the winner `{given}` is not 0 (draw), 1 ({first}) or 2 ({second})")]
+    Winner {
+        given: String,
+        first: &'static str,
+        second: &'static str,
+    },
+    /// The game's own format could not hold it.
+    #[error("{0}")]
+    Format(String),
+}
+
 /// Replays a record's moves from the start position, checking each one; returns every
 /// position from the start to the end.
-pub fn replay<G: Notation>(record: &GameRecord) -> Result<Vec<G>, String> {
+pub fn replay<G: Notation>(record: &GameRecord) -> Result<Vec<G>, ReplayError> {
     if record.game != G::NAME {
-        return Err(format!(
-            "the record is a {} game, not {}",
-            record.game,
-            G::NAME
-        ));
+        return Err(ReplayError::OtherGame {
+            record: record.game.clone(),
+            game: G::NAME,
+        });
     }
     let mut game = G::start();
     let mut positions = vec![game.clone()];
     for (i, text) in record.moves.iter().enumerate() {
-        let mv = game
-            .parse_move(text)
-            .map_err(|e| format!("move {} `{text}`: {e}", i + 1))?;
+        let mv = game.parse_move(text).map_err(|e| ReplayError::Move {
+            number: i + 1,
+            text: text.clone(),
+            reason: e.to_string(),
+        })?;
         game.play_unchecked(mv);
         positions.push(game.clone());
     }
     let result = match (game.outcome(), &record.forfeit) {
         (Some(o), None) => o.winner().map_or("draw", G::side_name),
-        (None, None) => return Err("the moves end before the game does".into()),
+        (None, None) => return Err(ReplayError::EndsEarly),
         // The side to move gave the game up: the other side won.
         (None, Some(_)) => G::side_name(game.to_move().opponent()),
-        (Some(_), Some(_)) => {
-            return Err("the record says a side forfeited, but the moves end the game".into());
-        }
+        (Some(_), Some(_)) => return Err(ReplayError::ForfeitAfterTheEnd),
     };
     if result != record.result {
-        return Err(format!(
-            "the moves end in `{result}` but the record says `{}`",
-            record.result
-        ));
+        return Err(ReplayError::Result {
+            played: result.to_string(),
+            written: record.result.clone(),
+            source_name: "record",
+        });
     }
     Ok(positions)
 }
@@ -224,12 +259,12 @@ impl RecordFormat {
         self,
         record: &GameRecord,
         played: Option<(&[G::Move], crate::Outcome)>,
-    ) -> Result<String, String> {
+    ) -> Result<String, ReplayError> {
         match self {
             RecordFormat::JsonLines => {
                 Ok(serde_json::to_string(record).expect("a record serialises"))
             }
-            RecordFormat::Native => G::write_record(record),
+            RecordFormat::Native => G::write_record(record).map_err(ReplayError::Format),
             RecordFormat::Table => {
                 let moves = match played {
                     Some((moves, _)) => G::write_moves_spaced(moves),
@@ -292,18 +327,18 @@ pub fn csv_line<G: Notation>(moves: &[G::Move], outcome: crate::Outcome) -> Stri
 /// Reads a [`csv_line`] back into a record (game `index`; the players and seed are not in
 /// the CSV), replaying it: each code must be a legal move's, and the winner must be the
 /// game's.
-pub fn record_from_csv<G: Notation>(line: &str, index: u64) -> Result<GameRecord, String> {
+pub fn record_from_csv<G: Notation>(line: &str, index: u64) -> Result<GameRecord, ReplayError> {
     let values: Vec<&str> = line.split(',').map(str::trim).collect();
     let winner = match values[0] {
         "0" => None,
         "1" => Some(crate::Side::First),
         "2" => Some(crate::Side::Second),
         other => {
-            return Err(format!(
-                "the winner `{other}` is not 0 (draw), 1 ({}) or 2 ({})",
-                G::side_name(crate::Side::First),
-                G::side_name(crate::Side::Second)
-            ));
+            return Err(ReplayError::Winner {
+                given: other.to_string(),
+                first: G::side_name(crate::Side::First),
+                second: G::side_name(crate::Side::Second),
+            });
         }
     };
     let mut game = G::start();
@@ -314,20 +349,23 @@ pub fn record_from_csv<G: Notation>(line: &str, index: u64) -> Result<GameRecord
             .parse::<u32>()
             .ok()
             .and_then(|code| legal.iter().copied().find(|&m| G::move_code(m) == code))
-            .ok_or_else(|| format!("move {}: `{text}` is not the code of a legal move", i + 1))?;
+            .ok_or_else(|| ReplayError::Code {
+                number: i + 1,
+                text: text.to_string(),
+            })?;
         game.play_unchecked(mv);
         moves.push(mv.to_string());
     }
     // Found by fuzzing: a line whose moves stop early, or whose winner is not the game's,
     // was read as a record that `replay` then refused.
     match game.outcome() {
-        None => return Err("the moves end before the game does".into()),
+        None => return Err(ReplayError::EndsEarly),
         Some(outcome) if outcome.winner() != winner => {
-            return Err(format!(
-                "the moves end in `{}` but the line says `{}`",
-                outcome.winner().map_or("draw", G::side_name),
-                winner.map_or("draw", G::side_name)
-            ));
+            return Err(ReplayError::Result {
+                played: outcome.winner().map_or("draw", G::side_name).to_string(),
+                written: winner.map_or("draw", G::side_name).to_string(),
+                source_name: "line",
+            });
         }
         Some(_) => {}
     }

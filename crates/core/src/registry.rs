@@ -664,33 +664,67 @@ pub struct NamedProgram {
 /// The longest file name a [`FileAccess::Served`] accepts.
 const MAX_FILE_NAME: usize = 128;
 
+/// Why a [`FileAccess`] gives no program or file for a name. The messages follow the
+/// parameter and the name given (`cmd `x` names a program this server does not offer…`).
+#[derive(Clone, Debug, Error, PartialEq, Eq)]
+pub enum AccessError {
+    /// The front end reads no files and runs no programs; the reason is its own.
+    #[error("{0}")]
+    Refused(&'static str),
+    #[error(
+        "names a program this server offers to {spoken} AIs only (`{spoken}:cmd={given}`), not to {protocol} ones"
+    )]
+    OtherProtocol {
+        spoken: String,
+        given: String,
+        protocol: String,
+    },
+    #[error(
+        "names a program to run, and this front end runs none a request names; start the server with `gamelab serve --engine NAME=COMMAND` to offer COMMAND by NAME"
+    )]
+    NoPrograms,
+    #[error("names a program this server does not offer; it offers {offered}")]
+    UnknownProgram { offered: String },
+    #[error(
+        "this server reads no files; start it with `gamelab serve --models FOLDER` to offer the model files in FOLDER by name"
+    )]
+    NoFiles,
+    #[error(
+        "expected the plain name of a file in the models folder (letters, digits, `.`, `_`, `-`, at most {MAX_FILE_NAME}, not starting with `.`)"
+    )]
+    NotAPlainName,
+    #[error("the models folder has no regular file of that name")]
+    NoSuchFile,
+}
+
 impl FileAccess {
     /// The program `given` names under this access for an AI speaking `protocol` (the
     /// command to run), or why none.
-    pub fn program(&self, given: &str, protocol: &str) -> Result<String, String> {
+    pub fn program(&self, given: &str, protocol: &str) -> Result<String, AccessError> {
         match self {
             FileAccess::Any => Ok(given.to_string()),
-            FileAccess::Refused(reason) => Err(reason.to_string()),
-            FileAccess::Served { programs, .. } => match programs.iter().find(|p| p.name == given) {
-                Some(NamedProgram {
-                    protocol: Some(spoken),
-                    ..
-                }) if spoken != protocol => Err(format!(
-                    "names a program this server offers to {spoken} AIs only (`{spoken}:cmd={given}`), not to {protocol} ones"
-                )),
-                Some(p) => Ok(p.command.clone()),
-                None if programs.is_empty() => Err(
-                    "names a program to run, and this front end runs none a request names; start the server with `gamelab serve --engine NAME=COMMAND` to offer COMMAND by NAME".into(),
-                ),
-                None => Err(format!(
-                    "names a program this server does not offer; it offers {}",
-                    programs
-                        .iter()
-                        .map(|p| p.name.as_str())
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                )),
-            },
+            FileAccess::Refused(reason) => Err(AccessError::Refused(reason)),
+            FileAccess::Served { programs, .. } => {
+                match programs.iter().find(|p| p.name == given) {
+                    Some(NamedProgram {
+                        protocol: Some(spoken),
+                        ..
+                    }) if spoken != protocol => Err(AccessError::OtherProtocol {
+                        spoken: spoken.clone(),
+                        given: given.to_string(),
+                        protocol: protocol.to_string(),
+                    }),
+                    Some(p) => Ok(p.command.clone()),
+                    None if programs.is_empty() => Err(AccessError::NoPrograms),
+                    None => Err(AccessError::UnknownProgram {
+                        offered: programs
+                            .iter()
+                            .map(|p| p.name.as_str())
+                            .collect::<Vec<_>>()
+                            .join(", "),
+                    }),
+                }
+            }
         }
     }
 
@@ -723,13 +757,11 @@ impl FileAccess {
     }
 
     /// The path `given` names under this access, or why it names none.
-    pub fn resolve(&self, given: &str) -> Result<std::path::PathBuf, String> {
+    pub fn resolve(&self, given: &str) -> Result<std::path::PathBuf, AccessError> {
         let folder = match self {
             FileAccess::Any => return Ok(given.into()),
-            FileAccess::Refused(reason) => return Err(reason.to_string()),
-            FileAccess::Served { models: None, .. } => {
-                return Err("this server reads no files; start it with `gamelab serve --models FOLDER` to offer the model files in FOLDER by name".into());
-            }
+            FileAccess::Refused(reason) => return Err(AccessError::Refused(reason)),
+            FileAccess::Served { models: None, .. } => return Err(AccessError::NoFiles),
             FileAccess::Served {
                 models: Some(folder),
                 ..
@@ -742,16 +774,14 @@ impl FileAccess {
                 .bytes()
                 .all(|b| b.is_ascii_alphanumeric() || b"._-".contains(&b));
         if !plain {
-            return Err(format!(
-                "expected the plain name of a file in the models folder (letters, digits, `.`, `_`, `-`, at most {MAX_FILE_NAME}, not starting with `.`)"
-            ));
+            return Err(AccessError::NotAPlainName);
         }
         let path = folder.join(given);
         // Follows a link the folder's owner put there, but reads only regular files: a
         // device or a FIFO would hang or exhaust the server.
         match std::fs::metadata(&path) {
             Ok(m) if m.is_file() => Ok(path),
-            _ => Err("the models folder has no regular file of that name".into()),
+            _ => Err(AccessError::NoSuchFile),
         }
     }
 }

@@ -133,7 +133,9 @@ struct Check<'a>(&'a GameRecord);
 impl GameVisitor for Check<'_> {
     type Output = Result<(), String>;
     fn visit<G: Described>(self) -> Self::Output {
-        record::replay::<G>(self.0).map(drop)
+        record::replay::<G>(self.0)
+            .map(drop)
+            .map_err(|e| e.to_string())
     }
 }
 

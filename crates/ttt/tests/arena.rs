@@ -307,18 +307,23 @@ fn malformed_records_name_the_line() {
     let mut r: GameRecord = serde_json::from_str(good).unwrap();
     assert_eq!(
         replay::<Ttt>(&r).unwrap_err(),
+        gamelab_core::record::ReplayError::EndsEarly
+    );
+    assert_eq!(
+        replay::<Ttt>(&r).unwrap_err().to_string(),
         "the moves end before the game does"
     );
     r.moves = vec!["(1, 1)".into(), "(1, 1)".into()];
     assert!(
         replay::<Ttt>(&r)
             .unwrap_err()
+            .to_string()
             .contains("move 2 `(1, 1)`: (1, 1) is already taken")
     );
     r.moves = "0,0 1,0 0,1 1,1 0,2".split(' ').map(String::from).collect();
     r.result = "x".into();
     assert_eq!(
-        replay::<Ttt>(&r).unwrap_err(),
+        replay::<Ttt>(&r).unwrap_err().to_string(),
         "the moves end in `o` but the record says `x`"
     );
 }
@@ -603,10 +608,14 @@ fn ai2_is_the_only_uniformly_random_ai() {
 fn csv_lines_that_stop_early_or_lie_about_the_winner_are_refused() {
     use gamelab_core::record::record_from_csv;
     // Found by fuzzing: o at 4, 8, 6 and x at 0, 2 is no finished game.
-    let early = record_from_csv::<Ttt>("1,4,0,8,2,6", 0).unwrap_err();
+    let early = record_from_csv::<Ttt>("1,4,0,8,2,6", 0)
+        .unwrap_err()
+        .to_string();
     assert!(early.contains("end before the game does"), "{early}");
     // o wins on the diagonal 0, 4, 8; the line says x won.
-    let lie = record_from_csv::<Ttt>("2,0,1,4,2,8", 0).unwrap_err();
+    let lie = record_from_csv::<Ttt>("2,0,1,4,2,8", 0)
+        .unwrap_err()
+        .to_string();
     assert!(lie.contains("line says `x`"), "{lie}");
     let record = record_from_csv::<Ttt>("1,0,1,4,2,8", 0).unwrap();
     assert_eq!(record.result, "o");

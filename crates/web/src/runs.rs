@@ -262,7 +262,7 @@ pub fn start<G: Described>(
         stop: Arc::new(AtomicBool::new(false)),
         games: Mutex::new(Vec::new()),
         records: Mutex::new(Vec::new()),
-        write: |record, format| format.line::<G>(record, None),
+        write: |record, format| format.line::<G>(record, None).map_err(|e| e.to_string()),
         native: G::RECORD_EXTENSION,
         began: Instant::now(),
     });

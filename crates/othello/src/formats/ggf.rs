@@ -171,7 +171,7 @@ fn read_place(text: &str) -> Option<(u64, u64)> {
 /// resignation — the reason stays in gamelab's JSON Lines only) and, in `PC`, the run's
 /// seed and the game's index.
 pub fn write_record(record: &GameRecord) -> Result<String, String> {
-    let positions = gamelab_core::record::replay::<Othello>(record)?;
+    let positions = gamelab_core::record::replay::<Othello>(record).map_err(|e| e.to_string())?;
     let end = positions.last().expect("a replay holds the start");
     let moves: Vec<Move> = end.history().to_vec();
     let result = match &record.forfeit {
@@ -314,7 +314,7 @@ pub fn read_records(text: &str, name: &str) -> Result<Vec<GameRecord>, String> {
                 result,
                 forfeit,
             };
-            gamelab_core::record::replay::<Othello>(&record).map_err(fail)?;
+            gamelab_core::record::replay::<Othello>(&record).map_err(|e| fail(e.to_string()))?;
             Ok(record)
         })
         .collect()

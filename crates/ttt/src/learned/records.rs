@@ -244,7 +244,7 @@ pub fn parse_games(text: &str, name: &str) -> Result<Vec<Game>, FileError> {
             let record: gamelab_core::record::GameRecord = serde_json::from_str(line)
                 .map_err(|e| malformed(number, format!("not a game record ({e})")))?;
             let positions = gamelab_core::record::replay::<crate::Ttt>(&record)
-                .map_err(|e| malformed(number, e))?;
+                .map_err(|e| malformed(number, e.to_string()))?;
             let last = positions.last().expect("the start at least");
             let winner = winner_code(last.status()).expect("replay ends finished games only");
             (last.history().to_vec(), winner)
