@@ -5,6 +5,16 @@
 
 use std::fmt::Display;
 
+use thiserror::Error;
+
+/// A number out of its range: the message says what is expected.
+#[derive(Clone, Debug, Error, PartialEq, Eq)]
+#[error("{expected}")]
+pub struct OutOfRange {
+    /// `expected a number of games from 1 to …`.
+    pub expected: String,
+}
+
 /// A closed range of accepted values and what the values are, for the message.
 #[derive(Clone, Copy, Debug)]
 pub struct Range<T> {
@@ -15,11 +25,13 @@ pub struct Range<T> {
 
 impl<T: PartialOrd + Display + Copy> Range<T> {
     /// The value when it is in range (NaN never is), else the message.
-    pub fn check(&self, value: T) -> Result<T, String> {
+    pub fn check(&self, value: T) -> Result<T, OutOfRange> {
         if value >= self.min && value <= self.max {
             Ok(value)
         } else {
-            Err(self.expected())
+            Err(OutOfRange {
+                expected: self.expected(),
+            })
         }
     }
 
@@ -91,13 +103,13 @@ pub const OPENING_PLIES: Range<u32> = Range {
 pub const MAX_SECONDS: f64 = 86_400.0;
 
 /// A time limit in seconds: more than 0, at most a day.
-pub fn seconds(value: f64) -> Result<f64, String> {
+pub fn seconds(value: f64) -> Result<f64, OutOfRange> {
     if value > 0.0 && value <= MAX_SECONDS {
         Ok(value)
     } else {
-        Err(format!(
-            "expected a number of seconds above 0, at most {MAX_SECONDS}"
-        ))
+        Err(OutOfRange {
+            expected: format!("expected a number of seconds above 0, at most {MAX_SECONDS}"),
+        })
     }
 }
 
@@ -115,7 +127,9 @@ mod tests {
         assert_eq!(GAMES_PER_SIDE.check(5), Ok(5));
         assert_eq!(
             GAMES_PER_SIDE.check(0),
-            Err("expected a number of games from 1 to 1000000000000".into())
+            Err(OutOfRange {
+                expected: "expected a number of games from 1 to 1000000000000".into()
+            })
         );
         assert!(RIDGE.check(f64::NAN).is_err());
         assert!(WINDOW.check(f64::INFINITY).is_err());
