@@ -162,7 +162,22 @@ impl AlphaBeta {
     }
 }
 
+/// A deepening's deepest level: as many plies as the board has squares.
+const DEEPEST: u32 = (WIDTH * HEIGHT) as u32;
+
 impl AlphaBeta {
+    /// Runs `deepen` with the agent's stop raised at its time limit too (the spec's, or
+    /// a clock's share), its own stop given back afterwards.
+    fn within_time<T>(&mut self, deepen: impl FnOnce(&mut Self) -> T) -> T {
+        let outer = self.stop.clone();
+        let deadline = self.time_limit().map(|t| std::time::Instant::now() + t);
+        let watchdog = gamelab_core::Watchdog::start(outer.as_ref(), deadline);
+        self.stop = Some(watchdog.flag().clone());
+        let end = deepen(self);
+        self.stop = outer;
+        end
+    }
+
     /// The value of playing `mv` for the side that plays it: the game's end, the
     /// solver's from `exact` empty squares, or a search `depth` plies deep (under `time`;
     /// depth 0 the evaluation itself). `None` when stopped.
@@ -309,19 +324,14 @@ impl Analyst<ConnectFour> for AlphaBeta {
         if game.is_over() {
             return None;
         }
-        let outer = self.stop.clone();
-        let deadline = self.time_limit().map(|t| std::time::Instant::now() + t);
-        let watchdog = gamelab_core::Watchdog::start(outer.as_ref(), deadline);
-        self.stop = Some(watchdog.flag().clone());
-        let deepest = (WIDTH * HEIGHT) as u32;
-        let end = gamelab_core::deepen_by_moves(
-            game.legal_moves(),
-            deepest,
-            &mut |mv, level| self.value_of(game, mv, level - 1, None),
-            report,
-        );
-        self.stop = outer;
-        Some(end)
+        Some(self.within_time(|ab| {
+            gamelab_core::deepen_by_moves(
+                game.legal_moves(),
+                DEEPEST,
+                &mut |mv, level| ab.value_of(game, mv, level - 1, None),
+                report,
+            )
+        }))
     }
 
     /// The best `count` lines at depths 1, 2, … as [`Analyst::deepen_move_scores`]
@@ -337,20 +347,15 @@ impl Analyst<ConnectFour> for AlphaBeta {
         if game.is_over() {
             return None;
         }
-        let outer = self.stop.clone();
-        let deadline = self.time_limit().map(|t| std::time::Instant::now() + t);
-        let watchdog = gamelab_core::Watchdog::start(outer.as_ref(), deadline);
-        self.stop = Some(watchdog.flag().clone());
-        let deepest = (WIDTH * HEIGHT) as u32;
-        let end = gamelab_core::deepen_lines_by_moves(
-            game.legal_moves(),
-            count,
-            deepest,
-            &mut |mv, level, floor| self.tested(game, mv, level - 1, None, floor),
-            report,
-        );
-        self.stop = outer;
-        Some(end)
+        Some(self.within_time(|ab| {
+            gamelab_core::deepen_lines_by_moves(
+                game.legal_moves(),
+                count,
+                DEEPEST,
+                &mut |mv, level, floor| ab.tested(game, mv, level - 1, None, floor),
+                report,
+            )
+        }))
     }
 
     fn policy(&mut self, game: &ConnectFour) -> Option<Policy<Move>> {

@@ -543,12 +543,7 @@ impl Analyst<Othello> for Engine {
         pos: &Othello,
         report: &mut dyn FnMut(&Deepening<Move>) -> ControlFlow<()>,
     ) -> Option<DeepeningEnd> {
-        let outer = self.searcher.stop_flag().cloned();
-        let deadline = self.limits.time.map(|t| std::time::Instant::now() + t);
-        let watchdog = gamelab_core::Watchdog::start(outer.as_ref(), deadline);
-        let end = self.deepen(pos, outer.as_ref(), watchdog.flag(), report);
-        self.searcher.replace_stop(outer);
-        Some(end)
+        Some(self.within_time(|engine, outer, timed| engine.deepen(pos, outer, timed, report)))
     }
 
     /// The best `count` lines at levels 1, 2, … as [`Analyst::deepen_move_scores`]
@@ -563,25 +558,17 @@ impl Analyst<Othello> for Engine {
         count: usize,
         report: &mut dyn FnMut(&Deepening<Move>) -> ControlFlow<()>,
     ) -> Option<DeepeningEnd> {
-        let outer = self.searcher.stop_flag().cloned();
-        let deadline = self.limits.time.map(|t| std::time::Instant::now() + t);
-        let watchdog = gamelab_core::Watchdog::start(outer.as_ref(), deadline);
-        let timed = watchdog.flag();
-        let moves = Game::legal_moves(pos);
-        let mut value = |mv, level: u32, floor: Option<f64>| {
-            let stop = if level == 1 {
-                outer.as_ref()
-            } else {
-                Some(timed)
+        Some(self.within_time(|engine, outer, timed| {
+            let moves = Game::legal_moves(pos);
+            let mut value = |mv, level: u32, floor: Option<f64>| {
+                let stop = if level == 1 { outer } else { Some(timed) };
+                engine.searcher.replace_stop(stop.cloned());
+                let tested = engine.tested_after(pos, mv, Self::level_limits(level), floor);
+                let stopped = stop.is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed));
+                (!stopped).then_some(tested)
             };
-            self.searcher.replace_stop(stop.cloned());
-            let tested = self.tested_after(pos, mv, Self::level_limits(level), floor);
-            let stopped = stop.is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed));
-            (!stopped).then_some(tested)
-        };
-        let end = gamelab_core::deepen_lines_by_moves(moves, count, MAX_LEVEL, &mut value, report);
-        self.searcher.replace_stop(outer);
-        Some(end)
+            gamelab_core::deepen_lines_by_moves(moves, count, MAX_LEVEL, &mut value, report)
+        }))
     }
 
     fn explain(&mut self, pos: &Othello) -> Option<String> {
@@ -632,6 +619,21 @@ impl Engine {
             (!stopped).then_some(valued)
         };
         gamelab_core::deepen_by_moves(moves, MAX_LEVEL, &mut value, report)
+    }
+
+    /// Runs a deepening, `deepen(engine, outer, timed)`: `outer` the stop given from
+    /// outside, `timed` raised by it or at the engine's time limit. The searcher's stop is
+    /// `outer` again afterwards.
+    fn within_time<T>(
+        &mut self,
+        deepen: impl FnOnce(&mut Self, Option<&gamelab_core::StopFlag>, &gamelab_core::StopFlag) -> T,
+    ) -> T {
+        let outer = self.searcher.stop_flag().cloned();
+        let deadline = self.limits.time.map(|t| std::time::Instant::now() + t);
+        let watchdog = gamelab_core::Watchdog::start(outer.as_ref(), deadline);
+        let end = deepen(self, outer.as_ref(), watchdog.flag());
+        self.searcher.replace_stop(outer);
+        end
     }
 
     /// The search of each move at level `level` of a deepening analysis: as `level=N`'s

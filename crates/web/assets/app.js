@@ -735,23 +735,15 @@ function lineCount() {
 // AIs paused there, so that a learner sees where it leads and can step back along the
 // move list.
 async function playLine(line) {
-  const id = play.state.id;
-  if (play.busy === id) return;
-  play.busy = id;
-  try {
+  await withGame(async (id) => {
     let state = play.state;
     for (const mv of line) {
       state = await api("POST", `/api/games/${id}/move`, { move: mv, ply: state.cursor });
-      if (play.state.id !== id) return;
+      if (play.state.id !== id) return null;
     }
     play.paused = true;
-    showGame(state);
-  } catch (e) {
-    if (play.state.id === id) toast(e.message);
-  } finally {
-    if (play.busy === id) play.busy = null;
-    renderControls();
-  }
+    return state;
+  });
 }
 
 // The moves' values deeper and deeper, one server-sent event a level, shown as each
@@ -829,27 +821,36 @@ async function analyse() {
   }
 }
 
-async function send(path, body) {
+// Runs `work`, which posts to the game shown (its id given) and answers its new state,
+// or null when the page went on to another game meanwhile (a new player, New game): the
+// answer is then for the old one. One request at a time per game, its state shown, an
+// error as a toast.
+async function withGame(work) {
   const id = play.state.id;
   // Busy with this game only: a request still on its way for a game the page has left
   // (an AI thinking when a picker changed) must not hold up the new game's AI.
   if (play.busy === id) return;
   play.busy = id;
   try {
-    const state = await api("POST", `/api/games/${id}/${path}`, body);
-    // The page went on to another game meanwhile (a new player, New game): this answer
-    // is for the old one.
-    if (play.state.id !== id) return;
-    // Going back in a game stops the AIs there until Resume; a move played goes on.
-    if (["seek", "undo", "redo"].includes(path)) play.paused = state.cursor < state.moves.length;
-    else if (path === "move") play.paused = false;
-    showGame(state);
+    const state = await work(id);
+    if (state && play.state.id === id) showGame(state);
   } catch (e) {
     if (play.state.id === id) toast(e.message);
   } finally {
     if (play.busy === id) play.busy = null;
     renderControls();
   }
+}
+
+async function send(path, body) {
+  await withGame(async (id) => {
+    const state = await api("POST", `/api/games/${id}/${path}`, body);
+    if (play.state.id !== id) return null;
+    // Going back in a game stops the AIs there until Resume; a move played goes on.
+    if (["seek", "undo", "redo"].includes(path)) play.paused = state.cursor < state.moves.length;
+    else if (path === "move") play.paused = false;
+    return state;
+  });
 }
 
 // Lets the AIs move while it is their turn, unless paused (as going back pauses them).
