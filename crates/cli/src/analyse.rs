@@ -121,7 +121,7 @@ fn analyse(args: &AnalyseArgs, out: &mut impl Write) -> anyhow::Result<()> {
         writeln!(out, "{board}\nstopped before the first level was done")?;
         return Ok(());
     };
-    let mut scores = last.moves.clone();
+    let mut scores = last.scores.clone();
     scores.sort_by(|a, b| b.score.total_cmp(&a.score));
     for s in &scores {
         let mark = match s.level {
@@ -144,7 +144,7 @@ fn analyse(args: &AnalyseArgs, out: &mut impl Write) -> anyhow::Result<()> {
 /// One level as a JSON object, as the web app's deepening sends it.
 fn level_json(step: &DeepLevel, elapsed: Duration) -> serde_json::Value {
     let scores: Vec<serde_json::Value> = step
-        .moves
+        .scores
         .iter()
         .map(|s| {
             serde_json::json!({
@@ -170,26 +170,26 @@ fn level_line(step: &DeepLevel, elapsed: Duration) -> String {
     let level = step
         .level
         .map_or("values".to_string(), |l| format!("level {l:>2}"));
-    let exact = step.moves.iter().filter(|s| s.exact).count();
+    let exact = step.scores.iter().filter(|s| s.exact).count();
     let nodes = step
         .nodes
         .map_or(String::new(), |n| format!("  {n:>13} positions"));
-    let best = step.best().map_or(String::new(), |b| {
+    let best = step
+        .scores
+        .iter()
+        .reduce(|b, s| if s.score > b.score { s } else { b });
+    let best = best.map_or(String::new(), |b| {
         format!("  best {} {:+.2}  line {}", b.mv, b.score, b.line.join(" "))
     });
     // Exact values are marked so, whatever their level.
-    let deeper = step
-        .moves
-        .iter()
-        .filter(|s| step.is_ahead(s) && !s.exact)
-        .count();
+    let deeper = step.ahead().filter(|s| !s.exact).count();
     let deeper = match step.level {
         Some(l) if deeper > 0 => format!("  {deeper} at level {}", l + 1),
         _ => String::new(),
     };
     format!(
         "{level}  exact {exact}/{}{deeper}{nodes}  {:>7.2} s{best}",
-        step.moves.len(),
+        step.scores.len(),
         elapsed.as_secs_f64()
     )
 }

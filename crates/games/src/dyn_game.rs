@@ -16,8 +16,8 @@
 use std::any::{Any, TypeId};
 
 use gamelab_core::{
-    Agent, DeepeningEnd, Described, FileAccess, Game, GameRng, GameVisitor, Outcome, Side,
-    SpecError, StopFlag,
+    Agent, DeepScore, Deepening, DeepeningEnd, Described, FileAccess, Game, GameRng, GameVisitor,
+    Outcome, Side, SpecError, StopFlag,
 };
 
 /// A position of some game of the catalogue.
@@ -321,38 +321,8 @@ pub trait AnyAgent: Send {
     ) -> Option<DeepeningEnd>;
 }
 
-/// One level of a deepening analysis, its moves as text.
-#[derive(Clone)]
-pub struct DeepLevel {
-    pub level: Option<u32>,
-    pub nodes: Option<u64>,
-    pub moves: Vec<DeepMove>,
-}
-
-impl DeepLevel {
-    /// Whether `m`'s value comes from a level past this one's: a move the level that a
-    /// stop cut short had valued ([`gamelab_core::Deepening::is_ahead`]).
-    pub fn is_ahead(&self, m: &DeepMove) -> bool {
-        m.level > self.level
-    }
-
-    /// The move with the highest value (the first of equals), `None` when there is none.
-    pub fn best(&self) -> Option<&DeepMove> {
-        self.moves
-            .iter()
-            .reduce(|b, m| if m.score > b.score { m } else { b })
-    }
-}
-
-/// One move's value in a [`DeepLevel`] (see [`gamelab_core::DeepScore`]).
-#[derive(Clone)]
-pub struct DeepMove {
-    pub mv: String,
-    pub score: f64,
-    pub exact: bool,
-    pub line: Vec<String>,
-    pub level: Option<u32>,
-}
+/// One level of a deepening analysis (core's [`Deepening`]), its moves as text.
+pub type DeepLevel = Deepening<String>;
 
 struct DynAgent<G: Game> {
     agent: Box<dyn Agent<G>>,
@@ -421,13 +391,13 @@ impl<G: Described> AnyAgent for DynAgent<G> {
         let game = Self::game(pos);
         let agent = &mut *self.agent;
         gamelab_core::deepen_within(agent, game, time, stop, lines, &mut |step| {
-            level(DeepLevel {
+            level(Deepening {
                 level: step.level,
                 nodes: step.nodes,
-                moves: step
+                scores: step
                     .scores
                     .iter()
-                    .map(|s| DeepMove {
+                    .map(|s| DeepScore {
                         mv: s.mv.to_string(),
                         score: s.score,
                         exact: s.exact,

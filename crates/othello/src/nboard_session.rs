@@ -251,7 +251,7 @@ impl Session {
             // spends little on the moves left out.
             let analyst = self.agent.analyst();
             let end = analyst.and_then(|a| {
-                a.deepen_lines(&pos, n.max(1), &mut |step| {
+                a.deepen_lines(&pos, n, &mut |step| {
                     // A level cut short by the next command: what was sent stands.
                     if step.ahead().next().is_some() {
                         return std::ops::ControlFlow::Break(());

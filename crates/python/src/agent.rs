@@ -718,7 +718,7 @@ impl<G: Described> gamelab_core::Analyst<G> for PyAgent<G> {
 /// One level of a deepening analysis as `Agent.deepen` gives it.
 fn level_dict<'py>(py: Python<'py>, level: &DeepLevel) -> PyResult<Bound<'py, PyDict>> {
     let moves = PyDict::new(py);
-    for m in &level.moves {
+    for m in &level.scores {
         let value = PyDict::new(py);
         value.set_item("score", m.score)?;
         value.set_item("exact", m.exact)?;
