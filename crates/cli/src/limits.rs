@@ -12,9 +12,7 @@ fn in_range<T: std::str::FromStr + PartialOrd + std::fmt::Display + Copy>(
 ) -> Result<T, OutOfRange> {
     match text.trim().parse::<T>() {
         Ok(n) => range.check(n),
-        Err(_) => Err(OutOfRange {
-            expected: range.expected(),
-        }),
+        Err(_) => Err(range.out_of_range()),
     }
 }
 

@@ -29,9 +29,14 @@ impl<T: PartialOrd + Display + Copy> Range<T> {
         if value >= self.min && value <= self.max {
             Ok(value)
         } else {
-            Err(OutOfRange {
-                expected: self.expected(),
-            })
+            Err(self.out_of_range())
+        }
+    }
+
+    /// The error of a value out of this range, or of text that is no value at all.
+    pub fn out_of_range(&self) -> OutOfRange {
+        OutOfRange {
+            expected: self.expected(),
         }
     }
 
