@@ -3,6 +3,7 @@
 //! (`gamelab_games::dyn_game`) the Python package's `Agent.deepen` uses too.
 
 use std::io::Write;
+use std::ops::ControlFlow;
 use std::time::{Duration, Instant};
 
 use anyhow::bail;
@@ -65,9 +66,6 @@ fn analyse(args: &AnalyseArgs, out: &mut impl Write) -> anyhow::Result<()> {
     let mut failed = None;
     let board = game.text();
     let end = agent.deepen(&*game, time, &interrupt, args.lines, &mut |step| {
-        if failed.is_some() {
-            return;
-        }
         // The board once the AI is known to value moves (an error alone otherwise).
         let text = if args.json {
             level_json(&step, began.elapsed()).to_string()
@@ -78,10 +76,11 @@ fn analyse(args: &AnalyseArgs, out: &mut impl Write) -> anyhow::Result<()> {
         };
         if let Err(e) = writeln!(out, "{text}") {
             failed = Some(e);
-            return;
+            return ControlFlow::Break(());
         }
         let _ = out.flush();
         last = Some(step);
+        ControlFlow::Continue(())
     });
     if let Some(e) = failed {
         return Err(e.into());

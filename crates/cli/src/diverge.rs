@@ -100,7 +100,7 @@ fn side_by_side<G: Described>(args: &DivergeArgs, d: &Divergence<G::Move>) -> St
     for i in 0..m1.len().max(m2.len()) {
         let cell = |game: &mut G, m: Option<&G::Move>| match m {
             Some(&mv) => {
-                let text = format!("{} {mv}", G::side_name(game.to_move()));
+                let text = format!("{} {}", G::side_name(game.to_move()), G::write_move(mv));
                 game.play_unchecked(mv);
                 text
             }

@@ -283,7 +283,7 @@ fn diverge_finds_the_seeds_case() {
         .stdout(predicate::str::starts_with(
             "seed 1: the games part at move 7\n",
         ))
-        .stdout(predicate::str::contains("*  7  o (2, 2)"))
+        .stdout(predicate::str::contains("*  7  o 2,2 "))
         .stdout(predicate::str::contains("o wins"))
         .stdout(predicate::str::contains("draw"));
 }

@@ -1121,9 +1121,10 @@ fn analyse_lists_the_best_lines_of_the_analysis_of_every_move() {
     assert!(out.contains("\n     d +1009.00 exact"), "{out}");
     assert_eq!(rows(&out).len(), 1, "{out}");
     let out = stdout(&["analyse", "solved", "--lines", "3", "o........"]);
+    // The moves as people type them (`1,1`), right-aligned under the board.
     let values = out
         .lines()
-        .filter(|l| l.starts_with('('))
+        .filter(|l| l.starts_with("   "))
         .collect::<Vec<_>>();
     assert_eq!(values.len(), 3, "{out}");
     assert!(values.iter().all(|l| l.contains(" exact ")), "{out}");

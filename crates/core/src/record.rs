@@ -50,7 +50,7 @@ impl GameRecord {
             seed,
             first: first.to_string(),
             second: second.to_string(),
-            moves: played.moves.iter().map(ToString::to_string).collect(),
+            moves: played.moves.iter().map(|&m| G::write_move(m)).collect(),
             result: played
                 .outcome
                 .winner()
@@ -354,7 +354,7 @@ pub fn record_from_csv<G: Notation>(line: &str, index: u64) -> Result<GameRecord
                 text: text.to_string(),
             })?;
         game.play_unchecked(mv);
-        moves.push(mv.to_string());
+        moves.push(G::write_move(mv));
     }
     // Found by fuzzing: a line whose moves stop early, or whose winner is not the game's,
     // was read as a record that `replay` then refused.

@@ -14,11 +14,15 @@
 //! ```
 
 use std::any::{Any, TypeId};
+use std::ops::ControlFlow;
 
+use gamelab_core::valuation::ScoreScale;
 use gamelab_core::{
     Agent, DeepScore, Deepening, DeepeningEnd, Described, FileAccess, Game, GameRng, GameVisitor,
     Outcome, Side, SpecError, StopFlag,
 };
+
+use crate::views::{BoardView, MoveScoreView, MoveView};
 
 /// A position of some game of the catalogue.
 pub trait AnyGame: Send + Sync + 'static {
@@ -42,6 +46,33 @@ pub trait AnyGame: Send + Sync + 'static {
     fn legal_moves(&self) -> Vec<String>;
     /// Plays a move given in the game's notation; returns it as the game writes it.
     fn play(&mut self, text: &str) -> Result<String, String>;
+    /// Plays `moves` in order, each in the game's notation; the first that cannot be
+    /// played is reported with its place in the list (the moves before it stay played).
+    fn play_all(&mut self, moves: &[String]) -> Result<(), LineError> {
+        for (i, text) in moves.iter().enumerate() {
+            self.play(text).map_err(|reason| LineError {
+                number: i + 1,
+                text: text.clone(),
+                reason,
+            })?;
+        }
+        Ok(())
+    }
+    /// The board, its legal and last moves and its outcome, as a front end draws them.
+    fn board_view(&self) -> BoardView;
+    /// A legal move as a front end shows it: its text and the square it goes to.
+    fn move_view(&self, mv: &str) -> Result<MoveView, String>;
+    /// An analysis's values of this position's moves as a front end shows them, on
+    /// `scale` ([`crate::views::score_views`]).
+    fn score_views(&self, scores: &[DeepScore<String>], scale: ScoreScale) -> Vec<MoveScoreView> {
+        crate::views::score_views(scores, scale, |mv| {
+            // An agent values legal moves only; a text it made up is shown as it is.
+            self.move_view(mv).unwrap_or_else(|_| MoveView {
+                text: mv.to_string(),
+                square: None,
+            })
+        })
+    }
     fn undo(&mut self) -> Option<String>;
     fn history(&self) -> Vec<String>;
     fn outcome(&self) -> Option<Outcome>;
@@ -61,13 +92,32 @@ pub trait AnyGame: Send + Sync + 'static {
     fn move_of(&self, action: usize) -> Result<String, String>;
     /// The AI a front end suggests for analysis ([`Described::ANALYSIS_AI`]).
     fn analysis_ai(&self) -> &'static str;
-    /// Builds the AI `spec` for positions of this exact type.
-    fn build_agent(&self, spec: &str) -> Result<Box<dyn AnyAgent>, SpecError>;
+    /// Builds the AI `spec` for positions of this exact type, reading any file it names.
+    fn build_agent(&self, spec: &str) -> Result<Box<dyn AnyAgent>, SpecError> {
+        self.build_agent_with(spec, &FileAccess::Any)
+    }
+    /// Builds the AI `spec`, reading only the files `files` allows (a server's own).
+    fn build_agent_with(
+        &self,
+        spec: &str,
+        files: &FileAccess,
+    ) -> Result<Box<dyn AnyAgent>, SpecError>;
     /// The moves played, as the game writes a line of them.
     fn write_moves(&self) -> String;
     /// The game so far in the game's own format (Othello's GGF), when the moves reach this
     /// position from the start.
     fn write_game(&self, players: [&str; 2]) -> Result<String, String>;
+}
+
+/// A move of a list that cannot be played.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("move {number} (`{text}`): {reason}")]
+pub struct LineError {
+    /// Its place in the list, from 1.
+    pub number: usize,
+    pub text: String,
+    /// Why it cannot be played.
+    pub reason: String,
 }
 
 /// A position of game `G` on the board structure called `board`.
@@ -140,22 +190,26 @@ impl<G: Described> AnyGame for DynGame<G> {
         self.game
             .legal_moves()
             .iter()
-            .map(|m| m.to_string())
+            .map(|&m| G::write_move(m))
             .collect()
     }
 
     fn play(&mut self, text: &str) -> Result<String, String> {
         let mv = self.parse(text)?;
         self.game.play_unchecked(mv);
-        Ok(mv.to_string())
+        Ok(G::write_move(mv))
     }
 
     fn undo(&mut self) -> Option<String> {
-        self.game.undo().map(|m| m.to_string())
+        self.game.undo().map(G::write_move)
     }
 
     fn history(&self) -> Vec<String> {
-        self.game.history().iter().map(|m| m.to_string()).collect()
+        self.game
+            .history()
+            .iter()
+            .map(|&m| G::write_move(m))
+            .collect()
     }
 
     fn outcome(&self) -> Option<Outcome> {
@@ -187,6 +241,14 @@ impl<G: Described> AnyGame for DynGame<G> {
         self.parse(mv).map(G::square_of)
     }
 
+    fn board_view(&self) -> BoardView {
+        crate::views::board_view(&self.game)
+    }
+
+    fn move_view(&self, mv: &str) -> Result<MoveView, String> {
+        self.parse(mv).map(crate::views::move_view::<G>)
+    }
+
     fn legal_actions(&self) -> Vec<usize> {
         self.game
             .legal_moves()
@@ -202,7 +264,7 @@ impl<G: Described> AnyGame for DynGame<G> {
     fn move_of(&self, action: usize) -> Result<String, String> {
         let legal = self.game.legal_moves();
         if let Some(mv) = legal.iter().find(|&&m| G::move_code(m) as usize == action) {
-            return Ok(mv.to_string());
+            return Ok(G::write_move(*mv));
         }
         let actions: Vec<String> = legal.iter().map(|&m| G::move_code(m).to_string()).collect();
         Err(if self.game.is_over() {
@@ -250,8 +312,12 @@ impl<G: Described> AnyGame for DynGame<G> {
         G::ANALYSIS_AI
     }
 
-    fn build_agent(&self, spec: &str) -> Result<Box<dyn AnyAgent>, SpecError> {
-        let agent = G::registry().build_with(spec, &FileAccess::Any)?;
+    fn build_agent_with(
+        &self,
+        spec: &str,
+        files: &FileAccess,
+    ) -> Result<Box<dyn AnyAgent>, SpecError> {
+        let agent = G::registry().build_with(spec, files)?;
         Ok(Box::new(DynAgent::<G> { agent }))
     }
 }
@@ -305,10 +371,16 @@ pub trait AnyAgent: Send {
     fn explain(&mut self, pos: &dyn AnyGame) -> Option<String>;
     fn move_scores(&mut self, pos: &dyn AnyGame) -> Option<Vec<(String, f64)>>;
     fn value(&mut self, pos: &dyn AnyGame) -> Option<f64>;
+    /// Every legal move's value, with its exactness and line
+    /// ([`gamelab_core::Analyst::move_values`]); `None` for an agent that scores no moves.
+    fn move_values(&mut self, pos: &dyn AnyGame) -> Option<Vec<DeepScore<String>>>;
+    /// The units of its values; `None` for an agent that gives none.
+    fn score_scale(&mut self) -> Option<ScoreScale>;
     fn set_stop(&mut self, stop: &StopFlag);
     /// Every level of [`gamelab_core::deepen_within`] `time`, each given to `level` as it
-    /// is done, until it ends or `stop` is raised: every move's value, or with `lines`
-    /// the best that many lines, best first ([`gamelab_core::Analyst::deepen_lines`]).
+    /// is done, until it ends, `level` breaks or `stop` is raised: every move's value, or
+    /// with `lines` the best that many lines, best first
+    /// ([`gamelab_core::Analyst::deepen_lines`]).
     /// Why it ended, `None` for an agent that scores no moves. The agent's stop is its
     /// own again afterwards (a fresh one).
     fn deepen(
@@ -317,7 +389,7 @@ pub trait AnyAgent: Send {
         time: Option<std::time::Duration>,
         stop: &StopFlag,
         lines: Option<usize>,
-        level: &mut dyn FnMut(DeepLevel),
+        level: &mut dyn FnMut(DeepLevel) -> ControlFlow<()>,
     ) -> Option<DeepeningEnd>;
 }
 
@@ -337,11 +409,22 @@ impl<G: Described> DynAgent<G> {
     }
 }
 
-fn texts<M: ToString>(entries: Vec<(M, f64)>) -> Vec<(String, f64)> {
+fn texts<G: Described>(entries: Vec<(G::Move, f64)>) -> Vec<(String, f64)> {
     entries
         .into_iter()
-        .map(|(m, v)| (m.to_string(), v))
+        .map(|(m, v)| (G::write_move(m), v))
         .collect()
+}
+
+/// A move's value with its moves as the game writes them.
+fn score_text<G: Described>(s: &DeepScore<G::Move>) -> DeepScore<String> {
+    DeepScore {
+        mv: G::write_move(s.mv),
+        score: s.score,
+        exact: s.exact,
+        line: s.line.iter().map(|&m| G::write_move(m)).collect(),
+        level: s.level,
+    }
 }
 
 impl<G: Described> AnyAgent for DynAgent<G> {
@@ -352,13 +435,13 @@ impl<G: Described> AnyAgent for DynAgent<G> {
     fn choose(&mut self, pos: &dyn AnyGame, rng: &mut GameRng) -> Result<String, String> {
         self.agent
             .try_choose(Self::game(pos), rng)
-            .map(|mv| mv.to_string())
+            .map(G::write_move)
             .map_err(|f| f.reason)
     }
 
     fn policy(&mut self, pos: &dyn AnyGame) -> Option<Vec<(String, f64)>> {
         let policy = self.agent.analyst()?.policy(Self::game(pos))?;
-        Some(texts(policy.entries().to_vec()))
+        Some(texts::<G>(policy.entries().to_vec()))
     }
 
     fn explain(&mut self, pos: &dyn AnyGame) -> Option<String> {
@@ -369,11 +452,20 @@ impl<G: Described> AnyAgent for DynAgent<G> {
         self.agent
             .analyst()?
             .move_scores(Self::game(pos))
-            .map(texts)
+            .map(texts::<G>)
     }
 
     fn value(&mut self, pos: &dyn AnyGame) -> Option<f64> {
         self.agent.analyst()?.value(Self::game(pos))
+    }
+
+    fn move_values(&mut self, pos: &dyn AnyGame) -> Option<Vec<DeepScore<String>>> {
+        let values = self.agent.analyst()?.move_values(Self::game(pos))?;
+        Some(values.iter().map(score_text::<G>).collect())
+    }
+
+    fn score_scale(&mut self) -> Option<ScoreScale> {
+        Some(self.agent.analyst()?.score_scale())
     }
 
     fn set_stop(&mut self, stop: &StopFlag) {
@@ -386,7 +478,7 @@ impl<G: Described> AnyAgent for DynAgent<G> {
         time: Option<std::time::Duration>,
         stop: &StopFlag,
         lines: Option<usize>,
-        level: &mut dyn FnMut(DeepLevel),
+        level: &mut dyn FnMut(DeepLevel) -> ControlFlow<()>,
     ) -> Option<DeepeningEnd> {
         let game = Self::game(pos);
         let agent = &mut *self.agent;
@@ -394,19 +486,8 @@ impl<G: Described> AnyAgent for DynAgent<G> {
             level(Deepening {
                 level: step.level,
                 nodes: step.nodes,
-                scores: step
-                    .scores
-                    .iter()
-                    .map(|s| DeepScore {
-                        mv: s.mv.to_string(),
-                        score: s.score,
-                        exact: s.exact,
-                        line: s.line.iter().map(ToString::to_string).collect(),
-                        level: s.level,
-                    })
-                    .collect(),
-            });
-            std::ops::ControlFlow::Continue(())
+                scores: step.scores.iter().map(score_text::<G>).collect(),
+            })
         })
     }
 }

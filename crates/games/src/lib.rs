@@ -3,6 +3,7 @@
 //! adding its crate and one line to the `catalogue!` call below.
 
 pub mod dyn_game;
+pub mod views;
 
 use gamelab_core::{BoardError, CatalogueEntry, GameVisitor};
 
@@ -91,6 +92,40 @@ pub fn find(name: &str) -> Result<&'static Entry, CatalogueError> {
         .ok_or_else(|| CatalogueError::UnknownGame {
             name: name.to_string(),
         })
+}
+
+/// What a front end shows of the game called `name`: its board, sides, notation,
+/// defaults, strengths and AIs with their parameters (`GET /api/catalogue`'s entries).
+///
+/// ```
+/// let info = gamelab_games::game_info("othello").unwrap();
+/// assert_eq!((info.title, info.rows, info.cols), ("Othello", 8, 8));
+/// assert!(info.ais.iter().any(|ai| ai.name == "engine"));
+/// ```
+pub fn game_info(name: &str) -> Result<gamelab_core::describe::GameInfo, CatalogueError> {
+    struct Info;
+    impl GameVisitor for Info {
+        type Output = gamelab_core::describe::GameInfo;
+        fn visit<G: gamelab_core::Described>(self) -> Self::Output {
+            gamelab_core::describe::game_info::<G>()
+        }
+    }
+    visit(name, None, Info)
+}
+
+/// The game called `name`'s symmetries as permutations of its squares and actions
+/// (`gamelab_core::actions::symmetry_maps`).
+pub fn symmetry_maps(
+    name: &str,
+) -> Result<Vec<gamelab_core::actions::SymmetryMap>, CatalogueError> {
+    struct Maps;
+    impl GameVisitor for Maps {
+        type Output = Vec<gamelab_core::actions::SymmetryMap>;
+        fn visit<G: gamelab_core::Described>(self) -> Self::Output {
+            gamelab_core::actions::symmetry_maps::<G>()
+        }
+    }
+    visit(name, None, Maps)
 }
 
 /// The game whose own record format files end in `.{extension}` (`ggf`: Othello), if any.

@@ -226,6 +226,7 @@ impl Agent {
                         fresh.lock().expect("never poisoned").push(level.clone());
                     }
                     levels.push(level);
+                    std::ops::ControlFlow::Continue(())
                 })
             })?;
             Ok::<_, PyErr>(end.map(|_| levels))

@@ -3,7 +3,6 @@
 //! permutations of squares and actions (`gamelab_core::actions`), as JSON the package
 //! turns into dicts.
 
-use gamelab_core::{Described, GameVisitor};
 use pyo3::prelude::*;
 
 /// The Python class name of a game from its title: `Tic-tac-toe` → `TicTacToe`,
@@ -22,19 +21,6 @@ pub fn class_name(title: &str) -> String {
         .collect()
 }
 
-struct Describe;
-
-impl GameVisitor for Describe {
-    type Output = serde_json::Value;
-    fn visit<G: Described>(self) -> serde_json::Value {
-        let mut value = serde_json::to_value(gamelab_core::describe::game_info::<G>())
-            .expect("a game's description serialises");
-        value["symmetry_maps"] = serde_json::to_value(gamelab_core::actions::symmetry_maps::<G>())
-            .expect("symmetry maps serialise");
-        value
-    }
-}
-
 /// Every game of the catalogue, in its order, as JSON: the web app's description (board,
 /// sides, notation, defaults, AIs with their parameters) with the board structures and
 /// the Python class name added.
@@ -43,8 +29,10 @@ pub fn _catalogue_json() -> String {
     let games: Vec<serde_json::Value> = gamelab_games::GAMES
         .iter()
         .map(|entry| {
-            let mut value = gamelab_games::visit(entry.name, None, Describe)
-                .expect("the catalogue visits its own games");
+            let info = gamelab_games::game_info(entry.name).expect("the catalogue's own names");
+            let maps = gamelab_games::symmetry_maps(entry.name).expect("the catalogue's own names");
+            let mut value = serde_json::to_value(info).expect("a game's description serialises");
+            value["symmetry_maps"] = serde_json::to_value(maps).expect("symmetry maps serialise");
             value["boards"] = entry.boards.into();
             value["class_name"] = class_name(entry.title).into();
             value

@@ -460,7 +460,7 @@ impl GameVisitor for DivergeJob<'_> {
                     })
                     .collect();
                 serde_json::json!({
-                    "moves": moves.iter().map(ToString::to_string).collect::<Vec<_>>(),
+                    "moves": moves.iter().map(|&m| G::write_move(m)).collect::<Vec<_>>(),
                     "movers": movers,
                     "result": outcome.winner().map_or("draw", G::side_name),
                     "outcome": G::describe_outcome(*outcome),
@@ -542,7 +542,7 @@ impl GameVisitor for VerifyJob<'_> {
                     "never_loses": proof.losing_line.is_none(),
                     "positions": proof.positions,
                     "losing_line": proof.losing_line.map(|line| {
-                        line.iter().map(ToString::to_string).collect::<Vec<_>>()
+                        line.iter().map(|&m| G::write_move(m)).collect::<Vec<_>>()
                     }),
                 }),
             );
@@ -613,7 +613,7 @@ impl GameVisitor for SolveJob<'_> {
         for &mv in game.legal_moves().iter() {
             let mut child = game.clone();
             child.play_unchecked(mv);
-            moves.insert(mv.to_string(), for_mover(values.value(&child)).into());
+            moves.insert(G::write_move(mv), for_mover(values.value(&child)).into());
         }
         Ok(serde_json::json!({ "value": value, "moves": moves }).to_string())
     }

@@ -45,7 +45,9 @@ def test_an_agent_plays_what_the_command_line_says():
     policy = ai.policy(pos)
     assert policy and abs(sum(policy.values()) - 1) < 1e-12
     out = cli("move", "ai14s", "1,1").stdout
-    assert f"best moves [{', '.join(policy)}]" in out
+    # `gamelab move` prints moves as the articles do: `(0, 0)` for `0,0`.
+    articles = ", ".join(f"({mv.replace(',', ', ')})" for mv in policy)
+    assert f"best moves [{articles}]" in out
     assert ai.best_moves(pos) == list(policy)
     assert ai.choose(pos, seed=3) in policy
     assert {ai.choose(pos, seed=s) for s in range(40)} == set(policy)
@@ -59,7 +61,7 @@ def test_traces_scores_and_values():
     assert trace is not None and "best moves" in trace
     assert gamelab.agent("ai2").explain(pos) is None
     scores = gamelab.agent("ai14s").move_scores(pos)
-    assert scores["(1, 1)"] == max(scores.values())
+    assert scores["1,1"] == max(scores.values())
     engine = gamelab.agent("engine:level=2", "othello")
     othello = gamelab.Othello()
     assert engine.value(othello) is not None
@@ -75,7 +77,7 @@ def test_mcts_deepens_by_doubling_its_iterations_until_every_move_is_proven():
     assert len(last) == 9 and all(v["exact"] for v in last.values())
     # Tic-tac-toe is a draw: no first move wins, and the centre does not lose.
     assert max(v["score"] for v in last.values()) == 0
-    assert last["(1, 1)"]["score"] == 0
+    assert last["1,1"]["score"] == 0
 
 
 def test_agents_refuse_other_games_and_finished_positions():

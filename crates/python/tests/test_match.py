@@ -153,7 +153,7 @@ def test_openings_records_and_othello_matches_are_the_command_lines():
     firsts = {tuple(r["moves"][:6]) for r in result.records}
     assert len(firsts) == 10
     given = gamelab.match("ai14s", "ai2", openings=[["1,1"], ["0,0", "1,1"]], records=True)
-    assert given.games_per_side == 2 and [r["moves"][0] for r in given.records] == ["(1, 1)", "(0, 0)"] * 2
+    assert given.games_per_side == 2 and [r["moves"][0] for r in given.records] == ["1,1", "0,0"] * 2
     with pytest.raises(ValueError, match="opening 1: move 1"):
         gamelab.match("ai14s", "ai2", openings=[["5,5"]])
 
@@ -188,9 +188,9 @@ def test_proofs_and_solved_values():
     start = gamelab.solve(gamelab.TicTacToe())
     assert start.value == 0 and len(start.best_moves) == 9
     win = gamelab.solve(gamelab.TicTacToe("0,0 1,1 0,1 2,2"))
-    assert win.value == 1 and "(0, 2)" in win.best_moves
+    assert win.value == 1 and "0,2" in win.best_moves
     block = gamelab.solve(gamelab.TicTacToe("0,0 1,1 2,2 1,0"))
-    assert block.value == 0 and block.best_moves == ["(1, 2)"] and block.moves["(0, 1)"] == -1
+    assert block.value == 0 and block.best_moves == ["1,2"] and block.moves["0,1"] == -1
     with pytest.raises(ValueError, match="gamelab.othello.solve"):
         gamelab.solve(gamelab.Othello())
 

@@ -348,7 +348,7 @@ async fn not_found() -> ApiError {
 async fn catalogue(State(app): State<Arc<AppState>>) -> Json<serde_json::Value> {
     let games: Vec<_> = gamelab_games::NAMES
         .iter()
-        .map(|name| games::visit(name, games::Info).expect("the catalogue's own names"))
+        .map(|name| gamelab_games::game_info(name).expect("the catalogue's own names"))
         .collect();
     let files = app.files.clone();
     let models = tokio::task::spawn_blocking(move || files.names())
