@@ -1,9 +1,10 @@
-//! `gamelab ais`: every AI with a one-line description and its parameters.
+//! `gamelab ais`: every AI with a one-line description and its parameters, then the
+//! measured strengths of the game's levels where it has them.
 
 use std::fmt::Write;
 
 use clap::Args;
-use gamelab_core::{Described, GameVisitor, Registry};
+use gamelab_core::describe::GameInfo;
 
 #[derive(Args, Debug)]
 pub struct AisArgs {
@@ -12,44 +13,51 @@ pub struct AisArgs {
 }
 
 pub fn run(args: AisArgs) -> anyhow::Result<()> {
-    struct List;
-    impl GameVisitor for List {
-        type Output = String;
-        fn visit<G: Described>(self) -> String {
-            listing(&G::registry())
-        }
-    }
-    print!("{}", args.game.visit(List)?);
+    gamelab_games::board(&args.game.game, args.game.board.as_deref())?;
+    print!("{}", listing(&gamelab_games::game_info(&args.game.game)?));
     Ok(())
 }
 
-/// The registry as text: one line per AI, then one per parameter with its default.
-pub fn listing<G: Described>(registry: &Registry<G>) -> String {
+/// The game's AIs as text: one line per AI, then one per parameter with its default;
+/// then its rated strengths, each with the preset that plays it.
+pub fn listing(info: &GameInfo) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
         "AIs for {} (use as NAME or NAME:key=value,...):",
-        G::NAME
+        info.name
     );
-    let width = registry
-        .entries()
-        .iter()
-        .map(|e| e.name.len())
-        .max()
-        .unwrap_or(0);
-    for entry in registry.entries() {
-        let _ = write!(out, "  {:width$}  {}", entry.name, entry.summary);
-        if !entry.aliases.is_empty() {
-            let _ = write!(out, " (also: {})", entry.aliases.join(", "));
+    let width = info.ais.iter().map(|ai| ai.name.len()).max().unwrap_or(0);
+    for ai in &info.ais {
+        let _ = write!(out, "  {:width$}  {}", ai.name, ai.summary);
+        if !ai.aliases.is_empty() {
+            let _ = write!(out, " (also: {})", ai.aliases.join(", "));
         }
         out.push('\n');
-        for p in &entry.params {
-            let default = p
-                .default
-                .as_ref()
-                .map_or("(required)".to_string(), |d| d.to_string());
+        for p in &ai.params {
+            let default = p.default.as_deref().unwrap_or("(required)");
             let setting = format!("{}={default}", p.name);
             let _ = writeln!(out, "  {:width$}    {setting:24} {}", "", p.help);
+        }
+    }
+    if !info.ratings.is_empty() {
+        let _ = writeln!(
+            out,
+            "\nStrengths on one Elo scale (random = 0; ± the 95 % interval), from a round robin of \
+             these AIs (docs/othello.md, \"Levels and Elo\"):"
+        );
+        let width = info.ratings.iter().map(|r| r.spec.len()).max().unwrap_or(0);
+        for r in info.ratings {
+            let preset = info
+                .presets
+                .iter()
+                .find(|p| p.spec == r.spec)
+                .map_or(String::new(), |p| format!("  the page's \"{}\"", p.name));
+            let _ = writeln!(
+                out,
+                "  {:width$}  {:>5} ± {:<3}{preset}",
+                r.spec, r.elo, r.interval95
+            );
         }
     }
     out

@@ -4,47 +4,31 @@
 use std::fmt::Write;
 
 use clap::Args;
-use gamelab_core::{Described, GameVisitor, Side};
 
 #[derive(Args, Debug)]
 pub struct GamesArgs {}
 
-struct Describe(&'static [&'static str]);
-
-impl GameVisitor for Describe {
-    type Output = String;
-    fn visit<G: Described>(self) -> String {
-        let mut out = String::new();
-        let sides = Side::BOTH.map(G::side_name);
-        let _ = writeln!(out, "{}  {}", G::NAME, G::TITLE);
-        let _ = writeln!(
-            out,
-            "    sides      --{} (moves first), --{}",
-            sides[0], sides[1]
-        );
-        let _ = writeln!(out, "    moves      {}", G::move_syntax());
-        let _ = writeln!(out, "    positions  {}", G::position_syntax());
-        let _ = writeln!(out, "    boards     {}", self.0.join(", "));
-        let _ = writeln!(
-            out,
-            "    AIs        {}",
-            G::registry()
-                .entries()
-                .iter()
-                .map(|e| e.name)
-                .collect::<Vec<_>>()
-                .join(", ")
-        );
-        out
-    }
+/// A game's entry in the list: its sides, notation, board structures and AIs.
+fn describe(entry: &gamelab_games::Entry) -> anyhow::Result<String> {
+    let info = gamelab_games::game_info(entry.name)?;
+    let mut out = String::new();
+    let _ = writeln!(out, "{}  {}", info.name, info.title);
+    let _ = writeln!(
+        out,
+        "    sides      --{} (moves first), --{}",
+        info.sides[0], info.sides[1]
+    );
+    let _ = writeln!(out, "    moves      {}", info.move_syntax);
+    let _ = writeln!(out, "    positions  {}", info.position_syntax);
+    let _ = writeln!(out, "    boards     {}", entry.boards.join(", "));
+    let ais: Vec<&str> = info.ais.iter().map(|ai| ai.name).collect();
+    let _ = writeln!(out, "    AIs        {}", ais.join(", "));
+    Ok(out)
 }
 
 pub fn run(_: GamesArgs) -> anyhow::Result<()> {
     for entry in gamelab_games::GAMES {
-        print!(
-            "{}",
-            gamelab_games::visit(entry.name, None, Describe(entry.boards))?
-        );
+        print!("{}", describe(entry)?);
     }
     Ok(())
 }

@@ -42,6 +42,10 @@ pub trait Described: Notation + EngineHooks {
     /// Strengths by name, weakest first, for people who would rather not read an AI's
     /// parameters: the play view offers them above its pickers.
     const PRESETS: &'static [Preset] = &[];
+    /// Measured strengths of some of the game's AIs on one Elo scale, weakest first (how
+    /// they were measured is the game's documentation's to say): `gamelab ais` lists
+    /// them and the play view shows a preset's.
+    const RATINGS: &'static [Rating] = &[];
     /// The AI whose values of each move the play view's analysis shows first: one that
     /// scores moves (`Analyst::move_scores`) for the side to move, within a second or so.
     const ANALYSIS_AI: &'static str = "mcts:iterations=3000";
@@ -99,6 +103,15 @@ pub struct Preset {
     pub name: &'static str,
     pub spec: &'static str,
     pub note: &'static str,
+}
+
+/// An AI's strength on a game's Elo scale ([`Described::RATINGS`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Rating {
+    pub spec: &'static str,
+    pub elo: i32,
+    /// The half-width of its 95 % confidence interval, in Elo.
+    pub interval95: i32,
 }
 
 /// Generic code to run on the game a user picked: the catalogue calls `visit` with that
@@ -195,6 +208,8 @@ pub struct GameInfo {
     pub col_labels: Vec<String>,
     pub row_labels: Vec<String>,
     pub move_syntax: &'static str,
+    /// How a position is written ([`Notation::position_syntax`]).
+    pub position_syntax: &'static str,
     /// Each square's name, row by row.
     pub square_names: Vec<String>,
     /// How pieces are drawn: `marks` (letters) or `discs`.
@@ -219,6 +234,8 @@ pub struct GameInfo {
     pub moves_by_column: bool,
     /// Strengths by name, weakest first.
     pub presets: &'static [Preset],
+    /// Measured strengths, weakest first ([`Described::RATINGS`]).
+    pub ratings: &'static [Rating],
     /// How many numbered actions the moves map to ([`Described::ACTIONS`]).
     pub actions: usize,
     /// The names of the board's symmetries ([`Described::SYMMETRIES`]).
@@ -238,6 +255,7 @@ pub fn game_info<G: Described>() -> GameInfo {
         col_labels,
         row_labels,
         move_syntax: G::move_syntax(),
+        position_syntax: G::position_syntax(),
         square_names: (0..G::GRID.0 * G::GRID.1).map(G::square_name).collect(),
         pieces: G::PIECES.name(),
         piece_colours: G::PIECE_COLOURS,
@@ -249,6 +267,7 @@ pub fn game_info<G: Described>() -> GameInfo {
         can_set_up: G::CAN_SET_UP,
         moves_by_column: G::MOVES_BY_COLUMN,
         presets: G::PRESETS,
+        ratings: G::RATINGS,
         actions: G::ACTIONS,
         symmetries: G::SYMMETRIES.iter().map(|s| s.name()).collect(),
         explorable: G::TREE_FITS_IN_MEMORY,

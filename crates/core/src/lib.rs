@@ -49,7 +49,7 @@ pub use analysis::{
 pub use analyst::Analyst;
 pub use by_score::{ByScore, Evaluate};
 pub use describe::{
-    BoardError, CatalogueEntry, Described, GameVisitor, PieceStyle, Preset, Single,
+    BoardError, CatalogueEntry, Described, GameVisitor, PieceStyle, Preset, Rating, Single,
 };
 pub use game::{EngineHooks, Game, GameHeaders, MoveList, Notation, without_move_number};
 pub use random::{GameRng, SideStream, StreamKey, WORDS_PER_GAME, game_rng};
