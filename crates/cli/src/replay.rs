@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use anyhow::{Context, bail};
 use clap::Args;
-use gamelab_core::record::{GameRecord, read_records, record_from_csv, replay};
+use gamelab_core::record::{GameRecord, replay};
 use gamelab_core::{Described, GameVisitor, Side};
 
 #[derive(Args, Debug)]
@@ -23,14 +23,8 @@ pub struct ReplayArgs {
 
 pub fn run(args: ReplayArgs) -> anyhow::Result<()> {
     let csv = args.file.extension().is_some_and(|e| e == "csv");
-    let native = native_game(&args.file);
-    let record = if csv {
-        args.game.visit(CsvRecord(&args))??
-    } else if let Some(game) = native {
-        gamelab_games::visit(game, None, NativeRecord(&args))??
-    } else {
-        json_record(&args)?
-    };
+    let records = gamelab_games::records::load(&args.file, Some(&args.game.game))?;
+    let record = pick(records, &args)?;
     // A JSON record names its game, whatever `--game` says.
     // The CSV holds neither the players nor the seed.
     let title = csv.then(|| format!("game {} of {}", args.index, args.file.display()));
@@ -44,33 +38,6 @@ pub fn run(args: ReplayArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn json_record(args: &ReplayArgs) -> anyhow::Result<GameRecord> {
-    pick(read_records(&args.file)?, args)
-}
-
-/// The game whose own record format has the file's extension (`.ggf`: Othello), if any.
-fn native_game(path: &std::path::Path) -> Option<&'static str> {
-    gamelab_games::by_record_extension(path.extension()?.to_str()?)
-}
-
-/// The game asked for from a file in its game's own format.
-struct NativeRecord<'a>(&'a ReplayArgs);
-
-impl GameVisitor for NativeRecord<'_> {
-    type Output = anyhow::Result<GameRecord>;
-    fn visit<G: Described>(self) -> Self::Output {
-        let args = self.0;
-        let path = args.file.display().to_string();
-        let text = gamelab_core::files::read_text_bounded(
-            &args.file,
-            gamelab_core::files::MAX_RECORDS_BYTES,
-        )
-        .with_context(|| format!("cannot read {path}"))?;
-        let records = G::read_records(&text, &path).map_err(anyhow::Error::msg)?;
-        pick(records, args)
-    }
-}
-
 /// The record with the index asked for, or an error that says which the file holds.
 fn pick(records: Vec<GameRecord>, args: &ReplayArgs) -> anyhow::Result<GameRecord> {
     let Some(record) = records.iter().find(|r| r.index == args.index) else {
@@ -81,37 +48,6 @@ fn pick(records: Vec<GameRecord>, args: &ReplayArgs) -> anyhow::Result<GameRecor
         bail!("no game {} in {}; {range}", args.index, args.file.display());
     };
     Ok(record.clone())
-}
-
-/// The CSV line of the game asked for, as a record of the game `--game` names.
-struct CsvRecord<'a>(&'a ReplayArgs);
-
-impl GameVisitor for CsvRecord<'_> {
-    type Output = anyhow::Result<GameRecord>;
-    fn visit<G: Described>(self) -> Self::Output {
-        let args = self.0;
-        let path = args.file.display();
-        let text = gamelab_core::files::read_text_bounded(
-            &args.file,
-            gamelab_core::files::MAX_RECORDS_BYTES,
-        )
-        .with_context(|| format!("cannot read {path}"))?;
-        let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
-        let Some(line) = usize::try_from(args.index).ok().and_then(|i| lines.get(i)) else {
-            bail!(
-                "no game {} in {path}; it holds games 0 to {}",
-                args.index,
-                lines.len() as i64 - 1
-            );
-        };
-        record_from_csv::<G>(line, args.index).map_err(|e| {
-            anyhow::anyhow!(
-                "{path}, line {}: {e} (is it a {} records file? pick the game with --game)",
-                args.index + 1,
-                G::NAME
-            )
-        })
-    }
 }
 
 /// A record shown move by move, under its own title or one made from the record.

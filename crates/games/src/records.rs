@@ -1,0 +1,198 @@
+//! Game records in files for any game of the catalogue, in the formats the command line
+//! writes, picked by the file's extension: gamelab's JSON Lines (each record names its
+//! game), the article's CSV (of a game the caller names), or a game's own format (the game
+//! its extension belongs to: Othello's `.ggf`). Every record read or written is checked by
+//! replaying it in its game.
+//!
+//! ```
+//! use gamelab_core::record::GameRecord;
+//! let record = GameRecord {
+//!     game: "ttt".into(),
+//!     index: 0,
+//!     seed: 0,
+//!     first: "a".into(),
+//!     second: "b".into(),
+//!     moves: ["1,1", "0,0", "2,0", "0,2", "0,1", "2,1", "1,2", "1,0", "2,2"].map(String::from).into(),
+//!     result: "draw".into(),
+//!     forfeit: None,
+//! };
+//! let dir = std::env::temp_dir().join(format!("gamelab-doc-{}", std::process::id()));
+//! std::fs::create_dir_all(&dir).unwrap();
+//! let path = dir.join("games.csv");
+//! assert_eq!(gamelab_games::records::save("ttt", &[record], &path).unwrap(), 1);
+//! let back = gamelab_games::records::load(&path, Some("ttt")).unwrap();
+//! assert_eq!((back[0].moves.len(), back[0].result.as_str()), (9, "draw"));
+//! std::fs::remove_dir_all(&dir).unwrap();
+//! ```
+
+use std::path::Path;
+
+use gamelab_core::record::{self, GameRecord, RecordFormat};
+use gamelab_core::{Described, GameVisitor};
+
+use crate::CatalogueError;
+
+/// Why records could not be read or written.
+#[derive(Debug, thiserror::Error)]
+pub enum RecordsError {
+    /// The game is not in the catalogue.
+    #[error(transparent)]
+    Game(#[from] CatalogueError),
+    /// The file could not be read or written.
+    #[error("cannot {action} {path}: {error}")]
+    File {
+        action: &'static str,
+        path: String,
+        error: std::io::Error,
+    },
+    /// A record, or a line of the file, is not a game of its game.
+    #[error("{0}")]
+    Invalid(String),
+}
+
+fn invalid(message: String) -> RecordsError {
+    RecordsError::Invalid(message)
+}
+
+/// Writes `records` of `game` to `path` in the format its extension picks, atomically
+/// (every record is replayed and every line made before the file is touched); returns
+/// how many.
+pub fn save(game: &str, records: &[GameRecord], path: &Path) -> Result<usize, RecordsError> {
+    struct Save<'a>(&'a [GameRecord], &'a Path);
+    impl GameVisitor for Save<'_> {
+        type Output = Result<usize, RecordsError>;
+        fn visit<G: Described>(self) -> Self::Output {
+            let Save(records, path) = self;
+            let format = RecordFormat::of::<G>(path);
+            let lines: Vec<String> = records
+                .iter()
+                .enumerate()
+                .map(|(i, r)| {
+                    record::replay::<G>(r)
+                        .and_then(|_| format.line::<G>(r, None))
+                        .map_err(|e| invalid(format!("record {i}: {e}")))
+                })
+                .collect::<Result<_, _>>()?;
+            gamelab_core::files::write_atomically(path, |w| {
+                lines.iter().try_for_each(|line| writeln!(w, "{line}"))
+            })
+            .map_err(|error| RecordsError::File {
+                action: "write",
+                path: path.display().to_string(),
+                error,
+            })?;
+            Ok(lines.len())
+        }
+    }
+    crate::visit(game, None, Save(records, path))?
+}
+
+/// The game whose own format the file at `path` is in, by its extension (`.ggf`: Othello).
+pub fn native_game(path: &Path) -> Option<&'static str> {
+    crate::by_record_extension(path.extension()?.to_str()?)
+}
+
+/// Every record of the file at `path` (at most [`gamelab_core::files::MAX_RECORDS_BYTES`]),
+/// each checked: JSON Lines records replay in the game each names; a CSV is of `game` (the
+/// default game when `None`); a game's own format is its game's.
+pub fn load(path: &Path, game: Option<&str>) -> Result<Vec<GameRecord>, RecordsError> {
+    let name = path.display().to_string();
+    let text = gamelab_core::files::read_text_bounded(path, gamelab_core::files::MAX_RECORDS_BYTES)
+        .map_err(|error| RecordsError::File {
+            action: "read",
+            path: name.clone(),
+            error,
+        })?;
+    let game = native_game(path).or(game).unwrap_or(crate::DEFAULT);
+    read(&text, &name, game)
+}
+
+/// The records of `text`, read as [`load`] reads a file called `name`.
+pub fn read(text: &str, name: &str, game: &str) -> Result<Vec<GameRecord>, RecordsError> {
+    struct Read<'a>(&'a str, &'a str);
+    impl GameVisitor for Read<'_> {
+        type Output = Result<Vec<GameRecord>, RecordsError>;
+        fn visit<G: Described>(self) -> Self::Output {
+            let Read(text, name) = self;
+            match RecordFormat::of::<G>(Path::new(name)) {
+                RecordFormat::Native => G::read_records(text, name).map_err(invalid),
+                RecordFormat::Table => Err(invalid(format!(
+                    "{name}: a table of games is written for spreadsheets, not read back: use JSON Lines"
+                ))),
+                RecordFormat::Csv => text
+                    .lines()
+                    .filter(|l| !l.trim().is_empty())
+                    .enumerate()
+                    .map(|(i, line)| {
+                        record::record_from_csv::<G>(line, i as u64).map_err(|e| {
+                            invalid(format!(
+                                "{name}, line {}: {e} (is it a {} records file?)",
+                                i + 1,
+                                G::NAME
+                            ))
+                        })
+                    })
+                    .collect(),
+                RecordFormat::JsonLines => text
+                    .lines()
+                    .enumerate()
+                    .filter(|(_, l)| !l.trim().is_empty())
+                    .map(|(i, line)| {
+                        let at = |e: &dyn std::fmt::Display| {
+                            invalid(format!("{name}, line {}: {e}", i + 1))
+                        };
+                        let record: GameRecord = serde_json::from_str(line)
+                            .map_err(|e| at(&format!("not a game record ({e})")))?;
+                        check(&record).map_err(|e| at(&e))?;
+                        Ok(record)
+                    })
+                    .collect(),
+            }
+        }
+    }
+    crate::visit(game, None, Read(text, name))?
+}
+
+/// Checks that `record` replays in the game it names.
+pub fn check(record: &GameRecord) -> Result<(), RecordsError> {
+    struct Check<'a>(&'a GameRecord);
+    impl GameVisitor for Check<'_> {
+        type Output = Result<(), RecordsError>;
+        fn visit<G: Described>(self) -> Self::Output {
+            record::replay::<G>(self.0)
+                .map(drop)
+                .map_err(|e| invalid(e.to_string()))
+        }
+    }
+    crate::visit(&record.game, None, Check(record))?
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_bad_line_is_reported_with_its_number_and_an_unknown_game_as_such() {
+        let good = r#"{"game":"ttt","index":0,"seed":0,"first":"a","second":"b","moves":["1,1","0,0","2,0","0,2","0,1","2,1","1,2","1,0","2,2"],"result":"draw"}"#;
+        let taken = good.replace(r#""0,0","#, r#""1,1","#);
+        let err = read(&format!("{good}\n\n{taken}\n"), "x.jsonl", "ttt").unwrap_err();
+        assert!(
+            matches!(&err, RecordsError::Invalid(m) if m.starts_with("x.jsonl, line 3: move 2 `1,1`")),
+            "{err}"
+        );
+        assert_eq!(read(good, "x.jsonl", "ttt").unwrap().len(), 1);
+        let other = good.replace(r#""game":"ttt""#, r#""game":"chess""#);
+        assert!(
+            read(&other, "x.jsonl", "ttt")
+                .unwrap_err()
+                .to_string()
+                .contains("unknown game `chess`")
+        );
+        assert!(matches!(
+            read("", "x.jsonl", "chess"),
+            Err(RecordsError::Game(CatalogueError::UnknownGame { .. }))
+        ));
+        let table = read("", "games.table", "ttt");
+        assert!(table.is_ok(), "an unknown extension is JSON Lines");
+    }
+}
