@@ -118,6 +118,11 @@ pub trait Game: Clone + Debug + Display + Send + Sync + 'static {
 /// };
 /// assert!(headers.check().is_ok());
 /// assert_eq!(headers.player_or(1, "human"), "human");
+/// let pasted = GameHeaders { event: Some("Paris\nLyon".into()), ..headers };
+/// assert_eq!(
+///     pasted.check().unwrap_err().to_string(),
+///     "the event holds a control character: expected one line of text"
+/// );
 /// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -146,30 +151,34 @@ impl GameHeaders {
 
     /// Every part within [`GameHeaders::MAX_CHARS`] and free of control characters (a
     /// record's fields are one line each).
-    pub fn check(&self) -> Result<(), String> {
+    pub fn check(&self) -> Result<(), HeadersError> {
         let parts = [
             ("the first player's name", &self.players[0]),
             ("the second player's name", &self.players[1]),
             ("the event", &self.event),
             ("the date", &self.date),
         ];
-        for (what, part) in parts {
-            let Some(text) = part else { continue };
-            if text.chars().count() > Self::MAX_CHARS {
-                return Err(format!(
-                    "{what} is {} characters long: expected at most {}",
-                    text.chars().count(),
-                    Self::MAX_CHARS
-                ));
+        for (part, text) in parts {
+            let Some(text) = text else { continue };
+            let chars = text.chars().count();
+            if chars > Self::MAX_CHARS {
+                return Err(HeadersError::TooLong { part, chars });
             }
             if text.chars().any(char::is_control) {
-                return Err(format!(
-                    "{what} holds a control character: expected one line of text"
-                ));
+                return Err(HeadersError::ControlCharacter { part });
             }
         }
         Ok(())
     }
+}
+
+/// A part of [`GameHeaders`] that a record cannot hold.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum HeadersError {
+    #[error("{part} is {chars} characters long: expected at most {max}", max = GameHeaders::MAX_CHARS)]
+    TooLong { part: &'static str, chars: usize },
+    #[error("{part} holds a control character: expected one line of text")]
+    ControlCharacter { part: &'static str },
 }
 
 /// A game's notation: reading positions and moves as people and files write them, and the

@@ -51,7 +51,9 @@ pub use by_score::{ByScore, Evaluate};
 pub use describe::{
     BoardError, CatalogueEntry, Described, GameVisitor, PieceStyle, Preset, Rating, Single,
 };
-pub use game::{EngineHooks, Game, GameHeaders, MoveList, Notation, without_move_number};
+pub use game::{
+    EngineHooks, Game, GameHeaders, HeadersError, MoveList, Notation, without_move_number,
+};
 pub use random::{GameRng, SideStream, StreamKey, WORDS_PER_GAME, game_rng};
 pub use registry::{
     AgentEntry, AgentSpec, FileAccess, NamedProgram, ParamSpec, Params, Registry, SpecError,
