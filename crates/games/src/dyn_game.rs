@@ -90,6 +90,10 @@ pub trait AnyGame: Send + Sync + 'static {
     fn action_of(&self, mv: &str) -> Result<usize, String>;
     /// The legal move whose action is `action`, as the game writes it.
     fn move_of(&self, action: usize) -> Result<String, String>;
+    /// The perfect-play value of the position for the side to move (+1 a win, 0 a draw,
+    /// −1 a loss) and each legal move's, in order, found by walking the whole tree below
+    /// it: only for games whose tree fits in memory ([`AnyGame::tree_fits_in_memory`]).
+    fn solve(&self) -> Result<Solved, String>;
     /// The AI a front end suggests for analysis ([`Described::ANALYSIS_AI`]).
     fn analysis_ai(&self) -> &'static str;
     /// Builds the AI `spec` for positions of this exact type, reading any file it names.
@@ -107,6 +111,15 @@ pub trait AnyGame: Send + Sync + 'static {
     /// The game so far in the game's own format (Othello's GGF), when the moves reach this
     /// position from the start.
     fn write_game(&self, players: [&str; 2]) -> Result<String, String>;
+}
+
+/// A position's perfect-play values for the side to move ([`AnyGame::solve`]).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Solved {
+    /// +1 a win, 0 a draw, −1 a loss.
+    pub value: i64,
+    /// Each legal move with its value, in the order of [`AnyGame::legal_moves`].
+    pub moves: Vec<(String, i64)>,
 }
 
 /// A move of a list that cannot be played.
@@ -310,6 +323,33 @@ impl<G: Described> AnyGame for DynGame<G> {
 
     fn analysis_ai(&self) -> &'static str {
         G::ANALYSIS_AI
+    }
+
+    fn solve(&self) -> Result<Solved, String> {
+        if !G::TREE_FITS_IN_MEMORY {
+            return Err(format!(
+                "solving walks every position below this one, and {} has too many for that (it is for games as small as tic-tac-toe)",
+                G::NAME
+            ));
+        }
+        let mut values = gamelab_core::proof::GameValues::new();
+        let mover = self.game.to_move();
+        let for_mover = |v: i8| match mover {
+            Side::First => i64::from(v),
+            Side::Second => -i64::from(v),
+        };
+        let value = for_mover(values.value(&self.game));
+        let moves = self
+            .game
+            .legal_moves()
+            .iter()
+            .map(|&mv| {
+                let mut child = self.game.clone();
+                child.play_unchecked(mv);
+                (G::write_move(mv), for_mover(values.value(&child)))
+            })
+            .collect();
+        Ok(Solved { value, moves })
     }
 
     fn build_agent_with(

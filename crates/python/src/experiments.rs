@@ -579,51 +579,18 @@ pub fn _verify(
     out?
 }
 
-struct SolveJob<'a> {
-    position: &'a Position,
-}
-
-impl GameVisitor for SolveJob<'_> {
-    type Output = PyResult<String>;
-    fn visit<G: Described>(self) -> Self::Output {
-        let game = &self
-            .position
-            .inner
-            .as_any()
-            .downcast_ref::<crate::dyn_game::DynGame<G>>()
-            .expect("visited with the position's own game and board")
-            .game;
-        if !G::TREE_FITS_IN_MEMORY {
-            return Err(PyValueError::new_err(format!(
-                "solving walks every position below this one, and {} has too many for that (it is for games as small as tic-tac-toe)",
-                G::NAME
-            )));
-        }
-        let mut values = gamelab_core::proof::GameValues::new();
-        let mover = game.to_move();
-        let for_mover = |v: i8| {
-            if mover == Side::First {
-                i64::from(v)
-            } else {
-                -i64::from(v)
-            }
-        };
-        let value = for_mover(values.value(game));
-        let mut moves = serde_json::Map::new();
-        for &mv in game.legal_moves().iter() {
-            let mut child = game.clone();
-            child.play_unchecked(mv);
-            moves.insert(G::write_move(mv), for_mover(values.value(&child)).into());
-        }
-        Ok(serde_json::json!({ "value": value, "moves": moves }).to_string())
-    }
-}
-
 /// `gamelab.solve`'s engine: the perfect-play value (+1 win, 0 draw, −1 loss for the side
 /// to move) and each move's, as JSON.
 #[pyfunction]
 pub fn _solve(py: Python<'_>, position: PyRef<'_, Position>) -> PyResult<String> {
-    let (game, board) = (position.inner.name(), position.inner.board());
     let position = &*position;
-    py.detach(|| visit(game, board, SolveJob { position }))
+    let solved = py
+        .detach(|| position.inner.solve())
+        .map_err(PyValueError::new_err)?;
+    let moves: serde_json::Map<String, serde_json::Value> = solved
+        .moves
+        .into_iter()
+        .map(|(mv, value)| (mv, value.into()))
+        .collect();
+    Ok(serde_json::json!({ "value": solved.value, "moves": moves }).to_string())
 }
