@@ -44,7 +44,7 @@ pub fn listing(info: &GameInfo) -> String {
         let _ = writeln!(
             out,
             "\nStrengths on one Elo scale (random = 0; ± the 95 % interval), from a round robin of \
-             these AIs (docs/othello.md, \"Levels and Elo\"):"
+             these AIs:"
         );
         let width = info.ratings.iter().map(|r| r.spec.len()).max().unwrap_or(0);
         for r in info.ratings {
@@ -61,4 +61,42 @@ pub fn listing(info: &GameInfo) -> String {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use gamelab_core::Rating;
+
+    use super::*;
+
+    #[test]
+    fn ratings_are_listed_with_the_preset_that_plays_each() {
+        let mut info = gamelab_games::game_info("othello").unwrap();
+        assert!(
+            !listing(&info).contains("Elo"),
+            "no section without ratings"
+        );
+        info.ratings = &[
+            Rating {
+                spec: "random",
+                elo: 0,
+                interval95: 40,
+            },
+            Rating {
+                spec: "engine:level=2",
+                elo: 1234,
+                interval95: 35,
+            },
+        ];
+        let text = listing(&info);
+        let section = &text[text.find("Strengths on one Elo scale").unwrap()..];
+        let lines: Vec<&str> = section.lines().skip(1).collect();
+        assert_eq!(lines.len(), 2, "{section}");
+        assert!(lines[0].starts_with("  random") && lines[0].contains("    0 ± 40"));
+        assert!(lines[0].ends_with("the page's \"Beginner\""), "{section}");
+        assert!(
+            lines[1].contains(" 1234 ± 35") && !lines[1].contains("page"),
+            "{section}"
+        );
+    }
 }
