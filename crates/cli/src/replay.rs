@@ -8,6 +8,7 @@ use anyhow::{Context, bail};
 use clap::Args;
 use gamelab_core::record::{GameRecord, replay};
 use gamelab_core::{Described, GameVisitor, Side};
+use gamelab_games::records::RecordsError;
 
 #[derive(Args, Debug)]
 pub struct ReplayArgs {
@@ -23,7 +24,13 @@ pub struct ReplayArgs {
 
 pub fn run(args: ReplayArgs) -> anyhow::Result<()> {
     let csv = args.file.extension().is_some_and(|e| e == "csv");
-    let records = gamelab_games::records::load(&args.file, Some(&args.game.game))?;
+    let records = gamelab_games::records::load(&args.file, Some(&args.game.game)).map_err(|e| {
+        match e {
+            // A CSV does not say its game: the one asked for may be the wrong one.
+            RecordsError::Invalid(_) if csv => anyhow::anyhow!("{e}; pick the game with --game"),
+            e => e.into(),
+        }
+    })?;
     let record = pick(records, &args)?;
     // A JSON record names its game, whatever `--game` says.
     // The CSV holds neither the players nor the seed.

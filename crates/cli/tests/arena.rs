@@ -272,6 +272,17 @@ fn records_and_replay() {
         .assert()
         .failure()
         .stderr(predicate::str::contains("line 4: not a game record"));
+    // a CSV does not say its game: a line that is not one of `--game`'s says how to pick it
+    let csv = dir.path().join("othello.csv");
+    std::fs::write(&csv, "1,37,43\n").unwrap();
+    gamelab()
+        .args(["replay", csv.to_str().unwrap(), "0"])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("line 1: "))
+        .stderr(predicate::str::contains(
+            "(is it a ttt records file?); pick the game with --game",
+        ));
 }
 
 #[test]

@@ -114,7 +114,7 @@ pub trait AnyGame: Send + Sync + 'static {
 }
 
 /// A position's perfect-play values for the side to move ([`AnyGame::solve`]).
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Solved {
     /// +1 a win, 0 a draw, −1 a loss.
     pub value: i64,
