@@ -5,8 +5,7 @@ use std::fmt::Write;
 
 use anyhow::bail;
 use clap::Args;
-use gamelab_core::diverge::{Divergence, first_divergence};
-use gamelab_core::{Described, GameVisitor, Registry, Side};
+use gamelab_games::experiments::{self, DivergedGame, Divergence, Entrant, Live};
 
 use crate::game_args::GameArgs;
 
@@ -32,47 +31,24 @@ pub struct DivergeArgs {
 }
 
 pub fn run(args: DivergeArgs) -> anyhow::Result<()> {
-    let out = args.game.visit(&args)??;
-    print!("{out}");
-    Ok(())
-}
-
-impl GameVisitor for &DivergeArgs {
-    type Output = anyhow::Result<String>;
-    fn visit<G: Described>(self) -> Self::Output {
-        search::<G>(self, &G::registry())
-    }
-}
-
-pub fn search<G: Described>(args: &DivergeArgs, registry: &Registry<G>) -> anyhow::Result<String> {
-    let side = match args.side.as_deref().unwrap_or(G::side_name(Side::First)) {
-        s if s == G::side_name(Side::First) => Side::First,
-        s if s == G::side_name(Side::Second) => Side::Second,
-        other => bail!(
-            "`{other}` is not a side: expected {} or {}",
-            G::side_name(Side::First),
-            G::side_name(Side::Second)
-        ),
-    };
-    let mut a = registry.build(&args.a)?;
-    let mut a2 = registry.build(&args.a2)?;
-    let mut b = registry.build(&args.b)?;
+    let entrants = [&args.a, &args.a2, &args.b].map(|spec| Entrant::Spec(spec.clone()));
     let bar = crate::progress::bar(args.limit, "seeds");
     let end = args.from.saturating_add(args.limit);
-    let found = first_divergence(
-        &mut *a,
-        &mut *a2,
-        &mut *b,
-        side,
+    let found = experiments::diverge(
+        &args.game.game,
+        args.game.board.as_deref(),
+        [&entrants[0], &entrants[1], &entrants[2]],
+        args.side.as_deref(),
         args.from..end,
-        &mut |_| {
-            crate::progress::advance(&bar, 1);
-            true
+        &Live {
+            progress: &|n| crate::progress::advance(&bar, n),
+            ..Live::default()
         },
-    );
+    )
+    .map_err(crate::game_args::experiment_error)?;
     crate::progress::finish(bar);
     match found {
-        Some(d) => Ok(side_by_side::<G>(args, &d)),
+        Some(d) => print!("{}", side_by_side(&args, &d)),
         None => bail!(
             "{} and {} end every game alike against {} for seeds {} to {}",
             args.a,
@@ -82,48 +58,41 @@ pub fn search<G: Described>(args: &DivergeArgs, registry: &Registry<G>) -> anyho
             end - 1
         ),
     }
+    Ok(())
 }
 
-fn side_by_side<G: Described>(args: &DivergeArgs, d: &Divergence<G::Move>) -> String {
-    let [(m1, o1), (m2, o2)] = &d.games;
-    let (o1, o2, seed, parted) = (*o1, *o2, d.seed, d.parted);
+fn side_by_side(args: &DivergeArgs, d: &Divergence) -> String {
+    let [one, two] = &d.games;
     let titles = [
         format!("{} VS {}", args.a, args.b),
         format!("{} VS {}", args.a2, args.b),
     ];
     let width = titles[0].len().max(24);
     let mut out = String::new();
-    let _ = writeln!(out, "seed {seed}: the games part at move {}", parted + 1);
-    let _ = writeln!(out, "     {:width$}   {}", titles[0], titles[1]);
-    let mut left = G::start();
-    let mut right = G::start();
-    for i in 0..m1.len().max(m2.len()) {
-        let cell = |game: &mut G, m: Option<&G::Move>| match m {
-            Some(&mv) => {
-                let text = format!("{} {}", G::side_name(game.to_move()), G::write_move(mv));
-                game.play_unchecked(mv);
-                text
-            }
-            None => String::new(),
-        };
-        let l = cell(&mut left, m1.get(i));
-        let r = cell(&mut right, m2.get(i));
-        let mark = if i == parted { "*" } else { " " };
-        let _ = writeln!(out, "{mark}{:3}  {l:width$}   {r}", i + 1);
-    }
-    let l_lines: Vec<String> = left.to_string().lines().map(str::to_string).collect();
-    let r_lines: Vec<String> = right.to_string().lines().map(str::to_string).collect();
-    out.push('\n');
-    for i in 0..l_lines.len().max(r_lines.len()) {
-        let l = l_lines.get(i).map_or("", String::as_str);
-        let r = r_lines.get(i).map_or("", String::as_str);
-        let _ = writeln!(out, "     {l:width$}   {r}");
-    }
     let _ = writeln!(
         out,
-        "     {:width$}   {}",
-        G::describe_outcome(o1),
-        G::describe_outcome(o2)
+        "seed {}: the games part at move {}",
+        d.seed,
+        d.parted + 1
     );
+    let _ = writeln!(out, "     {:width$}   {}", titles[0], titles[1]);
+    let cell = |game: &DivergedGame, i: usize| match game.moves.get(i) {
+        Some(mv) => format!("{} {mv}", game.movers[i]),
+        None => String::new(),
+    };
+    for i in 0..one.moves.len().max(two.moves.len()) {
+        let mark = if i == d.parted { "*" } else { " " };
+        let (l, r) = (cell(one, i), cell(two, i));
+        let _ = writeln!(out, "{mark}{:3}  {l:width$}   {r}", i + 1);
+    }
+    let l_lines: Vec<&str> = one.position.lines().collect();
+    let r_lines: Vec<&str> = two.position.lines().collect();
+    out.push('\n');
+    for i in 0..l_lines.len().max(r_lines.len()) {
+        let l = l_lines.get(i).copied().unwrap_or("");
+        let r = r_lines.get(i).copied().unwrap_or("");
+        let _ = writeln!(out, "     {l:width$}   {r}");
+    }
+    let _ = writeln!(out, "     {:width$}   {}", one.outcome, two.outcome);
     out
 }

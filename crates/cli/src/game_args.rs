@@ -46,3 +46,15 @@ pub fn other_game_hint(err: &anyhow::Error) -> String {
         ),
     }
 }
+
+/// An experiment's error as the command line reports it: a spec's, a match's or the
+/// catalogue's error as itself, so that [`other_game_hint`] finds a spec's.
+pub fn experiment_error(e: gamelab_games::experiments::ExperimentError) -> anyhow::Error {
+    use gamelab_games::experiments::ExperimentError;
+    match e {
+        ExperimentError::Spec(e) => e.into(),
+        ExperimentError::Match(e) => e.into(),
+        ExperimentError::Catalogue(e) => e.into(),
+        e => e.into(),
+    }
+}

@@ -5,8 +5,7 @@
 use std::fmt::Write;
 
 use clap::Args;
-use gamelab_core::proof::never_loses;
-use gamelab_core::{Described, GameVisitor, Side};
+use gamelab_games::experiments::{self, Entrant};
 
 #[derive(Args, Debug)]
 pub struct VerifyArgs {
@@ -17,48 +16,41 @@ pub struct VerifyArgs {
 }
 
 pub fn run(args: VerifyArgs) -> anyhow::Result<()> {
-    print!("{}", args.game.visit(&args)??);
-    Ok(())
-}
-
-impl GameVisitor for &VerifyArgs {
-    type Output = anyhow::Result<String>;
-    fn visit<G: Described>(self) -> Self::Output {
-        verify::<G>(self)
-    }
-}
-
-fn verify<G: Described>(args: &VerifyArgs) -> anyhow::Result<String> {
-    let mut agent = G::registry().build(&args.ai)?;
-    let mut out = String::new();
     let spinner = crate::progress::spinner(&format!("proving {}", args.ai));
-    for side in Side::BOTH {
-        let proof = never_loses::<G>(&mut *agent, &args.ai, side)?;
-        let name = G::side_name(side);
-        match proof.losing_line {
-            None => {
+    let proofs = experiments::verify(
+        &args.game.game,
+        args.game.board.as_deref(),
+        &Entrant::Spec(args.ai.clone()),
+    )
+    .map_err(crate::game_args::experiment_error)?;
+    crate::progress::finish(spinner);
+    let mut out = String::new();
+    for proof in proofs {
+        let name = proof.side;
+        match (&proof.losing_line, &proof.lost_position) {
+            (Some(line), Some(position)) => {
+                // `;` between moves: tic-tac-toe's moves hold a comma.
+                let moves: Vec<String> = line
+                    .iter()
+                    .zip(&proof.movers)
+                    .map(|(mv, side)| format!("{side} {mv}"))
+                    .collect();
+                let _ = writeln!(
+                    out,
+                    "{} as {name}: can lose, e.g. {}\n{position}",
+                    args.ai,
+                    moves.join("; ")
+                );
+            }
+            _ => {
                 let _ = writeln!(
                     out,
                     "{} as {name}: never loses ({} positions checked)",
                     args.ai, proof.positions
                 );
             }
-            Some(line) => {
-                let mut game = G::start();
-                let mut moves = Vec::new();
-                for mv in &line {
-                    moves.push(format!("{} {mv}", G::side_name(game.to_move())));
-                    game.play_unchecked(*mv);
-                }
-                let _ = writeln!(
-                    out,
-                    "{} as {name}: can lose, e.g. {}\n{game}",
-                    args.ai,
-                    moves.join(", ")
-                );
-            }
         }
     }
-    crate::progress::finish(spinner);
-    Ok(out)
+    print!("{out}");
+    Ok(())
 }

@@ -119,7 +119,7 @@ fn verify_proves_and_refutes() {
         .success()
         .stdout(predicate::str::contains("ai11s:ver=3 as o: never loses"))
         .stdout(predicate::str::contains(
-            "ai11s:ver=3 as x: can lose, e.g. o (0, 0), x (1, 1), o (2, 2)",
+            "ai11s:ver=3 as x: can lose, e.g. o 0,0; x 1,1; o 2,2",
         ))
         .stdout(predicate::str::contains("winner o"));
 }

@@ -3,6 +3,7 @@
 //! adding its crate and one line to the `catalogue!` call below.
 
 pub mod dyn_game;
+pub mod experiments;
 pub mod records;
 pub mod views;
 

@@ -2,16 +2,16 @@
 //! functions playing in gamelab's arena (`PythonAgent`), and the random stream a Python
 //! agent draws from (`gamelab.Stream`).
 
-use std::marker::PhantomData;
 use std::sync::{Arc, Mutex};
 
-use gamelab_core::{Described, GameRng, Policy, Side, StopFlag};
+use gamelab_core::{GameRng, Side, StopFlag};
+use gamelab_games::experiments::{Failed, TextPlayer};
 use pyo3::exceptions::{PyIndexError, PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PySequence};
 use rand::Rng;
 
-use crate::dyn_game::{AnyAgent, AnyGame, DeepLevel, DynGame, make_position};
+use crate::dyn_game::{AnyAgent, AnyGame, DeepLevel, make_position};
 use crate::errors::{AgentError, PositionError, SpecError};
 use crate::position::{Position, move_text};
 
@@ -548,35 +548,24 @@ impl PythonPlayer {
     }
 }
 
-/// A Python agent playing game `G` in the arena.
-pub struct PyAgent<G> {
+/// A Python agent in one game of an experiment: the door's [`TextPlayer`], which reads
+/// and checks its answers.
+pub struct PyPlayer {
     player: Arc<PythonPlayer>,
-    board: &'static str,
     /// The stream object lent to the function at each move (made at the first).
     stream: Option<Py<Stream>>,
-    game: PhantomData<fn() -> G>,
 }
 
-impl<G: Described> PyAgent<G> {
-    pub fn new(player: Arc<PythonPlayer>, board: &'static str) -> PyAgent<G> {
-        PyAgent {
+impl PyPlayer {
+    pub fn new(player: Arc<PythonPlayer>) -> PyPlayer {
+        PyPlayer {
             player,
-            board,
             stream: None,
-            game: PhantomData,
         }
     }
 
-    fn position<'py>(&self, py: Python<'py>, game: &G) -> PyResult<Bound<'py, Position>> {
-        let pos = DynGame {
-            game: game.clone(),
-            board: self.board,
-        };
-        Bound::new(py, Position::new(Box::new(pos)))
-    }
-
-    fn call(&mut self, py: Python<'_>, game: &G, rng: &mut GameRng) -> PyResult<G::Move> {
-        let pos = self.position(py, game)?;
+    fn call(&mut self, py: Python<'_>, pos: &dyn AnyGame, rng: &mut GameRng) -> PyResult<String> {
+        let pos = Bound::new(py, Position::new(pos.clone_box()))?;
         let choose = self.player.choose.bind(py);
         let answer = if self.player.wants_stream {
             let stream = match &self.stream {
@@ -607,29 +596,20 @@ impl<G: Described> PyAgent<G> {
         } else {
             choose.call1((pos,))?
         };
-        let text = move_text(&answer)?;
-        game.parse_move(text.trim()).map_err(|e| {
-            AgentError::new_err(format!(
-                "it returned `{text}`, which cannot be played: {e}; moves are {}",
-                G::move_syntax()
-            ))
-        })
+        move_text(&answer)
     }
 
-    fn fail(&self, err: PyErr, game_index: u64, game: &G) {
-        self.player.fail(Failure {
-            err,
-            game: game_index,
-            position: game.to_string(),
-            side: G::side_name(game.to_move()),
-        });
-    }
-
-    fn call_policy(&self, py: Python<'_>, game: &G) -> PyResult<Option<Policy<G::Move>>> {
+    fn call_policy(
+        &self,
+        py: Python<'_>,
+        pos: &dyn AnyGame,
+    ) -> PyResult<Option<Vec<(String, f64)>>> {
         let Some(policy) = &self.player.policy else {
             return Ok(None);
         };
-        let answer = policy.bind(py).call1((self.position(py, game)?,))?;
+        let answer = policy
+            .bind(py)
+            .call1((Bound::new(py, Position::new(pos.clone_box()))?,))?;
         let pairs: Vec<(Bound<'_, PyAny>, f64)> = if let Ok(dict) = answer.cast::<PyDict>() {
             dict.iter()
                 .map(|(k, v)| Ok((k, v.extract::<f64>()?)))
@@ -645,74 +625,40 @@ impl<G: Described> PyAgent<G> {
                 .map(|item| item?.extract::<(Bound<'_, PyAny>, f64)>())
                 .collect::<PyResult<_>>()?
         };
-        let mut entries: Vec<(G::Move, f64)> = Vec::with_capacity(pairs.len());
-        for (mv, p) in pairs {
-            let text = move_text(&mv)?;
-            let mv = game.parse_move(text.trim()).map_err(|e| {
-                AgentError::new_err(format!(
-                    "its policy names `{text}`, which cannot be played: {e}"
-                ))
-            })?;
-            if !(p.is_finite() && p >= 0.0) {
-                return Err(AgentError::new_err(format!(
-                    "its policy gives `{text}` the probability {p}; probabilities are from 0 to 1"
-                )));
-            }
-            if entries.iter().any(|&(m, _)| m == mv) {
-                return Err(AgentError::new_err(format!(
-                    "its policy names `{text}` twice"
-                )));
-            }
-            if p > 0.0 {
-                entries.push((mv, p));
-            }
-        }
-        let total: f64 = entries.iter().map(|&(_, p)| p).sum();
-        if (total - 1.0).abs() > 1e-6 {
-            return Err(AgentError::new_err(format!(
-                "its policy's probabilities sum to {total}; they must sum to 1"
-            )));
-        }
-        for entry in &mut entries {
-            entry.1 /= total;
-        }
-        Ok(Some(Policy::from_weighted(entries)))
+        pairs
+            .into_iter()
+            .map(|(mv, p)| Ok((move_text(&mv)?, p)))
+            .collect::<PyResult<_>>()
+            .map(Some)
+    }
+
+    fn fail(&self, err: PyErr, game: u64, pos: &dyn AnyGame) -> Failed {
+        self.player.fail(Failure {
+            err,
+            game,
+            position: pos.text(),
+            side: pos.side_name(pos.to_move()),
+        });
+        Failed
     }
 }
 
-impl<G: Described> gamelab_core::Agent<G> for PyAgent<G> {
-    fn choose(&mut self, game: &G, rng: &mut GameRng) -> G::Move {
-        // After a failure the experiment is stopping: any legal move ends the game.
-        let fallback = |game: &G| game.legal_moves()[0];
-        if self.player.failed() {
-            return fallback(game);
-        }
-        match Python::attach(|py| self.call(py, game, rng)) {
-            Ok(mv) => mv,
-            Err(err) => {
-                self.fail(err, rng.game(), game);
-                fallback(game)
-            }
-        }
+impl TextPlayer for PyPlayer {
+    fn choose(&mut self, pos: &dyn AnyGame, rng: &mut GameRng) -> Result<String, Failed> {
+        Python::attach(|py| self.call(py, pos, rng)).map_err(|err| self.fail(err, rng.game(), pos))
     }
 
-    fn analyst(&mut self) -> Option<&mut dyn gamelab_core::Analyst<G>> {
-        Some(self)
+    fn policy(&mut self, pos: &dyn AnyGame) -> Result<Option<Vec<(String, f64)>>, Failed> {
+        Python::attach(|py| self.call_policy(py, pos))
+            .map_err(|err| self.fail(err, pos.ply() as u64, pos))
     }
-}
 
-impl<G: Described> gamelab_core::Analyst<G> for PyAgent<G> {
-    fn policy(&mut self, game: &G) -> Option<Policy<G::Move>> {
-        if self.player.failed() {
-            return Some(Policy::uniform(&game.legal_moves()));
-        }
-        match Python::attach(|py| self.call_policy(py, game)) {
-            Ok(policy) => policy,
-            Err(err) => {
-                self.fail(err, game.ply() as u64, game);
-                Some(Policy::uniform(&game.legal_moves()))
-            }
-        }
+    fn failed(&self) -> bool {
+        self.player.failed()
+    }
+
+    fn reject(&mut self, pos: &dyn AnyGame, game: u64, reason: String) {
+        self.fail(AgentError::new_err(reason), game, pos);
     }
 }
 

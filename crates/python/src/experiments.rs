@@ -1,39 +1,42 @@
-//! Matches, tournaments, the divergence search and proofs, run by the same core code as
-//! the command line, with Python agents among gamelab's own. Each returns the command's
-//! JSON (`gamelab match --json`, …), which the package turns into result objects.
+//! Matches, tournaments, the divergence search and proofs, run through the door's
+//! experiments (`gamelab_games::experiments`, as the command line's), with Python agents
+//! among gamelab's own. Each returns the command's JSON (`gamelab match --json`, …), which
+//! the package turns into result objects.
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
-use gamelab_core::arena::{ChunkResult, LiveOptions, PlayedGame};
+use gamelab_core::StopFlag;
 use gamelab_core::limits;
-use gamelab_core::match_request::{
-    Judge, LocalThreads, MatchError, MatchRequest, MatchRun, Openings, TournamentRequest,
-};
-use gamelab_core::record::GameRecord;
+use gamelab_core::match_request::{Judge, MatchError, MatchRequest, Openings, TournamentRequest};
 use gamelab_core::tournament::TournamentError;
-use gamelab_core::{Described, FileAccess, GameVisitor, Registry, Side, StopFlag};
+use gamelab_games::experiments::{self, Entrant, ExperimentError, Live};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 
-use crate::agent::{Agent, PyAgent, PythonAgent, PythonPlayer};
+use crate::agent::{Agent, PyPlayer, PythonAgent, PythonPlayer};
 use crate::args;
 use crate::errors::{PositionError, SpecError};
 use crate::interrupt::{self, Job};
 use crate::position::Position;
 
-/// A player of an experiment: one of gamelab's AIs by spec, or a Python agent.
-pub enum AgentArg {
-    Spec(String),
-    Python(Arc<PythonPlayer>),
+/// A player of an experiment as the door takes it, with the Python agent behind it (whose
+/// failure is raised instead of a result).
+pub struct AgentArg {
+    entrant: Entrant,
+    python: Option<Arc<PythonPlayer>>,
 }
 
 impl AgentArg {
     /// From what the package passes: a spec, a `gamelab.Agent` of `game`, or a
     /// `PythonAgent` (the package wraps functions in one).
     pub fn from_py(obj: &Bound<'_, PyAny>, game: &str, stop: &StopFlag) -> PyResult<AgentArg> {
-        if let Ok(spec) = obj.extract::<String>() {
-            return Ok(AgentArg::Spec(spec));
+        let spec = |spec: String| AgentArg {
+            entrant: Entrant::Spec(spec),
+            python: None,
+        };
+        if let Ok(s) = obj.extract::<String>() {
+            return Ok(spec(s));
         }
         if let Ok(agent) = obj.cast::<Agent>() {
             let agent = agent.get();
@@ -44,55 +47,23 @@ impl AgentArg {
                     agent.game()
                 )));
             }
-            return Ok(AgentArg::Spec(agent.spec().to_string()));
+            return Ok(spec(agent.spec().to_string()));
         }
         if let Ok(agent) = obj.cast::<PythonAgent>() {
-            return Ok(AgentArg::Python(PythonPlayer::new(
-                obj.py(),
-                agent.get(),
-                stop.clone(),
-            )));
+            let player = PythonPlayer::new(obj.py(), agent.get(), stop.clone());
+            let made = player.clone();
+            return Ok(AgentArg {
+                entrant: Entrant::Custom {
+                    name: player.name.clone(),
+                    make: Arc::new(move || Box::new(PyPlayer::new(made.clone()))),
+                },
+                python: Some(player),
+            });
         }
         Err(PyTypeError::new_err(format!(
             "an agent is an AI spec (\"ai2\", \"engine:level=8\"), a gamelab.Agent, or a Python function of a position; got {}",
             obj.get_type().name()?
         )))
-    }
-
-    pub fn name(&self) -> String {
-        match self {
-            AgentArg::Spec(spec) => spec.clone(),
-            AgentArg::Python(p) => p.name.clone(),
-        }
-    }
-
-    fn python(&self) -> Option<&Arc<PythonPlayer>> {
-        match self {
-            AgentArg::Python(p) => Some(p),
-            AgentArg::Spec(_) => None,
-        }
-    }
-
-    /// Checks a spec against the registry (Python agents need no check).
-    fn check<G: Described>(&self, registry: &Registry<G>) -> PyResult<()> {
-        if let AgentArg::Spec(spec) = self {
-            registry
-                .build(spec)
-                .map_err(|e| SpecError::new_err(e.to_string()))?;
-        }
-        Ok(())
-    }
-
-    /// A fresh agent for `G` (a spec already checked).
-    fn build<G: Described>(
-        &self,
-        registry: &Registry<G>,
-        board: &'static str,
-    ) -> Box<dyn gamelab_core::Agent<G>> {
-        match self {
-            AgentArg::Spec(spec) => registry.build(spec).expect("checked before the games"),
-            AgentArg::Python(player) => Box::new(PyAgent::<G>::new(player.clone(), board)),
-        }
     }
 }
 
@@ -100,7 +71,7 @@ impl AgentArg {
 pub fn agent_failure(py: Python<'_>, agents: &[&AgentArg]) -> Option<PyErr> {
     agents
         .iter()
-        .filter_map(|a| a.python())
+        .filter_map(|a| a.python.as_ref())
         .find_map(|p| p.take_failure(py))
 }
 
@@ -160,94 +131,42 @@ fn check_games(games: Option<u64>) -> PyResult<Option<u64>> {
         .transpose()
 }
 
-fn visit<V: GameVisitor<Output = PyResult<R>>, R>(
-    game: &str,
-    board: &'static str,
-    visitor: V,
-) -> PyResult<R> {
-    gamelab_games::visit(game, Some(board), visitor)
-        .map_err(|e| PositionError::new_err(e.to_string()))?
-}
-
 fn new_stop() -> StopFlag {
     StopFlag::new(AtomicBool::new(false))
 }
 
-/// A match as the package asks for one.
-struct MatchJob<'a> {
-    a: &'a AgentArg,
-    b: &'a AgentArg,
-    board: &'static str,
-    games: Option<u64>,
-    seed: u64,
-    threads: usize,
-    exact: bool,
-    openings: &'a Openings,
-    clock: gamelab_core::clock::TimeControl,
-    records: bool,
-    job: &'a Job,
+/// An experiment's error as Python raises it: an unknown game or board as
+/// `PositionError`, a bad spec as `SpecError`, a match's as [`match_error`], anything
+/// else as `ValueError`.
+fn experiment_error(e: ExperimentError) -> PyErr {
+    match e {
+        ExperimentError::Catalogue(e) => PositionError::new_err(e.to_string()),
+        ExperimentError::Spec(e) => SpecError::new_err(e.to_string()),
+        ExperimentError::Match(e) => match_error(e),
+        e @ (ExperimentError::Exact(_) | ExperimentError::Side { .. }) => {
+            PyValueError::new_err(e.to_string())
+        }
+    }
+}
+
+/// Runs `experiment` with the interpreter released (Ctrl-C and `progress` watched), then
+/// raises a Python agent's failure in place of its result.
+fn run_experiment<R: Send>(
+    py: Python<'_>,
+    agents: &[&AgentArg],
+    progress: Option<&Bound<'_, PyAny>>,
+    stop: StopFlag,
+    experiment: impl FnOnce(&Job) -> Result<R, PyErr> + Send,
+) -> PyResult<R> {
+    let out = interrupt::run(py, progress, Some(stop), experiment);
+    if let Some(err) = agent_failure(py, agents) {
+        return Err(err);
+    }
+    out?
 }
 
 /// The match report (JSON) and, when asked for, every game's record (JSON).
 type MatchOutput = (String, Option<Vec<String>>);
-
-impl GameVisitor for MatchJob<'_> {
-    type Output = PyResult<MatchOutput>;
-    fn visit<G: Described>(self) -> Self::Output {
-        let registry = G::registry();
-        self.a.check(&registry)?;
-        self.b.check(&registry)?;
-        let (a_name, b_name) = (self.a.name(), self.b.name());
-        let python = self.a.python().is_some() || self.b.python().is_some();
-        let request = MatchRequest {
-            names: [a_name.clone(), b_name.clone()],
-            games_per_side: self.games,
-            seed: self.seed,
-            // The interpreter runs one Python call at a time: Python agents play one
-            // game at a time (results do not depend on it).
-            threads: if python { 1 } else { self.threads },
-            openings: self.openings.clone(),
-            clock: self.clock,
-            exact: self.exact,
-        };
-        let prepared = request
-            .prepare(&registry, &FileAccess::Any)
-            .map_err(match_error)?;
-        let json = |run: MatchRun| serde_json::to_string(&run.report).expect("a report serialises");
-        if self.exact {
-            let (mut a, mut b) = (
-                self.a.build(&registry, self.board),
-                self.b.build(&registry, self.board),
-            );
-            let run = prepared.exact(&mut *a, &mut *b).map_err(match_error)?;
-            return Ok((json(run), None));
-        }
-        let mut live = LiveOptions::for_match(&prepared.config(), self.records);
-        live.stop = Some(&self.job.stop);
-        live.chunk_seconds = Some(0.1);
-        let make_a = || self.a.build(&registry, self.board);
-        let make_b = || self.b.build(&registry, self.board);
-        let mut records = Vec::new();
-        let mut keep = |played: Vec<PlayedGame<G::Move>>| {
-            records.extend(played.iter().map(|g| {
-                serde_json::to_string(&GameRecord::of::<G>(g, &a_name, &b_name, self.seed))
-                    .expect("a record serialises")
-            }));
-            true
-        };
-        let run = prepared
-            .run(&mut LocalThreads {
-                make_a: &make_a,
-                make_b: &make_b,
-                live,
-                on_chunk: &|chunk| self.job.advance(chunk.range.end - chunk.range.start),
-                on_games: &mut keep,
-            })
-            .map_err(match_error)?
-            .expect("this process plays every game");
-        Ok((json(run), self.records.then_some(records)))
-    }
-}
 
 /// `gamelab.match`'s engine: see the package's docstring.
 #[pyfunction]
@@ -277,86 +196,39 @@ pub fn _match(
         .transpose()
         .map_err(|e| PyValueError::new_err(e.to_string()))?
         .unwrap_or_default();
-    let games = check_games(games)?;
-    let threads = args::threads(threads)?.unwrap_or(0);
-    let openings = openings_from_args(openings, openings_list, balanced, judge)?;
+    let request = MatchRequest {
+        games_per_side: check_games(games)?,
+        seed,
+        threads: args::threads(threads)?.unwrap_or(0),
+        openings: openings_from_args(openings, openings_list, balanced, judge)?,
+        clock,
+        exact,
+        ..MatchRequest::new("", "")
+    };
     let stop = new_stop();
     let (a, b) = (
         AgentArg::from_py(a, game, &stop)?,
         AgentArg::from_py(b, game, &stop)?,
     );
-    let out = interrupt::run(py, progress, Some(stop), |job| {
-        visit(
-            game,
-            board,
-            MatchJob {
-                a: &a,
-                b: &b,
-                board,
-                games,
-                seed,
-                threads,
-                exact,
-                openings: &openings,
-                clock,
-                records,
-                job,
-            },
-        )
-    });
-    if let Some(err) = agent_failure(py, &[&a, &b]) {
-        return Err(err);
-    }
-    out?
-}
-
-struct TournamentJob<'a> {
-    ais: &'a [AgentArg],
-    board: &'static str,
-    games: Option<u64>,
-    seed: u64,
-    threads: usize,
-    openings: &'a Openings,
-    job: &'a Job,
-}
-
-impl GameVisitor for TournamentJob<'_> {
-    type Output = PyResult<Option<String>>;
-    fn visit<G: Described>(self) -> Self::Output {
-        let registry = G::registry();
-        let names: Vec<String> = self.ais.iter().map(AgentArg::name).collect();
-        gamelab_core::tournament::check_entrants(&names)
-            .map_err(|e| PyValueError::new_err(e.to_string()))?;
-        for ai in self.ais {
-            ai.check(&registry)?;
-        }
-        let python = self.ais.iter().any(|a| a.python().is_some());
-        let request = TournamentRequest {
-            entrants: names,
-            games_per_side: self.games,
-            seed: self.seed,
-            threads: if python { 1 } else { self.threads },
-            openings: self.openings.clone(),
-            clock: Default::default(),
+    run_experiment(py, &[&a, &b], progress, stop, |job| {
+        let live = Live {
+            stop: Some(&job.stop),
+            progress: &|n| job.advance(n),
+            keep_records: records,
         };
-        let prepared = request
-            .prepare(&registry, &FileAccess::Any)
-            .map_err(match_error)?;
-        let make = |i: usize| self.ais[i].build(&registry, self.board);
-        let on_chunk = |_: usize, chunk: &ChunkResult<G::Move>| {
-            self.job.advance(chunk.range.end - chunk.range.start)
-        };
-        let report = prepared
-            .run(&make, Some(&self.job.stop), &on_chunk)
-            .map_err(|e| match e {
-                MatchError::Tournament(e @ TournamentError::Stopped { .. }) => {
-                    crate::errors::AgentError::new_err(e.to_string())
-                }
-                e => match_error(e),
-            })?;
-        Ok((!report.interrupted)
-            .then(|| serde_json::to_string(&report).expect("a report serialises")))
-    }
+        let played =
+            experiments::play_match(game, Some(board), request, [&a.entrant, &b.entrant], &live)
+                .map_err(experiment_error)?;
+        let report = serde_json::to_string(&played.run.report).expect("a report serialises");
+        let records = records.then(|| {
+            played
+                .records
+                .iter()
+                .map(|r| serde_json::to_string(r).expect("a record serialises"))
+                .collect()
+        });
+        Ok((report, records))
+    })
 }
 
 /// `gamelab.tournament`'s engine: the report's JSON (`None` only when stopped, which
@@ -379,103 +251,36 @@ pub fn _tournament(
     progress: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Option<String>> {
     let board = args::board_py(game, board)?;
-    let games = check_games(games)?;
-    let threads = args::threads(threads)?.unwrap_or(0);
-    let openings = openings_from_args(openings, openings_list, balanced, judge)?;
+    let request = TournamentRequest {
+        games_per_side: check_games(games)?,
+        seed,
+        threads: args::threads(threads)?.unwrap_or(0),
+        openings: openings_from_args(openings, openings_list, balanced, judge)?,
+        ..TournamentRequest::new(Vec::new())
+    };
     let stop = new_stop();
     let ais: Vec<AgentArg> = ais
         .iter()
         .map(|a| AgentArg::from_py(a, game, &stop))
         .collect::<PyResult<_>>()?;
-    let out = interrupt::run(py, progress, Some(stop), |job| {
-        visit(
-            game,
-            board,
-            TournamentJob {
-                ais: &ais,
-                board,
-                games,
-                seed,
-                threads,
-                openings: &openings,
-                job,
-            },
-        )
-    });
     let refs: Vec<&AgentArg> = ais.iter().collect();
-    if let Some(err) = agent_failure(py, &refs) {
-        return Err(err);
-    }
-    out?
-}
-
-struct DivergeJob<'a> {
-    agents: [&'a AgentArg; 3],
-    board: &'static str,
-    side: Option<&'a str>,
-    seeds: std::ops::Range<u64>,
-    job: &'a Job,
-}
-
-impl GameVisitor for DivergeJob<'_> {
-    type Output = PyResult<Option<String>>;
-    fn visit<G: Described>(self) -> Self::Output {
-        let side = match self.side {
-            None => Side::First,
-            Some(s) if s == G::side_name(Side::First) => Side::First,
-            Some(s) if s == G::side_name(Side::Second) => Side::Second,
-            Some(other) => {
-                return Err(PyValueError::new_err(format!(
-                    "`{other}` is not a side: expected {} or {}",
-                    G::side_name(Side::First),
-                    G::side_name(Side::Second)
-                )));
-            }
+    let entrants: Vec<Entrant> = ais.iter().map(|a| a.entrant.clone()).collect();
+    run_experiment(py, &refs, progress, stop, |job| {
+        let live = Live {
+            stop: Some(&job.stop),
+            progress: &|n| job.advance(n),
+            keep_records: false,
         };
-        let registry = G::registry();
-        for a in self.agents {
-            a.check(&registry)?;
-        }
-        let [mut a, mut a2, mut b] = self.agents.map(|a| a.build(&registry, self.board));
-        let found = gamelab_core::diverge::first_divergence(
-            &mut *a,
-            &mut *a2,
-            &mut *b,
-            side,
-            self.seeds,
-            &mut |_| {
-                self.job.advance(1);
-                !self.job.stopped()
-            },
-        );
-        Ok(found.map(|d| {
-            let game = |(moves, outcome): &(Vec<G::Move>, gamelab_core::Outcome)| {
-                let mut replay = G::start();
-                let movers: Vec<&str> = moves
-                    .iter()
-                    .map(|&mv| {
-                        let side = G::side_name(replay.to_move());
-                        replay.play_unchecked(mv);
-                        side
-                    })
-                    .collect();
-                serde_json::json!({
-                    "moves": moves.iter().map(|&m| G::write_move(m)).collect::<Vec<_>>(),
-                    "movers": movers,
-                    "result": outcome.winner().map_or("draw", G::side_name),
-                    "outcome": G::describe_outcome(*outcome),
-                })
-            };
-            serde_json::json!({
-                "game": G::NAME,
-                "seed": d.seed,
-                "side": G::side_name(side),
-                "parted": d.parted,
-                "games": [game(&d.games[0]), game(&d.games[1])],
-            })
-            .to_string()
-        }))
-    }
+        let report = experiments::play_tournament(game, Some(board), request, &entrants, &live)
+            .map_err(|e| match e {
+                ExperimentError::Match(MatchError::Tournament(
+                    e @ TournamentError::Stopped { .. },
+                )) => crate::errors::AgentError::new_err(e.to_string()),
+                e => experiment_error(e),
+            })?;
+        Ok((!report.interrupted)
+            .then(|| serde_json::to_string(&report).expect("a report serialises")))
+    })
 }
 
 /// `gamelab.diverge`'s engine: the divergence as JSON, or `None` when every seed tried
@@ -498,57 +303,25 @@ pub fn _diverge(
     args::check("limit", limits::SEEDS, limit)?;
     let board = args::board_py(game, board)?;
     let stop = new_stop();
-    let agents = [a, a2, b].map(|x| AgentArg::from_py(x, game, &stop));
-    let [a, a2, b] = agents;
+    let [a, a2, b] = [a, a2, b].map(|x| AgentArg::from_py(x, game, &stop));
     let (a, a2, b) = (a?, a2?, b?);
-    let out = interrupt::run(py, progress, Some(stop), |job| {
-        visit(
+    run_experiment(py, &[&a, &a2, &b], progress, stop, |job| {
+        let live = Live {
+            stop: Some(&job.stop),
+            progress: &|n| job.advance(n),
+            keep_records: false,
+        };
+        let found = experiments::diverge(
             game,
-            board,
-            DivergeJob {
-                agents: [&a, &a2, &b],
-                board,
-                side,
-                seeds: start..start.saturating_add(limit),
-                job,
-            },
+            Some(board),
+            [&a.entrant, &a2.entrant, &b.entrant],
+            side,
+            start..start.saturating_add(limit),
+            &live,
         )
-    });
-    if let Some(err) = agent_failure(py, &[&a, &a2, &b]) {
-        return Err(err);
-    }
-    out?
-}
-
-struct VerifyJob<'a> {
-    agent: &'a AgentArg,
-    board: &'static str,
-}
-
-impl GameVisitor for VerifyJob<'_> {
-    type Output = PyResult<String>;
-    fn visit<G: Described>(self) -> Self::Output {
-        let registry = G::registry();
-        self.agent.check(&registry)?;
-        let mut agent = self.agent.build(&registry, self.board);
-        let name = self.agent.name();
-        let mut sides = serde_json::Map::new();
-        for side in Side::BOTH {
-            let proof = gamelab_core::proof::never_loses::<G>(&mut *agent, &name, side)
-                .map_err(|e| PyValueError::new_err(e.to_string()))?;
-            sides.insert(
-                G::side_name(side).to_string(),
-                serde_json::json!({
-                    "never_loses": proof.losing_line.is_none(),
-                    "positions": proof.positions,
-                    "losing_line": proof.losing_line.map(|line| {
-                        line.iter().map(|&m| G::write_move(m)).collect::<Vec<_>>()
-                    }),
-                }),
-            );
-        }
-        Ok(serde_json::Value::Object(sides).to_string())
-    }
+        .map_err(experiment_error)?;
+        Ok(found.map(|d| serde_json::to_string(&d).expect("a divergence serialises")))
+    })
 }
 
 /// `gamelab.verify`'s engine: per side, whether the AI never loses, as JSON.
@@ -563,20 +336,22 @@ pub fn _verify(
     let board = args::board_py(game, board)?;
     let stop = new_stop();
     let agent = AgentArg::from_py(ai, game, &stop)?;
-    let out = interrupt::run(py, None, Some(stop), |_| {
-        visit(
-            game,
-            board,
-            VerifyJob {
-                agent: &agent,
-                board,
-            },
-        )
-    });
-    if let Some(err) = agent_failure(py, &[&agent]) {
-        return Err(err);
-    }
-    out?
+    run_experiment(py, &[&agent], None, stop, |_| {
+        let proofs =
+            experiments::verify(game, Some(board), &agent.entrant).map_err(experiment_error)?;
+        let sides: serde_json::Map<String, serde_json::Value> = proofs
+            .iter()
+            .map(|p| {
+                let proof = serde_json::json!({
+                    "never_loses": p.never_loses,
+                    "positions": p.positions,
+                    "losing_line": p.losing_line,
+                });
+                (p.side.to_string(), proof)
+            })
+            .collect();
+        Ok(serde_json::Value::Object(sides).to_string())
+    })
 }
 
 /// `gamelab.solve`'s engine: the perfect-play value (+1 win, 0 draw, −1 loss for the side

@@ -24,10 +24,6 @@ impl Job {
     pub fn advance(&self, n: u64) {
         self.done.fetch_add(n, Ordering::Relaxed);
     }
-
-    pub fn stopped(&self) -> bool {
-        self.stop.load(Ordering::Relaxed)
-    }
 }
 
 /// How often the calling thread looks at the progress and for Ctrl-C.

@@ -1,0 +1,727 @@
+//! Experiments on a game chosen at run time: matches, tournaments, the divergence search
+//! and proofs, run by core's generic code with gamelab's AIs (by spec) and players a front
+//! end supplies ([`TextPlayer`], a Python function) side by side. A front end parses its
+//! input into these calls and shows what they return; the reports are core's.
+//!
+//! ```
+//! use std::sync::Arc;
+//!
+//! use gamelab_core::GameRng;
+//! use gamelab_core::match_request::MatchRequest;
+//! use gamelab_games::dyn_game::AnyGame;
+//! use gamelab_games::experiments::{self, Entrant, Failed, Live, TextPlayer};
+//!
+//! /// Plays the first legal move, as a front end's player would answer: in text.
+//! struct First;
+//! impl TextPlayer for First {
+//!     fn choose(&mut self, position: &dyn AnyGame, _: &mut GameRng) -> Result<String, Failed> {
+//!         Ok(position.legal_moves()[0].clone())
+//!     }
+//!     fn failed(&self) -> bool {
+//!         false
+//!     }
+//!     fn reject(&mut self, _: &dyn AnyGame, _: u64, reason: String) {
+//!         panic!("{reason}")
+//!     }
+//! }
+//!
+//! let mut request = MatchRequest::new("", "");
+//! request.games_per_side = Some(50);
+//! let ai14s = Entrant::Spec("ai14s".into());
+//! let first = Entrant::Custom { name: "first".into(), make: Arc::new(|| Box::new(First)) };
+//! let played = experiments::play_match("ttt", None, request, [&ai14s, &first], &Live::default()).unwrap();
+//! let report = played.run.report;
+//! assert_eq!((report.a.as_str(), report.b.as_str(), report.played), ("ai14s", "first", 100));
+//! assert_eq!(report.total.lose, 0, "ai14s never loses");
+//! ```
+
+use std::sync::Arc;
+
+use gamelab_core::arena::{ChunkResult, ExactError, LiveOptions, PlayedGame};
+use gamelab_core::diverge::first_divergence;
+use gamelab_core::match_request::{
+    LocalThreads, MatchError, MatchRequest, MatchRun, PreparedMatch, TournamentRequest,
+};
+use gamelab_core::proof::never_loses;
+use gamelab_core::record::GameRecord;
+use gamelab_core::tournament::TournamentReport;
+use gamelab_core::{
+    Agent, Described, FileAccess, GameRng, GameVisitor, Policy, Registry, Side, SpecError, StopFlag,
+};
+use serde::Serialize;
+
+use crate::CatalogueError;
+use crate::dyn_game::{AnyGame, DynGame};
+
+/// A player a front end supplies: it sees positions game-erased and answers with moves as
+/// the game writes them. Each game it plays gets a fresh one ([`Entrant::Custom`]'s
+/// `make`), one game at a time.
+pub trait TextPlayer: Send {
+    /// The move to play at `position` (never over), in the game's notation. `rng` is the
+    /// game's stream for this side, for a player that draws at random.
+    fn choose(&mut self, position: &dyn AnyGame, rng: &mut GameRng) -> Result<String, Failed>;
+    /// Its probability of each move, when it has a distribution (an exact match needs
+    /// one); `Ok(None)` when it has none.
+    fn policy(&mut self, _position: &dyn AnyGame) -> Result<Option<Vec<(String, f64)>>, Failed> {
+        Ok(None)
+    }
+    /// Whether it failed before in this experiment: it is then not asked again, and any
+    /// legal move ends each game while the experiment stops.
+    fn failed(&self) -> bool;
+    /// Its answer at `position` of game `game` cannot be used, for `reason` (a sentence
+    /// about the player, "it returned `z9`, which …"). The player keeps it as its failure
+    /// and stops the experiment.
+    fn reject(&mut self, position: &dyn AnyGame, game: u64, reason: String);
+}
+
+/// A [`TextPlayer`] failed and kept why (to report when the experiment returns); the
+/// experiment is stopping.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Failed;
+
+/// Makes a front end's player afresh for each agent an experiment needs.
+pub type MakePlayer = Arc<dyn Fn() -> Box<dyn TextPlayer> + Send + Sync>;
+
+/// A player of an experiment.
+#[derive(Clone)]
+pub enum Entrant {
+    /// One of gamelab's AIs, by spec (`ai2`, `engine:level=8`).
+    Spec(String),
+    /// A front end's player under `name`.
+    Custom { name: String, make: MakePlayer },
+}
+
+impl Entrant {
+    /// The name the reports give it: the spec, or the custom player's name.
+    pub fn name(&self) -> &str {
+        match self {
+            Entrant::Spec(spec) => spec,
+            Entrant::Custom { name, .. } => name,
+        }
+    }
+
+    fn is_custom(&self) -> bool {
+        matches!(self, Entrant::Custom { .. })
+    }
+
+    /// Checks a spec against `registry` (a custom player needs no check).
+    fn check<G: Described>(&self, registry: &Registry<G>) -> Result<(), SpecError> {
+        match self {
+            Entrant::Spec(spec) => registry.build(spec).map(drop),
+            Entrant::Custom { .. } => Ok(()),
+        }
+    }
+
+    /// A fresh agent (its spec checked before).
+    fn build<G: Described>(
+        &self,
+        registry: &Registry<G>,
+        board: &'static str,
+    ) -> Box<dyn Agent<G>> {
+        match self {
+            Entrant::Spec(spec) => registry.build(spec).expect("checked before the games"),
+            Entrant::Custom { make, .. } => Box::new(CustomAgent::<G> {
+                player: make(),
+                board,
+                game: std::marker::PhantomData,
+            }),
+        }
+    }
+}
+
+/// What an experiment may be told while it runs.
+pub struct Live<'a> {
+    /// Raised, it ends after the games under way (a match's report is then over the
+    /// games played; a tournament fails with [`gamelab_core::tournament::TournamentError::Stopped`]).
+    pub stop: Option<&'a StopFlag>,
+    /// Called with the number of games (or seeds) done since it was last called.
+    pub progress: &'a (dyn Fn(u64) + Sync),
+    /// Keep every game's record ([`PlayedMatch::records`]).
+    pub keep_records: bool,
+}
+
+impl Default for Live<'_> {
+    fn default() -> Self {
+        Live {
+            stop: None,
+            progress: &|_| {},
+            keep_records: false,
+        }
+    }
+}
+
+/// Why an experiment could not run.
+#[derive(Debug, thiserror::Error)]
+pub enum ExperimentError {
+    #[error(transparent)]
+    Catalogue(#[from] CatalogueError),
+    #[error(transparent)]
+    Spec(#[from] SpecError),
+    #[error(transparent)]
+    Match(#[from] MatchError),
+    #[error(transparent)]
+    Exact(#[from] ExactError),
+    #[error("`{given}` is not a side: expected {first} or {second}")]
+    Side {
+        given: String,
+        first: &'static str,
+        second: &'static str,
+    },
+}
+
+fn visit<V: GameVisitor<Output = Result<R, ExperimentError>>, R>(
+    game: &str,
+    board: Option<&str>,
+    make: impl FnOnce(&'static str) -> V,
+) -> Result<R, ExperimentError> {
+    let board = crate::board(game, board)?;
+    crate::visit(game, Some(board), make(board))?
+}
+
+/// A match played ([`play_match`]).
+pub struct PlayedMatch {
+    pub run: MatchRun,
+    /// Every game's record, in the order of the games, when [`Live::keep_records`] asked
+    /// for them (an exact match plays none).
+    pub records: Vec<GameRecord>,
+}
+
+/// Plays (or, with `request.exact`, computes) the match `request` of game `game` on board
+/// structure `board` (its default when `None`) between `players`, whose names replace
+/// the request's. Custom players play one game at a time (the results do not depend on
+/// it).
+pub fn play_match(
+    game: &str,
+    board: Option<&str>,
+    mut request: MatchRequest,
+    players: [&Entrant; 2],
+    live: &Live<'_>,
+) -> Result<PlayedMatch, ExperimentError> {
+    request.names = players.map(|p| p.name().to_string());
+    if players.iter().any(|p| p.is_custom()) {
+        request.threads = 1;
+    }
+    visit(game, board, |board| MatchJob {
+        request,
+        players,
+        board,
+        live,
+    })
+}
+
+struct MatchJob<'a> {
+    request: MatchRequest,
+    players: [&'a Entrant; 2],
+    board: &'static str,
+    live: &'a Live<'a>,
+}
+
+impl GameVisitor for MatchJob<'_> {
+    type Output = Result<PlayedMatch, ExperimentError>;
+    fn visit<G: Described>(self) -> Self::Output {
+        let registry = G::registry();
+        for p in self.players {
+            p.check(&registry)?;
+        }
+        let prepared: PreparedMatch<G> = self.request.prepare(&registry, &FileAccess::Any)?;
+        let [a, b] = self.players;
+        if self.request.exact {
+            let (mut a, mut b) = (
+                a.build(&registry, self.board),
+                b.build(&registry, self.board),
+            );
+            let run = prepared.exact(&mut *a, &mut *b)?;
+            return Ok(PlayedMatch {
+                run,
+                records: Vec::new(),
+            });
+        }
+        let mut live = LiveOptions::for_match(&prepared.config(), self.live.keep_records);
+        live.stop = self.live.stop;
+        // Reports often enough for a progress bar and a stop to follow slow games.
+        live.chunk_seconds = Some(0.1);
+        let make_a = || a.build(&registry, self.board);
+        let make_b = || b.build(&registry, self.board);
+        let [a_name, b_name] = &self.request.names;
+        let mut records = Vec::new();
+        let mut keep = |played: Vec<PlayedGame<G::Move>>| {
+            records.extend(
+                played
+                    .iter()
+                    .map(|g| GameRecord::of::<G>(g, a_name, b_name, self.request.seed)),
+            );
+            true
+        };
+        let progress = self.live.progress;
+        let run = prepared
+            .run(&mut LocalThreads {
+                make_a: &make_a,
+                make_b: &make_b,
+                live,
+                on_chunk: &|chunk: &ChunkResult<G::Move>| {
+                    progress(chunk.range.end - chunk.range.start)
+                },
+                on_games: &mut keep,
+            })?
+            .expect("this process plays every game");
+        Ok(PlayedMatch { run, records })
+    }
+}
+
+/// Plays the round robin `request` of game `game` between `entrants`, whose names
+/// replace the request's. Custom players play one game at a time.
+pub fn play_tournament(
+    game: &str,
+    board: Option<&str>,
+    mut request: TournamentRequest,
+    entrants: &[Entrant],
+    live: &Live<'_>,
+) -> Result<TournamentReport, ExperimentError> {
+    request.entrants = entrants.iter().map(|e| e.name().to_string()).collect();
+    if entrants.iter().any(Entrant::is_custom) {
+        request.threads = 1;
+    }
+    visit(game, board, |board| TournamentJob {
+        request,
+        entrants,
+        board,
+        live,
+    })
+}
+
+struct TournamentJob<'a> {
+    request: TournamentRequest,
+    entrants: &'a [Entrant],
+    board: &'static str,
+    live: &'a Live<'a>,
+}
+
+impl GameVisitor for TournamentJob<'_> {
+    type Output = Result<TournamentReport, ExperimentError>;
+    fn visit<G: Described>(self) -> Self::Output {
+        let registry = G::registry();
+        gamelab_core::tournament::check_entrants(&self.request.entrants)
+            .map_err(MatchError::from)?;
+        for e in self.entrants {
+            e.check(&registry)?;
+        }
+        let prepared = self.request.prepare(&registry, &FileAccess::Any)?;
+        let make = |i: usize| self.entrants[i].build(&registry, self.board);
+        let progress = self.live.progress;
+        let on_chunk =
+            |_: usize, chunk: &ChunkResult<G::Move>| progress(chunk.range.end - chunk.range.start);
+        Ok(prepared.run(&make, self.live.stop, &on_chunk)?)
+    }
+}
+
+/// One of the two games of a [`Divergence`].
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct DivergedGame {
+    /// The moves as the game writes them.
+    pub moves: Vec<String>,
+    /// The side that played each move.
+    pub movers: Vec<&'static str>,
+    /// The winner's side name, or `draw`.
+    pub result: &'static str,
+    /// The outcome in words.
+    pub outcome: String,
+    /// The final position in the game's text form.
+    pub position: String,
+}
+
+/// The first seed at which two versions of an AI end differently against the same
+/// opponent ([`diverge`]).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Divergence {
+    pub game: &'static str,
+    pub seed: u64,
+    /// The side the two versions played.
+    pub side: &'static str,
+    /// The index of the first move at which the games differ.
+    pub parted: usize,
+    /// The game of the first version, then the second's.
+    pub games: [DivergedGame; 2],
+}
+
+/// Article 000's experiment: the first seed of `seeds` at which `a` and `a2`, playing
+/// `side` (the side's name; the first to move when `None`) against `b`, end differently,
+/// with `b`'s random choices the same in both games; `None` when every seed ends alike.
+/// `live.progress` counts the seeds tried, and `live.stop` ends the search.
+pub fn diverge(
+    game: &str,
+    board: Option<&str>,
+    [a, a2, b]: [&Entrant; 3],
+    side: Option<&str>,
+    seeds: std::ops::Range<u64>,
+    live: &Live<'_>,
+) -> Result<Option<Divergence>, ExperimentError> {
+    visit(game, board, |board| DivergeJob {
+        agents: [a, a2, b],
+        board,
+        side,
+        seeds,
+        live,
+    })
+}
+
+/// The side called `name` (the first to move when `None`).
+fn side_named<G: Described>(name: Option<&str>) -> Result<Side, ExperimentError> {
+    match name {
+        None => Ok(Side::First),
+        Some(s) if s == G::side_name(Side::First) => Ok(Side::First),
+        Some(s) if s == G::side_name(Side::Second) => Ok(Side::Second),
+        Some(other) => Err(ExperimentError::Side {
+            given: other.to_string(),
+            first: G::side_name(Side::First),
+            second: G::side_name(Side::Second),
+        }),
+    }
+}
+
+struct DivergeJob<'a> {
+    agents: [&'a Entrant; 3],
+    board: &'static str,
+    side: Option<&'a str>,
+    seeds: std::ops::Range<u64>,
+    live: &'a Live<'a>,
+}
+
+impl GameVisitor for DivergeJob<'_> {
+    type Output = Result<Option<Divergence>, ExperimentError>;
+    fn visit<G: Described>(self) -> Self::Output {
+        let side = side_named::<G>(self.side)?;
+        let registry = G::registry();
+        for a in self.agents {
+            a.check(&registry)?;
+        }
+        let [mut a, mut a2, mut b] = self.agents.map(|a| a.build(&registry, self.board));
+        let found = first_divergence(&mut *a, &mut *a2, &mut *b, side, self.seeds, &mut |_| {
+            (self.live.progress)(1);
+            !self
+                .live
+                .stop
+                .is_some_and(|s| s.load(std::sync::atomic::Ordering::SeqCst))
+        });
+        Ok(found.map(|d| {
+            let game = |(moves, outcome): &(Vec<G::Move>, gamelab_core::Outcome)| {
+                let mut replay = G::start();
+                let movers = moves
+                    .iter()
+                    .map(|&mv| {
+                        let side = G::side_name(replay.to_move());
+                        replay.play_unchecked(mv);
+                        side
+                    })
+                    .collect();
+                DivergedGame {
+                    moves: moves.iter().map(|&m| G::write_move(m)).collect(),
+                    movers,
+                    result: outcome.winner().map_or("draw", G::side_name),
+                    outcome: G::describe_outcome(*outcome),
+                    position: replay.to_string(),
+                }
+            };
+            Divergence {
+                game: G::NAME,
+                seed: d.seed,
+                side: G::side_name(side),
+                parted: d.parted,
+                games: [game(&d.games[0]), game(&d.games[1])],
+            }
+        }))
+    }
+}
+
+/// Whether an AI never loses on one side ([`verify`]).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct SideProof {
+    /// The side's name.
+    pub side: &'static str,
+    pub never_loses: bool,
+    /// Distinct positions proven safe on the way.
+    pub positions: usize,
+    /// A line of play that it loses, as the game writes the moves.
+    pub losing_line: Option<Vec<String>>,
+    /// The side to move at each move of the losing line.
+    pub movers: Vec<&'static str>,
+    /// The position the losing line ends in, in the game's text form.
+    pub lost_position: Option<String>,
+}
+
+/// Does `ai` never lose, on either side? Every opponent reply and every move its
+/// distribution allows is followed to the end: for games whose tree fits in memory.
+pub fn verify(
+    game: &str,
+    board: Option<&str>,
+    ai: &Entrant,
+) -> Result<[SideProof; 2], ExperimentError> {
+    visit(game, board, |board| VerifyJob { ai, board })
+}
+
+struct VerifyJob<'a> {
+    ai: &'a Entrant,
+    board: &'static str,
+}
+
+impl GameVisitor for VerifyJob<'_> {
+    type Output = Result<[SideProof; 2], ExperimentError>;
+    fn visit<G: Described>(self) -> Self::Output {
+        let registry = G::registry();
+        self.ai.check(&registry)?;
+        let mut agent = self.ai.build(&registry, self.board);
+        let proof = |side: Side| -> Result<SideProof, ExperimentError> {
+            let proof = never_loses::<G>(&mut *agent, self.ai.name(), side)?;
+            let mut replay = G::start();
+            let mut movers = Vec::new();
+            for &mv in proof.losing_line.iter().flatten() {
+                movers.push(G::side_name(replay.to_move()));
+                replay.play_unchecked(mv);
+            }
+            Ok(SideProof {
+                side: G::side_name(side),
+                never_loses: proof.losing_line.is_none(),
+                positions: proof.positions,
+                lost_position: proof.losing_line.as_ref().map(|_| replay.to_string()),
+                losing_line: proof
+                    .losing_line
+                    .map(|line| line.iter().map(|&m| G::write_move(m)).collect()),
+                movers,
+            })
+        };
+        let mut proof = proof;
+        Ok([proof(Side::First)?, proof(Side::Second)?])
+    }
+}
+
+/// A front end's player in the arena, as an agent of `G`: its answers are read in the
+/// game's notation and checked, and a bad one is its failure, not a panic.
+struct CustomAgent<G> {
+    player: Box<dyn TextPlayer>,
+    board: &'static str,
+    game: std::marker::PhantomData<fn() -> G>,
+}
+
+impl<G: Described> CustomAgent<G> {
+    fn position(&self, game: &G) -> DynGame<G> {
+        DynGame {
+            game: game.clone(),
+            board: self.board,
+        }
+    }
+
+    fn chosen(&mut self, game: &G, rng: &mut GameRng) -> Result<G::Move, Failed> {
+        let position = self.position(game);
+        let text = self.player.choose(&position, rng)?;
+        game.parse_move(text.trim()).map_err(|e| {
+            self.player.reject(
+                &position,
+                rng.game(),
+                format!(
+                    "it returned `{text}`, which cannot be played: {e}; moves are {}",
+                    G::move_syntax()
+                ),
+            );
+            Failed
+        })
+    }
+
+    fn policy_of(&mut self, game: &G) -> Result<Option<Policy<G::Move>>, Failed> {
+        let position = self.position(game);
+        let Some(pairs) = self.player.policy(&position)? else {
+            return Ok(None);
+        };
+        let mut reject = |reason: String| {
+            self.player.reject(&position, game.ply() as u64, reason);
+            Failed
+        };
+        let mut entries: Vec<(G::Move, f64)> = Vec::with_capacity(pairs.len());
+        for (text, p) in pairs {
+            let mv = game.parse_move(text.trim()).map_err(|e| {
+                reject(format!(
+                    "its policy names `{text}`, which cannot be played: {e}"
+                ))
+            })?;
+            if !(p.is_finite() && p >= 0.0) {
+                return Err(reject(format!(
+                    "its policy gives `{text}` the probability {p}; probabilities are from 0 to 1"
+                )));
+            }
+            if entries.iter().any(|&(m, _)| m == mv) {
+                return Err(reject(format!("its policy names `{text}` twice")));
+            }
+            if p > 0.0 {
+                entries.push((mv, p));
+            }
+        }
+        let total: f64 = entries.iter().map(|&(_, p)| p).sum();
+        if (total - 1.0).abs() > 1e-6 {
+            return Err(reject(format!(
+                "its policy's probabilities sum to {total}; they must sum to 1"
+            )));
+        }
+        for entry in &mut entries {
+            entry.1 /= total;
+        }
+        Ok(Some(Policy::from_weighted(entries)))
+    }
+}
+
+impl<G: Described> Agent<G> for CustomAgent<G> {
+    fn choose(&mut self, game: &G, rng: &mut GameRng) -> G::Move {
+        // After a failure the experiment is stopping: any legal move ends the game.
+        if !self.player.failed()
+            && let Ok(mv) = self.chosen(game, rng)
+        {
+            return mv;
+        }
+        game.legal_moves()[0]
+    }
+
+    fn analyst(&mut self) -> Option<&mut dyn gamelab_core::Analyst<G>> {
+        Some(self)
+    }
+}
+
+impl<G: Described> gamelab_core::Analyst<G> for CustomAgent<G> {
+    fn policy(&mut self, game: &G) -> Option<Policy<G::Move>> {
+        if self.player.failed() {
+            return Some(Policy::uniform(&game.legal_moves()));
+        }
+        self.policy_of(game)
+            .unwrap_or_else(|Failed| Some(Policy::uniform(&game.legal_moves())))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Mutex;
+
+    use super::*;
+
+    /// Answers `answer` (or `policy`) and keeps what it was told was wrong.
+    struct Scripted {
+        answer: &'static str,
+        policy: Option<Vec<(String, f64)>>,
+        rejected: Arc<Mutex<Vec<String>>>,
+    }
+
+    impl TextPlayer for Scripted {
+        fn choose(&mut self, _: &dyn AnyGame, _: &mut GameRng) -> Result<String, Failed> {
+            Ok(self.answer.to_string())
+        }
+        fn policy(&mut self, _: &dyn AnyGame) -> Result<Option<Vec<(String, f64)>>, Failed> {
+            Ok(self.policy.clone())
+        }
+        fn failed(&self) -> bool {
+            !self.rejected.lock().unwrap().is_empty()
+        }
+        fn reject(&mut self, _: &dyn AnyGame, _: u64, reason: String) {
+            self.rejected.lock().unwrap().push(reason);
+        }
+    }
+
+    fn scripted(
+        answer: &'static str,
+        policy: Option<Vec<(String, f64)>>,
+    ) -> (Entrant, Arc<Mutex<Vec<String>>>) {
+        let rejected = Arc::new(Mutex::new(Vec::new()));
+        let kept = rejected.clone();
+        let make: MakePlayer = Arc::new(move || {
+            Box::new(Scripted {
+                answer,
+                policy: policy.clone(),
+                rejected: kept.clone(),
+            })
+        });
+        let entrant = Entrant::Custom {
+            name: "scripted".into(),
+            make,
+        };
+        (entrant, rejected)
+    }
+
+    fn request(games: Option<u64>, exact: bool) -> MatchRequest {
+        MatchRequest {
+            games_per_side: games,
+            exact,
+            ..MatchRequest::new("", "")
+        }
+    }
+
+    #[test]
+    fn a_custom_players_unplayable_answer_is_its_failure_not_a_panic() {
+        let (player, rejected) = scripted("z9", None);
+        let ai1 = Entrant::Spec("ai1".into());
+        let played = play_match(
+            "ttt",
+            None,
+            request(Some(3), false),
+            [&player, &ai1],
+            &Live::default(),
+        )
+        .unwrap();
+        // Its games still end (any legal move), and the failure is kept once.
+        assert_eq!(played.run.report.played, 6);
+        let rejected = rejected.lock().unwrap();
+        assert_eq!(rejected.len(), 1, "{rejected:?}");
+        assert!(
+            rejected[0].starts_with("it returned `z9`, which cannot be played:")
+                && rejected[0].contains("moves are"),
+            "{}",
+            rejected[0]
+        );
+    }
+
+    #[test]
+    fn a_custom_policy_is_checked_and_used_by_an_exact_match() {
+        let uniform = |moves: &[&str]| -> Vec<(String, f64)> {
+            let p = 1.0 / moves.len() as f64;
+            moves.iter().map(|m| (m.to_string(), p)).collect()
+        };
+        // A policy summing to 1.5 is rejected with its sum.
+        let (player, rejected) = scripted(
+            "1,1",
+            Some(
+                uniform(&["0,0", "1,1"])
+                    .into_iter()
+                    .chain([("2,2".to_string(), 0.5)])
+                    .collect(),
+            ),
+        );
+        let ai1 = Entrant::Spec("ai1".into());
+        play_match(
+            "ttt",
+            None,
+            request(None, true),
+            [&player, &ai1],
+            &Live::default(),
+        )
+        .unwrap();
+        let rejected = rejected.lock().unwrap();
+        assert!(
+            rejected[0].contains("probabilities sum to 1.5"),
+            "{rejected:?}"
+        );
+    }
+
+    #[test]
+    fn names_replace_the_requests_and_a_bad_side_or_spec_says_what_is_expected() {
+        let [a, a2, b] =
+            ["ai12s", "ai12s:score_victory=200", "ai2"].map(|s| Entrant::Spec(s.into()));
+        let err = diverge(
+            "ttt",
+            None,
+            [&a, &a2, &b],
+            Some("black"),
+            0..10,
+            &Live::default(),
+        )
+        .unwrap_err();
+        assert_eq!(err.to_string(), "`black` is not a side: expected o or x");
+        let bad = Entrant::Spec("ai99".into());
+        let err = verify("ttt", None, &bad).unwrap_err();
+        assert!(matches!(err, ExperimentError::Spec(_)), "{err}");
+        let err = verify("chess", None, &a).unwrap_err();
+        assert!(matches!(err, ExperimentError::Catalogue(_)), "{err}");
+    }
+}
