@@ -52,7 +52,7 @@ pub fn other_game_hint(err: &anyhow::Error) -> String {
 pub fn experiment_error(e: gamelab_games::experiments::ExperimentError) -> anyhow::Error {
     use gamelab_games::experiments::ExperimentError;
     match e {
-        ExperimentError::Spec(e) => e.into(),
+        ExperimentError::Spec { source, .. } => source.into(),
         ExperimentError::Match(e) => e.into(),
         ExperimentError::Catalogue(e) => e.into(),
         e => e.into(),

@@ -37,13 +37,17 @@
 
 use std::sync::Arc;
 
-use gamelab_core::arena::{ChunkResult, ExactError, LiveOptions, PlayedGame};
+use std::sync::Mutex;
+use std::time::Instant;
+
+use gamelab_core::arena::{ChunkResult, ExactError, LiveOptions, MatchReport, Tally};
 use gamelab_core::diverge::first_divergence;
 use gamelab_core::match_request::{
-    LocalThreads, MatchError, MatchRequest, MatchRun, PreparedMatch, TournamentRequest,
+    Executor, LocalThreads, MatchError, MatchRequest, MatchRun, PreparedMatch, PreparedTournament,
+    TournamentRequest,
 };
 use gamelab_core::proof::never_loses;
-use gamelab_core::record::GameRecord;
+use gamelab_core::record::{GameRecord, RecordFormat};
 use gamelab_core::tournament::TournamentReport;
 use gamelab_core::{
     Agent, Described, FileAccess, GameRng, GameVisitor, Policy, Registry, Side, SpecError, StopFlag,
@@ -52,6 +56,7 @@ use serde::Serialize;
 
 use crate::CatalogueError;
 use crate::dyn_game::{AnyGame, DynGame};
+use crate::views::{PlayedGameView, played_game_view};
 
 /// A player a front end supplies: it sees positions game-erased and answers with moves as
 /// the game writes them. Each game it plays gets a fresh one ([`Entrant::Custom`]'s
@@ -104,22 +109,35 @@ impl Entrant {
         matches!(self, Entrant::Custom { .. })
     }
 
-    /// Checks a spec against `registry` (a custom player needs no check).
-    fn check<G: Described>(&self, registry: &Registry<G>) -> Result<(), SpecError> {
+    /// Checks the spec of player `player` against `registry`, reading only the files
+    /// `files` allows (a custom player needs no check).
+    fn check<G: Described>(
+        &self,
+        player: usize,
+        registry: &Registry<G>,
+        files: &FileAccess,
+    ) -> Result<(), ExperimentError> {
         match self {
-            Entrant::Spec(spec) => registry.build(spec).map(drop),
+            Entrant::Spec(spec) => registry
+                .build_with(spec, files)
+                .map(drop)
+                .map_err(|source| ExperimentError::Spec { player, source }),
             Entrant::Custom { .. } => Ok(()),
         }
     }
 
-    /// A fresh agent (its spec checked before).
+    /// A fresh agent. Its spec was checked before: only a model file changed since can
+    /// fail now, and that panics.
     fn build<G: Described>(
         &self,
         registry: &Registry<G>,
         board: &'static str,
+        files: &FileAccess,
     ) -> Box<dyn Agent<G>> {
         match self {
-            Entrant::Spec(spec) => registry.build(spec).expect("checked before the games"),
+            Entrant::Spec(spec) => registry
+                .build_with(spec, files)
+                .expect("checked before the games"),
             Entrant::Custom { make, .. } => Box::new(CustomAgent::<G> {
                 player: make(),
                 board,
@@ -155,8 +173,13 @@ impl Default for Live<'_> {
 pub enum ExperimentError {
     #[error(transparent)]
     Catalogue(#[from] CatalogueError),
-    #[error(transparent)]
-    Spec(#[from] SpecError),
+    /// Player `player` (from 0, in the order given) has a bad spec.
+    #[error("{source}")]
+    Spec {
+        player: usize,
+        #[source]
+        source: SpecError,
+    },
     #[error(transparent)]
     Match(#[from] MatchError),
     #[error(transparent)]
@@ -193,78 +216,228 @@ pub struct PlayedMatch {
 pub fn play_match(
     game: &str,
     board: Option<&str>,
-    mut request: MatchRequest,
+    request: MatchRequest,
     players: [&Entrant; 2],
     live: &Live<'_>,
 ) -> Result<PlayedMatch, ExperimentError> {
+    let exact = request.exact;
+    let prepared = prepare_match(game, board, request, players, &FileAccess::Any)?;
+    if exact {
+        return Ok(PlayedMatch {
+            run: prepared.exact()?,
+            records: Vec::new(),
+        });
+    }
+    let records = Mutex::new(Vec::new());
+    let on_chunk = |chunk: Chunk| {
+        (live.progress)(chunk.first.games() + chunk.second.games());
+        let mut kept = records.lock().unwrap_or_else(|e| e.into_inner());
+        kept.extend(chunk.games.into_iter().map(|g| g.record));
+    };
+    let run = prepared.play(
+        prepared.report(),
+        &MatchLive {
+            stop: live.stop,
+            keep_games: live.keep_records,
+            watched: false,
+            on_chunk: &on_chunk,
+        },
+    )?;
+    let mut records = records.into_inner().unwrap_or_else(|e| e.into_inner());
+    records.sort_by_key(|r| r.index);
+    Ok(PlayedMatch { run, records })
+}
+
+/// A match checked and ready to play, its game erased ([`prepare_match`]).
+pub trait AnyMatch: Send + Sync {
+    /// Games with A first, and as many with A second (0 for an exact match).
+    fn games_per_side(&self) -> u64;
+    /// The game's side names, the first to move first.
+    fn sides(&self) -> [&'static str; 2];
+    /// The report before any game: who, how many, which seed, openings and clock.
+    fn report(&self) -> MatchReport;
+    /// [`AnyMatch::report`] with the exact table beside the games to come, where it
+    /// applies (from the start, without a clock), or the note saying why there is none.
+    fn report_with_exact(&self) -> MatchReport;
+    /// The exact match: every game's probability from the players' distributions.
+    fn exact(&self) -> Result<MatchRun, MatchError>;
+    /// Plays the games on this process's threads, each finished chunk handed to
+    /// `live.on_chunk` (from the worker threads), and returns `report` (say, the one a
+    /// live view showed) completed with them. An agent that gave up a game stops the
+    /// match with [`MatchError::GaveUp`].
+    fn play(&self, report: MatchReport, live: &MatchLive<'_>) -> Result<MatchRun, MatchError>;
+    /// A game's record in `format`, as `gamelab match --records` writes it.
+    fn write_record(&self, record: &GameRecord, format: RecordFormat) -> Result<String, String>;
+    /// The extension of the game's own record format (Othello's `ggf`), if it has one.
+    fn native_extension(&self) -> Option<&'static str>;
+}
+
+/// How a match is played ([`AnyMatch::play`]).
+pub struct MatchLive<'a> {
+    /// Raised, the games under way are the last; the report is over the games played.
+    pub stop: Option<&'a StopFlag>,
+    /// Hand every game to `on_chunk` ([`Chunk::games`]).
+    pub keep_games: bool,
+    /// Watched as it goes (a page): chunks of about 50 ms from the first game, and the
+    /// games in pairs, A first then A second, so that a match stopped part way has played
+    /// both colours alike. Otherwise chunks sized for the threads, of at most about 0.1 s.
+    /// Played to the end, the match is the same either way.
+    pub watched: bool,
+    pub on_chunk: &'a (dyn Fn(Chunk) + Sync),
+}
+
+/// Games finished together ([`MatchLive::on_chunk`]).
+pub struct Chunk {
+    /// A's results with A first, and with A second.
+    pub first: Tally,
+    pub second: Tally,
+    /// Each game, when [`MatchLive::keep_games`] asked for them.
+    pub games: Vec<FinishedGame>,
+}
+
+/// A game a match played, as a front end lists it and as it saves it.
+pub struct FinishedGame {
+    pub view: PlayedGameView,
+    pub record: GameRecord,
+}
+
+/// Checks `request` of game `game` on board `board` between `players` (whose names
+/// replace the request's), reading only the files `files` allows (a server's own), and
+/// prepares its games (openings drawn or read, balanced by a judge).
+pub fn prepare_match(
+    game: &str,
+    board: Option<&str>,
+    mut request: MatchRequest,
+    players: [&Entrant; 2],
+    files: &FileAccess,
+) -> Result<Box<dyn AnyMatch>, ExperimentError> {
     request.names = players.map(|p| p.name().to_string());
     if players.iter().any(|p| p.is_custom()) {
         request.threads = 1;
     }
-    visit(game, board, |board| MatchJob {
+    visit(game, board, |board| PrepareMatch {
         request,
-        players,
+        players: players.map(Entrant::clone),
         board,
-        live,
+        files: files.clone(),
     })
 }
 
-struct MatchJob<'a> {
+struct PrepareMatch {
     request: MatchRequest,
-    players: [&'a Entrant; 2],
+    players: [Entrant; 2],
     board: &'static str,
-    live: &'a Live<'a>,
+    files: FileAccess,
 }
 
-impl GameVisitor for MatchJob<'_> {
-    type Output = Result<PlayedMatch, ExperimentError>;
+impl GameVisitor for PrepareMatch {
+    type Output = Result<Box<dyn AnyMatch>, ExperimentError>;
     fn visit<G: Described>(self) -> Self::Output {
         let registry = G::registry();
-        for p in self.players {
-            p.check(&registry)?;
+        for (i, p) in self.players.iter().enumerate() {
+            p.check(i, &registry, &self.files)?;
         }
-        let prepared: PreparedMatch<G> = self.request.prepare(&registry, &FileAccess::Any)?;
-        let [a, b] = self.players;
-        if self.request.exact {
-            let (mut a, mut b) = (
-                a.build(&registry, self.board),
-                b.build(&registry, self.board),
-            );
-            let run = prepared.exact(&mut *a, &mut *b)?;
-            return Ok(PlayedMatch {
-                run,
-                records: Vec::new(),
-            });
-        }
-        let mut live = LiveOptions::for_match(&prepared.config(), self.live.keep_records);
-        live.stop = self.live.stop;
-        // Reports often enough for a progress bar and a stop to follow slow games.
-        live.chunk_seconds = Some(0.1);
-        let make_a = || a.build(&registry, self.board);
-        let make_b = || b.build(&registry, self.board);
-        let [a_name, b_name] = &self.request.names;
-        let mut records = Vec::new();
-        let mut keep = |played: Vec<PlayedGame<G::Move>>| {
-            records.extend(
-                played
-                    .iter()
-                    .map(|g| GameRecord::of::<G>(g, a_name, b_name, self.request.seed)),
-            );
-            true
+        let prepared = self.request.prepare(&registry, &self.files)?;
+        Ok(Box::new(ErasedMatch::<G> {
+            prepared,
+            registry,
+            players: self.players,
+            board: self.board,
+            files: self.files,
+        }))
+    }
+}
+
+struct ErasedMatch<G: Described> {
+    prepared: PreparedMatch<G>,
+    registry: Registry<G>,
+    players: [Entrant; 2],
+    board: &'static str,
+    files: FileAccess,
+}
+
+impl<G: Described> ErasedMatch<G> {
+    fn build(&self, player: usize) -> Box<dyn Agent<G>> {
+        self.players[player].build(&self.registry, self.board, &self.files)
+    }
+}
+
+impl<G: Described> AnyMatch for ErasedMatch<G> {
+    fn games_per_side(&self) -> u64 {
+        self.prepared.games_per_side
+    }
+
+    fn sides(&self) -> [&'static str; 2] {
+        Side::BOTH.map(G::side_name)
+    }
+
+    fn report(&self) -> MatchReport {
+        self.prepared.report()
+    }
+
+    fn report_with_exact(&self) -> MatchReport {
+        self.prepared
+            .report_with_exact(&mut *self.build(0), &mut *self.build(1))
+    }
+
+    fn exact(&self) -> Result<MatchRun, MatchError> {
+        self.prepared
+            .exact(&mut *self.build(0), &mut *self.build(1))
+    }
+
+    fn play(&self, report: MatchReport, live: &MatchLive<'_>) -> Result<MatchRun, MatchError> {
+        let started = Instant::now();
+        let options = if live.watched {
+            LiveOptions {
+                chunk: 1,
+                stop: live.stop,
+                keep_games: live.keep_games,
+                chunk_seconds: Some(0.05),
+                in_pairs: true,
+            }
+        } else {
+            LiveOptions {
+                stop: live.stop,
+                chunk_seconds: Some(0.1),
+                ..LiveOptions::for_match(&self.prepared.config(), live.keep_games)
+            }
         };
-        let progress = self.live.progress;
-        let run = prepared
-            .run(&mut LocalThreads {
-                make_a: &make_a,
-                make_b: &make_b,
-                live,
-                on_chunk: &|chunk: &ChunkResult<G::Move>| {
-                    progress(chunk.range.end - chunk.range.start)
-                },
-                on_games: &mut keep,
-            })?
-            .expect("this process plays every game");
-        Ok(PlayedMatch { run, records })
+        let [a, b] = &self.prepared.request.names;
+        let seed = self.prepared.request.seed;
+        let on_chunk = |chunk: &ChunkResult<G::Move>| {
+            (live.on_chunk)(Chunk {
+                first: chunk.first,
+                second: chunk.second,
+                games: chunk
+                    .games
+                    .iter()
+                    .map(|g| FinishedGame {
+                        view: played_game_view::<G>(g),
+                        record: GameRecord::of::<G>(g, a, b, seed),
+                    })
+                    .collect(),
+            })
+        };
+        let (make_a, make_b) = (|| self.build(0), || self.build(1));
+        let mut executor = LocalThreads::<G, Box<dyn Agent<G>>> {
+            make_a: &make_a,
+            make_b: &make_b,
+            live: options,
+            on_chunk: &on_chunk,
+            on_games: &mut |_| true,
+        };
+        let played = executor
+            .play(&self.prepared)?
+            .expect("this process's threads play every game");
+        self.prepared.finish(report, &played, started)
+    }
+
+    fn write_record(&self, record: &GameRecord, format: RecordFormat) -> Result<String, String> {
+        format.line::<G>(record, None).map_err(|e| e.to_string())
+    }
+
+    fn native_extension(&self) -> Option<&'static str> {
+        G::RECORD_EXTENSION
     }
 }
 
@@ -273,44 +446,95 @@ impl GameVisitor for MatchJob<'_> {
 pub fn play_tournament(
     game: &str,
     board: Option<&str>,
-    mut request: TournamentRequest,
+    request: TournamentRequest,
     entrants: &[Entrant],
     live: &Live<'_>,
 ) -> Result<TournamentReport, ExperimentError> {
+    let prepared = prepare_tournament(game, board, request, entrants, &FileAccess::Any)?;
+    let on_chunk =
+        |_: usize, first: Tally, second: Tally| (live.progress)(first.games() + second.games());
+    Ok(prepared.play(live.stop, &on_chunk)?)
+}
+
+/// A round robin checked and ready to play, its game erased ([`prepare_tournament`]).
+pub trait AnyTournament: Send + Sync {
+    /// Plays every pair's games on this process's threads, telling `on_chunk` the pair
+    /// (its place in [`gamelab_core::tournament::pairs`]) and A's results with A first and
+    /// with A second of each chunk of games finished (from the worker threads). Raised,
+    /// `stop` ends it with [`gamelab_core::tournament::TournamentError::Stopped`] or a
+    /// report marked interrupted.
+    fn play(
+        &self,
+        stop: Option<&StopFlag>,
+        on_chunk: &(dyn Fn(usize, Tally, Tally) + Sync),
+    ) -> Result<TournamentReport, MatchError>;
+}
+
+/// Checks the round robin `request` of game `game` between `entrants` (whose names
+/// replace the request's), reading only the files `files` allows, and prepares its games.
+pub fn prepare_tournament(
+    game: &str,
+    board: Option<&str>,
+    mut request: TournamentRequest,
+    entrants: &[Entrant],
+    files: &FileAccess,
+) -> Result<Box<dyn AnyTournament>, ExperimentError> {
     request.entrants = entrants.iter().map(|e| e.name().to_string()).collect();
     if entrants.iter().any(Entrant::is_custom) {
         request.threads = 1;
     }
-    visit(game, board, |board| TournamentJob {
+    gamelab_core::tournament::check_entrants(&request.entrants).map_err(MatchError::from)?;
+    visit(game, board, |board| PrepareTournament {
         request,
-        entrants,
+        entrants: entrants.to_vec(),
         board,
-        live,
+        files: files.clone(),
     })
 }
 
-struct TournamentJob<'a> {
+struct PrepareTournament {
     request: TournamentRequest,
-    entrants: &'a [Entrant],
+    entrants: Vec<Entrant>,
     board: &'static str,
-    live: &'a Live<'a>,
+    files: FileAccess,
 }
 
-impl GameVisitor for TournamentJob<'_> {
-    type Output = Result<TournamentReport, ExperimentError>;
+impl GameVisitor for PrepareTournament {
+    type Output = Result<Box<dyn AnyTournament>, ExperimentError>;
     fn visit<G: Described>(self) -> Self::Output {
         let registry = G::registry();
-        gamelab_core::tournament::check_entrants(&self.request.entrants)
-            .map_err(MatchError::from)?;
-        for e in self.entrants {
-            e.check(&registry)?;
+        for (i, e) in self.entrants.iter().enumerate() {
+            e.check(i, &registry, &self.files)?;
         }
-        let prepared = self.request.prepare(&registry, &FileAccess::Any)?;
-        let make = |i: usize| self.entrants[i].build(&registry, self.board);
-        let progress = self.live.progress;
+        let prepared = self.request.prepare(&registry, &self.files)?;
+        Ok(Box::new(ErasedTournament::<G> {
+            prepared,
+            registry,
+            entrants: self.entrants,
+            board: self.board,
+            files: self.files,
+        }))
+    }
+}
+
+struct ErasedTournament<G: Described> {
+    prepared: PreparedTournament<G>,
+    registry: Registry<G>,
+    entrants: Vec<Entrant>,
+    board: &'static str,
+    files: FileAccess,
+}
+
+impl<G: Described> AnyTournament for ErasedTournament<G> {
+    fn play(
+        &self,
+        stop: Option<&StopFlag>,
+        on_chunk: &(dyn Fn(usize, Tally, Tally) + Sync),
+    ) -> Result<TournamentReport, MatchError> {
+        let make = |i: usize| self.entrants[i].build(&self.registry, self.board, &self.files);
         let on_chunk =
-            |_: usize, chunk: &ChunkResult<G::Move>| progress(chunk.range.end - chunk.range.start);
-        Ok(prepared.run(&make, self.live.stop, &on_chunk)?)
+            |pair: usize, chunk: &ChunkResult<G::Move>| on_chunk(pair, chunk.first, chunk.second);
+        self.prepared.run(&make, stop, &on_chunk)
     }
 }
 
@@ -391,10 +615,12 @@ impl GameVisitor for DivergeJob<'_> {
     fn visit<G: Described>(self) -> Self::Output {
         let side = side_named::<G>(self.side)?;
         let registry = G::registry();
-        for a in self.agents {
-            a.check(&registry)?;
+        for (i, a) in self.agents.iter().enumerate() {
+            a.check(i, &registry, &FileAccess::Any)?;
         }
-        let [mut a, mut a2, mut b] = self.agents.map(|a| a.build(&registry, self.board));
+        let [mut a, mut a2, mut b] = self
+            .agents
+            .map(|a| a.build(&registry, self.board, &FileAccess::Any));
         let found = first_divergence(&mut *a, &mut *a2, &mut *b, side, self.seeds, &mut |_| {
             (self.live.progress)(1);
             !self
@@ -467,8 +693,8 @@ impl GameVisitor for VerifyJob<'_> {
     type Output = Result<[SideProof; 2], ExperimentError>;
     fn visit<G: Described>(self) -> Self::Output {
         let registry = G::registry();
-        self.ai.check(&registry)?;
-        let mut agent = self.ai.build(&registry, self.board);
+        self.ai.check(0, &registry, &FileAccess::Any)?;
+        let mut agent = self.ai.build(&registry, self.board, &FileAccess::Any);
         let proof = |side: Side| -> Result<SideProof, ExperimentError> {
             let proof = never_loses::<G>(&mut *agent, self.ai.name(), side)?;
             let mut replay = G::start();
@@ -720,8 +946,68 @@ mod tests {
         assert_eq!(err.to_string(), "`black` is not a side: expected o or x");
         let bad = Entrant::Spec("ai99".into());
         let err = verify("ttt", None, &bad).unwrap_err();
-        assert!(matches!(err, ExperimentError::Spec(_)), "{err}");
+        assert!(
+            matches!(err, ExperimentError::Spec { player: 0, .. }),
+            "{err}"
+        );
         let err = verify("chess", None, &a).unwrap_err();
         assert!(matches!(err, ExperimentError::Catalogue(_)), "{err}");
+    }
+
+    #[test]
+    fn a_watched_match_hands_over_every_game_and_plays_the_same_games() {
+        let request = MatchRequest {
+            games_per_side: Some(3),
+            seed: 7,
+            ..MatchRequest::new("", "")
+        };
+        let players = [
+            Entrant::Spec("greedy".into()),
+            Entrant::Spec("random".into()),
+        ];
+        let prepared = prepare_match(
+            "othello",
+            None,
+            request.clone(),
+            [&players[0], &players[1]],
+            &FileAccess::Any,
+        )
+        .unwrap();
+        let games = Mutex::new(Vec::new());
+        let tally = Mutex::new(Tally::default());
+        let on_chunk = |chunk: Chunk| {
+            let mut t = tally.lock().unwrap();
+            t.add(&chunk.first);
+            t.add(&chunk.second);
+            games.lock().unwrap().extend(chunk.games);
+        };
+        let live = MatchLive {
+            stop: None,
+            keep_games: true,
+            watched: true,
+            on_chunk: &on_chunk,
+        };
+        let watched = prepared.play(prepared.report(), &live).unwrap().report;
+        assert_eq!(*tally.lock().unwrap(), watched.total);
+        let games = games.into_inner().unwrap();
+        assert_eq!(games.len(), 6);
+        let won = games.iter().filter(|g| g.view.result == "win").count() as u64;
+        assert_eq!(won, watched.total.win);
+        assert_eq!(prepared.native_extension(), Some("ggf"));
+        let ggf = prepared
+            .write_record(&games[0].record, RecordFormat::Native)
+            .unwrap();
+        assert!(ggf.starts_with("(;GM[Othello]"), "{ggf}");
+        // Unwatched, in index order and other chunks: the same games, the same digest.
+        let plain = play_match(
+            "othello",
+            None,
+            request,
+            [&players[0], &players[1]],
+            &Live::default(),
+        )
+        .unwrap();
+        assert_eq!(plain.run.report.digest, watched.digest);
+        assert!(watched.digest.is_some());
     }
 }

@@ -160,3 +160,41 @@ pub fn score_views(
         })
         .collect()
 }
+
+/// A finished game of a match, as a front end lists it.
+#[derive(Serialize, Debug, Clone, PartialEq)]
+pub struct PlayedGameView {
+    pub index: u64,
+    /// The side A played.
+    pub a_side: &'static str,
+    /// A's result: `win`, `lose` or `draw`.
+    pub result: &'static str,
+    pub outcome: OutcomeView,
+    pub moves: Vec<String>,
+    /// Pieces of each side at the end, first side first, for games scored by counting
+    /// them (Othello).
+    pub score: Option<[u32; 2]>,
+}
+
+/// A game the arena played, as [`PlayedGameView`] shows it.
+pub fn played_game_view<G: Described>(
+    game: &gamelab_core::arena::PlayedGame<G::Move>,
+) -> PlayedGameView {
+    let mut end = G::start();
+    for &mv in &game.moves {
+        end.play_unchecked(mv);
+    }
+    let result = match game.outcome.winner() {
+        None => "draw",
+        Some(side) if side == game.a_side => "win",
+        Some(_) => "lose",
+    };
+    PlayedGameView {
+        index: game.index,
+        a_side: G::side_name(game.a_side),
+        result,
+        outcome: outcome_view::<G>(game.outcome),
+        moves: game.moves.iter().map(|&m| G::write_move(m)).collect(),
+        score: end.score(),
+    }
+}

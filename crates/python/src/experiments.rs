@@ -141,7 +141,7 @@ fn new_stop() -> StopFlag {
 fn experiment_error(e: ExperimentError) -> PyErr {
     match e {
         ExperimentError::Catalogue(e) => PositionError::new_err(e.to_string()),
-        ExperimentError::Spec(e) => SpecError::new_err(e.to_string()),
+        ExperimentError::Spec { source, .. } => SpecError::new_err(source.to_string()),
         ExperimentError::Match(e) => match_error(e),
         e @ (ExperimentError::Exact(_) | ExperimentError::Side { .. }) => {
             PyValueError::new_err(e.to_string())

@@ -40,5 +40,5 @@ pub fn position_after<G: Game + Notation>(moves: &[String]) -> Result<G, crate::
 }
 
 pub use gamelab_games::views::{
-    BoardView, MoveScoreView, MoveView, OutcomeView, ScaleView, board_view, move_view, outcome_view,
+    BoardView, MoveScoreView, MoveView, OutcomeView, ScaleView, board_view, move_view,
 };

@@ -374,20 +374,6 @@ impl GameVisitor for StartGame {
     }
 }
 
-/// Checks and starts a run, in the game the request names.
-struct StartRun {
-    id: String,
-    request: NewRun,
-    files: FileAccess,
-}
-
-impl GameVisitor for StartRun {
-    type Output = Result<Arc<Run>, ApiError>;
-    fn visit<G: Described>(self) -> Self::Output {
-        runs::start::<G>(self.id, &self.request, self.files)
-    }
-}
-
 /// Runs blocking work (AI moves, builds of solved tables) off the async threads.
 async fn blocking<T: Send + 'static>(
     work: impl FnOnce() -> Result<T, ApiError> + Send + 'static,
@@ -586,14 +572,9 @@ async fn new_run(
 ) -> Result<(StatusCode, Json<RunState>), ApiError> {
     let Json(request) = body?;
     let id = app.ids.next();
-    let game = request.game.clone();
-    let start = StartRun {
-        id: id.clone(),
-        request,
-        files: app.files.clone(),
-    };
-    let run = start_job(&app.runs, MAX_ACTIVE_RUNS, "runs", id, move || {
-        games::visit(&game, start)?
+    let files = app.files.clone();
+    let run = start_job(&app.runs, MAX_ACTIVE_RUNS, "runs", id.clone(), move || {
+        runs::start(id, &request, files)
     })
     .await?;
     let state = run.state.borrow().clone();
@@ -712,38 +693,19 @@ async fn run_games(
     Ok(Json(run.list(&query)?))
 }
 
-/// Checks and starts a tournament, in the game the request names.
-struct StartTournament {
-    id: String,
-    request: tournaments::NewTournament,
-    files: FileAccess,
-}
-
-impl GameVisitor for StartTournament {
-    type Output = Result<Arc<tournaments::Tournament>, ApiError>;
-    fn visit<G: Described>(self) -> Self::Output {
-        tournaments::start::<G>(self.id, &self.request, self.files)
-    }
-}
-
 async fn new_tournament(
     State(app): State<Arc<AppState>>,
     body: Result<Json<tournaments::NewTournament>, JsonRejection>,
 ) -> Result<(StatusCode, Json<tournaments::TournamentState>), ApiError> {
     let Json(request) = body?;
     let id = app.ids.next();
-    let game = request.game.clone();
-    let start = StartTournament {
-        id: id.clone(),
-        request,
-        files: app.files.clone(),
-    };
+    let files = app.files.clone();
     let tournament = start_job(
         &app.tournaments,
         MAX_ACTIVE_TOURNAMENTS,
         "tournaments",
-        id,
-        move || games::visit(&game, start)?,
+        id.clone(),
+        move || tournaments::start(id, &request, files),
     )
     .await?;
     let state = tournament.state.borrow().clone();

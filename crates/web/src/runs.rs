@@ -5,17 +5,15 @@ use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
-use gamelab_core::arena::{ChunkResult, LiveOptions, MatchReport, PlayedGame, Tally};
-use gamelab_core::match_request::{Executor, LocalThreads, MatchRequest, Openings, PreparedMatch};
+use gamelab_core::FileAccess;
+use gamelab_core::arena::MatchReport;
+use gamelab_core::match_request::{MatchRequest, Openings};
 use gamelab_core::record::{GameRecord, RecordFormat};
-use gamelab_core::{Agent, FileAccess};
+use gamelab_games::experiments::{self, AnyMatch, Chunk, Entrant, ExperimentError, MatchLive};
 use serde::{Deserialize, Serialize};
 use tokio::sync::watch;
 
 use crate::error::ApiError;
-use gamelab_core::Described;
-
-use crate::games::{OutcomeView, outcome_view};
 
 /// At most this many games per side in one run.
 pub const MAX_GAMES_PER_SIDE: u64 = 1_000_000;
@@ -74,19 +72,7 @@ pub struct RunState {
 }
 
 /// A finished game of a run.
-#[derive(Serialize, Debug, Clone)]
-pub struct RunGame {
-    pub index: u64,
-    /// The side A played.
-    pub a_side: &'static str,
-    /// A's result: `win`, `lose` or `draw`.
-    pub result: &'static str,
-    pub outcome: OutcomeView,
-    pub moves: Vec<String>,
-    /// Pieces of each side at the end, first side first, for games scored by counting
-    /// them (Othello).
-    pub score: Option<[u32; 2]>,
-}
+pub type RunGame = gamelab_games::views::PlayedGameView;
 
 pub struct Run {
     pub state: watch::Sender<RunState>,
@@ -94,10 +80,8 @@ pub struct Run {
     pub games: Mutex<Vec<RunGame>>,
     /// The kept games as `gamelab match --records` writes them.
     records: Mutex<Vec<GameRecord>>,
-    /// Writes a record in a format, for the run's game.
-    write: fn(&GameRecord, RecordFormat) -> Result<String, String>,
-    /// The extension of the game's own format for whole games (Othello's `ggf`).
-    pub native: Option<&'static str>,
+    /// The match, which also writes its records.
+    prepared: Arc<dyn AnyMatch>,
     /// When it began, to list the newest first.
     pub began: Instant,
 }
@@ -157,23 +141,26 @@ impl Run {
     /// The games kept so far in `query`'s format, a line each in game order, and the
     /// format's file extension; the same lines `gamelab match --records FILE` writes.
     pub fn records(&self, query: &RecordsQuery) -> Result<(String, &'static str), ApiError> {
+        let native = self.prepared.native_extension();
         let (format, extension) = match query.format.as_deref().unwrap_or("jsonl") {
             "jsonl" => (RecordFormat::JsonLines, "jsonl"),
             "csv" => (RecordFormat::Csv, "csv"),
             "table" => (RecordFormat::Table, "csv"),
-            other if Some(other) == self.native => (RecordFormat::Native, self.native.unwrap()),
-            other => {
-                let native = self.native.map_or(String::new(), |n| format!(", {n}"));
-                return Err(ApiError::bad_request(format!(
-                    "format `{other}` is not one of jsonl, csv, table{native}"
-                )));
-            }
+            other => match native {
+                Some(extension) if extension == other => (RecordFormat::Native, extension),
+                _ => {
+                    let native = native.map_or(String::new(), |n| format!(", {n}"));
+                    return Err(ApiError::bad_request(format!(
+                        "format `{other}` is not one of jsonl, csv, table{native}"
+                    )));
+                }
+            },
         };
         let mut records = self.records.lock().expect("run records lock").clone();
         records.sort_by_key(|r| r.index);
         let mut text = format.header().map_or(String::new(), |h| format!("{h}\n"));
         for record in &records {
-            let line = (self.write)(record, format).map_err(|e| {
+            let line = self.prepared.write_record(record, format).map_err(|e| {
                 ApiError::internal(format!("game {} cannot be written: {e}", record.index))
             })?;
             text.push_str(&line);
@@ -183,58 +170,18 @@ impl Run {
     }
 }
 
-fn result_of(tally: &Tally) -> &'static str {
-    if tally.win > 0 {
-        "win"
-    } else if tally.lose > 0 {
-        "lose"
-    } else {
-        "draw"
-    }
-}
-
-fn run_game<G: Described>(game: &PlayedGame<G::Move>) -> RunGame {
-    let mut end = G::start();
-    for &mv in &game.moves {
-        end.play_unchecked(mv);
-    }
-    let mut tally = Tally::default();
-    tally.record(game.outcome, game.a_side);
-    RunGame {
-        index: game.index,
-        a_side: G::side_name(game.a_side),
-        result: result_of(&tally),
-        outcome: outcome_view::<G>(game.outcome),
-        moves: game.moves.iter().map(|&m| G::write_move(m)).collect(),
-        score: end.score(),
-    }
-}
-
 /// Checks the request, then starts the run on a thread of its own, its games on a pool of
 /// as many threads as cores. (Not one pool shared by every run: rayon's joins steal
 /// work, so a run could wait on a game of another run nested under its own, and a Stop
 /// took as long as another run's game. The cap on runs playing at once bounds the
 /// threads instead.)
-pub fn start<G: Described>(
-    id: String,
-    request: &NewRun,
-    files: FileAccess,
-) -> Result<Arc<Run>, ApiError> {
-    let registry = G::registry();
-    let build = |who: &str, spec: &str| {
-        registry
-            .build_with(spec, &files)
-            .map_err(|e| ApiError::bad_request(format!("{who}: {e}")))
-    };
-    let mut agent_a = build("a", &request.a)?;
-    let mut agent_b = build("b", &request.b)?;
+pub fn start(id: String, request: &NewRun, files: FileAccess) -> Result<Arc<Run>, ApiError> {
     let clock = check_games_and_clock(
         request.games_per_side,
         MAX_GAMES_PER_SIDE,
         request.clock.as_deref(),
     )?;
-    let prepared = MatchRequest {
-        names: [request.a.clone(), request.b.clone()],
+    let match_request = MatchRequest {
         games_per_side: Some(request.games_per_side),
         seed: request.seed,
         threads: gamelab_core::limits::all_cores(),
@@ -243,15 +190,28 @@ pub fn start<G: Described>(
             judge: None,
         },
         clock: clock.unwrap_or_default(),
-        exact: false,
-    }
-    .prepare(&registry, &files)
-    .map_err(|e| ApiError::bad_request(e.to_string()))?;
-    let report = prepared.report_with_exact(&mut *agent_a, &mut *agent_b);
+        ..MatchRequest::new("", "")
+    };
+    let players = [&request.a, &request.b].map(|spec| Entrant::Spec(spec.clone()));
+    let prepared: Arc<dyn AnyMatch> = experiments::prepare_match(
+        &request.game,
+        None,
+        match_request,
+        [&players[0], &players[1]],
+        &files,
+    )
+    .map_err(|e| match e {
+        ExperimentError::Spec { player, source } => {
+            ApiError::bad_request(format!("{}: {source}", ["a", "b"][player]))
+        }
+        e => ApiError::bad_request(e.to_string()),
+    })?
+    .into();
+    let report = prepared.report_with_exact();
     let games_kept = request.games_per_side <= KEPT_GAMES_PER_SIDE;
     let initial = RunState {
         id,
-        sides: gamelab_core::Side::BOTH.map(G::side_name),
+        sides: prepared.sides(),
         report,
         games_kept,
         done: false,
@@ -262,8 +222,7 @@ pub fn start<G: Described>(
         stop: Arc::new(AtomicBool::new(false)),
         games: Mutex::new(Vec::new()),
         records: Mutex::new(Vec::new()),
-        write: |record, format| format.line::<G>(record, None).map_err(|e| e.to_string()),
-        native: G::RECORD_EXTENSION,
+        prepared,
         began: Instant::now(),
     });
     let worker = run.clone();
@@ -271,7 +230,7 @@ pub fn start<G: Described>(
         .name("gamelab-run".into())
         .spawn(move || {
             let ends = crate::EndsOnDrop(&*worker);
-            play::<G>(&worker, &prepared, games_kept, &files);
+            play(&worker, games_kept);
             drop(ends);
             crate::memory::give_back();
         })
@@ -316,35 +275,8 @@ impl Run {
     }
 }
 
-fn play<G: Described>(
-    run: &Run,
-    prepared: &PreparedMatch<G>,
-    keep_games: bool,
-    files: &FileAccess,
-) {
-    let registry = G::registry();
-    let [a, b] = &prepared.request.names;
-    let seed = prepared.request.seed;
-    // Both specs were built once when the run was checked; only a model file changed
-    // since can fail now, which ends the run (see `EndsOnDrop`).
-    let make = |spec: &str| {
-        registry
-            .build_with(spec, files)
-            .expect("the AI was built from this spec when the run began")
-    };
-    let make_a = || make(a);
-    let make_b = || make(b);
-    let started = Instant::now();
-    // Chunks of about 50 ms, however slow the games: the page sees progress often. In
-    // pairs, A first then A second: a run stopped part way has played both colours alike.
-    let live = LiveOptions {
-        chunk: 1,
-        stop: Some(&run.stop),
-        keep_games,
-        chunk_seconds: Some(0.05),
-        in_pairs: true,
-    };
-    let on_chunk = |chunk: &ChunkResult<G::Move>| {
+fn play(run: &Run, keep_games: bool) {
+    let on_chunk = |chunk: Chunk| {
         // Under the state's lock, which Stop takes too: nothing is added after a Stop (the
         // run was done, with its games so far, when it was asked), and the games kept
         // are those the report counts.
@@ -354,40 +286,35 @@ fn play<G: Described>(
             }
             if keep_games {
                 let mut games = run.games.lock().expect("run games lock");
-                games.extend(chunk.games.iter().map(run_game::<G>));
                 let mut records = run.records.lock().expect("run records lock");
-                records.extend(
-                    chunk
-                        .games
-                        .iter()
-                        .map(|g| GameRecord::of::<G>(g, a, b, seed)),
-                );
+                for game in chunk.games {
+                    games.push(game.view);
+                    records.push(game.record);
+                }
             }
             s.report.add(&chunk.first, &chunk.second);
-            s.report.elapsed_ms = started.elapsed().as_millis() as u64;
+            s.report.elapsed_ms = run.began.elapsed().as_millis() as u64;
             true
         });
     };
-    let mut executor = LocalThreads::<G, Box<dyn Agent<G>>> {
-        make_a: &make_a,
-        make_b: &make_b,
-        live,
+    let live = MatchLive {
+        stop: Some(&run.stop),
+        keep_games,
+        watched: true,
         on_chunk: &on_chunk,
-        on_games: &mut |_| true,
     };
-    // Local threads play every game, and no agent of the registry stops a match.
-    let Ok(Some(played)) = executor.play(prepared) else {
+    let report = run.state.borrow().report.clone();
+    // No agent of the registry gives up a game, so the match ends with its games.
+    let Ok(finished) = run.prepared.play(report, &live) else {
         return;
     };
     run.state.send_if_modified(|s| {
         if s.done {
             return false;
         }
-        if let Ok(finished) = prepared.finish(s.report.clone(), &played, started) {
-            s.report = finished.report;
-        }
+        s.stopped = finished.report.digest.is_none();
+        s.report = finished.report;
         s.done = true;
-        s.stopped = played.interrupted;
         true
     });
 }

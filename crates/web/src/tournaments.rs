@@ -6,10 +6,11 @@ use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
-use gamelab_core::arena::{ChunkResult, Tally};
-use gamelab_core::match_request::{Openings, PreparedTournament, TournamentRequest};
+use gamelab_core::FileAccess;
+use gamelab_core::arena::Tally;
+use gamelab_core::match_request::{Openings, TournamentRequest};
 use gamelab_core::tournament::{Standing, check_entrants, live_standings, pairs};
-use gamelab_core::{Agent, Described, FileAccess};
+use gamelab_games::experiments::{self, AnyTournament, Entrant, ExperimentError};
 use serde::{Deserialize, Serialize};
 use tokio::sync::watch;
 
@@ -124,7 +125,7 @@ impl Tournament {
 }
 
 /// Checks the request, then starts the tournament on a thread of its own.
-pub fn start<G: Described>(
+pub fn start(
     id: String,
     request: &NewTournament,
     files: FileAccess,
@@ -141,14 +142,7 @@ pub fn start<G: Described>(
         MAX_GAMES_PER_SIDE,
         request.clock.as_deref(),
     )?;
-    let registry = G::registry();
-    for (i, spec) in request.ais.iter().enumerate() {
-        registry
-            .build_with(spec, &files)
-            .map_err(|e| ApiError::bad_request(format!("ai {}: {e}", i + 1)))?;
-    }
-    let prepared = TournamentRequest {
-        entrants: request.ais.clone(),
+    let tournament_request = TournamentRequest {
         games_per_side: Some(request.games_per_side),
         seed: request.seed,
         threads: gamelab_core::limits::all_cores(),
@@ -157,14 +151,22 @@ pub fn start<G: Described>(
             judge: None,
         },
         clock: clock.unwrap_or_default(),
-    }
-    .prepare(&registry, &files)
-    .map_err(|e| ApiError::bad_request(e.to_string()))?;
+        ..TournamentRequest::new(Vec::new())
+    };
+    let entrants: Vec<Entrant> = request.ais.iter().cloned().map(Entrant::Spec).collect();
+    let prepared =
+        experiments::prepare_tournament(&request.game, None, tournament_request, &entrants, &files)
+            .map_err(|e| match e {
+                ExperimentError::Spec { player, source } => {
+                    ApiError::bad_request(format!("ai {}: {source}", player + 1))
+                }
+                e => ApiError::bad_request(e.to_string()),
+            })?;
     let n = request.ais.len();
     let pair_list = pairs(n);
     let initial = TournamentState {
         id,
-        game: G::NAME.to_string(),
+        game: request.game.clone(),
         ais: request.ais.clone(),
         games_per_side: request.games_per_side,
         seed: request.seed,
@@ -193,10 +195,11 @@ pub fn start<G: Described>(
         stop: Arc::new(AtomicBool::new(false)),
     });
     let worker = tournament.clone();
+    let ais = request.ais.clone();
     std::thread::Builder::new()
         .name("gamelab-tournament".into())
         .spawn(move || {
-            play::<G>(&worker, &prepared, &files);
+            play(&worker, &*prepared, &ais);
             crate::memory::give_back();
         })
         .map_err(|e| ApiError::internal(format!("cannot start a worker thread: {e}")))?;
@@ -235,23 +238,14 @@ impl crate::Job for Tournament {
     }
 }
 
-fn play<G: Described>(t: &Tournament, prepared: &PreparedTournament<G>, files: &FileAccess) {
+fn play(t: &Tournament, prepared: &dyn AnyTournament, ais: &[String]) {
     let _ends = crate::EndsOnDrop(t);
-    let ais = &prepared.request.entrants;
-    let registry = G::registry();
     let started = Instant::now();
-    // Every spec was built once when the tournament was checked; only a model file
-    // changed since can fail now, which ends the tournament (see `EndsOnDrop`).
-    let make = |i: usize| -> Box<dyn Agent<G>> {
-        registry
-            .build_with(&ais[i], files)
-            .expect("the AI was built from this spec when the tournament began")
-    };
     let tallies = Mutex::new(vec![Tally::default(); pairs(ais.len()).len()]);
-    let on_chunk = |k: usize, chunk: &ChunkResult<G::Move>| {
+    let on_chunk = |k: usize, first: Tally, second: Tally| {
         let mut tallies = tallies.lock().expect("tallies lock");
         let tally = &mut tallies[k];
-        for half in [&chunk.first, &chunk.second] {
+        for half in [&first, &second] {
             tally.win += half.win;
             tally.lose += half.lose;
             tally.draw += half.draw;
@@ -273,7 +267,7 @@ fn play<G: Described>(t: &Tournament, prepared: &PreparedTournament<G>, files: &
             true
         });
     };
-    let result = prepared.run(&make, Some(&t.stop), &on_chunk);
+    let result = prepared.play(Some(&t.stop), &on_chunk);
     t.state.send_if_modified(|s| {
         if s.done {
             return false;
