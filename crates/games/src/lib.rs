@@ -4,6 +4,7 @@
 
 pub mod dyn_game;
 pub mod experiments;
+pub mod explore;
 pub mod records;
 pub mod views;
 

@@ -1,8 +1,7 @@
 //! The views of a game the page draws, for any game of the catalogue: its board, moves,
 //! outcome, and its AIs with their parameters.
 
-use gamelab_core::Notation;
-use gamelab_core::{Game, GameVisitor};
+use gamelab_core::GameVisitor;
 
 /// Runs a visitor on the game of the catalogue called `name` (over its default board).
 pub fn visit<V: GameVisitor>(name: &str, visitor: V) -> Result<V::Output, crate::ApiError> {
@@ -24,18 +23,6 @@ pub fn any_position_after(
             e.number, e.text, e.reason
         ))
     })?;
-    Ok(game)
-}
-
-/// [`any_position_after`] for a game's type.
-pub fn position_after<G: Game + Notation>(moves: &[String]) -> Result<G, crate::ApiError> {
-    let mut game = G::start();
-    for (i, text) in moves.iter().enumerate() {
-        let mv = game.parse_move(text).map_err(|e| {
-            crate::ApiError::bad_request(format!("move {} (`{text}`) of `moves`: {e}", i + 1))
-        })?;
-        game.play_unchecked(mv);
-    }
     Ok(game)
 }
 
