@@ -43,8 +43,8 @@ pub fn listing(info: &GameInfo) -> String {
     if !info.ratings.is_empty() {
         let _ = writeln!(
             out,
-            "\nStrengths on one Elo scale (random = 0; ± the 95 % interval), from a round robin of \
-             these AIs:"
+            "\nStrengths on one Elo scale (random = 0; ± the 95 % interval), from round robins of \
+             these AIs (RESULTS.md, \"The engine's levels on one Elo scale\"):"
         );
         let width = info.ratings.iter().map(|r| r.spec.len()).max().unwrap_or(0);
         for r in info.ratings {
@@ -53,11 +53,11 @@ pub fn listing(info: &GameInfo) -> String {
                 .iter()
                 .find(|p| p.spec == r.spec)
                 .map_or(String::new(), |p| format!("  the page's \"{}\"", p.name));
-            let _ = writeln!(
-                out,
+            let line = format!(
                 "  {:width$}  {:>5} ± {:<3}{preset}",
                 r.spec, r.elo, r.interval95
             );
+            let _ = writeln!(out, "{}", line.trim_end());
         }
     }
     out

@@ -107,7 +107,17 @@ fn othello_against_an_ai_and_matches() {
         .assert()
         .success()
         .stdout(predicate::str::contains("alphabeta"))
-        .stdout(predicate::str::contains("eval=weighted+mobility"));
+        .stdout(predicate::str::contains("eval=weighted+mobility"))
+        // The levels on one Elo scale, each preset of the page with its rating.
+        .stdout(
+            predicate::str::is_match(r#"\n  random +0 ± \d+ +the page's "Beginner"\n"#).unwrap(),
+        )
+        .stdout(
+            predicate::str::is_match(
+                r#"\n  engine:level=16 +\d{4} ± \d+ +the page's "Strongest"\n"#,
+            )
+            .unwrap(),
+        );
 }
 
 #[test]

@@ -1,7 +1,7 @@
 //! Othello in the catalogue: how the front ends draw it and its AIs.
 
 use gamelab_core::actions::Symmetry;
-use gamelab_core::{Described, PieceStyle, Preset, Registry, Side, Single};
+use gamelab_core::{Described, PieceStyle, Preset, Rating, Registry, Side, Single};
 
 use crate::{Move, Othello};
 
@@ -51,6 +51,22 @@ impl Described for Othello {
         },
     ];
     const ANALYSIS_AI: &'static str = "engine:level=4";
+    // RESULTS.md, "The engine's levels on one Elo scale": a round robin of everything up to
+    // level 12 (20 games a pair, openings of 4 random plies, seed 1), random moved to 0;
+    // level 16 from a second round robin with levels 8 and 12, shifted so that their mean
+    // is the first's. Every entrant is depth-limited: the games are the same on any machine.
+    const RATINGS: &'static [Rating] = &[
+        rating("random", 0, 107),
+        rating("greedy", 182, 89),
+        rating("minimax:depth=3", 223, 86),
+        rating("engine:level=1", 410, 78),
+        rating("engine:level=2", 570, 76),
+        rating("engine:level=4", 766, 79),
+        rating("engine:level=6", 932, 86),
+        rating("engine", 1052, 95),
+        rating("engine:level=12", 1191, 110),
+        rating("engine:level=16", 1292, 81),
+    ];
 
     fn registry() -> Registry<Self> {
         crate::ai::registry()
@@ -94,3 +110,11 @@ impl Described for Othello {
 
 /// Othello's catalogue entry.
 pub type Catalogue = Single<Othello>;
+
+const fn rating(spec: &'static str, elo: i32, interval95: i32) -> Rating {
+    Rating {
+        spec,
+        elo,
+        interval95,
+    }
+}

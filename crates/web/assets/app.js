@@ -174,14 +174,19 @@ function makePicker(container, info, { title, icon, human = true, initial = "hum
   take(initial);
   const summary = el("div", { class: "summary" });
   const params = el("div");
-  // Strengths by name; the AI and its parameters below stay the advanced choice.
+  // Strengths by name, with the measured Elo where the game has one; the AI and its
+  // parameters below stay the advanced choice.
+  const rating = (spec) => (info.ratings || []).find((r) => r.spec === spec);
+  const levelText = (p) => rating(p.spec) ? `Level: ${p.name} (Elo ${Math.round(rating(p.spec).elo)})` : `Level: ${p.name}`;
   const level = el("select", { "aria-label": `${title}: level`, class: "level" },
     el("option", { value: "", text: "Level: custom (below)" }),
-    ...(info.presets || []).map((p) => el("option", { value: p.spec, text: `Level: ${p.name}` })));
+    ...(info.presets || []).map((p) => el("option", { value: p.spec, text: levelText(p) })));
   const levelNote = el("div", { class: "summary level-note" });
   const showLevel = () => {
     const preset = (info.presets || []).find((p) => p.spec === level.value);
-    levelNote.textContent = preset ? `${preset.name}: ${preset.note}.` : "";
+    const r = preset && rating(preset.spec);
+    const elo = r ? ` Elo ${Math.round(r.elo)} ± ${Math.round(r.interval95)}, where a random mover is 0 (measured in a round robin of the levels).` : "";
+    levelNote.textContent = preset ? `${preset.name}: ${preset.note}.${elo}` : "";
   };
   level.value = (info.presets || []).some((p) => p.spec === initial) ? initial : "";
   showLevel();

@@ -1509,6 +1509,12 @@ for (const [name, viewport] of [["desktop", { width: 1360, height: 900 }], ["pho
     await page.selectOption('#play-seat-1 select[aria-label$="level"]', "engine:level=4");
     await page.waitForFunction(() => document.querySelector("#play-players").textContent.includes("White: engine:level=4"));
     assert.match(await page.textContent("#play-seat-1 .level-note"), /^Strong: the learned evaluation four moves ahead/);
+    // Each level gives its strength on one Elo scale (a random mover at 0), rising level by level.
+    assert.match(await page.textContent("#play-seat-1 .level-note"), /\. Elo \d+ ± \d+, where a random mover is 0/);
+    const elos = await page.$$eval('#play-seat-1 select[aria-label$="level"] option',
+      (options) => options.map((o) => o.textContent.match(/\(Elo (-?\d+)\)$/)).filter(Boolean).map((m) => Number(m[1])));
+    assert.equal(elos.length, 6);
+    assert.deepEqual([...elos].sort((a, b) => a - b), elos);
     assert.equal(await page.inputValue('#play-seat-1 select[aria-label="White"]'), "engine");
     // The level's parameters are shown, unfolded.
     assert.equal(await page.$$eval("#play-seat-1 details[open]", (d) => d.length), 1);
