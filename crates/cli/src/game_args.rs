@@ -47,14 +47,13 @@ pub fn other_game_hint(err: &anyhow::Error) -> String {
     }
 }
 
-/// An experiment's error as the command line reports it: a spec's, a match's or the
-/// catalogue's error as itself, so that [`other_game_hint`] finds a spec's.
+/// An experiment's error as the command line reports it: a spec's error as itself, so
+/// that [`other_game_hint`] finds it and `{:#}` does not print it twice (the experiment's
+/// error shows its source's message).
 pub fn experiment_error(e: gamelab_games::experiments::ExperimentError) -> anyhow::Error {
     use gamelab_games::experiments::ExperimentError;
     match e {
         ExperimentError::Spec { source, .. } => source.into(),
-        ExperimentError::Match(e) => e.into(),
-        ExperimentError::Catalogue(e) => e.into(),
         e => e.into(),
     }
 }

@@ -232,13 +232,14 @@ pub fn play_match(
     let on_chunk = |chunk: Chunk| {
         (live.progress)(chunk.first.games() + chunk.second.games());
         let mut kept = records.lock().unwrap_or_else(|e| e.into_inner());
-        kept.extend(chunk.games.into_iter().map(|g| g.record));
+        kept.extend(chunk.records);
     };
     let run = prepared.play(
         prepared.report(),
         &MatchLive {
             stop: live.stop,
-            keep_games: live.keep_records,
+            keep_records: live.keep_records,
+            keep_views: false,
             watched: false,
             on_chunk: &on_chunk,
         },
@@ -250,8 +251,6 @@ pub fn play_match(
 
 /// A match checked and ready to play, its game erased ([`prepare_match`]).
 pub trait AnyMatch: Send + Sync {
-    /// Games with A first, and as many with A second (0 for an exact match).
-    fn games_per_side(&self) -> u64;
     /// The game's side names, the first to move first.
     fn sides(&self) -> [&'static str; 2];
     /// The report before any game: who, how many, which seed, openings and clock.
@@ -276,8 +275,10 @@ pub trait AnyMatch: Send + Sync {
 pub struct MatchLive<'a> {
     /// Raised, the games under way are the last; the report is over the games played.
     pub stop: Option<&'a StopFlag>,
-    /// Hand every game to `on_chunk` ([`Chunk::games`]).
-    pub keep_games: bool,
+    /// Hand every game's record to `on_chunk` ([`Chunk::records`]).
+    pub keep_records: bool,
+    /// Hand every game as a page lists it to `on_chunk` ([`Chunk::views`]).
+    pub keep_views: bool,
     /// Watched as it goes (a page): chunks of about 50 ms from the first game, and the
     /// games in pairs, A first then A second, so that a match stopped part way has played
     /// both colours alike. Otherwise chunks sized for the threads, of at most about 0.1 s.
@@ -291,14 +292,10 @@ pub struct Chunk {
     /// A's results with A first, and with A second.
     pub first: Tally,
     pub second: Tally,
-    /// Each game, when [`MatchLive::keep_games`] asked for them.
-    pub games: Vec<FinishedGame>,
-}
-
-/// A game a match played, as a front end lists it and as it saves it.
-pub struct FinishedGame {
-    pub view: PlayedGameView,
-    pub record: GameRecord,
+    /// Each game's record, when [`MatchLive::keep_records`] asked for them.
+    pub records: Vec<GameRecord>,
+    /// Each game as a page lists it, when [`MatchLive::keep_views`] asked for them.
+    pub views: Vec<PlayedGameView>,
 }
 
 /// Checks `request` of game `game` on board `board` between `players` (whose names
@@ -363,10 +360,6 @@ impl<G: Described> ErasedMatch<G> {
 }
 
 impl<G: Described> AnyMatch for ErasedMatch<G> {
-    fn games_per_side(&self) -> u64 {
-        self.prepared.games_per_side
-    }
-
     fn sides(&self) -> [&'static str; 2] {
         Side::BOTH.map(G::side_name)
     }
@@ -387,11 +380,12 @@ impl<G: Described> AnyMatch for ErasedMatch<G> {
 
     fn play(&self, report: MatchReport, live: &MatchLive<'_>) -> Result<MatchRun, MatchError> {
         let started = Instant::now();
+        let keep_games = live.keep_records || live.keep_views;
         let options = if live.watched {
             LiveOptions {
                 chunk: 1,
                 stop: live.stop,
-                keep_games: live.keep_games,
+                keep_games,
                 chunk_seconds: Some(0.05),
                 in_pairs: true,
             }
@@ -399,7 +393,7 @@ impl<G: Described> AnyMatch for ErasedMatch<G> {
             LiveOptions {
                 stop: live.stop,
                 chunk_seconds: Some(0.1),
-                ..LiveOptions::for_match(&self.prepared.config(), live.keep_games)
+                ..LiveOptions::for_match(&self.prepared.config(), keep_games)
             }
         };
         let [a, b] = &self.prepared.request.names;
@@ -408,14 +402,17 @@ impl<G: Described> AnyMatch for ErasedMatch<G> {
             (live.on_chunk)(Chunk {
                 first: chunk.first,
                 second: chunk.second,
-                games: chunk
-                    .games
-                    .iter()
-                    .map(|g| FinishedGame {
-                        view: played_game_view::<G>(g),
-                        record: GameRecord::of::<G>(g, a, b, seed),
-                    })
-                    .collect(),
+                records: if live.keep_records {
+                    let record = |g| GameRecord::of::<G>(g, a, b, seed);
+                    chunk.games.iter().map(record).collect()
+                } else {
+                    Vec::new()
+                },
+                views: if live.keep_views {
+                    chunk.games.iter().map(played_game_view::<G>).collect()
+                } else {
+                    Vec::new()
+                },
             })
         };
         let (make_a, make_b) = (|| self.build(0), || self.build(1));
@@ -973,29 +970,32 @@ mod tests {
             &FileAccess::Any,
         )
         .unwrap();
-        let games = Mutex::new(Vec::new());
+        let games = Mutex::new((Vec::new(), Vec::new()));
         let tally = Mutex::new(Tally::default());
         let on_chunk = |chunk: Chunk| {
             let mut t = tally.lock().unwrap();
             t.add(&chunk.first);
             t.add(&chunk.second);
-            games.lock().unwrap().extend(chunk.games);
+            let mut games = games.lock().unwrap();
+            games.0.extend(chunk.views);
+            games.1.extend(chunk.records);
         };
         let live = MatchLive {
             stop: None,
-            keep_games: true,
+            keep_records: true,
+            keep_views: true,
             watched: true,
             on_chunk: &on_chunk,
         };
         let watched = prepared.play(prepared.report(), &live).unwrap().report;
         assert_eq!(*tally.lock().unwrap(), watched.total);
-        let games = games.into_inner().unwrap();
-        assert_eq!(games.len(), 6);
-        let won = games.iter().filter(|g| g.view.result == "win").count() as u64;
+        let (views, records) = games.into_inner().unwrap();
+        assert_eq!((views.len(), records.len()), (6, 6));
+        let won = views.iter().filter(|g| g.result == "win").count() as u64;
         assert_eq!(won, watched.total.win);
         assert_eq!(prepared.native_extension(), Some("ggf"));
         let ggf = prepared
-            .write_record(&games[0].record, RecordFormat::Native)
+            .write_record(&records[0], RecordFormat::Native)
             .unwrap();
         assert!(ggf.starts_with("(;GM[Othello]"), "{ggf}");
         // Unwatched, in index order and other chunks: the same games, the same digest.

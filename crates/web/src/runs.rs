@@ -287,10 +287,8 @@ fn play(run: &Run, keep_games: bool) {
             if keep_games {
                 let mut games = run.games.lock().expect("run games lock");
                 let mut records = run.records.lock().expect("run records lock");
-                for game in chunk.games {
-                    games.push(game.view);
-                    records.push(game.record);
-                }
+                games.extend(chunk.views);
+                records.extend(chunk.records);
             }
             s.report.add(&chunk.first, &chunk.second);
             s.report.elapsed_ms = run.began.elapsed().as_millis() as u64;
@@ -299,7 +297,8 @@ fn play(run: &Run, keep_games: bool) {
     };
     let live = MatchLive {
         stop: Some(&run.stop),
-        keep_games,
+        keep_records: keep_games,
+        keep_views: keep_games,
         watched: true,
         on_chunk: &on_chunk,
     };

@@ -9,7 +9,7 @@ use std::time::Instant;
 use gamelab_core::FileAccess;
 use gamelab_core::arena::Tally;
 use gamelab_core::match_request::{Openings, TournamentRequest};
-use gamelab_core::tournament::{Standing, check_entrants, live_standings, pairs};
+use gamelab_core::tournament::{Standing, live_standings, pairs};
 use gamelab_games::experiments::{self, AnyTournament, Entrant, ExperimentError};
 use serde::{Deserialize, Serialize};
 use tokio::sync::watch;
@@ -136,7 +136,6 @@ pub fn start(
             request.ais.len()
         )));
     }
-    check_entrants(&request.ais).map_err(|e| ApiError::bad_request(e.to_string()))?;
     let clock = crate::runs::check_games_and_clock(
         request.games_per_side,
         MAX_GAMES_PER_SIDE,
