@@ -5,16 +5,16 @@
 //! the same order.
 
 use std::ops::Range;
-use std::sync::mpsc;
+use std::sync::{Arc, mpsc};
 use std::time::Duration;
 
 use anyhow::Context;
 use gamelab_cluster::Cluster;
-use gamelab_core::Described;
-use gamelab_core::arena::{self, ChunkTotals, MatchConfig, MatchResult};
-use gamelab_core::record::{GameRecord, RecordFormat};
+use gamelab_core::arena::{ChunkTotals, MatchResult};
+use gamelab_core::match_request::Played;
+use gamelab_games::experiments::{AnyMatch, AnyTournament, GamesPlayed};
 
-use crate::recording::{Output, Played};
+use crate::recording::Output;
 
 #[derive(clap::Args, Debug, Clone)]
 pub struct ClusterArgs {
@@ -64,51 +64,6 @@ fn chunks_for(cluster: &Cluster, total: u64) -> Vec<Range<u64>> {
     gamelab_cluster::chunks(total, size)
 }
 
-/// One chunk of games as it travels to process 0: its totals and its games as lines of
-/// the records' format (or why a game could not be written).
-#[derive(Clone, serde::Serialize, serde::Deserialize)]
-struct Shard {
-    totals: ChunkTotals,
-    lines: Result<Vec<String>, String>,
-}
-
-/// Plays one chunk of `cfg`'s games of `a` against `b`.
-fn play_shard<G: Described>(
-    specs: &[String; 2],
-    cfg: &MatchConfig,
-    openings: &[Vec<G::Move>],
-    range: Range<u64>,
-    format: Option<RecordFormat>,
-) -> Shard {
-    let registry = G::registry();
-    let make = |spec: &str| registry.build(spec).expect("checked before the match");
-    let chunk = arena::play_range::<G, _>(
-        &|| make(&specs[0]),
-        &|| make(&specs[1]),
-        cfg,
-        openings,
-        range,
-        format.is_some(),
-    );
-    let lines = match format {
-        None => Ok(Vec::new()),
-        Some(format) => chunk
-            .games
-            .iter()
-            .map(|g| {
-                let record = GameRecord::of::<G>(g, &specs[0], &specs[1], cfg.seed);
-                format
-                    .line::<G>(&record, Some((&g.moves, g.outcome)))
-                    .map_err(|e| e.to_string())
-            })
-            .collect(),
-    };
-    Shard {
-        totals: chunk.totals(),
-        lines,
-    }
-}
-
 /// Runs `work` over `chunks` on the cluster while this thread takes the results in chunk
 /// order (on process 0; elsewhere there are none) and hands them to `take`.
 fn gather<R, W>(
@@ -143,21 +98,16 @@ where
 
 /// A match's games on the cluster, written to `output` in game order by process 0. The
 /// result is process 0's (the other processes get `None`).
-pub fn play_match<G: Described>(
+pub fn play_match(
     cluster: &Cluster,
-    specs: [&str; 2],
-    cfg: &MatchConfig,
-    openings: &[Vec<G::Move>],
+    prepared: Arc<dyn AnyMatch>,
     output: Option<&Output>,
 ) -> anyhow::Result<Option<Played>> {
-    let chunks = chunks_for(cluster, cfg.games_per_side.saturating_mul(2));
-    let specs_owned = specs.map(String::from);
-    let (cfg_owned, openings_owned) = (*cfg, openings.to_vec());
+    let chunks = chunks_for(cluster, prepared.games_per_side().saturating_mul(2));
     let format = output.map(|o| o.format);
-    let work =
-        move |range| play_shard::<G>(&specs_owned, &cfg_owned, &openings_owned, range, format);
+    let work = move |range| prepared.play_range(range, format);
     let mut result = MatchResult::new();
-    let mut add = |shard: Shard, lines: &mut dyn FnMut(&[String]) -> std::io::Result<()>| {
+    let mut add = |shard: GamesPlayed, lines: &mut dyn FnMut(&[String]) -> std::io::Result<()>| {
         result.add(&shard.totals);
         let shard_lines = shard.lines.map_err(anyhow::Error::msg)?;
         lines(&shard_lines)?;
@@ -195,17 +145,15 @@ pub fn play_match<G: Described>(
 
 /// A round robin's matches on the cluster, each pair's games dealt out like a match's:
 /// every pair's result on process 0, in pair order.
-pub fn play_tournament<G: Described>(
+pub fn play_tournament(
     cluster: &Cluster,
-    ais: &[String],
-    cfg: &MatchConfig,
-    openings: &[Vec<G::Move>],
+    prepared: Arc<dyn AnyTournament>,
 ) -> anyhow::Result<Option<Vec<MatchResult>>> {
-    let pairs = gamelab_core::tournament::pairs(ais.len());
-    let per_pair = cfg.games_per_side.saturating_mul(2);
+    let pairs = prepared.pairs().len();
+    let per_pair = prepared.games_per_side().saturating_mul(2);
     // Chunks of each pair's games in turn, never across two pairs.
     let mut chunks = Vec::new();
-    for k in 0..pairs.len() as u64 {
+    for k in 0..pairs as u64 {
         let offset = k * per_pair;
         chunks.extend(
             chunks_for(cluster, per_pair)
@@ -213,19 +161,12 @@ pub fn play_tournament<G: Described>(
                 .map(|r| r.start + offset..r.end + offset),
         );
     }
-    let (ais_owned, cfg_owned, openings_owned) = (ais.to_vec(), *cfg, openings.to_vec());
-    let pairs_owned = pairs.clone();
     let work = move |range: Range<u64>| {
-        let k = (range.start / per_pair) as usize;
-        let (i, j) = pairs_owned[k];
-        let local = range.start - k as u64 * per_pair..range.end - k as u64 * per_pair;
-        let specs = [ais_owned[i].clone(), ais_owned[j].clone()];
-        (
-            k as u64,
-            play_shard::<G>(&specs, &cfg_owned, &openings_owned, local, None).totals,
-        )
+        let k = range.start / per_pair;
+        let local = range.start - k * per_pair..range.end - k * per_pair;
+        (k, prepared.play_range(k as usize, local))
     };
-    let mut results = vec![MatchResult::new(); pairs.len()];
+    let mut results = vec![MatchResult::new(); pairs];
     gather(
         cluster,
         chunks,

@@ -1,14 +1,15 @@
 //! `gamelab match A B`: the articles' `ai_match`, sampled with seeds or exact.
 
 use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Instant;
 
 use anyhow::Context;
 use clap::Args;
+use gamelab_core::FileAccess;
 use gamelab_core::arena;
-use gamelab_core::match_request::{
-    Executor, MatchError, MatchRequest, MatchRun, Played, PreparedMatch,
-};
-use gamelab_core::{Described, FileAccess, GameVisitor, Registry, Side};
+use gamelab_core::match_request::{MatchError, MatchRequest, MatchRun};
+use gamelab_games::experiments::{self, AnyMatch, Entrant};
 
 use crate::game_args::GameArgs;
 use crate::recording;
@@ -56,23 +57,12 @@ pub struct MatchArgs {
 }
 
 pub fn run(args: MatchArgs) -> anyhow::Result<()> {
-    let out = args.game.visit(&args)??;
+    let out = run_match(&args)?;
     print!("{out}");
     Ok(())
 }
 
-impl GameVisitor for &MatchArgs {
-    type Output = anyhow::Result<String>;
-    fn visit<G: Described>(self) -> Self::Output {
-        run_game::<G>(self, &G::registry())
-    }
-}
-
-fn run_game<G: Described>(args: &MatchArgs, registry: &Registry<G>) -> anyhow::Result<String> {
-    // Build each AI once up front, and check where the records go, so that a bad spec or
-    // path is reported before any game.
-    let mut a = registry.build(&args.a)?;
-    let mut b = registry.build(&args.b)?;
+fn run_match(args: &MatchArgs) -> anyhow::Result<String> {
     let request = MatchRequest {
         names: [args.a.clone(), args.b.clone()],
         games_per_side: args.games,
@@ -82,24 +72,33 @@ fn run_game<G: Described>(args: &MatchArgs, registry: &Registry<G>) -> anyhow::R
         clock: args.clock.unwrap_or_default(),
         exact: args.exact,
     };
-    let prepared = request.prepare(registry, &FileAccess::Any)?;
+    let players = [Entrant::Spec(args.a.clone()), Entrant::Spec(args.b.clone())];
+    // The AIs and the request are checked, and where the records go, before any game.
+    let prepared = experiments::prepare_match(
+        &args.game.game,
+        args.game.board.as_deref(),
+        request,
+        [&players[0], &players[1]],
+        &FileAccess::Any,
+    )
+    .map_err(crate::game_args::experiment_error)?;
     if let Some(path) = &args.records {
         gamelab_core::files::check_writable(path)
             .with_context(|| format!("cannot write the records to {}", path.display()))?;
     }
     if args.exact {
-        exact::<G>(args, prepared.exact(&mut *a, &mut *b)?)
+        exact(args, &*prepared, prepared.exact()?)
     } else {
-        sampled::<G>(args, registry, &prepared)
+        sampled(args, prepared)
     }
 }
 
-fn exact<G: Described>(args: &MatchArgs, run: MatchRun) -> anyhow::Result<String> {
+fn exact(args: &MatchArgs, prepared: &dyn AnyMatch, run: MatchRun) -> anyhow::Result<String> {
     if args.json {
         return Ok(format!("{}\n", serde_json::to_string(&run.report)?));
     }
     let table = run.report.exact.expect("an exact match has its table");
-    let names = [G::side_name(Side::First), G::side_name(Side::Second)];
+    let names = prepared.sides();
     Ok(format!(
         "{} VS {} (exact)\n{}\ncomputed in {:.2} ms\n",
         args.a,
@@ -116,88 +115,60 @@ fn exact<G: Described>(args: &MatchArgs, run: MatchRun) -> anyhow::Result<String
     ))
 }
 
-/// The command line's executor: the arena's threads, writing records as they finish and
-/// stopping at Ctrl-C, or the cluster of processes of `--cluster`.
-pub struct Games<'a, G: Described> {
-    pub specs: [&'a str; 2],
-    pub registry: &'a Registry<G>,
-    pub cluster: Option<gamelab_cluster::Cluster>,
-    pub output: Option<recording::Output<'a>>,
-    pub progress: &'a (dyn Fn(u64) + Sync),
-}
-
-impl<G: Described> Executor<G> for Games<'_, G> {
-    fn play(&mut self, prepared: &PreparedMatch<G>) -> Result<Option<Played>, MatchError> {
-        let cfg = prepared.config();
-        let played = match &self.cluster {
-            Some(cluster) => crate::cluster::play_match::<G>(
-                cluster,
-                self.specs,
-                &cfg,
-                &prepared.openings,
-                self.output.as_ref(),
-            ),
-            None => {
-                // The specs built once already; building them again per chunk cannot fail.
-                let make = |spec: &str| {
-                    self.registry
-                        .build(spec)
-                        .expect("spec was checked before the match")
-                };
-                recording::play::<G, _>(
-                    &|| make(self.specs[0]),
-                    &|| make(self.specs[1]),
-                    &cfg,
-                    &prepared.openings,
-                    self.output.as_ref(),
-                    self.progress,
-                )
-                .map(Some)
+/// Plays a prepared match on this process's threads, writing every game to `output` as
+/// they finish and stopping at Ctrl-C, or on the cluster of `--cluster`: the run, or
+/// `None` on a cluster's helper process.
+pub fn play(
+    prepared: Box<dyn AnyMatch>,
+    cluster: &crate::cluster::ClusterArgs,
+    output: Option<&recording::Output>,
+    progress: &(dyn Fn(u64) + Sync),
+) -> anyhow::Result<Option<MatchRun>> {
+    let started = Instant::now();
+    match cluster.cluster()? {
+        Some(cluster) => {
+            let prepared: Arc<dyn AnyMatch> = Arc::from(prepared);
+            match crate::cluster::play_match(&cluster, prepared.clone(), output)? {
+                Some(played) => Ok(Some(prepared.finish(&played, started)?)),
+                None => Ok(None),
             }
         }
-        .map_err(|e| MatchError::Play(e.into()))?;
-        Ok(played.map(|p| Played {
-            result: p.result,
-            interrupted: p.interrupted,
-        }))
+        None => recording::play(&*prepared, output, progress).map(Some),
     }
 }
 
-fn sampled<G: Described>(
-    args: &MatchArgs,
-    registry: &Registry<G>,
-    prepared: &PreparedMatch<G>,
-) -> anyhow::Result<String> {
-    let games = prepared.games_per_side;
+fn sampled(args: &MatchArgs, prepared: Box<dyn AnyMatch>) -> anyhow::Result<String> {
+    let games = prepared.games_per_side();
+    let sides = prepared.sides();
+    let openings = prepared.openings_described();
+    let timed = prepared.timed();
     let bar = crate::progress::bar(games * 2, "games");
     let progress = |n: u64| crate::progress::advance(&bar, n);
-    let mut executor = Games {
-        specs: [&args.a, &args.b],
-        registry,
-        cluster: args.cluster.cluster()?,
-        output: args.records.as_deref().map(|path| recording::Output {
-            path,
-            format: recording::Format::of::<G>(path),
-            specs: [&args.a, &args.b],
-        }),
-        progress: &progress,
-    };
-    let run = match prepared.run(&mut executor) {
+    let output = args.records.as_deref().map(|path| recording::Output {
+        path,
+        format: prepared.record_format(path),
+    });
+    let run = match play(prepared, &args.cluster, output.as_ref(), &progress) {
         Ok(Some(run)) => run,
         Ok(None) => return Ok(crate::cluster::helper_done()),
-        Err(MatchError::GaveUp {
-            name,
-            game,
-            reason,
-            played,
-        }) => anyhow::bail!(
-            "the match stopped: {name} gave up game {game}: {reason}{}",
-            match &args.records {
-                Some(path) => format!(" (the {played} games before it are in {})", path.display()),
-                None => String::new(),
-            }
-        ),
-        Err(e) => return Err(e.into()),
+        Err(e) => {
+            return Err(match e.downcast_ref::<MatchError>() {
+                Some(MatchError::GaveUp {
+                    name,
+                    game,
+                    reason,
+                    played,
+                }) => anyhow::anyhow!(
+                    "the match stopped: {name} gave up game {game}: {reason}{}",
+                    match &args.records {
+                        Some(path) =>
+                            format!(" (the {played} games before it are in {})", path.display()),
+                        None => String::new(),
+                    }
+                ),
+                _ => e,
+            });
+        }
     };
     crate::progress::finish(bar);
     let report = &run.report;
@@ -219,34 +190,29 @@ fn sampled<G: Described>(
     if args.json {
         return Ok(format!("{}\n", serde_json::to_string(report)?));
     }
-    let names = [G::side_name(Side::First), G::side_name(Side::Second)];
     let row = |t: arena::Tally| [t.win, t.lose, t.draw];
     let mut note = if report.repeated_one_game {
         "note: every game each way round was the same game (both AIs are deterministic); --openings PLIES or --openings-file FILE starts them from different positions\n".to_string()
     } else {
         String::new()
     };
-    note += &timed_notes::<G>([&args.a, &args.b]);
+    note += &timed_notes([&args.a, &args.b].into_iter().zip(timed));
     note += &clock_note(args.clock);
     note += &forfeit_notes(report.forfeits.as_ref(), [&args.a, &args.b]);
-    let openings = prepared
-        .request
-        .openings
-        .describe(prepared.openings.len(), games);
     let digest = report.digest.as_deref().unwrap_or("none (interrupted)");
     Ok(format!(
         "{} VS {}\n{}\n{}\n{} games in {:.3} s ({}/s), seed {}{openings}, digest {digest}\n{note}",
         args.a,
         args.b,
         count_table([
-            (names[0], row(report.first)),
-            (names[1], row(report.second)),
+            (sides[0], row(report.first)),
+            (sides[1], row(report.second)),
             ("total", row(report.total)),
         ]),
         ratio_table(
             [
-                (names[0], report.first.ratios()),
-                (names[1], report.second.ratios()),
+                (sides[0], report.first.ratios()),
+                (sides[1], report.second.ratios()),
                 ("total", report.total.ratios()),
             ],
             1
@@ -271,13 +237,13 @@ fn human_rate(per_s: f64) -> String {
     }
 }
 
-/// A note for each AI whose time limit makes the results depend on the machine.
-pub fn timed_notes<'a, G: Described>(specs: impl IntoIterator<Item = &'a String>) -> String {
-    let registry = G::registry();
+/// A note for each AI whose time limit makes the results depend on the machine, given
+/// each spec and whether it is timed.
+pub fn timed_notes<'a>(specs: impl IntoIterator<Item = (&'a String, bool)>) -> String {
     specs
         .into_iter()
-        .filter(|spec| registry.is_timed(spec))
-        .map(|spec| format!("note: {spec} has a time limit: its moves and these results depend on the machine and its load\n"))
+        .filter(|(_, timed)| *timed)
+        .map(|(spec, _)| format!("note: {spec} has a time limit: its moves and these results depend on the machine and its load\n"))
         .collect()
 }
 

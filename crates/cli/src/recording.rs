@@ -7,9 +7,9 @@ use std::sync::OnceLock;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use anyhow::Context;
-use gamelab_core::arena::{self, AgentFactory, LiveOptions, MatchConfig, MatchResult};
-use gamelab_core::record::GameRecord;
-use gamelab_core::{Agent, Described, StopFlag};
+use gamelab_core::StopFlag;
+use gamelab_core::match_request::MatchRun;
+use gamelab_games::experiments::AnyMatch;
 
 pub use gamelab_core::record::RecordFormat as Format;
 
@@ -17,15 +17,6 @@ pub use gamelab_core::record::RecordFormat as Format;
 pub struct Output<'a> {
     pub path: &'a Path,
     pub format: Format,
-    /// The specs of A and B, for the records.
-    pub specs: [&'a str; 2],
-}
-
-/// The end of a recorded match.
-pub struct Played {
-    pub result: MatchResult,
-    /// Ctrl-C ended it before its last game.
-    pub interrupted: bool,
 }
 
 /// The flag Ctrl-C sets (the handler is installed on first use). A match that sees it
@@ -50,66 +41,31 @@ pub fn interrupted() -> bool {
 
 static INSTALLED: OnceLock<StopFlag> = OnceLock::new();
 
-/// Plays the match, advancing `progress` by the games of each chunk, and writes every
-/// game to `output` in game order as they finish.
-pub fn play<G: Described, A: Agent<G>>(
-    make_a: &AgentFactory<A>,
-    make_b: &AgentFactory<A>,
-    cfg: &MatchConfig,
-    openings: &[Vec<G::Move>],
+/// Plays the match on this process's threads, advancing `progress` by the games of each
+/// chunk, and writes every game to `output` in game order as they finish. Ctrl-C ends it
+/// after the games under way; the file then holds every game finished before.
+pub fn play(
+    prepared: &dyn AnyMatch,
     output: Option<&Output>,
     progress: &(dyn Fn(u64) + Sync),
-) -> anyhow::Result<Played> {
+) -> anyhow::Result<MatchRun> {
     let stop = interrupt_flag();
-    let live = LiveOptions {
-        stop: Some(&stop),
-        ..LiveOptions::for_match(cfg, output.is_some())
-    };
-    let on_chunk = |c: &arena::ChunkResult<G::Move>| progress(c.range.end - c.range.start);
     let Some(out) = output else {
-        let (result, cut) = arena::run_match_from::<G, A>(
-            make_a,
-            make_b,
-            cfg,
-            openings,
-            &live,
-            &on_chunk,
-            &mut |_| true,
-        );
-        return Ok(Played {
-            result,
-            interrupted: cut,
-        });
+        return Ok(prepared.play_recorded(Some(&stop), progress, None, &mut |_| true)?);
     };
     let mut failed = None;
-    let mut finished = None;
+    let mut run = None;
     gamelab_core::files::write_atomically(out.path, |w| {
-        let end = arena::run_match_from::<G, A>(
-            make_a,
-            make_b,
-            cfg,
-            openings,
-            &live,
-            &on_chunk,
-            &mut |games| {
-                let wrote = games.iter().try_for_each(|g| {
-                    let record = GameRecord::of::<G>(g, out.specs[0], out.specs[1], cfg.seed);
-                    let line = out
-                        .format
-                        .line::<G>(&record, Some((&g.moves, g.outcome)))
-                        .map_err(std::io::Error::other)?;
-                    writeln!(w, "{line}")
-                });
+        run = Some(
+            prepared.play_recorded(Some(&stop), progress, Some(out.format), &mut |line| {
+                let wrote = line
+                    .map_err(std::io::Error::other)
+                    .and_then(|line| writeln!(w, "{line}"));
                 wrote.map_err(|e| failed = Some(e)).is_ok()
-            },
+            }),
         );
-        finished = Some(end);
         failed.take().map_or(Ok(()), Err)
     })
     .with_context(|| format!("cannot write the games to {}", out.path.display()))?;
-    let (result, interrupted) = finished.expect("the match ran");
-    Ok(Played {
-        result,
-        interrupted,
-    })
+    Ok(run.expect("the match ran")?)
 }

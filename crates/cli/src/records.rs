@@ -7,9 +7,9 @@ use anyhow::Context;
 use clap::Args;
 use gamelab_core::arena::PlayedGame;
 use gamelab_core::match_request::MatchRequest;
-use gamelab_core::{Described, FileAccess, GameVisitor};
+use gamelab_core::{Described, FileAccess};
+use gamelab_games::experiments::{self, Entrant};
 
-use crate::match_cmd::Games;
 use crate::recording;
 
 #[derive(Args, Debug)]
@@ -59,40 +59,28 @@ pub fn play<G: Described>(
 }
 
 pub fn run(args: RecordsArgs) -> anyhow::Result<()> {
-    args.game.visit(&args)?
-}
-
-impl GameVisitor for &RecordsArgs {
-    type Output = anyhow::Result<()>;
-    fn visit<G: Described>(self) -> Self::Output {
-        write::<G>(self)
-    }
-}
-
-fn write<G: Described>(args: &RecordsArgs) -> anyhow::Result<()> {
     let context = || format!("cannot write the records to {}", args.out.display());
     gamelab_core::files::check_writable(&args.out).with_context(context)?;
-    let registry = G::registry();
-    registry.build(&args.a)?;
-    registry.build(&args.b)?;
     let mut request = MatchRequest::new(&args.a, &args.b);
     request.games_per_side = Some(args.games);
     request.seed = args.seed;
-    let prepared = request.prepare(&registry, &FileAccess::Any)?;
+    let players = [Entrant::Spec(args.a.clone()), Entrant::Spec(args.b.clone())];
+    let prepared = experiments::prepare_match(
+        &args.game.game,
+        args.game.board.as_deref(),
+        request,
+        [&players[0], &players[1]],
+        &FileAccess::Any,
+    )
+    .map_err(crate::game_args::experiment_error)?;
     let bar = crate::progress::bar(2 * args.games, "games");
     let progress = |n: u64| crate::progress::advance(&bar, n);
-    let mut executor = Games {
-        specs: [&args.a, &args.b],
-        registry: &registry,
-        cluster: args.cluster.cluster()?,
-        output: Some(recording::Output {
-            path: &args.out,
-            format: recording::Format::of::<G>(&args.out),
-            specs: [&args.a, &args.b],
-        }),
-        progress: &progress,
+    let output = recording::Output {
+        path: &args.out,
+        format: prepared.record_format(&args.out),
     };
-    let Some(run) = prepared.run(&mut executor)? else {
+    let Some(run) = crate::match_cmd::play(prepared, &args.cluster, Some(&output), &progress)?
+    else {
         crate::cluster::helper_done();
         return Ok(());
     };

@@ -1,13 +1,15 @@
 //! `gamelab tournament A B C …`: every pair both ways, a crosstable and fitted Elo ratings.
 
 use std::fmt::Write;
+use std::sync::Arc;
 use std::time::Instant;
 
 use clap::Args;
-use gamelab_core::arena::ChunkResult;
+use gamelab_core::FileAccess;
+use gamelab_core::arena::Tally;
 use gamelab_core::match_request::TournamentRequest;
-use gamelab_core::tournament::{TournamentReport, check_entrants, tabulate};
-use gamelab_core::{Described, FileAccess, GameVisitor, Registry};
+use gamelab_core::tournament::TournamentReport;
+use gamelab_games::experiments::{self, AnyTournament, Entrant};
 
 use crate::game_args::GameArgs;
 
@@ -41,22 +43,12 @@ pub struct TournamentArgs {
 }
 
 pub fn run(args: TournamentArgs) -> anyhow::Result<()> {
-    let out = args.game.visit(&args)??;
+    let out = tournament(&args)?;
     print!("{out}");
     Ok(())
 }
 
-impl GameVisitor for &TournamentArgs {
-    type Output = anyhow::Result<String>;
-    fn visit<G: Described>(self) -> Self::Output {
-        tournament::<G>(self, &G::registry())
-    }
-}
-
-fn tournament<G: Described>(
-    args: &TournamentArgs,
-    registry: &Registry<G>,
-) -> anyhow::Result<String> {
+fn tournament(args: &TournamentArgs) -> anyhow::Result<String> {
     let request = TournamentRequest {
         entrants: args.ais.clone(),
         games_per_side: args.games,
@@ -65,34 +57,34 @@ fn tournament<G: Described>(
         openings: args.openings.request()?,
         clock: args.clock.unwrap_or_default(),
     };
-    check_entrants(&args.ais)?;
-    for spec in &args.ais {
-        registry.build(spec)?;
-    }
-    let prepared = request.prepare(registry, &FileAccess::Any)?;
-    let games = prepared.games_per_side;
+    let entrants: Vec<Entrant> = args.ais.iter().cloned().map(Entrant::Spec).collect();
+    let prepared = experiments::prepare_tournament(
+        &args.game.game,
+        args.game.board.as_deref(),
+        request,
+        &entrants,
+        &FileAccess::Any,
+    )
+    .map_err(crate::game_args::experiment_error)?;
+    let games = prepared.games_per_side();
+    let openings = prepared.openings_described();
+    let timed = prepared.timed();
     let started = Instant::now();
-    let pairs = (args.ais.len() * (args.ais.len() - 1) / 2) as u64;
+    let pairs = prepared.pairs().len() as u64;
     let bar = crate::progress::bar(pairs * 2 * games, "games");
-    let on_chunk = |_: usize, chunk: &ChunkResult<G::Move>| {
-        crate::progress::advance(&bar, chunk.range.end - chunk.range.start)
+    let on_chunk = |_: usize, first: Tally, second: Tally| {
+        crate::progress::advance(&bar, first.games() + second.games())
     };
-    let make = |i: usize| registry.build(&args.ais[i]).expect("checked above");
-    let cfg = prepared.config();
     let report = match args.cluster.cluster()? {
         Some(cluster) => {
-            match crate::cluster::play_tournament::<G>(
-                &cluster,
-                &args.ais,
-                &cfg,
-                &prepared.openings,
-            )? {
-                Some(results) => prepared.complete(tabulate::<G>(&args.ais, &cfg, &results)?),
+            let prepared: Arc<dyn AnyTournament> = Arc::from(prepared);
+            match crate::cluster::play_tournament(&cluster, prepared.clone())? {
+                Some(results) => prepared.complete(&results)?,
                 None => return Ok(crate::cluster::helper_done()),
             }
         }
         // Ctrl-C ends it after the games under way, with the standings so far.
-        None => prepared.run(&make, Some(&crate::recording::interrupt_flag()), &on_chunk)?,
+        None => prepared.play(Some(&crate::recording::interrupt_flag()), &on_chunk)?,
     };
     crate::progress::finish(bar);
     if report.interrupted {
@@ -108,16 +100,15 @@ fn tournament<G: Described>(
     let mut out = crosstable(&report);
     let _ = writeln!(
         out,
-        "\n{} games per pair, seed {}{}, {:.2} s",
+        "\n{} games per pair, seed {}{openings}, {:.2} s",
         2 * games,
         args.seed,
-        request.openings.describe(prepared.openings.len(), games),
         started.elapsed().as_secs_f64()
     );
     if report.interrupted {
         out += "interrupted (Ctrl-C): the standings are over the games played before it\n";
     }
-    out += &crate::match_cmd::timed_notes::<G>(&args.ais);
+    out += &crate::match_cmd::timed_notes(args.ais.iter().zip(timed));
     out += &crate::match_cmd::clock_note(args.clock);
     Ok(out)
 }

@@ -35,24 +35,27 @@
 //! assert_eq!(report.total.lose, 0, "ai14s never loses");
 //! ```
 
-use std::sync::Arc;
-
-use std::sync::Mutex;
+use std::ops::Range;
+use std::path::Path;
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
-use gamelab_core::arena::{ChunkResult, ExactError, LiveOptions, MatchReport, Tally};
+use gamelab_core::arena::{
+    self, ChunkResult, ChunkTotals, ExactError, LiveOptions, MatchReport, MatchResult, PlayedGame,
+    Tally,
+};
 use gamelab_core::diverge::first_divergence;
 use gamelab_core::match_request::{
-    Executor, LocalThreads, MatchError, MatchRequest, MatchRun, PreparedMatch, PreparedTournament,
-    TournamentRequest,
+    Executor, LocalThreads, MatchError, MatchRequest, MatchRun, Played, PreparedMatch,
+    PreparedTournament, TournamentRequest,
 };
 use gamelab_core::proof::never_loses;
 use gamelab_core::record::{GameRecord, RecordFormat};
-use gamelab_core::tournament::TournamentReport;
+use gamelab_core::tournament::{TournamentReport, tabulate};
 use gamelab_core::{
     Agent, Described, FileAccess, GameRng, GameVisitor, Policy, Registry, Side, SpecError, StopFlag,
 };
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::CatalogueError;
 use crate::dyn_game::{AnyGame, DynGame};
@@ -265,10 +268,49 @@ pub trait AnyMatch: Send + Sync {
     /// live view showed) completed with them. An agent that gave up a game stops the
     /// match with [`MatchError::GaveUp`].
     fn play(&self, report: MatchReport, live: &MatchLive<'_>) -> Result<MatchRun, MatchError>;
+    /// Plays the games on this process's threads as [`AnyMatch::play`] does, and hands
+    /// `on_record` each game's record line in `format` (or why it could not be written),
+    /// in the order of the games as they finish (a window of games at a time, so memory
+    /// stays bounded however many games); `on_record` returning false stops the match
+    /// after the games under way, as `stop` does. `progress` hears the games of each
+    /// finished chunk. Without a format, `on_record` hears nothing.
+    fn play_recorded(
+        &self,
+        stop: Option<&StopFlag>,
+        progress: &(dyn Fn(u64) + Sync),
+        format: Option<RecordFormat>,
+        on_record: &mut dyn FnMut(Result<String, String>) -> bool,
+    ) -> Result<MatchRun, MatchError>;
+    /// Plays the games `range` (indices from 0 to twice the games a side) on this thread:
+    /// a share of the match played elsewhere, say by a cluster's process. The same games,
+    /// whoever plays them.
+    fn play_range(&self, range: Range<u64>, format: Option<RecordFormat>) -> GamesPlayed;
+    /// The run, from the games' results gathered elsewhere ([`AnyMatch::play_range`]),
+    /// timed from `started`.
+    fn finish(&self, played: &Played, started: Instant) -> Result<MatchRun, MatchError>;
+    /// Games with A first, and as many with A second.
+    fn games_per_side(&self) -> u64;
+    /// How a front end names the openings ("" when every game starts from the start).
+    fn openings_described(&self) -> String;
+    /// Whether each player stops by the clock (its `time` above 0): its moves, and the
+    /// results, then depend on the machine.
+    fn timed(&self) -> [bool; 2];
+    /// The format of records written to `path`: the article's CSV for `.csv`, the game's
+    /// own for its extension, JSON Lines otherwise.
+    fn record_format(&self, path: &Path) -> RecordFormat;
     /// A game's record in `format`, as `gamelab match --records` writes it.
     fn write_record(&self, record: &GameRecord, format: RecordFormat) -> Result<String, String>;
     /// The extension of the game's own record format (Othello's `ggf`), if it has one.
     fn native_extension(&self) -> Option<&'static str>;
+}
+
+/// A share of a match's games ([`AnyMatch::play_range`]), as it travels between processes.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct GamesPlayed {
+    pub totals: ChunkTotals,
+    /// Each game's record line, in the order of the games, when a format was asked for
+    /// (or why one could not be written).
+    pub lines: Result<Vec<String>, String>,
 }
 
 /// How a match is played ([`AnyMatch::play`]).
@@ -429,6 +471,99 @@ impl<G: Described> AnyMatch for ErasedMatch<G> {
         self.prepared.finish(report, &played, started)
     }
 
+    fn play_recorded(
+        &self,
+        stop: Option<&StopFlag>,
+        progress: &(dyn Fn(u64) + Sync),
+        format: Option<RecordFormat>,
+        on_record: &mut dyn FnMut(Result<String, String>) -> bool,
+    ) -> Result<MatchRun, MatchError> {
+        let started = Instant::now();
+        let [a, b] = &self.prepared.request.names;
+        let seed = self.prepared.request.seed;
+        let on_chunk = |chunk: &ChunkResult<G::Move>| progress(chunk.range.end - chunk.range.start);
+        let mut on_games = |games: Vec<PlayedGame<G::Move>>| {
+            let Some(format) = format else { return true };
+            games.iter().all(|g| {
+                let record = GameRecord::of::<G>(g, a, b, seed);
+                let line = format
+                    .line::<G>(&record, Some((&g.moves, g.outcome)))
+                    .map_err(|e| e.to_string());
+                on_record(line)
+            })
+        };
+        let (make_a, make_b) = (|| self.build(0), || self.build(1));
+        let mut executor = LocalThreads::<G, Box<dyn Agent<G>>> {
+            make_a: &make_a,
+            make_b: &make_b,
+            live: LiveOptions {
+                stop,
+                ..LiveOptions::for_match(&self.prepared.config(), format.is_some())
+            },
+            on_chunk: &on_chunk,
+            on_games: &mut on_games,
+        };
+        let played = executor
+            .play(&self.prepared)?
+            .expect("this process's threads play every game");
+        self.prepared.finish(self.report(), &played, started)
+    }
+
+    fn play_range(&self, range: Range<u64>, format: Option<RecordFormat>) -> GamesPlayed {
+        let (make_a, make_b) = (|| self.build(0), || self.build(1));
+        let cfg = self.prepared.config();
+        let chunk = arena::play_range::<G, _>(
+            &make_a,
+            &make_b,
+            &cfg,
+            &self.prepared.openings,
+            range,
+            format.is_some(),
+        );
+        let [a, b] = &self.prepared.request.names;
+        let lines = match format {
+            None => Ok(Vec::new()),
+            Some(format) => chunk
+                .games
+                .iter()
+                .map(|g| {
+                    let record = GameRecord::of::<G>(g, a, b, cfg.seed);
+                    format
+                        .line::<G>(&record, Some((&g.moves, g.outcome)))
+                        .map_err(|e| e.to_string())
+                })
+                .collect(),
+        };
+        GamesPlayed {
+            totals: chunk.totals(),
+            lines,
+        }
+    }
+
+    fn finish(&self, played: &Played, started: Instant) -> Result<MatchRun, MatchError> {
+        self.prepared.finish(self.report(), played, started)
+    }
+
+    fn games_per_side(&self) -> u64 {
+        self.prepared.games_per_side
+    }
+
+    fn openings_described(&self) -> String {
+        let prepared = &self.prepared;
+        (prepared.request.openings).describe(prepared.openings.len(), prepared.games_per_side)
+    }
+
+    fn timed(&self) -> [bool; 2] {
+        self.players.each_ref().map(|p| match p {
+            Entrant::Spec(spec) => self.registry.is_timed(spec),
+            Entrant::Custom { .. } => false,
+        })
+    }
+
+    fn record_format(&self, path: &Path) -> RecordFormat {
+        RecordFormat::of::<G>(path)
+    }
+
     fn write_record(&self, record: &GameRecord, format: RecordFormat) -> Result<String, String> {
         format.line::<G>(record, None).map_err(|e| e.to_string())
     }
@@ -465,6 +600,20 @@ pub trait AnyTournament: Send + Sync {
         stop: Option<&StopFlag>,
         on_chunk: &(dyn Fn(usize, Tally, Tally) + Sync),
     ) -> Result<TournamentReport, MatchError>;
+    /// Plays the games `range` (indices as in a match, from 0 to twice the games a side)
+    /// of pair `pair` on this thread: a share played elsewhere, say by a cluster's process.
+    fn play_range(&self, pair: usize, range: Range<u64>) -> ChunkTotals;
+    /// The report from every pair's results gathered elsewhere
+    /// ([`AnyTournament::play_range`]), in pair order.
+    fn complete(&self, results: &[MatchResult]) -> Result<TournamentReport, MatchError>;
+    /// Games per pair with each entrant first.
+    fn games_per_side(&self) -> u64;
+    /// The pairs, each entrant's place in the order given ([`gamelab_core::tournament::pairs`]).
+    fn pairs(&self) -> Vec<(usize, usize)>;
+    /// How a front end names the openings ("" when every game starts from the start).
+    fn openings_described(&self) -> String;
+    /// Whether each entrant stops by the clock: its results then depend on the machine.
+    fn timed(&self) -> Vec<bool>;
 }
 
 /// Checks the round robin `request` of game `game` between `entrants` (whose names
@@ -532,6 +681,49 @@ impl<G: Described> AnyTournament for ErasedTournament<G> {
         let on_chunk =
             |pair: usize, chunk: &ChunkResult<G::Move>| on_chunk(pair, chunk.first, chunk.second);
         self.prepared.run(&make, stop, &on_chunk)
+    }
+
+    fn play_range(&self, pair: usize, range: Range<u64>) -> ChunkTotals {
+        let (i, j) = gamelab_core::tournament::pairs(self.entrants.len())[pair];
+        let make = |k: usize| self.entrants[k].build(&self.registry, self.board, &self.files);
+        let (make_a, make_b) = (|| make(i), || make(j));
+        let chunk = arena::play_range::<G, _>(
+            &make_a,
+            &make_b,
+            &self.prepared.config(),
+            &self.prepared.openings,
+            range,
+            false,
+        );
+        chunk.totals()
+    }
+
+    fn complete(&self, results: &[MatchResult]) -> Result<TournamentReport, MatchError> {
+        let names = &self.prepared.request.entrants;
+        let report = tabulate::<G>(names, &self.prepared.config(), results)?;
+        Ok(self.prepared.complete(report))
+    }
+
+    fn games_per_side(&self) -> u64 {
+        self.prepared.games_per_side
+    }
+
+    fn pairs(&self) -> Vec<(usize, usize)> {
+        gamelab_core::tournament::pairs(self.entrants.len())
+    }
+
+    fn openings_described(&self) -> String {
+        let prepared = &self.prepared;
+        (prepared.request.openings).describe(prepared.openings.len(), prepared.games_per_side)
+    }
+
+    fn timed(&self) -> Vec<bool> {
+        (self.entrants.iter())
+            .map(|e| match e {
+                Entrant::Spec(spec) => self.registry.is_timed(spec),
+                Entrant::Custom { .. } => false,
+            })
+            .collect()
     }
 }
 
@@ -1009,5 +1201,99 @@ mod tests {
         .unwrap();
         assert_eq!(plain.run.report.digest, watched.digest);
         assert!(watched.digest.is_some());
+    }
+
+    fn spec(spec: &str) -> Entrant {
+        Entrant::Spec(spec.into())
+    }
+
+    #[test]
+    fn a_match_played_in_shares_is_the_match_played_here_with_its_records_in_order() {
+        let mut request = MatchRequest::new("", "");
+        request.games_per_side = Some(40);
+        request.seed = 7;
+        let (a, b) = (spec("ai2"), spec("ai12s"));
+        let prepare = || prepare_match("ttt", None, request.clone(), [&a, &b], &FileAccess::Any);
+        let format = Some(RecordFormat::JsonLines);
+        let here = prepare().unwrap();
+        let mut lines = Vec::new();
+        let run = (here.play_recorded(None, &|_| {}, format, &mut |line| {
+            lines.push(line.unwrap());
+            true
+        }))
+        .unwrap();
+        assert_eq!(run.report.played, 80);
+        let indices: Vec<u64> = (lines.iter())
+            .map(|l| serde_json::from_str::<GameRecord>(l).unwrap().index)
+            .collect();
+        assert_eq!(indices, (0..80).collect::<Vec<_>>());
+
+        // Three shares, as three processes would play them, then put together.
+        let elsewhere = prepare().unwrap();
+        let mut result = MatchResult::new();
+        let mut shared = Vec::new();
+        for range in [0..25, 25..26, 26..80] {
+            let share = elsewhere.play_range(range, format);
+            result.add(&share.totals);
+            shared.extend(share.lines.unwrap());
+        }
+        let played = Played {
+            result,
+            interrupted: false,
+        };
+        let put_together = elsewhere.finish(&played, Instant::now()).unwrap();
+        assert_eq!(shared, lines);
+        assert_eq!(put_together.report.digest, run.report.digest);
+        assert!(run.report.digest.is_some());
+        assert_eq!(put_together.report.total, run.report.total);
+    }
+
+    #[test]
+    fn a_record_writer_that_fails_stops_the_match() {
+        let mut request = MatchRequest::new("", "");
+        request.games_per_side = Some(5000);
+        request.threads = 1;
+        let (a, b) = (spec("ai2"), spec("ai2"));
+        let prepared = prepare_match("ttt", None, request, [&a, &b], &FileAccess::Any).unwrap();
+        let mut heard = 0;
+        let run = (prepared.play_recorded(None, &|_| {}, Some(RecordFormat::Csv), &mut |_| {
+            heard += 1;
+            heard < 3
+        }))
+        .unwrap();
+        assert_eq!(heard, 3, "nothing is handed on after the writer said stop");
+        assert!(
+            run.report.digest.is_none(),
+            "the report is of an unfinished match"
+        );
+        assert!(run.report.played < 10_000);
+    }
+
+    #[test]
+    fn a_tournament_played_in_shares_is_the_tournament_played_here() {
+        let mut request = TournamentRequest::new(Vec::new());
+        request.games_per_side = Some(30);
+        request.seed = 3;
+        let entrants = [spec("ai1"), spec("ai2"), spec("ai14s")];
+        let prepare = || {
+            prepare_tournament("ttt", None, request.clone(), &entrants, &FileAccess::Any).unwrap()
+        };
+        let here = prepare().play(None, &|_, _, _| {}).unwrap();
+        let elsewhere = prepare();
+        assert_eq!(elsewhere.pairs(), vec![(0, 1), (0, 2), (1, 2)]);
+        assert_eq!(elsewhere.timed(), vec![false; 3]);
+        let results: Vec<MatchResult> = (0..3)
+            .map(|pair| {
+                let mut result = MatchResult::new();
+                result.add(&elsewhere.play_range(pair, 0..31));
+                result.add(&elsewhere.play_range(pair, 31..60));
+                result
+            })
+            .collect();
+        let put_together = elsewhere.complete(&results).unwrap();
+        assert_eq!(
+            serde_json::to_value(&put_together).unwrap(),
+            serde_json::to_value(&here).unwrap()
+        );
     }
 }
