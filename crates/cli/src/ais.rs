@@ -43,7 +43,7 @@ pub fn listing(info: &GameInfo) -> String {
     if !info.ratings.is_empty() {
         let _ = writeln!(
             out,
-            "\nStrengths on one Elo scale (random = 0; ± the 95 % interval), from round robins of \
+            "\nStrengths on one Elo scale (random = 0; ± the 95 % interval), from a round robin of \
              these AIs (RESULTS.md, \"The engine's levels on one Elo scale\"):"
         );
         let width = info.ratings.iter().map(|r| r.spec.len()).max().unwrap_or(0);

@@ -51,21 +51,20 @@ impl Described for Othello {
         },
     ];
     const ANALYSIS_AI: &'static str = "engine:level=4";
-    // RESULTS.md, "The engine's levels on one Elo scale": a round robin of everything up to
-    // level 12 (20 games a pair, openings of 4 random plies, seed 1), random moved to 0;
-    // level 16 from a second round robin with levels 8 and 12, shifted so that their mean
-    // is the first's. Every entrant is depth-limited: the games are the same on any machine.
+    // RESULTS.md, "The engine's levels on one Elo scale": one round robin of them all (20
+    // games a pair, openings of 4 random plies, seed 1), random moved to 0. Every entrant
+    // is depth-limited: the games are the same on any machine.
     const RATINGS: &'static [Rating] = &[
         rating("random", 0, 107),
-        rating("greedy", 182, 89),
-        rating("minimax:depth=3", 223, 86),
-        rating("engine:level=1", 410, 78),
-        rating("engine:level=2", 570, 76),
-        rating("engine:level=4", 766, 79),
-        rating("engine:level=6", 932, 86),
-        rating("engine", 1052, 95),
-        rating("engine:level=12", 1191, 110),
-        rating("engine:level=16", 1292, 81),
+        rating("greedy", 178, 89),
+        rating("minimax:depth=3", 218, 86),
+        rating("engine:level=1", 399, 78),
+        rating("engine:level=2", 551, 75),
+        rating("engine:level=4", 740, 74),
+        rating("engine:level=6", 892, 78),
+        rating("engine", 1004, 82),
+        rating("engine:level=12", 1153, 92),
+        rating("engine:level=16", 1219, 99),
     ];
 
     fn registry() -> Registry<Self> {
