@@ -1,9 +1,10 @@
 //! `gamelab move AI POSITION`: the move an AI plays in a position, and why.
 
-use anyhow::{Context, bail};
+use anyhow::bail;
 use clap::Args;
+use gamelab_core::game_rng;
 use gamelab_core::mcts::stats_table;
-use gamelab_core::{Agent, Described, GameVisitor, Registry, game_rng};
+use gamelab_games::dyn_game::{AnyAgent, AnyGame, make_position};
 
 #[derive(Args, Debug)]
 pub struct MoveArgs {
@@ -26,53 +27,48 @@ pub struct MoveArgs {
 }
 
 pub fn run(args: MoveArgs) -> anyhow::Result<()> {
-    let text = args.game.visit(&args)??;
+    let text = report(&args)?;
     print!("{text}");
     Ok(())
 }
 
-impl GameVisitor for &MoveArgs {
-    type Output = anyhow::Result<String>;
-    fn visit<G: Described>(self) -> Self::Output {
-        report::<G>(self, &G::registry())
-    }
-}
-
 /// The position, the trace when asked, and the best moves with their probabilities — or,
 /// for an AI without a fixed distribution (a time-limited search), the move it plays.
-pub fn report<G: Described>(args: &MoveArgs, registry: &Registry<G>) -> anyhow::Result<String> {
-    let game = match &args.position {
-        Some(text) => {
-            G::parse_position(text).with_context(|| format!("cannot read the position `{text}`"))?
-        }
-        None => G::start(),
-    };
-    let mut agent = registry.build(&args.ai)?;
+fn report(args: &MoveArgs) -> anyhow::Result<String> {
+    let game = make_position(
+        &args.game.game,
+        args.game.board.as_deref(),
+        args.position.as_deref(),
+    )
+    .map_err(anyhow::Error::msg)?;
+    let mut agent = game.build_agent(&args.ai)?;
     if let Some(outcome) = game.outcome() {
         bail!(
             "the game is already over ({}); there is no move to choose",
-            G::describe_outcome(outcome)
+            game.describe_outcome(outcome)
         );
     }
-    let best_line = match agent.analyst().and_then(|a| a.policy(&game)) {
+    let best_line = match agent.policy(&*game) {
         Some(policy) => {
-            let moves: Vec<String> = policy.moves().map(|m| m.to_string()).collect();
+            let moves: Vec<String> = policy.iter().map(|(m, _)| game.show_move(m)).collect();
             format!("best moves [{}]\n", moves.join(", "))
         }
         None => {
             let mut rng = game_rng(args.seed, game.ply() as u64, game.to_move());
-            let mv = agent.try_choose(&game, &mut rng).map_err(|f| {
-                anyhow::anyhow!("{} gave up instead of moving: {}", args.ai, f.reason)
+            let mv = (agent.choose(&*game, &mut rng)).map_err(|reason| {
+                anyhow::anyhow!("{} gave up instead of moving: {reason}", args.ai)
             })?;
             format!(
-                "plays {mv} ({} has no fixed set of best moves: this is its choice with seed {}; a time limit makes it depend on the machine)\n",
-                args.ai, args.seed
+                "plays {} ({} has no fixed set of best moves: this is its choice with seed {}; a time limit makes it depend on the machine)\n",
+                game.show_move(&mv),
+                args.ai,
+                args.seed
             )
         }
     };
     let mut out = String::new();
     if args.debug {
-        match agent.analyst().and_then(|a| a.explain(&game)) {
+        match agent.explain(&*game) {
             Some(trace) => out.push_str(&format!("{trace}\n")),
             None => out.push_str(&format!("({} gives no trace)\n", args.ai)),
         }
@@ -81,15 +77,16 @@ pub fn report<G: Described>(args: &MoveArgs, registry: &Registry<G>) -> anyhow::
             return Ok(out);
         }
     } else {
-        out.push_str(&format!("{game}\n"));
+        out.push_str(&format!("{}\n", game.text()));
         // Read before the moves are scored one by one below, which search again.
-        let search = search_line(&mut agent, &game);
-        if let Some(stats) = agent.analyst().and_then(|a| a.move_stats(&game)) {
+        let search = search_line(&mut *agent, &*game);
+        if let Some(mut stats) = agent.move_stats(&*game) {
+            stats.iter_mut().for_each(|s| s.mv = game.show_move(&s.mv));
             out.push_str(&stats_table(&stats));
-        } else if let Some(scores) = agent.analyst().and_then(|a| a.move_scores(&game)) {
+        } else if let Some(scores) = agent.move_scores(&*game) {
             let items: Vec<String> = scores
                 .iter()
-                .map(|(m, s)| format!("{m} {}", two_places(*s)))
+                .map(|(m, s)| format!("{} {}", game.show_move(m), two_places(*s)))
                 .collect();
             out.push_str(&format!("scores {}\n", items.join(", ")));
         }
@@ -104,21 +101,17 @@ pub fn report<G: Described>(args: &MoveArgs, registry: &Registry<G>) -> anyhow::
 /// What the agent's search for its move found, for agents that search: its depth (or
 /// that it solved the game, or that its book answered), its score, its nodes and the line
 /// it expects.
-fn search_line<G: Described>(agent: &mut impl Agent<G>, game: &G) -> Option<String> {
-    let stats = agent.analyst()?.last_search()?;
+fn search_line(agent: &mut dyn AnyAgent, game: &dyn AnyGame) -> Option<String> {
+    let stats = agent.last_search()?;
     // A forced move (an Othello pass among them) is played without a search: no depth,
     // score or line to show.
-    if stats.nodes == 0 && stats.book_games.is_none() && game.legal_moves().as_ref().len() == 1 {
+    if stats.nodes == 0 && stats.book_games.is_none() && game.legal_moves().len() == 1 {
         return Some("no search: it is the only move\n".to_string());
     }
     // A solved score is a whole number of discs.
     let places = if stats.exact { 0 } else { 2 };
-    let score = agent
-        .analyst()
-        .and_then(|a| a.value(game))
-        .map_or(String::new(), |v| format!(", score {v:+.places$}"));
-    let pv: Vec<String> = stats.pv.iter().map(ToString::to_string).collect();
-    let pv = pv.join(" ");
+    let score = (agent.value(game)).map_or(String::new(), |v| format!(", score {v:+.places$}"));
+    let pv = game.show_line(&stats.pv).join(" ");
     Some(match (stats.book_games, stats.exact) {
         (Some(games), _) => format!(
             "book: {games} games reached this position{score} (depth-{} searches minimaxed over the book), line {pv}\n",

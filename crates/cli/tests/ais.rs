@@ -102,7 +102,7 @@ fn move_errors() {
         .assert()
         .failure()
         .stderr(predicate::str::contains(
-            "cannot read the position `ooo......`",
+            "cannot read the Tic-tac-toe position `ooo......`",
         ));
     gamelab()
         .args(["move", "ai12s", "oooxx...."])

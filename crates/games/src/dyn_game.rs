@@ -19,7 +19,7 @@ use std::ops::ControlFlow;
 use gamelab_core::valuation::ScoreScale;
 use gamelab_core::{
     Agent, DeepScore, Deepening, DeepeningEnd, Described, FileAccess, Game, GameRng, GameVisitor,
-    Outcome, Side, SpecError, StopFlag,
+    MoveStat, Outcome, SearchStats, Side, SpecError, StopFlag,
 };
 
 use crate::views::{BoardView, MoveScoreView, MoveView};
@@ -108,6 +108,14 @@ pub trait AnyGame: Send + Sync + 'static {
     ) -> Result<Box<dyn AnyAgent>, SpecError>;
     /// The moves played, as the game writes a line of them.
     fn write_moves(&self) -> String;
+    /// A line of moves from here as the game shows moves in traces and tables
+    /// (tic-tac-toe's `(1, 1)`, as the articles print it), given as the game writes them;
+    /// from a move that cannot be played on, the rest are shown as given.
+    fn show_line(&self, line: &[String]) -> Vec<String>;
+    /// One move from here as [`AnyGame::show_line`] shows it.
+    fn show_move(&self, mv: &str) -> String {
+        self.show_line(&[mv.to_string()]).remove(0)
+    }
     /// The game so far in the game's own format (Othello's GGF), when the moves reach this
     /// position from the start.
     fn write_game(&self, players: [&str; 2]) -> Result<String, String>;
@@ -300,6 +308,22 @@ impl<G: Described> AnyGame for DynGame<G> {
         G::write_moves(self.game.history())
     }
 
+    fn show_line(&self, line: &[String]) -> Vec<String> {
+        let mut game = self.game.clone();
+        let mut playable = true;
+        (line.iter())
+            .map(|text| {
+                let shown = (playable && game.outcome().is_none())
+                    .then(|| game.parse_move(text.trim()).ok())
+                    .flatten()
+                    .filter(|&mv| game.play(mv).is_ok())
+                    .map(|mv| mv.to_string());
+                playable = shown.is_some();
+                shown.unwrap_or_else(|| text.clone())
+            })
+            .collect()
+    }
+
     fn write_game(&self, players: [&str; 2]) -> Result<String, String> {
         let mut from_start = G::start();
         for &mv in self.game.history() {
@@ -416,6 +440,13 @@ pub trait AnyAgent: Send {
     fn move_values(&mut self, pos: &dyn AnyGame) -> Option<Vec<DeepScore<String>>>;
     /// The units of its values; `None` for an agent that gives none.
     fn score_scale(&mut self) -> Option<ScoreScale>;
+    /// Each move's visits, mean result and proof, for a tree search that keeps them
+    /// ([`gamelab_core::Analyst::move_stats`]).
+    fn move_stats(&mut self, pos: &dyn AnyGame) -> Option<Vec<MoveStat<String>>>;
+    /// What its search for its last move found: depth, nodes, exactness, the line it
+    /// expects ([`gamelab_core::Analyst::last_search`]); `None` for an agent that does
+    /// not search.
+    fn last_search(&mut self) -> Option<SearchStats<String>>;
     fn set_stop(&mut self, stop: &StopFlag);
     /// Every level of [`gamelab_core::deepen_within`] `time`, each given to `level` as it
     /// is done, until it ends, `level` breaks or `stop` is raised: every move's value, or
@@ -508,6 +539,28 @@ impl<G: Described> AnyAgent for DynAgent<G> {
         Some(self.agent.analyst()?.score_scale())
     }
 
+    fn move_stats(&mut self, pos: &dyn AnyGame) -> Option<Vec<MoveStat<String>>> {
+        let stats = self.agent.analyst()?.move_stats(Self::game(pos))?;
+        let text = |s: MoveStat<G::Move>| MoveStat {
+            mv: G::write_move(s.mv),
+            visits: s.visits,
+            mean: s.mean,
+            proven: s.proven,
+        };
+        Some(stats.into_iter().map(text).collect())
+    }
+
+    fn last_search(&mut self) -> Option<SearchStats<String>> {
+        let stats = self.agent.analyst()?.last_search()?;
+        Some(SearchStats {
+            nodes: stats.nodes,
+            depth: stats.depth,
+            exact: stats.exact,
+            pv: stats.pv.into_iter().map(G::write_move).collect(),
+            book_games: stats.book_games,
+        })
+    }
+
     fn set_stop(&mut self, stop: &StopFlag) {
         self.agent.set_stop(stop);
     }
@@ -529,5 +582,42 @@ impl<G: Described> AnyAgent for DynAgent<G> {
                 scores: step.scores.iter().map(score_text::<G>).collect(),
             })
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_line_is_shown_as_the_game_shows_moves_up_to_a_move_that_cannot_be_played() {
+        let start = make_position("ttt", None, None).unwrap();
+        let line = ["1,1", "0,0", "1,1", "2,2"].map(String::from);
+        assert_eq!(start.show_line(&line), ["(1, 1)", "(0, 0)", "1,1", "2,2"]);
+        assert_eq!(start.show_move("z9"), "z9");
+    }
+
+    #[test]
+    fn an_agent_tells_its_last_search_and_its_tree_in_the_games_moves() {
+        let pos = make_position("othello", None, Some("f5d6c3")).unwrap();
+        let mut engine = pos.build_agent("engine:level=4").unwrap();
+        let mut rng = gamelab_core::game_rng(0, 3, Side::Second);
+        let mv = engine.choose(&*pos, &mut rng).unwrap();
+        let search = engine.last_search().expect("the engine searches");
+        assert_eq!((search.depth, search.pv[0].as_str()), (4, mv.as_str()));
+        let mut line = pos.clone_box();
+        line.play_all(&search.pv).expect("its line is legal");
+        assert!(engine.move_stats(&*pos).is_none());
+
+        let mut mcts = pos.build_agent("mcts:iterations=200").unwrap();
+        let stats = mcts
+            .move_stats(&*pos)
+            .expect("a tree search keeps its statistics");
+        let mut moves: Vec<String> = stats.iter().map(|s| s.mv.clone()).collect();
+        moves.sort();
+        let mut legal = pos.legal_moves();
+        legal.sort();
+        assert_eq!(moves, legal);
+        assert_eq!(stats.iter().map(|s| s.visits).sum::<u64>(), 200);
     }
 }
