@@ -6,9 +6,8 @@ use std::path::PathBuf;
 
 use anyhow::{Context, bail};
 use clap::Args;
-use gamelab_core::record::{GameRecord, replay};
-use gamelab_core::{Described, GameVisitor, Side};
-use gamelab_games::records::RecordsError;
+use gamelab_core::record::GameRecord;
+use gamelab_games::records::{RecordsError, Replayed};
 
 #[derive(Args, Debug)]
 pub struct ReplayArgs {
@@ -35,12 +34,9 @@ pub fn run(args: ReplayArgs) -> anyhow::Result<()> {
     // A JSON record names its game, whatever `--game` says.
     // The CSV holds neither the players nor the seed.
     let title = csv.then(|| format!("game {} of {}", args.index, args.file.display()));
-    let text = gamelab_games::visit(
-        &record.game,
-        args.game.board.as_deref(),
-        Show(&record, title),
-    )
-    .with_context(|| format!("game {} of {}", args.index, args.file.display()))??;
+    let replayed = gamelab_games::records::replay(&record, args.game.board.as_deref())
+        .with_context(|| format!("game {} of {}", args.index, args.file.display()))?;
+    let text = show(&record, &replayed, title);
     print!("{text}");
     Ok(())
 }
@@ -58,34 +54,20 @@ fn pick(records: Vec<GameRecord>, args: &ReplayArgs) -> anyhow::Result<GameRecor
 }
 
 /// A record shown move by move, under its own title or one made from the record.
-struct Show<'a>(&'a GameRecord, Option<String>);
-
-impl GameVisitor for Show<'_> {
-    type Output = anyhow::Result<String>;
-    fn visit<G: Described>(self) -> Self::Output {
-        show::<G>(self.0, self.1)
-    }
-}
-
-fn show<G: Described>(record: &GameRecord, title: Option<String>) -> anyhow::Result<String> {
-    let positions = replay::<G>(record).map_err(anyhow::Error::msg)?;
+fn show(record: &GameRecord, replayed: &Replayed, title: Option<String>) -> String {
     let mut out = String::new();
+    let [first, second] = replayed.sides;
     let title = title.unwrap_or_else(|| {
         format!(
-            "game {} of seed {}: {} ({}) VS {} ({})",
-            record.index,
-            record.seed,
-            record.first,
-            G::side_name(Side::First),
-            record.second,
-            G::side_name(Side::Second)
+            "game {} of seed {}: {} ({first}) VS {} ({second})",
+            record.index, record.seed, record.first, record.second,
         )
     });
     let _ = writeln!(out, "{title}");
-    let _ = writeln!(out, "{}", positions[0]);
-    for (i, (mv, pos)) in record.moves.iter().zip(&positions[1..]).enumerate() {
-        let mover = G::side_name(positions[i].to_move());
+    let _ = writeln!(out, "{}", replayed.positions[0]);
+    let played = record.moves.iter().zip(&replayed.movers);
+    for (i, ((mv, mover), pos)) in played.zip(&replayed.positions[1..]).enumerate() {
         let _ = writeln!(out, "\n{}. {mover} plays {mv}\n{pos}", i + 1);
     }
-    Ok(out)
+    out
 }

@@ -39,7 +39,7 @@ fn named_program(text: &str) -> Result<gamelab_core::NamedProgram, String> {
         None => (None, name),
     };
     if let Some(protocol) = protocol {
-        let spoken = program_protocols();
+        let spoken = gamelab_games::program_protocols();
         if !spoken.contains(&protocol) {
             return Err(format!(
                 "`{protocol}` is not a protocol of the AIs that run programs; expected {}",
@@ -66,27 +66,6 @@ fn named_program(text: &str) -> Result<gamelab_core::NamedProgram, String> {
         command: command.to_string(),
         protocol: protocol.map(str::to_string),
     })
-}
-
-/// The protocols the AIs of every game that run outside programs speak.
-fn program_protocols() -> Vec<&'static str> {
-    struct Protocols;
-    impl gamelab_core::GameVisitor for Protocols {
-        type Output = Vec<&'static str>;
-        fn visit<G: gamelab_core::Described>(self) -> Self::Output {
-            G::registry().program_protocols()
-        }
-    }
-    let mut all = Vec::new();
-    for game in gamelab_games::GAMES {
-        let protocols = gamelab_games::visit(game.name, None, Protocols).unwrap_or_default();
-        for protocol in protocols {
-            if !all.contains(&protocol) {
-                all.push(protocol);
-            }
-        }
-    }
-    all
 }
 
 pub fn run(args: ServeArgs) -> anyhow::Result<()> {

@@ -168,6 +168,30 @@ pub fn games_with_ai(name: &str) -> Vec<&'static str> {
         .collect()
 }
 
+/// The protocols that the AIs running outside programs speak, over every game, each once.
+///
+/// ```
+/// assert_eq!(gamelab_games::program_protocols(), ["nboard", "gtp"]);
+/// ```
+pub fn program_protocols() -> Vec<&'static str> {
+    struct Protocols;
+    impl GameVisitor for Protocols {
+        type Output = Vec<&'static str>;
+        fn visit<G: gamelab_core::Described>(self) -> Self::Output {
+            G::registry().program_protocols()
+        }
+    }
+    let mut all = Vec::new();
+    for game in GAMES {
+        for protocol in visit(game.name, None, Protocols).unwrap_or_default() {
+            if !all.contains(&protocol) {
+                all.push(protocol);
+            }
+        }
+    }
+    all
+}
+
 #[cfg(test)]
 mod tests {
     use gamelab_core::Described;

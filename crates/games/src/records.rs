@@ -167,6 +167,48 @@ pub fn check(record: &GameRecord) -> Result<(), RecordsError> {
     crate::visit(&record.game, None, Check(record))?
 }
 
+/// A record replayed ([`replay`]): every position from the start, in the game's text form,
+/// and the side that played each move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Replayed {
+    /// The game's side names, the first to move first.
+    pub sides: [&'static str; 2],
+    /// The start, then the position after each move.
+    pub positions: Vec<String>,
+    /// The side that played each move.
+    pub movers: Vec<&'static str>,
+}
+
+/// Replays `record` in the game it names, on board structure `board` (its default when
+/// `None`), checking it as [`check`] does.
+///
+/// ```
+/// use gamelab_core::record::GameRecord;
+///
+/// let line = r#"{"game":"ttt","index":0,"seed":0,"first":"ai1","second":"ai2","moves":["0,0","1,1","0,1","2,2","0,2"],"result":"o"}"#;
+/// let record: GameRecord = serde_json::from_str(line).unwrap();
+/// let replayed = gamelab_games::records::replay(&record, None).unwrap();
+/// assert_eq!(replayed.movers, ["o", "x", "o", "x", "o"]);
+/// assert_eq!(replayed.positions.len(), 6);
+/// ```
+pub fn replay(record: &GameRecord, board: Option<&str>) -> Result<Replayed, RecordsError> {
+    struct Replay<'a>(&'a GameRecord);
+    impl GameVisitor for Replay<'_> {
+        type Output = Result<Replayed, RecordsError>;
+        fn visit<G: Described>(self) -> Self::Output {
+            let positions = record::replay::<G>(self.0).map_err(|e| invalid(e.to_string()))?;
+            let side = |pos: &G| G::side_name(pos.to_move());
+            Ok(Replayed {
+                sides: gamelab_core::Side::BOTH.map(G::side_name),
+                movers: positions[..positions.len() - 1].iter().map(side).collect(),
+                positions: positions.iter().map(ToString::to_string).collect(),
+            })
+        }
+    }
+    let board = crate::board(&record.game, board)?;
+    crate::visit(&record.game, Some(board), Replay(record))?
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
