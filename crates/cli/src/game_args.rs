@@ -1,9 +1,8 @@
-//! The `--game` and `--board` options every generic subcommand takes, and running a
-//! subcommand's generic code on the game they name.
+//! The `--game` and `--board` options every generic subcommand takes, and the hint an
+//! error gets when a spec names an AI of another game.
 
 use clap::Args;
 use clap::builder::PossibleValuesParser;
-use gamelab_core::GameVisitor;
 
 #[derive(Args, Debug, Clone)]
 pub struct GameArgs {
@@ -14,17 +13,6 @@ pub struct GameArgs {
     /// games (each game's list: `gamelab games`).
     #[arg(long)]
     pub board: Option<String>,
-}
-
-impl GameArgs {
-    /// Runs `visitor` on the chosen game and board.
-    pub fn visit<V: GameVisitor>(&self, visitor: V) -> anyhow::Result<V::Output> {
-        Ok(gamelab_games::visit(
-            &self.game,
-            self.board.as_deref(),
-            visitor,
-        )?)
-    }
 }
 
 /// For an error that is a spec naming an AI the game lacks: which games have it, as a

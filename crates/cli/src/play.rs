@@ -1,12 +1,13 @@
-//! `gamelab play`: a game in the terminal, each side a human or an agent, on gamelab-core's
+//! `gamelab play`: a game in the terminal, each side a human or an agent, on the door's
 //! play session (the one the web app's Play view uses: the same seed gives the same game).
 
 use std::io::{self, BufRead, Write};
 
-use anyhow::{Context, bail};
+use anyhow::bail;
 use clap::Args;
-use gamelab_core::session::{PlaySession, Seat, SessionError};
-use gamelab_core::{Described, GameVisitor, Side};
+use gamelab_core::session::SessionError;
+use gamelab_core::{FileAccess, Side};
+use gamelab_games::session::{AnySession, SessionStart, StartError, StartFrom, start_session};
 
 #[derive(Args, Debug)]
 pub struct PlayArgs {
@@ -33,17 +34,11 @@ pub struct PlayArgs {
 
 /// The options that name a side, from every game of the catalogue: `(side name, help)`.
 pub fn side_options() -> Vec<(&'static str, String)> {
-    struct Sides;
-    impl GameVisitor for Sides {
-        type Output = [&'static str; 2];
-        fn visit<G: Described>(self) -> [&'static str; 2] {
-            Side::BOTH.map(G::side_name)
-        }
-    }
     let mut options: Vec<(&'static str, String)> = Vec::new();
     for entry in gamelab_games::GAMES {
-        let sides =
-            gamelab_games::visit(entry.name, None, Sides).expect("the catalogue's own games");
+        let sides = (gamelab_games::game_info(entry.name))
+            .expect("the catalogue's own games")
+            .sides;
         for (i, side) in sides.into_iter().enumerate() {
             let help = format!(
                 "{}: who plays {side}{} — `human` (default) or an AI spec such as those of `gamelab ais --game {}`",
@@ -60,27 +55,18 @@ pub fn side_options() -> Vec<(&'static str, String)> {
     options
 }
 
-pub fn run(args: PlayArgs) -> anyhow::Result<()> {
-    args.game.visit(&args)?
-}
-
-impl GameVisitor for &PlayArgs {
-    type Output = anyhow::Result<()>;
-    fn visit<G: Described>(self) -> anyhow::Result<()> {
-        run_game::<G>(self)
-    }
-}
-
 /// The players of the two sides from the side options given; a side of another game is an
 /// error that names this game's sides.
-fn players<G: Described>(given: &[(String, String)]) -> anyhow::Result<[String; 2]> {
-    let names = Side::BOTH.map(G::side_name);
+fn players(
+    game: &str,
+    names: [&str; 2],
+    given: &[(String, String)],
+) -> anyhow::Result<[String; 2]> {
     let mut players = [String::from("human"), String::from("human")];
     for (side, player) in given {
         let Some(i) = names.iter().position(|n| n == side) else {
             bail!(
-                "--{side} is not a side of {}: its sides are --{} (moves first) and --{}",
-                G::NAME,
+                "--{side} is not a side of {game}: its sides are --{} (moves first) and --{}",
                 names[0],
                 names[1]
             );
@@ -90,32 +76,36 @@ fn players<G: Described>(given: &[(String, String)]) -> anyhow::Result<[String; 
     Ok(players)
 }
 
-fn run_game<G: Described>(args: &PlayArgs) -> anyhow::Result<()> {
-    let game = match &args.from {
-        Some(text) => {
-            G::parse_position(text).with_context(|| format!("cannot start from `{text}`"))?
-        }
-        None => G::start(),
-    };
-    let registry = G::registry();
-    let [first, second] = players::<G>(&args.players)?;
-    let seat = |spec: &str| {
-        Seat::from_spec(spec, &registry, &gamelab_core::FileAccess::Any)
-            .with_context(|| format!("`{spec}` is neither `human` nor a usable AI"))
-    };
-    let seats = [seat(&first)?, seat(&second)?];
+pub fn run(args: PlayArgs) -> anyhow::Result<()> {
+    let game = &args.game.game;
+    let sides = gamelab_games::game_info(game)?.sides;
+    let players = players(game, sides, &args.players)?;
     let seed = args.seed.unwrap_or_else(clock_seed);
-    if seats.iter().any(|s| !s.is_human()) {
+    let start = SessionStart {
+        game: game.clone(),
+        board: args.game.board.clone(),
+        players,
+        seed,
+        from: args.from.clone().map_or(StartFrom::Start, StartFrom::Text),
+        moves: Vec::new(),
+        record: None,
+        clock: args.clock.unwrap_or_default(),
+        headers: None,
+    };
+    let mut session = start_session(&start, &FileAccess::Any).map_err(|e| match e {
+        StartError::Player { spec, source, .. } => anyhow::Error::new(*source)
+            .context(format!("`{spec}` is neither `human` nor a usable AI")),
+        e => e.into(),
+    })?;
+    if start.players.iter().any(|p| p.trim() != "human") {
         println!("seed {seed}");
+    }
+    if let Some(clock) = args.clock {
+        println!("clock: {}", clock.describe());
     }
     let stdin = io::stdin();
     let stdout = io::stdout();
-    let mut session = PlaySession::new(game, seats, seed);
-    if let Some(clock) = args.clock {
-        println!("clock: {}", clock.describe());
-        session.set_clock(clock);
-    }
-    play_session(session, &mut stdin.lock(), &mut stdout.lock())?;
+    play_session(&mut *session, &mut stdin.lock(), &mut stdout.lock())?;
     Ok(())
 }
 
@@ -136,20 +126,20 @@ pub enum SessionEnd {
 
 /// Plays the session to its end: asks humans for moves on `input`, lets agents choose, and
 /// writes every position to `out`.
-pub fn play_session<G: Described>(
-    mut session: PlaySession<G>,
+pub fn play_session(
+    session: &mut dyn AnySession,
     input: &mut impl BufRead,
     out: &mut impl Write,
 ) -> io::Result<SessionEnd> {
     let mut line = String::new();
-    writeln!(out, "{}", session.game())?;
+    writeln!(out, "{}", session.text())?;
     loop {
-        if let Some(outcome) = session.game().outcome() {
-            writeln!(out, "{}.", capitalise(&G::describe_outcome(outcome)))?;
+        if let Some(outcome) = session.outcome() {
+            writeln!(out, "{}.", capitalise(&outcome))?;
             return Ok(SessionEnd::Finished);
         }
         if let Some(flag) = session.flag() {
-            let winner = G::side_name(flag.side.opponent());
+            let winner = session.side_name(flag.side.opponent());
             writeln!(
                 out,
                 "{}: {} wins on time.",
@@ -158,17 +148,17 @@ pub fn play_session<G: Described>(
             )?;
             return Ok(SessionEnd::Finished);
         }
-        let side = session.game().to_move();
-        let name = G::side_name(side);
-        if let Some(spec) = session.seats()[side.index()].spec().map(str::to_string) {
-            match session.ai_move() {
+        let side = session.to_move();
+        let name = session.side_name(side);
+        if let Some(spec) = session.spec(side) {
+            match session.ai_move(None) {
                 // In the notation a person types.
-                Ok(mv) => writeln!(out, "{name} ({spec}) plays {}", G::write_moves(&[mv]))?,
+                Ok(mv) => writeln!(out, "{name} ({spec}) plays {mv}")?,
                 // The flag is read at the top of the loop.
                 Err(SessionError::OutOfTime(_)) => continue,
                 // An outside program that failed: it loses the game.
                 Err(SessionError::Forfeit { spec, reason }) => {
-                    let winner = G::side_name(side.opponent());
+                    let winner = session.side_name(side.opponent());
                     writeln!(
                         out,
                         "{spec} gave up instead of moving: {reason}. {} wins.",
@@ -185,8 +175,8 @@ pub fn play_session<G: Described>(
             write!(
                 out,
                 "{name} to move [{} | undo | exit]{}: ",
-                session.game().move_hint(),
-                clocks::<G>(&mut session)
+                session.move_hint(),
+                clocks(session)
             )?;
             out.flush()?;
             line.clear();
@@ -204,7 +194,7 @@ pub fn play_session<G: Described>(
                     writeln!(
                         out,
                         "That line is not UTF-8 text; type a move ({}).",
-                        G::move_syntax()
+                        session.move_syntax()
                     )?;
                     continue;
                 }
@@ -216,7 +206,7 @@ pub fn play_session<G: Described>(
                     writeln!(
                         out,
                         "Type a move ({}), `undo` to take back your last move, or `exit`.",
-                        G::move_syntax()
+                        session.move_syntax()
                     )?;
                     continue;
                 }
@@ -226,7 +216,7 @@ pub fn play_session<G: Described>(
                         continue;
                     }
                 }
-                text => match session.play_text(text) {
+                text => match session.play(text) {
                     Ok(_) => {}
                     Err(SessionError::OutOfTime(_)) => continue,
                     Err(err) => {
@@ -236,12 +226,12 @@ pub fn play_session<G: Described>(
                 },
             }
         }
-        writeln!(out, "{}", session.game())?;
+        writeln!(out, "{}", session.text())?;
     }
 }
 
 /// Both clocks for the prompt (` (o 4:59.2, x 5:00.0)`), or nothing off the clock.
-fn clocks<G: Described>(session: &mut PlaySession<G>) -> String {
+fn clocks(session: &mut dyn AnySession) -> String {
     let Some(reading) = session.clock_reading() else {
         return String::new();
     };
@@ -257,7 +247,7 @@ fn clocks<G: Described>(session: &mut PlaySession<G>) -> String {
             };
             format!(
                 "{} {}:{:02}.{}{period}",
-                G::side_name(side),
+                session.side_name(side),
                 tenths / 600,
                 tenths / 10 % 60,
                 tenths % 10

@@ -6,6 +6,7 @@ pub mod dyn_game;
 pub mod experiments;
 pub mod explore;
 pub mod records;
+pub mod session;
 pub mod views;
 
 use gamelab_core::{BoardError, CatalogueEntry, GameVisitor};

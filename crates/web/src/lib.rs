@@ -39,8 +39,8 @@ use tokio_stream::wrappers::ReceiverStream;
 
 pub use connections::ConnectionLimits;
 pub use error::ApiError;
-use gamelab_core::{Described, FileAccess, GameVisitor, StopFlag};
-use play::{GameState, NewGame, Session, WebSession};
+use gamelab_core::{FileAccess, StopFlag};
+use play::{GameState, NewGame, WebSession};
 use runs::{GamesQuery, NewRun, RecordsQuery, Run, RunState};
 
 /// Games kept at once; the one used least recently is dropped beyond this.
@@ -95,7 +95,7 @@ impl Default for Config {
     }
 }
 
-type SharedSession = Arc<Mutex<Box<dyn Session>>>;
+type SharedSession = Arc<Mutex<WebSession>>;
 
 /// Locks a mutex even if a thread panicked while holding it: a game's state changes only
 /// after its AI has chosen (where a panic could come from), so it is never half-changed,
@@ -364,16 +364,6 @@ async fn catalogue(State(app): State<Arc<AppState>>) -> Json<serde_json::Value> 
     )
 }
 
-/// Builds the session of a new game, in the game the request names.
-struct StartGame(NewGame, FileAccess, gamelab_core::clock::TimeSource);
-
-impl GameVisitor for StartGame {
-    type Output = Result<Box<dyn Session>, ApiError>;
-    fn visit<G: Described>(self) -> Self::Output {
-        Ok(Box::new(WebSession::<G>::new(&self.0, &self.1, self.2)?))
-    }
-}
-
 /// Runs blocking work (AI moves, builds of solved tables) off the async threads.
 async fn blocking<T: Send + 'static>(
     work: impl FnOnce() -> Result<T, ApiError> + Send + 'static,
@@ -388,11 +378,9 @@ async fn new_game(
     body: Result<Json<NewGame>, JsonRejection>,
 ) -> Result<(StatusCode, Json<GameState>), ApiError> {
     let Json(request) = body?;
-    let game = request.game.clone();
     let files = app.files.clone();
     let time = app.time.clone();
-    let mut session =
-        blocking(move || games::visit(&game, StartGame(request, files, time))?).await?;
+    let mut session = blocking(move || WebSession::new(request, &files, time)).await?;
     let id = app.ids.next();
     let state = session.state(&id);
     lock(&app.sessions).insert(id, Arc::new(Mutex::new(session)), |_| true);
@@ -407,12 +395,12 @@ fn session(app: &AppState, id: &str) -> Result<SharedSession, ApiError> {
 async fn change_game(
     app: Arc<AppState>,
     id: String,
-    change: impl FnOnce(&mut dyn Session) -> Result<(), ApiError> + Send + 'static,
+    change: impl FnOnce(&mut WebSession) -> Result<(), ApiError> + Send + 'static,
 ) -> AppResult<GameState> {
     let shared = session(&app, &id)?;
     blocking(move || {
         let mut session = lock(&shared);
-        change(&mut **session)?;
+        change(&mut session)?;
         Ok(Json(session.state(&id)))
     })
     .await

@@ -7,12 +7,14 @@ use gamelab_ttt::board::Moves;
 use gamelab_core::Game;
 use gamelab_core::session::{PlaySession, Seat};
 
+use gamelab_games::session::erase;
+
 use crate::play::{SessionEnd, play_session};
 
 fn session(game: Ttt, seats: [Seat<Ttt>; 2], input: &str) -> (SessionEnd, String) {
     let mut out = Vec::new();
-    let session = PlaySession::new(game, seats, 0);
-    let end = play_session(session, &mut input.as_bytes(), &mut out).unwrap();
+    let mut session = erase(PlaySession::new(game, seats, 0), true);
+    let end = play_session(&mut *session, &mut input.as_bytes(), &mut out).unwrap();
     (end, String::from_utf8(out).unwrap())
 }
 
@@ -143,7 +145,7 @@ fn on_a_clock_the_prompt_shows_both_clocks_and_a_late_move_loses_on_time() {
     let mut out = Vec::new();
     let mut input =
         std::io::BufReader::new(Slowly(b"1,1\n", std::time::Duration::from_millis(200)));
-    let end = play_session(session, &mut input, &mut out).unwrap();
+    let end = play_session(&mut *erase(session, true), &mut input, &mut out).unwrap();
     let out = String::from_utf8(out).unwrap();
     assert_eq!(end, SessionEnd::Finished);
     assert!(
