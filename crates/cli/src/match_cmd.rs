@@ -72,16 +72,8 @@ fn run_match(args: &MatchArgs) -> anyhow::Result<String> {
         clock: args.clock.unwrap_or_default(),
         exact: args.exact,
     };
-    let players = [Entrant::Spec(args.a.clone()), Entrant::Spec(args.b.clone())];
     // The AIs and the request are checked, and where the records go, before any game.
-    let prepared = experiments::prepare_match(
-        &args.game.game,
-        args.game.board.as_deref(),
-        request,
-        [&players[0], &players[1]],
-        &FileAccess::Any,
-    )
-    .map_err(crate::game_args::experiment_error)?;
+    let prepared = prepare(&args.game, request)?;
     if let Some(path) = &args.records {
         gamelab_core::files::check_writable(path)
             .with_context(|| format!("cannot write the records to {}", path.display()))?;
@@ -91,6 +83,20 @@ fn run_match(args: &MatchArgs) -> anyhow::Result<String> {
     } else {
         sampled(args, prepared)
     }
+}
+
+/// Checks and prepares `request` between the AIs its names give, of the game `game` asks
+/// for.
+pub fn prepare(game: &GameArgs, request: MatchRequest) -> anyhow::Result<Box<dyn AnyMatch>> {
+    let players = request.names.clone().map(Entrant::Spec);
+    experiments::prepare_match(
+        &game.game,
+        game.board.as_deref(),
+        request,
+        [&players[0], &players[1]],
+        &FileAccess::Any,
+    )
+    .map_err(crate::game_args::experiment_error)
 }
 
 fn exact(args: &MatchArgs, prepared: &dyn AnyMatch, run: MatchRun) -> anyhow::Result<String> {

@@ -8,7 +8,6 @@ use clap::Args;
 use gamelab_core::arena::PlayedGame;
 use gamelab_core::match_request::MatchRequest;
 use gamelab_core::{Described, FileAccess};
-use gamelab_games::experiments::{self, Entrant};
 
 use crate::recording;
 
@@ -64,15 +63,7 @@ pub fn run(args: RecordsArgs) -> anyhow::Result<()> {
     let mut request = MatchRequest::new(&args.a, &args.b);
     request.games_per_side = Some(args.games);
     request.seed = args.seed;
-    let players = [Entrant::Spec(args.a.clone()), Entrant::Spec(args.b.clone())];
-    let prepared = experiments::prepare_match(
-        &args.game.game,
-        args.game.board.as_deref(),
-        request,
-        [&players[0], &players[1]],
-        &FileAccess::Any,
-    )
-    .map_err(crate::game_args::experiment_error)?;
+    let prepared = crate::match_cmd::prepare(&args.game, request)?;
     let bar = crate::progress::bar(2 * args.games, "games");
     let progress = |n: u64| crate::progress::advance(&bar, n);
     let output = recording::Output {

@@ -484,13 +484,7 @@ impl<G: Described> AnyMatch for ErasedMatch<G> {
         let on_chunk = |chunk: &ChunkResult<G::Move>| progress(chunk.range.end - chunk.range.start);
         let mut on_games = |games: Vec<PlayedGame<G::Move>>| {
             let Some(format) = format else { return true };
-            games.iter().all(|g| {
-                let record = GameRecord::of::<G>(g, a, b, seed);
-                let line = format
-                    .line::<G>(&record, Some((&g.moves, g.outcome)))
-                    .map_err(|e| e.to_string());
-                on_record(line)
-            })
+            (games.iter()).all(|g| on_record(record_line::<G>(g, [a, b], seed, format)))
         };
         let (make_a, make_b) = (|| self.build(0), || self.build(1));
         let mut executor = LocalThreads::<G, Box<dyn Agent<G>>> {
@@ -523,15 +517,8 @@ impl<G: Described> AnyMatch for ErasedMatch<G> {
         let [a, b] = &self.prepared.request.names;
         let lines = match format {
             None => Ok(Vec::new()),
-            Some(format) => chunk
-                .games
-                .iter()
-                .map(|g| {
-                    let record = GameRecord::of::<G>(g, a, b, cfg.seed);
-                    format
-                        .line::<G>(&record, Some((&g.moves, g.outcome)))
-                        .map_err(|e| e.to_string())
-                })
+            Some(format) => (chunk.games.iter())
+                .map(|g| record_line::<G>(g, [a, b], cfg.seed, format))
                 .collect(),
         };
         GamesPlayed {
@@ -571,6 +558,17 @@ impl<G: Described> AnyMatch for ErasedMatch<G> {
     fn native_extension(&self) -> Option<&'static str> {
         G::RECORD_EXTENSION
     }
+}
+
+/// Game `g` of players `names` in a match of `seed`, as a line of a file in `format`.
+fn record_line<G: Described>(
+    g: &PlayedGame<G::Move>,
+    [a, b]: [&str; 2],
+    seed: u64,
+    format: RecordFormat,
+) -> Result<String, String> {
+    let record = GameRecord::of::<G>(g, a, b, seed);
+    (format.line::<G>(&record, Some((&g.moves, g.outcome)))).map_err(|e| e.to_string())
 }
 
 /// Plays the round robin `request` of game `game` between `entrants`, whose names
