@@ -50,8 +50,7 @@ fn analyse(args: &AnalyseArgs, out: &mut impl Write) -> anyhow::Result<()> {
         &args.game.game,
         args.game.board.as_deref(),
         args.position.as_deref(),
-    )
-    .map_err(anyhow::Error::msg)?;
+    )?;
     if let Some(outcome) = game.outcome() {
         bail!(
             "the game is already over ({}); there are no moves to value",

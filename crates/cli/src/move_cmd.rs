@@ -39,8 +39,7 @@ fn report(args: &MoveArgs) -> anyhow::Result<String> {
         &args.game.game,
         args.game.board.as_deref(),
         args.position.as_deref(),
-    )
-    .map_err(anyhow::Error::msg)?;
+    )?;
     let mut agent = game.build_agent(&args.ai)?;
     if let Some(outcome) = game.outcome() {
         bail!(

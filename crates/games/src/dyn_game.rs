@@ -45,7 +45,7 @@ pub trait AnyGame: Send + Sync + 'static {
     /// The legal moves as the game writes them, in its order.
     fn legal_moves(&self) -> Vec<String>;
     /// Plays a move given in the game's notation; returns it as the game writes it.
-    fn play(&mut self, text: &str) -> Result<String, String>;
+    fn play(&mut self, text: &str) -> Result<String, MoveError>;
     /// Plays `moves` in order, each in the game's notation; the first that cannot be
     /// played is reported with its place in the list (the moves before it stay played).
     fn play_all(&mut self, moves: &[String]) -> Result<(), LineError> {
@@ -61,7 +61,7 @@ pub trait AnyGame: Send + Sync + 'static {
     /// The board, its legal and last moves and its outcome, as a front end draws them.
     fn board_view(&self) -> BoardView;
     /// A legal move as a front end shows it: its text and the square it goes to.
-    fn move_view(&self, mv: &str) -> Result<MoveView, String>;
+    fn move_view(&self, mv: &str) -> Result<MoveView, MoveError>;
     /// An analysis's values of this position's moves as a front end shows them, on
     /// `scale` ([`crate::views::score_views`]).
     fn score_views(&self, scores: &[DeepScore<String>], scale: ScoreScale) -> Vec<MoveScoreView> {
@@ -83,11 +83,11 @@ pub trait AnyGame: Send + Sync + 'static {
     fn score(&self) -> Option<[u32; 2]>;
     fn highlight(&self) -> Vec<usize>;
     /// The square a legal move puts a piece on (`None` for one that places none, a pass).
-    fn square_of(&self, mv: &str) -> Result<Option<usize>, String>;
+    fn square_of(&self, mv: &str) -> Result<Option<usize>, MoveError>;
     /// The legal moves' actions (`gamelab_core::actions`), in the order of `legal_moves`.
     fn legal_actions(&self) -> Vec<usize>;
     /// The action of a legal move.
-    fn action_of(&self, mv: &str) -> Result<usize, String>;
+    fn action_of(&self, mv: &str) -> Result<usize, MoveError>;
     /// The legal move whose action is `action`, as the game writes it.
     fn move_of(&self, action: usize) -> Result<String, String>;
     /// The perfect-play value of the position for the side to move (+1 a win, 0 a draw,
@@ -130,6 +130,35 @@ pub struct Solved {
     pub moves: Vec<(String, i64)>,
 }
 
+/// A move the door cannot play here.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum MoveError {
+    /// The game is over (`outcome` in words).
+    #[error("the game is over ({outcome}); no move can be played")]
+    Over { outcome: String },
+    /// The text is not a legal move here: the game's reason, and how its moves are written.
+    #[error("{reason}; moves are {syntax}")]
+    Illegal {
+        reason: String,
+        syntax: &'static str,
+    },
+}
+
+/// A position the door cannot make.
+#[derive(Debug, thiserror::Error)]
+pub enum PositionError {
+    #[error(transparent)]
+    Game(#[from] crate::CatalogueError),
+    /// The text is not a position of the game: why, and how its positions are written.
+    #[error("cannot read the {title} position `{text}`: {reason}; positions are {syntax}")]
+    Unreadable {
+        title: &'static str,
+        text: String,
+        reason: String,
+        syntax: &'static str,
+    },
+}
+
 /// A move of a list that cannot be played.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("move {number} (`{text}`): {reason}")]
@@ -138,7 +167,7 @@ pub struct LineError {
     pub number: usize,
     pub text: String,
     /// Why it cannot be played.
-    pub reason: String,
+    pub reason: MoveError,
 }
 
 /// A position of game `G` on the board structure called `board`.
@@ -149,16 +178,16 @@ pub struct DynGame<G> {
 }
 
 impl<G: Described> DynGame<G> {
-    fn parse(&self, text: &str) -> Result<G::Move, String> {
+    fn parse(&self, text: &str) -> Result<G::Move, MoveError> {
         if let Some(outcome) = self.game.outcome() {
-            return Err(format!(
-                "the game is over ({}); no move can be played",
-                G::describe_outcome(outcome)
-            ));
+            return Err(MoveError::Over {
+                outcome: G::describe_outcome(outcome),
+            });
         }
-        self.game
-            .parse_move(text.trim())
-            .map_err(|e| format!("{e}; moves are {}", G::move_syntax()))
+        (self.game.parse_move(text.trim())).map_err(|e| MoveError::Illegal {
+            reason: e.to_string(),
+            syntax: G::move_syntax(),
+        })
     }
 }
 
@@ -215,7 +244,7 @@ impl<G: Described> AnyGame for DynGame<G> {
             .collect()
     }
 
-    fn play(&mut self, text: &str) -> Result<String, String> {
+    fn play(&mut self, text: &str) -> Result<String, MoveError> {
         let mv = self.parse(text)?;
         self.game.play_unchecked(mv);
         Ok(G::write_move(mv))
@@ -258,7 +287,7 @@ impl<G: Described> AnyGame for DynGame<G> {
         self.game.highlight()
     }
 
-    fn square_of(&self, mv: &str) -> Result<Option<usize>, String> {
+    fn square_of(&self, mv: &str) -> Result<Option<usize>, MoveError> {
         self.parse(mv).map(G::square_of)
     }
 
@@ -266,7 +295,7 @@ impl<G: Described> AnyGame for DynGame<G> {
         crate::views::board_view(&self.game)
     }
 
-    fn move_view(&self, mv: &str) -> Result<MoveView, String> {
+    fn move_view(&self, mv: &str) -> Result<MoveView, MoveError> {
         self.parse(mv).map(crate::views::move_view::<G>)
     }
 
@@ -278,7 +307,7 @@ impl<G: Described> AnyGame for DynGame<G> {
             .collect()
     }
 
-    fn action_of(&self, mv: &str) -> Result<usize, String> {
+    fn action_of(&self, mv: &str) -> Result<usize, MoveError> {
         self.parse(mv).map(|m| G::move_code(m) as usize)
     }
 
@@ -393,17 +422,15 @@ pub struct MakePosition<'a> {
 }
 
 impl GameVisitor for MakePosition<'_> {
-    type Output = Result<Box<dyn AnyGame>, String>;
+    type Output = Result<Box<dyn AnyGame>, PositionError>;
     fn visit<G: Described>(self) -> Self::Output {
         let game = match self.text {
             None => G::start(),
-            Some(text) => G::parse_position(text).map_err(|e| {
-                format!(
-                    "cannot read the {} position `{}`: {e}; positions are {}",
-                    G::TITLE,
-                    text.trim(),
-                    G::position_syntax()
-                )
+            Some(text) => G::parse_position(text).map_err(|e| PositionError::Unreadable {
+                title: G::TITLE,
+                text: text.trim().to_string(),
+                reason: e.to_string(),
+                syntax: G::position_syntax(),
             })?,
         };
         Ok(Box::new(DynGame {
@@ -418,10 +445,10 @@ pub fn make_position(
     game: &str,
     board: Option<&str>,
     text: Option<&str>,
-) -> Result<Box<dyn AnyGame>, String> {
-    let board = crate::board(game, board).map_err(|e| e.to_string())?;
+) -> Result<Box<dyn AnyGame>, PositionError> {
+    let board = crate::board(game, board)?;
     let visitor = MakePosition { text, board };
-    crate::visit(game, Some(board), visitor).map_err(|e| e.to_string())?
+    crate::visit(game, Some(board), visitor)?
 }
 
 /// An agent of some game, used on positions of that game.
@@ -595,6 +622,27 @@ mod tests {
         let line = ["1,1", "0,0", "1,1", "2,2"].map(String::from);
         assert_eq!(start.show_line(&line), ["(1, 1)", "(0, 0)", "1,1", "2,2"]);
         assert_eq!(start.show_move("z9"), "z9");
+    }
+
+    #[test]
+    fn what_cannot_be_played_or_read_says_which_and_why() {
+        let mut game = make_position("ttt", None, None).unwrap();
+        game.play("1,1").unwrap();
+        let taken = game.play("1,1").unwrap_err();
+        assert!(matches!(&taken, MoveError::Illegal { syntax, .. } if syntax.contains("x,y")));
+        let line = ["0,0", "2,2", "0,1", "9,9"].map(String::from);
+        let err = game.play_all(&line).unwrap_err();
+        assert_eq!((err.number, err.text.as_str()), (4, "9,9"));
+        let mut over = make_position("ttt", None, Some("oooxx....")).unwrap();
+        assert!(matches!(over.play("2,2"), Err(MoveError::Over { .. })));
+
+        let unreadable = make_position("othello", None, Some("z9")).err().unwrap();
+        assert!(
+            matches!(&unreadable, PositionError::Unreadable { title: "Othello", text, .. } if text == "z9"),
+            "{unreadable}"
+        );
+        let unknown = make_position("chess", None, None).err().unwrap();
+        assert!(matches!(unknown, PositionError::Game(_)), "{unknown}");
     }
 
     #[test]

@@ -96,7 +96,8 @@ impl Agent {
     #[pyo3(signature = (spec, game = None, *, board = None))]
     fn py_new(spec: &str, game: Option<&str>, board: Option<&str>) -> PyResult<Agent> {
         let game = game.unwrap_or(gamelab_games::DEFAULT);
-        let start = make_position(game, board, None).map_err(PositionError::new_err)?;
+        let start =
+            make_position(game, board, None).map_err(|e| PositionError::new_err(e.to_string()))?;
         let built = start
             .build_agent(spec)
             .map_err(|e| SpecError::new_err(e.to_string()))?;

@@ -43,7 +43,7 @@ impl Position {
     fn py_new(game: &str, position: Option<&str>, board: Option<&str>) -> PyResult<Position> {
         make_position(game, board, position)
             .map(Position::new)
-            .map_err(PositionError::new_err)
+            .map_err(|e| PositionError::new_err(e.to_string()))
     }
 
     /// The game's name in the catalogue (`ttt`, `othello`, `connect4`).
@@ -70,7 +70,9 @@ impl Position {
     #[pyo3(signature = (move_))]
     fn play(&mut self, move_: &Bound<'_, PyAny>) -> PyResult<String> {
         let text = move_text(move_)?;
-        self.inner.play(&text).map_err(IllegalMoveError::new_err)
+        self.inner
+            .play(&text)
+            .map_err(|e| IllegalMoveError::new_err(e.to_string()))
     }
 
     /// The position after `move`, leaving this one as it is.
@@ -78,7 +80,7 @@ impl Position {
     fn after(&self, move_: &Bound<'_, PyAny>) -> PyResult<Position> {
         let mut next = self.inner.clone_box();
         next.play(&move_text(move_)?)
-            .map_err(IllegalMoveError::new_err)?;
+            .map_err(|e| IllegalMoveError::new_err(e.to_string()))?;
         Ok(Position::new(next))
     }
 
@@ -172,7 +174,7 @@ impl Position {
     fn square_of(&self, move_: &Bound<'_, PyAny>) -> PyResult<Option<usize>> {
         self.inner
             .square_of(&move_text(move_)?)
-            .map_err(IllegalMoveError::new_err)
+            .map_err(|e| IllegalMoveError::new_err(e.to_string()))
     }
 
     /// The legal moves as numbered actions, in the order of `legal_moves()`: a square's
@@ -187,7 +189,7 @@ impl Position {
     fn action_of(&self, move_: &Bound<'_, PyAny>) -> PyResult<usize> {
         self.inner
             .action_of(&move_text(move_)?)
-            .map_err(IllegalMoveError::new_err)
+            .map_err(|e| IllegalMoveError::new_err(e.to_string()))
     }
 
     /// The legal move numbered `action` (see `legal_actions`), as the game writes it;

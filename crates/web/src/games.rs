@@ -8,7 +8,7 @@ pub fn any_position_after(
     moves: &[String],
 ) -> Result<Box<dyn gamelab_games::dyn_game::AnyGame>, crate::ApiError> {
     let mut game = gamelab_games::dyn_game::make_position(name, None, None)
-        .map_err(crate::ApiError::bad_request)?;
+        .map_err(|e| crate::ApiError::bad_request(e.to_string()))?;
     game.play_all(moves).map_err(|e| {
         crate::ApiError::bad_request(format!(
             "move {} (`{}`) of `moves`: {}",
