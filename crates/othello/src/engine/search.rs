@@ -1189,8 +1189,8 @@ impl<S: Store, B: Build> Walk<'_, S, B> {
             && ply > 0
             && beta == alpha + 1
             && let Some(cut) = crate::engine::probcut::cut(depth, 64 - (p | o).count_ones())
-            && let Some((high, low)) = self.probcut_bounds(cut, alpha, beta)
         {
+            let (high, low) = self.probcut_bounds(cut, alpha, beta);
             let shallow = crate::engine::probcut::shallow_depth(depth);
             if let Some(high) = high
                 && self.pvs(p, o, features, shallow, high - 1, high, ply) >= high
@@ -1273,7 +1273,7 @@ impl<S: Store, B: Build> Walk<'_, S, B> {
 
     /// Multi-ProbCut's bounds for a null window (alpha, beta): the shallow search's value
     /// at or above `high` predicts the deep one failing high, at or below `low` failing
-    /// low; `None` where that side may not cut. `None` for both sides together.
+    /// low; `None` where that side may not cut.
     ///
     /// Inside the evaluations' range the bound is the fitted line's, with `probcut`
     /// standard deviations to spare. At the evaluation's cap (±(WIN − 1)) the window asks
@@ -1291,27 +1291,31 @@ impl<S: Store, B: Build> Walk<'_, S, B> {
         cut: &crate::engine::probcut::Cut,
         alpha: i32,
         beta: i32,
-    ) -> Option<(Option<i32>, Option<i32>)> {
+    ) -> (Option<i32>, Option<i32>) {
         let scale = f64::from(SCALE);
         let margin = self.probcut * cut.sigma * scale;
-        let limit = f64::from(WIN - 1);
+        let cap = WIN - 1;
         let bound_for = |v: f64| {
+            let limit = f64::from(cap);
             ((v - cut.intercept * scale) / cut.slope)
                 .round()
                 .clamp(-limit, limit) as i32
         };
-        let cap = WIN - 1;
-        let high = match beta {
-            _ if beta.abs() > cap => None,
-            _ if beta == -cap => Some(beta),
-            _ => Some(bound_for(f64::from(beta) + margin)),
+        let high = if beta.abs() > cap {
+            None
+        } else if beta == -cap {
+            Some(beta)
+        } else {
+            Some(bound_for(f64::from(beta) + margin))
         };
-        let low = match alpha {
-            _ if alpha.abs() > cap => None,
-            _ if alpha == cap => Some(alpha),
-            _ => Some(bound_for(f64::from(alpha) - margin)),
+        let low = if alpha.abs() > cap {
+            None
+        } else if alpha == cap {
+            Some(alpha)
+        } else {
+            Some(bound_for(f64::from(alpha) - margin))
         };
-        (high.is_some() || low.is_some()).then_some((high, low))
+        (high, low)
     }
 
     /// A leaf, scored by the evaluation as it stands, without searching on (one where the
@@ -1496,12 +1500,13 @@ mod tests {
     }
 
     #[test]
-    fn won_positions_are_searched_with_cuts_at_and_beyond_the_evaluations_cap() {
+    fn won_positions_are_not_searched_full_width_for_a_finished_win() {
         // Every leaf in these positions is at the evaluation's cap (+64 discs less a
-        // 256th). At the cap, where ProbCut once stayed out, depth 14 of the first searched
-        // 42.6 M nodes for a finished win beyond the horizon (depth 12: 0.76 M); depth 16
-        // of the second (26 empties), whose aspiration window reaches across the cap,
-        // 63.5 M. With cuts there, tens of thousands.
+        // 256th). Depth 14 of the first, whose windows sit at the cap where ProbCut once
+        // stayed out, searched 42.6 M nodes for a finished win beyond the horizon (depth
+        // 12: 0.76 M); depth 16 of the second (26 empties), whose aspiration window reached
+        // across the cap, 63.5 M. With cuts at the cap and the window kept within it,
+        // tens of thousands.
         for (moves, depth) in [
             ("e6f4e3d6g4f6c7c6g7f5b7c4b4g6h6", 14),
             (
