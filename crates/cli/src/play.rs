@@ -97,7 +97,7 @@ pub fn run(args: PlayArgs) -> anyhow::Result<()> {
             .context(format!("`{spec}` is neither `human` nor a usable AI")),
         e => e.into(),
     })?;
-    if start.players.iter().any(|p| p.trim() != "human") {
+    if Side::BOTH.iter().any(|&side| session.spec(side).is_some()) {
         println!("seed {seed}");
     }
     if let Some(clock) = args.clock {

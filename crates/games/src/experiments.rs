@@ -129,6 +129,15 @@ impl Entrant {
         }
     }
 
+    /// Whether it stops by the clock (a spec with a `time` above 0): its moves, and the
+    /// results, then depend on the machine. A custom player is not known to.
+    fn is_timed<G: Described>(&self, registry: &Registry<G>) -> bool {
+        match self {
+            Entrant::Spec(spec) => registry.is_timed(spec),
+            Entrant::Custom { .. } => false,
+        }
+    }
+
     /// A fresh agent. Its spec was checked before: only a model file changed since can
     /// fail now, and that panics.
     fn build<G: Described>(
@@ -399,6 +408,31 @@ impl<G: Described> ErasedMatch<G> {
     fn build(&self, player: usize) -> Box<dyn Agent<G>> {
         self.players[player].build(&self.registry, self.board, &self.files)
     }
+
+    /// Plays the games on this process's threads as `live` says, each finished chunk
+    /// handed to `on_chunk` and the games in order to `on_games`, and completes `report`
+    /// with them, timed from `started`.
+    fn play_here(
+        &self,
+        live: LiveOptions<'_>,
+        on_chunk: &(dyn Fn(&ChunkResult<G::Move>) + Sync),
+        on_games: &mut dyn FnMut(Vec<PlayedGame<G::Move>>) -> bool,
+        report: MatchReport,
+        started: Instant,
+    ) -> Result<MatchRun, MatchError> {
+        let (make_a, make_b) = (|| self.build(0), || self.build(1));
+        let mut executor = LocalThreads::<G, Box<dyn Agent<G>>> {
+            make_a: &make_a,
+            make_b: &make_b,
+            live,
+            on_chunk,
+            on_games,
+        };
+        let played = executor
+            .play(&self.prepared)?
+            .expect("this process's threads play every game");
+        self.prepared.finish(report, &played, started)
+    }
 }
 
 impl<G: Described> AnyMatch for ErasedMatch<G> {
@@ -457,18 +491,7 @@ impl<G: Described> AnyMatch for ErasedMatch<G> {
                 },
             })
         };
-        let (make_a, make_b) = (|| self.build(0), || self.build(1));
-        let mut executor = LocalThreads::<G, Box<dyn Agent<G>>> {
-            make_a: &make_a,
-            make_b: &make_b,
-            live: options,
-            on_chunk: &on_chunk,
-            on_games: &mut |_| true,
-        };
-        let played = executor
-            .play(&self.prepared)?
-            .expect("this process's threads play every game");
-        self.prepared.finish(report, &played, started)
+        self.play_here(options, &on_chunk, &mut |_| true, report, started)
     }
 
     fn play_recorded(
@@ -486,21 +509,11 @@ impl<G: Described> AnyMatch for ErasedMatch<G> {
             let Some(format) = format else { return true };
             (games.iter()).all(|g| on_record(record_line::<G>(g, [a, b], seed, format)))
         };
-        let (make_a, make_b) = (|| self.build(0), || self.build(1));
-        let mut executor = LocalThreads::<G, Box<dyn Agent<G>>> {
-            make_a: &make_a,
-            make_b: &make_b,
-            live: LiveOptions {
-                stop,
-                ..LiveOptions::for_match(&self.prepared.config(), format.is_some())
-            },
-            on_chunk: &on_chunk,
-            on_games: &mut on_games,
+        let live = LiveOptions {
+            stop,
+            ..LiveOptions::for_match(&self.prepared.config(), format.is_some())
         };
-        let played = executor
-            .play(&self.prepared)?
-            .expect("this process's threads play every game");
-        self.prepared.finish(self.report(), &played, started)
+        self.play_here(live, &on_chunk, &mut on_games, self.report(), started)
     }
 
     fn play_range(&self, range: Range<u64>, format: Option<RecordFormat>) -> GamesPlayed {
@@ -541,10 +554,7 @@ impl<G: Described> AnyMatch for ErasedMatch<G> {
     }
 
     fn timed(&self) -> [bool; 2] {
-        self.players.each_ref().map(|p| match p {
-            Entrant::Spec(spec) => self.registry.is_timed(spec),
-            Entrant::Custom { .. } => false,
-        })
+        self.players.each_ref().map(|p| p.is_timed(&self.registry))
     }
 
     fn record_format(&self, path: &Path) -> RecordFormat {
@@ -717,10 +727,7 @@ impl<G: Described> AnyTournament for ErasedTournament<G> {
 
     fn timed(&self) -> Vec<bool> {
         (self.entrants.iter())
-            .map(|e| match e {
-                Entrant::Spec(spec) => self.registry.is_timed(spec),
-                Entrant::Custom { .. } => false,
-            })
+            .map(|e| e.is_timed(&self.registry))
             .collect()
     }
 }
