@@ -59,6 +59,17 @@ pub struct Solver {
 impl Solver {
     /// The value for the side to move (see the module), and a move that keeps it (`None`
     /// once the game is over).
+    ///
+    /// ```
+    /// use gamelab_core::{Game, Notation};
+    /// use gamelab_connect4::{ConnectFour, solve::Solver};
+    ///
+    /// // Red has three in column d: it wins now, with 35 squares left (see the module).
+    /// let game = ConnectFour::parse_position("dcdcdc").unwrap();
+    /// let (value, best) = Solver::default().solve(&game);
+    /// assert_eq!(best, Some(game.parse_move("d").unwrap()));
+    /// assert!(value > 0);
+    /// ```
     pub fn solve(&mut self, game: &ConnectFour) -> (i8, Option<Move>) {
         let mut pos = game.clone();
         if pos.is_over() {

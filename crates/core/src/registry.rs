@@ -585,6 +585,19 @@ impl<G: Game> Registry<G> {
 
     /// Builds the agent a spec names, e.g. `ai12s:score_victory=200`, reading any file
     /// it names wherever the path points (for the command line, run by the file's owner).
+    ///
+    /// ```
+    /// use gamelab_core::{Game, SpecError, game_rng, Side};
+    /// use gamelab_ttt::{Position, ai};
+    ///
+    /// let registry = ai::registry();
+    /// let mut agent = registry.build("ai12s:score_victory=200").unwrap();
+    /// let pos: Position = "oo.xx....".parse().unwrap();
+    /// let mut rng = game_rng(1, 0, Side::First);
+    /// // o completes its top row.
+    /// assert_eq!(agent.choose(&pos, &mut rng).to_string(), "(2, 0)");
+    /// assert!(matches!(registry.build("ai99"), Err(SpecError::UnknownAgent { .. })));
+    /// ```
     pub fn build(&self, spec: &str) -> Result<Box<dyn Agent<G>>, SpecError> {
         self.build_with(spec, &FileAccess::Any)
     }

@@ -198,6 +198,11 @@ impl GameTree {
 /// The value of the start position, by memoised minimax over positions (5,478 of them):
 /// "solve from the start". Positions are memoised by their base-3 number (Σ cellᵢ·3ⁱ,
 /// o 1, x 2), a 19,683-byte table that stays in cache.
+///
+/// ```
+/// // Tic-tac-toe is a draw with perfect play.
+/// assert_eq!(gamelab_ttt::solve::solve_start(), 0);
+/// ```
 pub fn solve_start() -> Value {
     const POW3: [usize; 9] = [1, 3, 9, 27, 81, 243, 729, 2_187, 6_561];
     fn value(m: Marks, index: usize, memo: &mut [i8]) -> Value {

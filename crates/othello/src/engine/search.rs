@@ -447,6 +447,21 @@ impl Searcher {
     }
 
     /// Searches `pos` within `limits`.
+    ///
+    /// ```
+    /// use gamelab_core::Game;
+    /// use gamelab_othello::search::{Limits, Searcher};
+    /// use gamelab_othello::{Othello, learned};
+    ///
+    /// let mut searcher = Searcher::new(learned::shipped());
+    /// let result = searcher.search(&Othello::new(), Limits::to_depth(6));
+    /// assert!(Othello::new().legal_moves().contains(&result.best));
+    /// assert_eq!((result.depth, result.exact), (6, false));
+    /// assert_eq!(result.pv[0], result.best);
+    /// // No clock: the same nodes on every machine and every run.
+    /// let again = Searcher::new(learned::shipped()).search(&Othello::new(), Limits::to_depth(6));
+    /// assert_eq!(again.nodes, result.nodes);
+    /// ```
     pub fn search(&mut self, pos: &Othello, limits: Limits) -> SearchResult {
         let started = Instant::now();
         self.nodes = 0;

@@ -1090,6 +1090,24 @@ fn no_move(b: impl Build, w: &mut Worker<'_>, p: u64, o: u64, alpha: i32, passed
 impl Solver {
     /// The exact score of `pos` for the side to move and a best move (`None` when the game
     /// is over).
+    ///
+    /// ```
+    /// use gamelab_core::Game;
+    /// use gamelab_othello::endgame::Solver;
+    /// use gamelab_othello::{Othello, learned};
+    ///
+    /// // A game played by taking the first legal move, stopped at 12 empty squares.
+    /// let mut pos = Othello::new();
+    /// while pos.empties() > 12 {
+    ///     pos.play(pos.legal_moves()[0]).unwrap();
+    /// }
+    /// let mut solver = Solver::with_model(learned::shipped());
+    /// let (score, best) = solver.solve(&pos);
+    /// // The best move keeps the score: the reply's score is its negation.
+    /// let best = best.unwrap();
+    /// pos.play(best).unwrap();
+    /// assert_eq!(Solver::with_model(learned::shipped()).solve(&pos).0, -score);
+    /// ```
     pub fn solve(&mut self, pos: &Othello) -> (i32, Option<Move>) {
         self.solve_until(pos, None)
             .expect("a solve with no stop runs to its end")
