@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use anyhow::{Context, bail};
 use clap::Args;
 use gamelab_core::record::GameRecord;
-use gamelab_games::records::{RecordsError, Replayed};
+use gamelab_games::records::Replayed;
 
 #[derive(Args, Debug)]
 pub struct ReplayArgs {
@@ -26,7 +26,7 @@ pub fn run(args: ReplayArgs) -> anyhow::Result<()> {
     let records = gamelab_games::records::load(&args.file, Some(&args.game.game)).map_err(|e| {
         match e {
             // A CSV does not say its game: the one asked for may be the wrong one.
-            RecordsError::Invalid(_) if csv => anyhow::anyhow!("{e}; pick the game with --game"),
+            e if csv && e.is_invalid_record() => anyhow::anyhow!("{e}; pick the game with --game"),
             e => e.into(),
         }
     })?;

@@ -105,7 +105,8 @@ impl Drop for Watchdog {
 /// An agent that gave up a game: a program outside gamelab that crashed, stalled, or
 /// answered something that is not a legal move. The arena scores the game as a loss for
 /// it, with the reason in its record.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{reason}")]
 pub struct Forfeit {
     pub reason: String,
     /// The agent was told to stop the whole match at a failure rather than lose the game

@@ -51,13 +51,6 @@ pub enum ProgramError {
     Ended { ended: String, what: String },
 }
 
-/// The protocols above keep their reasons as text (a forfeit's, an error's).
-impl From<ProgramError> for String {
-    fn from(e: ProgramError) -> String {
-        e.to_string()
-    }
-}
-
 /// A program run as a child process, started on demand and kept until it fails.
 pub struct ChildProgram {
     /// The program and its arguments.

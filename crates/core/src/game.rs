@@ -181,6 +181,52 @@ pub enum HeadersError {
     ControlCharacter { part: &'static str },
 }
 
+/// Why squares set up one by one ([`Notation::from_cells`]) are not a position of the
+/// game; `E` is the game's own [`Notation::PositionError`].
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SetUpError<E> {
+    #[error("{game} cannot be set up square by square")]
+    Unsupported { game: &'static str },
+    #[error("{given} squares: expected {expected}, one for each square of the board")]
+    Squares { given: usize, expected: usize },
+    /// The squares make no position the game could reach.
+    #[error(transparent)]
+    Position(E),
+}
+
+/// Why records could not be written in, or read from, a game's own format
+/// ([`Notation::write_record`], [`Notation::read_records`]).
+#[derive(Clone, Debug, thiserror::Error)]
+pub enum RecordFormatError {
+    #[error("{game} has no record format of its own")]
+    NoFormat { game: &'static str },
+    /// The format's own error (Othello's is `gamelab_othello::ggf::GgfRecordError`), to
+    /// downcast where its kind matters.
+    #[error(transparent)]
+    Format(std::sync::Arc<dyn Error + Send + Sync>),
+}
+
+impl RecordFormatError {
+    /// The format's own error, kept whole.
+    pub fn format(error: impl Error + Send + Sync + 'static) -> RecordFormatError {
+        RecordFormatError::Format(std::sync::Arc::new(error))
+    }
+}
+
+/// Two format errors are equal when they are of one kind and say the same: a format's
+/// own error need not compare.
+impl PartialEq for RecordFormatError {
+    fn eq(&self, other: &RecordFormatError) -> bool {
+        match (self, other) {
+            (Self::NoFormat { game: a }, Self::NoFormat { game: b }) => a == b,
+            (Self::Format(a), Self::Format(b)) => a.to_string() == b.to_string(),
+            _ => false,
+        }
+    }
+}
+
+impl Eq for RecordFormatError {}
+
 /// A game's notation: reading positions and moves as people and files write them, and the
 /// words for its sides and results.
 pub trait Notation: Game {
@@ -231,9 +277,27 @@ pub trait Notation: Game {
     /// A position set up square by square, as a position editor makes it: `cells` row by
     /// row, the side on each square or none, and the side to move. Refused, with the
     /// reason, where the game could not be in that position.
-    fn from_cells(cells: &[Option<Side>], to_move: Side) -> Result<Self, String> {
+    ///
+    /// ```
+    /// use gamelab_core::{Notation, SetUpError, Side};
+    /// use gamelab_ttt::{ParsePositionError, Position};
+    ///
+    /// let mut cells = [None; 9];
+    /// cells[4] = Some(Side::First);
+    /// let pos = Position::<gamelab_ttt::board::Bitboard>::from_cells(&cells, Side::Second);
+    /// assert_eq!(pos.unwrap().to_string().lines().nth(2), Some(".O."));
+    /// // With one o on the board, x is to move.
+    /// assert!(matches!(
+    ///     Position::<gamelab_ttt::board::Bitboard>::from_cells(&cells, Side::First),
+    ///     Err(SetUpError::Position(ParsePositionError::Turn { o: 1, x: 0, .. }))
+    /// ));
+    /// ```
+    fn from_cells(
+        cells: &[Option<Side>],
+        to_move: Side,
+    ) -> Result<Self, SetUpError<Self::PositionError>> {
         let _ = (cells, to_move);
-        Err("this game cannot be set up square by square".to_string())
+        Err(SetUpError::Unsupported { game: Self::NAME })
     }
 
     /// One move as people type it, which [`Notation::parse_move`] reads back (a front end
@@ -283,16 +347,19 @@ pub trait Notation: Game {
 
     /// A game record in that format, on one line (only for games with
     /// [`Notation::RECORD_EXTENSION`]).
-    fn write_record(record: &crate::record::GameRecord) -> Result<String, String> {
+    fn write_record(record: &crate::record::GameRecord) -> Result<String, RecordFormatError> {
         let _ = record;
-        Err(format!("{} has no record format of its own", Self::NAME))
+        Err(RecordFormatError::NoFormat { game: Self::NAME })
     }
 
     /// Every game of a file in that format, as records numbered from 0 in file order
     /// (unless the file says otherwise); `name` is the source errors name.
-    fn read_records(text: &str, name: &str) -> Result<Vec<crate::record::GameRecord>, String> {
+    fn read_records(
+        text: &str,
+        name: &str,
+    ) -> Result<Vec<crate::record::GameRecord>, RecordFormatError> {
         let _ = (text, name);
-        Err(format!("{} has no record format of its own", Self::NAME))
+        Err(RecordFormatError::NoFormat { game: Self::NAME })
     }
 }
 

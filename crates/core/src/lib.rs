@@ -52,7 +52,8 @@ pub use describe::{
     BoardError, CatalogueEntry, Described, GameVisitor, PieceStyle, Preset, Rating, Single,
 };
 pub use game::{
-    EngineHooks, Game, GameHeaders, HeadersError, MoveList, Notation, without_move_number,
+    EngineHooks, Game, GameHeaders, HeadersError, MoveList, Notation, RecordFormatError,
+    SetUpError, without_move_number,
 };
 pub use random::{GameRng, SideStream, StreamKey, WORDS_PER_GAME, game_rng};
 pub use registry::{

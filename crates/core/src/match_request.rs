@@ -98,8 +98,11 @@ pub enum MatchError {
     Window(f64),
     #[error("the list of openings is empty; ask for none to start every game from the start")]
     NoOpenings,
-    #[error("opening {number}: {reason}")]
-    Opening { number: usize, reason: String },
+    #[error("opening {number}: {error}")]
+    Opening {
+        number: usize,
+        error: arena::OpeningMovesError,
+    },
     #[error(transparent)]
     OpeningFile(#[from] OpeningFileError),
     #[error("openings: {0}")]
@@ -274,11 +277,9 @@ impl Openings {
                     .iter()
                     .enumerate()
                     .map(|(i, moves)| {
-                        arena::opening_from_texts::<G>(moves).map_err(|reason| {
-                            MatchError::Opening {
-                                number: i + 1,
-                                reason,
-                            }
+                        arena::opening_from_texts::<G>(moves).map_err(|error| MatchError::Opening {
+                            number: i + 1,
+                            error,
                         })
                     })
                     .collect::<Result<Vec<_>, _>>()?;
@@ -418,6 +419,29 @@ impl<G: Notation + EngineHooks> PreparedMatch<G> {
     /// and with `keep_games` every game in index order. For code that plays a match
     /// itself (a learning curve, a training round's strength test) rather than a front
     /// end's executor.
+    ///
+    /// ```
+    /// use gamelab_core::FileAccess;
+    /// use gamelab_core::match_request::MatchRequest;
+    /// use gamelab_ttt::{Position, ai};
+    ///
+    /// let registry = ai::registry();
+    /// let mut request = MatchRequest::new("ai5", "ai2");
+    /// request.games_per_side = Some(50);
+    /// request.seed = 7;
+    /// let mut play = |threads| {
+    ///     request.threads = threads;
+    ///     let prepared = request.prepare::<Position>(&registry, &FileAccess::Any).unwrap();
+    ///     let (a, b) = (|| registry.build("ai5").unwrap(), || registry.build("ai2").unwrap());
+    ///     prepared.run_here(&a, &b, &|_games| {}, true).unwrap()
+    /// };
+    /// let (run, games) = play(1);
+    /// assert_eq!((run.report.played, games.len()), (100, 100));
+    /// // ai5 takes a win when it has one; ai2 plays at random.
+    /// assert!(run.report.total.win > run.report.total.lose);
+    /// // The same seed, the same games, on any number of threads.
+    /// assert_eq!(play(2).0.report.digest, run.report.digest);
+    /// ```
     pub fn run_here<A: Agent<G>>(
         &self,
         make_a: &AgentFactory<'_, A>,

@@ -179,12 +179,31 @@ pub enum ReplayError {
         second: &'static str,
     },
     /// The game's own format could not hold it.
-    #[error("{0}")]
-    Format(String),
+    #[error(transparent)]
+    Format(#[from] crate::game::RecordFormatError),
 }
 
 /// Replays a record's moves from the start position, checking each one; returns every
 /// position from the start to the end.
+///
+/// ```
+/// use gamelab_core::record::{GameRecord, ReplayError, replay};
+/// use gamelab_ttt::Position;
+///
+/// let mut record = GameRecord {
+///     game: "ttt".into(),
+///     index: 0,
+///     seed: 0,
+///     first: "ai1".into(),
+///     second: "ai2".into(),
+///     moves: ["0,0", "1,1", "0,1", "2,2", "0,2"].map(String::from).to_vec(),
+///     result: "o".into(),
+///     forfeit: None,
+/// };
+/// assert_eq!(replay::<Position>(&record).unwrap().len(), 6);
+/// record.result = "x".into();
+/// assert!(matches!(replay::<Position>(&record), Err(ReplayError::Result { .. })));
+/// ```
 pub fn replay<G: Notation>(record: &GameRecord) -> Result<Vec<G>, ReplayError> {
     if record.game != G::NAME {
         return Err(ReplayError::OtherGame {

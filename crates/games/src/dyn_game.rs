@@ -18,8 +18,8 @@ use std::ops::ControlFlow;
 
 use gamelab_core::valuation::ScoreScale;
 use gamelab_core::{
-    Agent, DeepScore, Deepening, DeepeningEnd, Described, FileAccess, Game, GameRng, GameVisitor,
-    MoveStat, Outcome, SearchStats, Side, SpecError, StopFlag,
+    Agent, DeepScore, Deepening, DeepeningEnd, Described, FileAccess, Forfeit, Game, GameRng,
+    GameVisitor, MoveStat, Outcome, SearchStats, Side, SpecError, StopFlag,
 };
 
 use crate::views::{BoardView, MoveScoreView, MoveView};
@@ -89,11 +89,11 @@ pub trait AnyGame: Send + Sync + 'static {
     /// The action of a legal move.
     fn action_of(&self, mv: &str) -> Result<usize, MoveError>;
     /// The legal move whose action is `action`, as the game writes it.
-    fn move_of(&self, action: usize) -> Result<String, String>;
+    fn move_of(&self, action: usize) -> Result<String, ActionError>;
     /// The perfect-play value of the position for the side to move (+1 a win, 0 a draw,
     /// −1 a loss) and each legal move's, in order, found by walking the whole tree below
     /// it: only for games whose tree fits in memory ([`AnyGame::tree_fits_in_memory`]).
-    fn solve(&self) -> Result<Solved, String>;
+    fn solve(&self) -> Result<Solved, SolveError>;
     /// The AI a front end suggests for analysis ([`Described::ANALYSIS_AI`]).
     fn analysis_ai(&self) -> &'static str;
     /// Builds the AI `spec` for positions of this exact type, reading any file it names.
@@ -118,7 +118,50 @@ pub trait AnyGame: Send + Sync + 'static {
     }
     /// The game so far in the game's own format (Othello's GGF), when the moves reach this
     /// position from the start.
-    fn write_game(&self, players: [&str; 2]) -> Result<String, String>;
+    fn write_game(&self, players: [&str; 2]) -> Result<String, WriteGameError>;
+}
+
+/// An action that names no legal move here ([`AnyGame::move_of`]).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ActionError {
+    #[error("the game is over; no action is legal")]
+    Over,
+    #[error("action {action} is not one of {game}'s: expected 0 to {last}")]
+    OutOfRange {
+        action: usize,
+        game: &'static str,
+        last: usize,
+    },
+    #[error(
+        "action {action} is not legal here: the legal actions are {}",
+        list(legal)
+    )]
+    Illegal { action: usize, legal: Vec<usize> },
+}
+
+fn list(actions: &[usize]) -> String {
+    let texts: Vec<String> = actions.iter().map(ToString::to_string).collect();
+    texts.join(", ")
+}
+
+/// Why a position cannot be solved ([`AnyGame::solve`]).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SolveError {
+    #[error(
+        "solving walks every position below this one, and {game} has too many for that (it is for games as small as tic-tac-toe)"
+    )]
+    TreeTooBig { game: &'static str },
+}
+
+/// Why the game so far cannot be written in its own format ([`AnyGame::write_game`]).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum WriteGameError {
+    #[error(
+        "this position was read from a board, not reached by moves from the start: there is no game to write"
+    )]
+    NotFromStart,
+    #[error("{game} has no record format of its own")]
+    NoFormat { game: &'static str },
 }
 
 /// A position's perfect-play values for the side to move ([`AnyGame::solve`]).
@@ -311,25 +354,24 @@ impl<G: Described> AnyGame for DynGame<G> {
         self.parse(mv).map(|m| G::move_code(m) as usize)
     }
 
-    fn move_of(&self, action: usize) -> Result<String, String> {
+    fn move_of(&self, action: usize) -> Result<String, ActionError> {
         let legal = self.game.legal_moves();
         if let Some(mv) = legal.iter().find(|&&m| G::move_code(m) as usize == action) {
             return Ok(G::write_move(*mv));
         }
-        let actions: Vec<String> = legal.iter().map(|&m| G::move_code(m).to_string()).collect();
         Err(if self.game.is_over() {
-            "the game is over; no action is legal".to_string()
+            ActionError::Over
         } else if action >= G::ACTIONS {
-            format!(
-                "action {action} is not one of {}'s: expected 0 to {}",
-                G::NAME,
-                G::ACTIONS - 1
-            )
+            ActionError::OutOfRange {
+                action,
+                game: G::NAME,
+                last: G::ACTIONS - 1,
+            }
         } else {
-            format!(
-                "action {action} is not legal here: the legal actions are {}",
-                actions.join(", ")
-            )
+            ActionError::Illegal {
+                action,
+                legal: self.legal_actions(),
+            }
         })
     }
 
@@ -353,7 +395,7 @@ impl<G: Described> AnyGame for DynGame<G> {
             .collect()
     }
 
-    fn write_game(&self, players: [&str; 2]) -> Result<String, String> {
+    fn write_game(&self, players: [&str; 2]) -> Result<String, WriteGameError> {
         let mut from_start = G::start();
         for &mv in self.game.history() {
             if from_start.check_move(mv).is_err() {
@@ -362,28 +404,23 @@ impl<G: Described> AnyGame for DynGame<G> {
             from_start.play_unchecked(mv);
         }
         if from_start.key() != self.game.key() {
-            return Err(
-                "this position was read from a board, not reached by moves from the start: there is no game to write".into(),
-            );
+            return Err(WriteGameError::NotFromStart);
         }
         let headers = gamelab_core::GameHeaders {
             players: players.map(|p| Some(p.to_string())),
             ..Default::default()
         };
         G::write_game(self.game.history(), &headers)
-            .ok_or_else(|| format!("{} has no record format of its own", G::NAME))
+            .ok_or(WriteGameError::NoFormat { game: G::NAME })
     }
 
     fn analysis_ai(&self) -> &'static str {
         G::ANALYSIS_AI
     }
 
-    fn solve(&self) -> Result<Solved, String> {
+    fn solve(&self) -> Result<Solved, SolveError> {
         if !G::TREE_FITS_IN_MEMORY {
-            return Err(format!(
-                "solving walks every position below this one, and {} has too many for that (it is for games as small as tic-tac-toe)",
-                G::NAME
-            ));
+            return Err(SolveError::TreeTooBig { game: G::NAME });
         }
         let mut values = gamelab_core::proof::GameValues::new();
         let mover = self.game.to_move();
@@ -457,7 +494,7 @@ pub trait AnyAgent: Send {
     fn position_type(&self) -> TypeId;
     /// The positions must be of [`AnyAgent::position_type`]. An agent that gave up (an
     /// outside program that failed) says why.
-    fn choose(&mut self, pos: &dyn AnyGame, rng: &mut GameRng) -> Result<String, String>;
+    fn choose(&mut self, pos: &dyn AnyGame, rng: &mut GameRng) -> Result<String, Box<Forfeit>>;
     fn policy(&mut self, pos: &dyn AnyGame) -> Option<Vec<(String, f64)>>;
     fn explain(&mut self, pos: &dyn AnyGame) -> Option<String>;
     fn move_scores(&mut self, pos: &dyn AnyGame) -> Option<Vec<(String, f64)>>;
@@ -530,11 +567,10 @@ impl<G: Described> AnyAgent for DynAgent<G> {
         TypeId::of::<DynGame<G>>()
     }
 
-    fn choose(&mut self, pos: &dyn AnyGame, rng: &mut GameRng) -> Result<String, String> {
+    fn choose(&mut self, pos: &dyn AnyGame, rng: &mut GameRng) -> Result<String, Box<Forfeit>> {
         self.agent
             .try_choose(Self::game(pos), rng)
             .map(G::write_move)
-            .map_err(|f| f.reason)
     }
 
     fn policy(&mut self, pos: &dyn AnyGame) -> Option<Vec<(String, f64)>> {
@@ -643,6 +679,50 @@ mod tests {
         );
         let unknown = make_position("chess", None, None).err().unwrap();
         assert!(matches!(unknown, PositionError::Game(_)), "{unknown}");
+    }
+
+    #[test]
+    fn actions_solves_and_games_that_cannot_be_had_say_which_kind() {
+        let game = make_position("ttt", None, Some("1,1")).unwrap();
+        assert_eq!(game.move_of(0).unwrap(), "0,0");
+        assert_eq!(
+            game.move_of(4),
+            Err(ActionError::Illegal {
+                action: 4,
+                legal: vec![0, 1, 2, 3, 5, 6, 7, 8]
+            })
+        );
+        assert!(matches!(
+            game.move_of(9),
+            Err(ActionError::OutOfRange { last: 8, .. })
+        ));
+        let over = make_position("ttt", None, Some("oooxx....")).unwrap();
+        assert_eq!(over.move_of(5), Err(ActionError::Over));
+
+        assert_eq!(game.solve().unwrap().value, 0);
+        let mut othello = make_position("othello", None, None).unwrap();
+        othello.play("f5").unwrap();
+        assert_eq!(
+            othello.solve(),
+            Err(SolveError::TreeTooBig { game: "othello" })
+        );
+
+        assert!(
+            othello
+                .write_game(["a", "b"])
+                .unwrap()
+                .starts_with("(;GM[Othello]")
+        );
+        assert_eq!(
+            game.write_game(["a", "b"]),
+            Err(WriteGameError::NoFormat { game: "ttt" })
+        );
+        let board = (gamelab_othello::transcript::parse("f5").unwrap().1).board_string();
+        let set_up = make_position("othello", None, Some(&board)).unwrap();
+        assert_eq!(
+            set_up.write_game(["a", "b"]).map(drop).unwrap_err(),
+            WriteGameError::NotFromStart
+        );
     }
 
     #[test]

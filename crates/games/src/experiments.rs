@@ -50,7 +50,7 @@ use gamelab_core::match_request::{
     PreparedTournament, TournamentRequest,
 };
 use gamelab_core::proof::never_loses;
-use gamelab_core::record::{GameRecord, RecordFormat};
+use gamelab_core::record::{GameRecord, RecordFormat, ReplayError};
 use gamelab_core::tournament::{TournamentReport, tabulate};
 use gamelab_core::{
     Agent, Described, FileAccess, GameRng, GameVisitor, Policy, Registry, Side, SpecError, StopFlag,
@@ -288,7 +288,7 @@ pub trait AnyMatch: Send + Sync {
         stop: Option<&StopFlag>,
         progress: &(dyn Fn(u64) + Sync),
         format: Option<RecordFormat>,
-        on_record: &mut dyn FnMut(Result<String, String>) -> bool,
+        on_record: &mut dyn FnMut(Result<String, ReplayError>) -> bool,
     ) -> Result<MatchRun, MatchError>;
     /// Plays the games `range` (indices from 0 to twice the games a side) on this thread:
     /// a share of the match played elsewhere, say by a cluster's process. The same games,
@@ -308,7 +308,11 @@ pub trait AnyMatch: Send + Sync {
     /// own for its extension, JSON Lines otherwise.
     fn record_format(&self, path: &Path) -> RecordFormat;
     /// A game's record in `format`, as `gamelab match --records` writes it.
-    fn write_record(&self, record: &GameRecord, format: RecordFormat) -> Result<String, String>;
+    fn write_record(
+        &self,
+        record: &GameRecord,
+        format: RecordFormat,
+    ) -> Result<String, ReplayError>;
     /// The extension of the game's own record format (Othello's `ggf`), if it has one.
     fn native_extension(&self) -> Option<&'static str>;
 }
@@ -318,7 +322,8 @@ pub trait AnyMatch: Send + Sync {
 pub struct GamesPlayed {
     pub totals: ChunkTotals,
     /// Each game's record line, in the order of the games, when a format was asked for
-    /// (or why one could not be written).
+    /// (or why one could not be written: the [`ReplayError`]'s message, which is what
+    /// crosses between processes).
     pub lines: Result<Vec<String>, String>,
 }
 
@@ -499,7 +504,7 @@ impl<G: Described> AnyMatch for ErasedMatch<G> {
         stop: Option<&StopFlag>,
         progress: &(dyn Fn(u64) + Sync),
         format: Option<RecordFormat>,
-        on_record: &mut dyn FnMut(Result<String, String>) -> bool,
+        on_record: &mut dyn FnMut(Result<String, ReplayError>) -> bool,
     ) -> Result<MatchRun, MatchError> {
         let started = Instant::now();
         let [a, b] = &self.prepared.request.names;
@@ -532,7 +537,8 @@ impl<G: Described> AnyMatch for ErasedMatch<G> {
             None => Ok(Vec::new()),
             Some(format) => (chunk.games.iter())
                 .map(|g| record_line::<G>(g, [a, b], cfg.seed, format))
-                .collect(),
+                .collect::<Result<_, _>>()
+                .map_err(|e| e.to_string()),
         };
         GamesPlayed {
             totals: chunk.totals(),
@@ -561,8 +567,12 @@ impl<G: Described> AnyMatch for ErasedMatch<G> {
         RecordFormat::of::<G>(path)
     }
 
-    fn write_record(&self, record: &GameRecord, format: RecordFormat) -> Result<String, String> {
-        format.line::<G>(record, None).map_err(|e| e.to_string())
+    fn write_record(
+        &self,
+        record: &GameRecord,
+        format: RecordFormat,
+    ) -> Result<String, ReplayError> {
+        format.line::<G>(record, None)
     }
 
     fn native_extension(&self) -> Option<&'static str> {
@@ -576,9 +586,9 @@ fn record_line<G: Described>(
     [a, b]: [&str; 2],
     seed: u64,
     format: RecordFormat,
-) -> Result<String, String> {
+) -> Result<String, ReplayError> {
     let record = GameRecord::of::<G>(g, a, b, seed);
-    (format.line::<G>(&record, Some((&g.moves, g.outcome)))).map_err(|e| e.to_string())
+    format.line::<G>(&record, Some((&g.moves, g.outcome)))
 }
 
 /// Plays the round robin `request` of game `game` between `entrants`, whose names

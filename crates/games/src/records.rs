@@ -27,8 +27,8 @@
 
 use std::path::Path;
 
-use gamelab_core::record::{self, GameRecord, RecordFormat};
-use gamelab_core::{Described, GameVisitor};
+use gamelab_core::record::{self, GameRecord, RecordFormat, ReplayError};
+use gamelab_core::{Described, GameVisitor, RecordFormatError};
 
 use crate::CatalogueError;
 
@@ -45,13 +45,46 @@ pub enum RecordsError {
         path: String,
         error: std::io::Error,
     },
-    /// A record, or a line of the file, is not a game of its game.
-    #[error("{0}")]
-    Invalid(String),
+    /// A record is not a game of its game.
+    #[error(transparent)]
+    Replay(#[from] ReplayError),
+    /// Record `number` (from 0) of those to save is not a game of its game.
+    #[error("record {number}: {error}")]
+    Record { number: usize, error: ReplayError },
+    /// The game's own format did not read or write.
+    #[error(transparent)]
+    Format(#[from] RecordFormatError),
+    #[error("{name}: a table of games is written for spreadsheets, not read back: use JSON Lines")]
+    Table { name: String },
+    /// A line of the article's CSV is not a game of `game`.
+    #[error("{name}, line {line}: {error} (is it a {game} records file?)")]
+    Csv {
+        name: String,
+        line: usize,
+        error: ReplayError,
+        game: &'static str,
+    },
+    #[error("{name}, line {line}: not a game record ({error})")]
+    NotARecord {
+        name: String,
+        line: usize,
+        error: serde_json::Error,
+    },
+    /// A line of a JSON Lines file is a record, but not of a game played in the catalogue.
+    #[error("{name}, line {line}: {error}")]
+    Line {
+        name: String,
+        line: usize,
+        error: Box<RecordsError>,
+    },
 }
 
-fn invalid(message: String) -> RecordsError {
-    RecordsError::Invalid(message)
+impl RecordsError {
+    /// Whether a record or a line of the file is at fault, not the game asked for or the
+    /// file system.
+    pub fn is_invalid_record(&self) -> bool {
+        !matches!(self, RecordsError::Game(_) | RecordsError::File { .. })
+    }
 }
 
 /// Writes `records` of `game` to `path` in the format its extension picks, atomically
@@ -70,7 +103,7 @@ pub fn save(game: &str, records: &[GameRecord], path: &Path) -> Result<usize, Re
                 .map(|(i, r)| {
                     record::replay::<G>(r)
                         .and_then(|_| format.line::<G>(r, None))
-                        .map_err(|e| invalid(format!("record {i}: {e}")))
+                        .map_err(|error| RecordsError::Record { number: i, error })
                 })
                 .collect::<Result<_, _>>()?;
             gamelab_core::files::write_atomically(path, |w| {
@@ -115,21 +148,22 @@ pub fn read(text: &str, name: &str, game: &str) -> Result<Vec<GameRecord>, Recor
         fn visit<G: Described>(self) -> Self::Output {
             let Read(text, name) = self;
             match RecordFormat::of::<G>(Path::new(name)) {
-                RecordFormat::Native => G::read_records(text, name).map_err(invalid),
-                RecordFormat::Table => Err(invalid(format!(
-                    "{name}: a table of games is written for spreadsheets, not read back: use JSON Lines"
-                ))),
+                RecordFormat::Native => Ok(G::read_records(text, name)?),
+                RecordFormat::Table => Err(RecordsError::Table {
+                    name: name.to_string(),
+                }),
                 RecordFormat::Csv => text
                     .lines()
                     .filter(|l| !l.trim().is_empty())
                     .enumerate()
                     .map(|(i, line)| {
-                        record::record_from_csv::<G>(line, i as u64).map_err(|e| {
-                            invalid(format!(
-                                "{name}, line {}: {e} (is it a {} records file?)",
-                                i + 1,
-                                G::NAME
-                            ))
+                        record::record_from_csv::<G>(line, i as u64).map_err(|error| {
+                            RecordsError::Csv {
+                                name: name.to_string(),
+                                line: i + 1,
+                                error,
+                                game: G::NAME,
+                            }
                         })
                     })
                     .collect(),
@@ -138,12 +172,19 @@ pub fn read(text: &str, name: &str, game: &str) -> Result<Vec<GameRecord>, Recor
                     .enumerate()
                     .filter(|(_, l)| !l.trim().is_empty())
                     .map(|(i, line)| {
-                        let at = |e: &dyn std::fmt::Display| {
-                            invalid(format!("{name}, line {}: {e}", i + 1))
-                        };
-                        let record: GameRecord = serde_json::from_str(line)
-                            .map_err(|e| at(&format!("not a game record ({e})")))?;
-                        check(&record).map_err(|e| at(&e))?;
+                        let (name, line_number) = (name.to_string(), i + 1);
+                        let record: GameRecord = serde_json::from_str(line).map_err(|error| {
+                            RecordsError::NotARecord {
+                                name: name.clone(),
+                                line: line_number,
+                                error,
+                            }
+                        })?;
+                        check(&record).map_err(|error| RecordsError::Line {
+                            name,
+                            line: line_number,
+                            error: Box::new(error),
+                        })?;
                         Ok(record)
                     })
                     .collect(),
@@ -159,9 +200,7 @@ pub fn check(record: &GameRecord) -> Result<(), RecordsError> {
     impl GameVisitor for Check<'_> {
         type Output = Result<(), RecordsError>;
         fn visit<G: Described>(self) -> Self::Output {
-            record::replay::<G>(self.0)
-                .map(drop)
-                .map_err(|e| invalid(e.to_string()))
+            Ok(record::replay::<G>(self.0).map(drop)?)
         }
     }
     crate::visit(&record.game, None, Check(record))?
@@ -196,7 +235,7 @@ pub fn replay(record: &GameRecord, board: Option<&str>) -> Result<Replayed, Reco
     impl GameVisitor for Replay<'_> {
         type Output = Result<Replayed, RecordsError>;
         fn visit<G: Described>(self) -> Self::Output {
-            let positions = record::replay::<G>(self.0).map_err(|e| invalid(e.to_string()))?;
+            let positions = record::replay::<G>(self.0)?;
             let side = |pos: &G| G::side_name(pos.to_move());
             Ok(Replayed {
                 sides: gamelab_core::Side::BOTH.map(G::side_name),
@@ -219,7 +258,9 @@ mod tests {
         let taken = good.replace(r#""0,0","#, r#""1,1","#);
         let err = read(&format!("{good}\n\n{taken}\n"), "x.jsonl", "ttt").unwrap_err();
         assert!(
-            matches!(&err, RecordsError::Invalid(m) if m.starts_with("x.jsonl, line 3: move 2 `1,1`")),
+            matches!(&err, RecordsError::Line { line: 3, error, .. }
+                if matches!(**error, RecordsError::Replay(ReplayError::Move { number: 2, .. })))
+                && err.to_string().starts_with("x.jsonl, line 3: move 2 `1,1`"),
             "{err}"
         );
         assert_eq!(read(good, "x.jsonl", "ttt").unwrap().len(), 1);

@@ -24,7 +24,7 @@ fn legal_actions<G: Game>(game: &G) -> BTreeSet<usize> {
 fn image<G: Described>(game: &G, map: &SymmetryMap) -> Result<G, String> {
     if G::CAN_SET_UP {
         let cells: Vec<_> = map.cells.iter().map(|&i| game.piece(i)).collect();
-        return G::from_cells(&cells, game.to_move());
+        return G::from_cells(&cells, game.to_move()).map_err(|e| e.to_string());
     }
     let mut image = G::start();
     for &mv in game.history() {

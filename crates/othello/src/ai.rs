@@ -797,6 +797,18 @@ pub fn exact_reach(level: u32, time: Option<Duration>) -> u32 {
     reach.min(fits)
 }
 
+/// Every Othello AI: the article's, the engine's levels, MCTS, outside programs.
+///
+/// ```
+/// use gamelab_core::{Game, Side, game_rng};
+/// use gamelab_othello::{Othello, ai};
+///
+/// let mut engine = ai::registry().build("engine:level=4").unwrap();
+/// let pos = Othello::new();
+/// let mv = engine.choose(&pos, &mut game_rng(0, 0, Side::First));
+/// assert!(pos.legal_moves().contains(&mv));
+/// assert!(ai::registry().build("engine:level=99").is_err());
+/// ```
 pub fn registry() -> Registry<Othello> {
     let mut r = Registry::new();
     r.register(AgentEntry::new(
@@ -969,7 +981,7 @@ pub fn registry() -> Registry<Othello> {
             )
             .map_err(|reason| SpecError::Invalid {
                 agent: "nboard".into(),
-                reason,
+                reason: reason.to_string(),
             })?;
             Ok(Box::new(engine))
         },
@@ -995,7 +1007,7 @@ pub fn registry() -> Registry<Othello> {
             )
             .map_err(|reason| SpecError::Invalid {
                 agent: "gtp".into(),
-                reason,
+                reason: reason.to_string(),
             })?;
             Ok(Box::new(engine))
         },

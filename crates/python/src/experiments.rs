@@ -361,7 +361,7 @@ pub fn _solve(py: Python<'_>, position: PyRef<'_, Position>) -> PyResult<String>
     let position = &*position;
     let solved = py
         .detach(|| position.inner.solve())
-        .map_err(PyValueError::new_err)?;
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
     let moves: serde_json::Map<String, serde_json::Value> = solved
         .moves
         .into_iter()

@@ -129,7 +129,8 @@ pub fn _solve_endgame(
 /// position, known score, best move as the file writes it.
 #[pyfunction]
 pub fn _ffo_read(path: std::path::PathBuf) -> PyResult<Vec<(u32, Position, i32, String)>> {
-    let positions = gamelab_othello::ffo::read(&path).map_err(PyValueError::new_err)?;
+    let positions =
+        gamelab_othello::ffo::read(&path).map_err(|e| PyValueError::new_err(e.to_string()))?;
     Ok(positions
         .into_iter()
         .map(|p| {

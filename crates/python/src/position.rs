@@ -197,7 +197,7 @@ impl Position {
     fn move_of(&self, action: usize) -> PyResult<String> {
         self.inner
             .move_of(action)
-            .map_err(IllegalMoveError::new_err)
+            .map_err(|e| IllegalMoveError::new_err(e.to_string()))
     }
 
     /// The moves played, as the game writes a line of them (Othello's transcript
@@ -217,7 +217,7 @@ impl Position {
         });
         self.inner
             .write_game([&first, &second])
-            .map_err(pyo3::exceptions::PyValueError::new_err)
+            .map_err(|e| pyo3::exceptions::PyValueError::new_err(e.to_string()))
     }
 
     /// An independent copy.

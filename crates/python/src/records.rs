@@ -28,7 +28,7 @@ fn py_error(e: RecordsError) -> PyErr {
     match e {
         RecordsError::Game(_) => PositionError::new_err(e.to_string()),
         RecordsError::File { .. } => PyOSError::new_err(e.to_string()),
-        RecordsError::Invalid(_) => PyValueError::new_err(e.to_string()),
+        _ => PyValueError::new_err(e.to_string()),
     }
 }
 

@@ -43,6 +43,8 @@ pub enum ParsePositionError {
         "o has {o} marks and x has {x}: o moves first, so o must have as many marks as x or one more"
     )]
     MarkCounts { o: usize, x: usize },
+    #[error("with {o} o and {x} x on the board, {to_move} is to move (o moves first)")]
+    Turn { o: usize, x: usize, to_move: Player },
     #[error("both o and x have a full line; a game ends at the first one")]
     BothWin,
     #[error(

@@ -2,7 +2,7 @@ use std::fmt;
 
 use arrayvec::ArrayVec;
 use gamelab_core::arena::plain_uniform_playout;
-use gamelab_core::{EngineHooks, Game, GameRng, Notation, Outcome, Side};
+use gamelab_core::{EngineHooks, Game, GameRng, Notation, Outcome, SetUpError, Side};
 use thiserror::Error;
 
 use crate::board::{Bitboard, Board, Moves};
@@ -309,12 +309,15 @@ impl<B: Board> Game for Position<B> {
 impl<B: Board> Notation for Position<B> {
     const CAN_SET_UP: bool = true;
 
-    fn from_cells(cells: &[Option<Side>], to_move: Side) -> Result<Self, String> {
+    fn from_cells(
+        cells: &[Option<Side>],
+        to_move: Side,
+    ) -> Result<Self, SetUpError<crate::ParsePositionError>> {
         if cells.len() != 9 {
-            return Err(format!(
-                "{} squares: a tic-tac-toe board has 9",
-                cells.len()
-            ));
+            return Err(SetUpError::Squares {
+                given: cells.len(),
+                expected: 9,
+            });
         }
         let text: String = cells
             .iter()
@@ -324,16 +327,15 @@ impl<B: Board> Notation for Position<B> {
                 None => '.',
             })
             .collect();
-        let pos = Position::from_board_str(&text).map_err(|e| e.to_string())?;
+        let pos = Position::from_board_str(&text).map_err(SetUpError::Position)?;
         // o moves first, so the marks on the board say whose turn it is.
         if !pos.is_over() && Game::to_move(&pos) != to_move {
             let count = |side| cells.iter().filter(|&&c| c == Some(side)).count();
-            return Err(format!(
-                "with {} o and {} x on the board, {} is to move (o moves first)",
-                count(Side::First),
-                count(Side::Second),
-                Self::side_name(Game::to_move(&pos))
-            ));
+            return Err(SetUpError::Position(crate::ParsePositionError::Turn {
+                o: count(Side::First),
+                x: count(Side::Second),
+                to_move: pos.turn(),
+            }));
         }
         Ok(pos)
     }

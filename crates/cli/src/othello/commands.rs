@@ -430,7 +430,7 @@ pub fn wthor_cmd(args: WthorArgs) -> anyhow::Result<()> {
                 std::cmp::Ordering::Less => white += 1,
                 std::cmp::Ordering::Equal => draws += 1,
             }
-            let converted = g.replay().and_then(|r| {
+            let converted = g.replay().map_err(anyhow::Error::from).and_then(|r| {
                 finished += usize::from(r.finished);
                 if args.ggf.is_some() {
                     ggf.push_str(&wthor_game_as_ggf(g, &players, &tournaments)?);
@@ -443,7 +443,7 @@ pub fn wthor_cmd(args: WthorArgs) -> anyhow::Result<()> {
             });
             if let Err(e) = converted {
                 bad += 1;
-                let _ = writeln!(out, "{}, game {i}: {e}", path.display());
+                let _ = writeln!(out, "{}, game {i}: {e:#}", path.display());
             }
         }
     }
@@ -486,7 +486,7 @@ fn wthor_game_as_record(
     g: &wthor::WthorGame,
     players: &[String],
     index: u64,
-) -> Result<gamelab_core::record::GameRecord, String> {
+) -> anyhow::Result<gamelab_core::record::GameRecord> {
     let game = g.to_ggf(players, &[])?;
     let name = |side: &str| game.property(side).unwrap_or_default().to_string();
     let result = match g.black_discs.cmp(&32) {
@@ -504,7 +504,7 @@ fn wthor_game_as_record(
         result: result.into(),
         forfeit: None,
     };
-    gamelab_core::record::replay::<Othello>(&record).map_err(|e| format!("as a record: {e}"))?;
+    gamelab_core::record::replay::<Othello>(&record).context("as a record")?;
     Ok(record)
 }
 
@@ -513,10 +513,10 @@ fn wthor_game_as_ggf(
     g: &wthor::WthorGame,
     players: &[String],
     tournaments: &[String],
-) -> Result<String, String> {
+) -> anyhow::Result<String> {
     let game = g.to_ggf(players, tournaments)?;
     let line = game.write();
-    let back = gamelab_othello::ggf::parse_one(&line).map_err(|e| format!("GGF read back: {e}"))?;
+    let back = gamelab_othello::ggf::parse_one(&line).context("GGF read back")?;
     let squares: Vec<gamelab_othello::Move> = g
         .moves
         .iter()
@@ -528,7 +528,7 @@ fn wthor_game_as_ggf(
         .filter(|m| *m != gamelab_othello::Move::Pass)
         .collect();
     if back != game || placed != squares || back.result() != game.result() {
-        return Err(format!("GGF read back differs: {line}"));
+        bail!("GGF read back differs: {line}");
     }
     Ok(line)
 }

@@ -126,34 +126,73 @@ pub fn balanced_openings<G: Game>(
 
 /// Why a file of openings cannot be used: where, and what was wrong.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
-#[error("{name}, line {line}: {reason}")]
-pub struct OpeningFileError {
-    pub name: String,
-    pub line: usize,
-    pub reason: String,
+pub enum OpeningFileError {
+    #[error("{name}, line {line}: {error}")]
+    Line {
+        name: String,
+        line: usize,
+        error: OpeningMovesError,
+    },
+    #[error("{name}: no openings in it (one a line, moves separated by spaces)")]
+    Empty { name: String },
+}
+
+/// Why moves are not an opening: which move, and what was wrong.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum OpeningMovesError {
+    #[error("the game is over before move {number} ({text})")]
+    OverBefore { number: usize, text: String },
+    #[error("move {number} ({text}): {reason}; moves are {syntax}")]
+    Move {
+        number: usize,
+        text: String,
+        /// The game's own reason ([`Notation::parse_move`]'s error).
+        reason: String,
+        syntax: &'static str,
+    },
+    #[error("the game is over after these moves; an opening must leave it going")]
+    OverAfter,
 }
 
 /// One opening from its moves in the game's notation: each must be legal where it is
 /// played, and the game must go on after the last one. The error says which move.
-pub fn opening_from_texts<G: Notation>(texts: &[String]) -> Result<Vec<G::Move>, String> {
+///
+/// ```
+/// use gamelab_core::arena::{OpeningMovesError, opening_from_texts};
+/// use gamelab_ttt::Position;
+///
+/// let texts = |moves: &[&str]| moves.iter().map(|m| m.to_string()).collect::<Vec<_>>();
+/// assert_eq!(opening_from_texts::<Position>(&texts(&["1,1", "0,0"])).unwrap().len(), 2);
+/// assert!(matches!(
+///     opening_from_texts::<Position>(&texts(&["1,1", "1,1"])),
+///     Err(OpeningMovesError::Move { number: 2, .. })
+/// ));
+/// ```
+pub fn opening_from_texts<G: Notation>(
+    texts: &[String],
+) -> Result<Vec<G::Move>, OpeningMovesError> {
     let mut game = G::start();
     let mut moves = Vec::new();
     for (i, text) in texts.iter().enumerate() {
         if game.is_over() {
-            return Err(format!("the game is over before move {} ({text})", i + 1));
+            return Err(OpeningMovesError::OverBefore {
+                number: i + 1,
+                text: text.clone(),
+            });
         }
         // A pass left out of an Othello transcript is put back.
         let played = crate::record::play_record_move(&mut game, text).map_err(|e| {
-            format!(
-                "move {} ({text}): {e}; moves are {}",
-                i + 1,
-                G::move_syntax()
-            )
+            OpeningMovesError::Move {
+                number: i + 1,
+                text: text.clone(),
+                reason: e.to_string(),
+                syntax: G::move_syntax(),
+            }
         })?;
         moves.extend(played);
     }
     if game.is_over() {
-        return Err("the game is over after these moves; an opening must leave it going".into());
+        return Err(OpeningMovesError::OverAfter);
     }
     Ok(moves)
 }
@@ -167,10 +206,10 @@ pub fn read_openings<G: Notation>(
 ) -> Result<Vec<Vec<G::Move>>, OpeningFileError> {
     let mut out = Vec::new();
     for (number, line) in text.lines().enumerate() {
-        let error = |reason: String| OpeningFileError {
+        let error = |error| OpeningFileError::Line {
             name: name.to_string(),
             line: number + 1,
-            reason,
+            error,
         };
         let line = line.split('#').next().unwrap_or("").trim();
         if line.is_empty() {
@@ -180,10 +219,8 @@ pub fn read_openings<G: Notation>(
         out.push(moves);
     }
     if out.is_empty() {
-        return Err(OpeningFileError {
+        return Err(OpeningFileError::Empty {
             name: name.to_string(),
-            line: 0,
-            reason: "no openings in it (one a line, moves separated by spaces)".into(),
         });
     }
     Ok(out)

@@ -150,14 +150,32 @@ impl<G: EngineHooks> Agent<G> for AnyLegalMove {
     }
 }
 
+/// The first game where a game's own playout and the plain loop part
+/// ([`check_uniform_playout`]).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "game {game} of seed {seed} from\n{start}\nplayout gave {single}, in a batch of {batch} {batched}, the plain loop {plain}"
+)]
+pub struct PlayoutMismatch {
+    pub game: u64,
+    pub seed: u64,
+    /// The position the games start from, as the game displays it.
+    pub start: String,
+    pub batch: usize,
+    /// The game's end (outcome and move hash) played alone, in the batch and by the loop.
+    pub single: String,
+    pub batched: String,
+    pub plain: String,
+}
+
 /// Checks a game's own [`EngineHooks::uniform_playout`] against the plain loop on `games`
 /// games from `start` with the streams of `seed`: the same outcomes and move hashes, and
-/// the same random words used. Returns the first game that differs, described.
+/// the same random words used. Returns the first game that differs.
 pub fn check_uniform_playout<G: EngineHooks>(
     start: &G,
     seed: u64,
     games: u64,
-) -> Result<(), String> {
+) -> Result<(), PlayoutMismatch> {
     let key = StreamKey::new(seed);
     let streams = |index: u64| Side::BOTH.map(|side| key.game_rng(index, side));
     // The words each stream has left must agree too: a playout that drew a word fewer or
@@ -180,9 +198,15 @@ pub fn check_uniform_playout<G: EngineHooks>(
             let want = plain_uniform_playout(start, &mut plain);
             let left = rest(&mut plain);
             if single != want || result != want || rest(&mut alone) != left || rest(rngs) != left {
-                return Err(format!(
-                    "game {game} of seed {seed} from\n{start}\nplayout gave {single:?}, in a batch of {n} {result:?}, the plain loop {want:?}"
-                ));
+                return Err(PlayoutMismatch {
+                    game,
+                    seed,
+                    start: start.to_string(),
+                    batch: n,
+                    single: format!("{single:?}"),
+                    batched: format!("{result:?}"),
+                    plain: format!("{want:?}"),
+                });
             }
         }
         index += n as u64;

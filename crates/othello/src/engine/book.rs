@@ -63,6 +63,15 @@ pub enum BookError {
     Format(String),
 }
 
+/// Why a book could not be built ([`build`]).
+#[derive(Debug, Error)]
+pub enum BookBuildError {
+    #[error("cannot start the search threads: {0}")]
+    Threads(#[from] rayon::ThreadPoolBuildError),
+    #[error("the frontier given misses a move out of the book")]
+    FrontierMisses,
+}
+
 /// How a book is built.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BookOptions {
@@ -330,11 +339,10 @@ pub fn build(
     model: Arc<crate::engine::learned::PatternModel>,
     threads: usize,
     progress: &(dyn Fn(u64) + Sync),
-) -> Result<Book, String> {
+) -> Result<Book, BookBuildError> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
-        .build()
-        .map_err(|e| format!("cannot start {threads} threads: {e}"))?;
+        .build()?;
     let limits = Limits::to_depth(options.level);
     // A searcher per chunk: its tables are worth making for a few hundred searches.
     let values: Vec<f64> = pool.install(|| {
@@ -370,7 +378,7 @@ pub fn build(
             let theirs = match (valued.get(&key), leaf.get(&key)) {
                 (Some(&(v, _)), _) | (None, Some(&v)) => v,
                 (None, None) => {
-                    return Err("the frontier given misses a move out of the book".into());
+                    return Err(BookBuildError::FrontierMisses);
                 }
             };
             let value = -theirs;

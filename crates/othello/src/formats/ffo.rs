@@ -29,11 +29,24 @@ pub const MAX_SUITE_BYTES: u64 = 16 << 20;
 
 /// Every position of the FFO file at `path` (a file, a pipe), read to
 /// [`MAX_SUITE_BYTES`]; the error says which file and why.
-pub fn read(path: &std::path::Path) -> Result<Vec<FfoPosition>, String> {
+pub fn read(path: &std::path::Path) -> Result<Vec<FfoPosition>, FfoReadError> {
     let name = path.display().to_string();
-    let text = gamelab_core::files::read_text_bounded(path, MAX_SUITE_BYTES)
-        .map_err(|e| format!("cannot read {name}: {e}"))?;
-    parse(&text, &name).map_err(|e| e.to_string())
+    let text = gamelab_core::files::read_text_bounded(path, MAX_SUITE_BYTES).map_err(|error| {
+        FfoReadError::Io {
+            name: name.clone(),
+            error,
+        }
+    })?;
+    Ok(parse(&text, &name)?)
+}
+
+/// Why an FFO file cannot be used: it does not read, or a line is no position.
+#[derive(Debug, Error)]
+pub enum FfoReadError {
+    #[error("cannot read {name}: {error}")]
+    Io { name: String, error: std::io::Error },
+    #[error(transparent)]
+    Suite(#[from] FfoError),
 }
 
 /// Reads every position of an FFO file's text; `name` is the source errors name.

@@ -6,18 +6,65 @@
 
 use thiserror::Error;
 
-use gamelab_core::record::GameRecord;
+use gamelab_core::record::{GameRecord, ReplayError};
 use gamelab_core::{Game, GameHeaders, Notation};
 
-use crate::{Move, Othello, Square};
+use crate::{Move, Othello, OthelloError, Square};
 
 /// Why GGF text cannot be read: where (line and column, from 1) and what was wrong.
-#[derive(Debug, Error, PartialEq, Eq)]
+#[derive(Clone, Debug, Error, PartialEq, Eq)]
 #[error("line {line}, column {column}: {reason}")]
 pub struct GgfError {
     pub line: usize,
     pub column: usize,
     pub reason: String,
+}
+
+/// A move that cannot be played where a game written as GGF plays it.
+#[derive(Clone, Debug, Error, PartialEq, Eq)]
+#[error("move {number} `{mv}`: {error}")]
+pub struct GgfMoveError {
+    /// From 1, passes put in by the writer not counted.
+    pub number: usize,
+    pub mv: Move,
+    pub error: OthelloError,
+}
+
+/// Why game records cannot be written as GGF, or read from a GGF file (`name`), and
+/// which game of the file (from 1).
+#[derive(Clone, Debug, Error, PartialEq, Eq)]
+pub enum GgfRecordError {
+    #[error("{name}: {error}")]
+    Syntax { name: String, error: GgfError },
+    #[error(
+        "{name}, game {game} of the file: it starts from another position; records start from the start"
+    )]
+    OtherStart { name: String, game: usize },
+    #[error(
+        "{name}, game {game} of the file: the moves end before the game does, and RE[{re}] says no resignation or loss on time"
+    )]
+    Unfinished {
+        name: String,
+        game: usize,
+        re: String,
+    },
+    #[error("{name}, game {game} of the file: RE[{re}] names no winner")]
+    NoWinner {
+        name: String,
+        game: usize,
+        re: String,
+    },
+    #[error("{name}, game {game} of the file: {error}")]
+    Replay {
+        name: String,
+        game: usize,
+        error: ReplayError,
+    },
+    /// A record to write that is no game played from the start.
+    #[error(transparent)]
+    Unplayable(#[from] ReplayError),
+    #[error(transparent)]
+    Move(#[from] GgfMoveError),
 }
 
 /// One move of a game, with what followed it in its brackets (`/eval/time`), kept as
@@ -54,7 +101,7 @@ impl GgfGame {
         start: Othello,
         moves: &[Move],
         properties: Vec<(String, String)>,
-    ) -> Result<GgfGame, String> {
+    ) -> Result<GgfGame, GgfMoveError> {
         let mut pos = start.clone();
         let mut played = Vec::new();
         for (i, &mv) in moves.iter().enumerate() {
@@ -64,8 +111,11 @@ impl GgfGame {
                     note: None,
                 });
             }
-            gamelab_core::Game::check_move(&pos, mv)
-                .map_err(|e| format!("move {} `{mv}`: {e}", i + 1))?;
+            gamelab_core::Game::check_move(&pos, mv).map_err(|error| GgfMoveError {
+                number: i + 1,
+                mv,
+                error,
+            })?;
             pos.play_unchecked(mv);
             played.push(GgfMove { mv, note: None });
         }
@@ -170,8 +220,8 @@ fn read_place(text: &str) -> Option<(u64, u64)> {
 /// result (black's discs minus white's; a forfeited game `±64:r`, the way GGS writes a
 /// resignation — the reason stays in gamelab's JSON Lines only) and, in `PC`, the run's
 /// seed and the game's index.
-pub fn write_record(record: &GameRecord) -> Result<String, String> {
-    let positions = gamelab_core::record::replay::<Othello>(record).map_err(|e| e.to_string())?;
+pub fn write_record(record: &GameRecord) -> Result<String, GgfRecordError> {
+    let positions = gamelab_core::record::replay::<Othello>(record)?;
     let end = positions.last().expect("a replay holds the start");
     let moves: Vec<Move> = end.history().to_vec();
     let result = match &record.forfeit {
@@ -201,13 +251,28 @@ pub fn write_record(record: &GameRecord) -> Result<String, String> {
 /// A game from the start, in play or over, as a GGF game on one line: the players
 /// (`?` for one without a name), the event as `PC` (`gamelab` without one), the date as
 /// `DT`, the moves (passes put back) and, once it is over, the result (`RE[?]` before).
-pub fn write_game(moves: &[Move], headers: &GameHeaders) -> Result<String, String> {
+///
+/// ```
+/// use gamelab_core::GameHeaders;
+/// use gamelab_othello::{ggf, transcript};
+///
+/// let (moves, _) = transcript::parse("f5d6c3").unwrap();
+/// let headers = GameHeaders { players: [Some("ann".into()), None], ..Default::default() };
+/// let line = ggf::write_game(&moves, &headers).unwrap();
+/// assert!(line.contains("PB[ann]PW[?]RE[?]"));
+/// assert_eq!(ggf::parse_one(&line).unwrap().plain_moves(), moves);
+/// ```
+pub fn write_game(moves: &[Move], headers: &GameHeaders) -> Result<String, GgfMoveError> {
     let mut end = Othello::new();
-    for &mv in moves {
+    for (i, &mv) in moves.iter().enumerate() {
         if end.pass_if_forced(mv) {
             end.play_unchecked(Move::Pass);
         }
-        end.check_move(mv).map_err(|e| e.to_string())?;
+        end.check_move(mv).map_err(|error| GgfMoveError {
+            number: i + 1,
+            mv,
+            error,
+        })?;
         end.play_unchecked(mv);
     }
     let result = if end.is_over() {
@@ -264,15 +329,18 @@ pub fn read_headers(text: &str) -> Option<GameHeaders> {
 /// order unless written by gamelab (whose `PC` keeps the seed and index). A game must
 /// start from the standard position, and end or have been resigned or lost on time
 /// (`RE[…:r]`, `RE[…:t]`: a forfeit).
-pub fn read_records(text: &str, name: &str) -> Result<Vec<GameRecord>, String> {
-    let games = parse(text).map_err(|e| format!("{name}: {e}"))?;
+pub fn read_records(text: &str, name: &str) -> Result<Vec<GameRecord>, GgfRecordError> {
+    let games = parse(text).map_err(|error| GgfRecordError::Syntax {
+        name: name.to_string(),
+        error,
+    })?;
     games
         .iter()
         .enumerate()
         .map(|(i, game)| {
-            let fail = |reason: String| format!("{name}, game {} of the file: {reason}", i + 1);
+            let (name, number) = (name.to_string(), i + 1);
             if game.start.discs() != Othello::new().discs() || !game.start.black_to_move() {
-                return Err(fail("it starts from another position; records start from the start".into()));
+                return Err(GgfRecordError::OtherStart { name, game: number });
             }
             let (seed, index) = game
                 .property("PC")
@@ -282,7 +350,10 @@ pub fn read_records(text: &str, name: &str) -> Result<Vec<GameRecord>, String> {
             let re = game.property("RE").unwrap_or("");
             let (result, forfeit) = match end.outcome() {
                 Some(outcome) => (
-                    outcome.winner().map_or("draw", Othello::side_name).to_string(),
+                    outcome
+                        .winner()
+                        .map_or("draw", Othello::side_name)
+                        .to_string(),
                     None,
                 ),
                 None => {
@@ -290,15 +361,23 @@ pub fn read_records(text: &str, name: &str) -> Result<Vec<GameRecord>, String> {
                         Some("r") => "resigned",
                         Some("t") => "lost on time",
                         _ => {
-                            return Err(fail(format!(
-                                "the moves end before the game does, and RE[{re}] says no resignation or loss on time"
-                            )));
+                            return Err(GgfRecordError::Unfinished {
+                                name,
+                                game: number,
+                                re: re.to_string(),
+                            });
                         }
                     };
                     let winner = match game.result() {
                         Some(v) if v > 0.0 => "black",
                         Some(v) if v < 0.0 => "white",
-                        _ => return Err(fail(format!("RE[{re}] names no winner"))),
+                        _ => {
+                            return Err(GgfRecordError::NoWinner {
+                                name,
+                                game: number,
+                                re: re.to_string(),
+                            });
+                        }
                     };
                     let loser = if winner == "black" { "white" } else { "black" };
                     (winner.to_string(), Some(format!("{loser} {how}")))
@@ -314,7 +393,13 @@ pub fn read_records(text: &str, name: &str) -> Result<Vec<GameRecord>, String> {
                 result,
                 forfeit,
             };
-            gamelab_core::record::replay::<Othello>(&record).map_err(|e| fail(e.to_string()))?;
+            gamelab_core::record::replay::<Othello>(&record).map_err(|error| {
+                GgfRecordError::Replay {
+                    name,
+                    game: number,
+                    error,
+                }
+            })?;
             Ok(record)
         })
         .collect()
@@ -726,15 +811,19 @@ mod tests {
         assert_eq!((read[1].index, read[1].seed), (1, 0));
         let err = read_records(NBOARD, "t").unwrap_err();
         assert!(
-            err.contains("t, game 1 of the file: the moves end before the game does"),
+            matches!(&err, GgfRecordError::Unfinished { game: 1, .. }),
+            "{err}"
+        );
+        assert!(
+            (err.to_string())
+                .starts_with("t, game 1 of the file: the moves end before the game does"),
             "{err}"
         );
         let mut other = given_up.clone();
         other.forfeit = None;
-        assert!(
-            write_record(&other)
-                .unwrap_err()
-                .contains("the moves end before the game does")
+        assert_eq!(
+            write_record(&other).unwrap_err(),
+            GgfRecordError::Unplayable(ReplayError::EndsEarly)
         );
     }
 }

@@ -2,17 +2,20 @@
 //! and transcripts; moves as squares (`d3`) or `pass`; whole games written as transcripts
 //! and GGF. The formats themselves are their modules' ([`crate::formats::transcript`], [`crate::formats::ggf`]).
 
-use gamelab_core::{Game, Notation, Side};
+use gamelab_core::{Game, Notation, RecordFormatError, SetUpError, Side};
 
-use crate::rules::position::{CENTRE, CENTRE_EMPTY};
+use crate::rules::position::CENTRE;
 use crate::{Move, Othello, OthelloError, Square};
 
 impl Notation for Othello {
     const CAN_SET_UP: bool = true;
 
-    fn from_cells(cells: &[Option<Side>], to_move: Side) -> Result<Self, String> {
+    fn from_cells(cells: &[Option<Side>], to_move: Side) -> Result<Self, SetUpError<OthelloError>> {
         if cells.len() != 64 {
-            return Err(format!("{} squares: an Othello board has 64", cells.len()));
+            return Err(SetUpError::Squares {
+                given: cells.len(),
+                expected: 64,
+            });
         }
         let (mut black, mut white) = (0u64, 0u64);
         for (i, c) in cells.iter().enumerate() {
@@ -23,7 +26,7 @@ impl Notation for Othello {
             }
         }
         if (black | white) & CENTRE != CENTRE {
-            return Err(CENTRE_EMPTY.to_string());
+            return Err(SetUpError::Position(OthelloError::CentreEmpty));
         }
         Ok(Othello::from_discs(black, white, to_move == Side::First))
     }
@@ -138,15 +141,17 @@ impl Notation for Othello {
 
     const RECORD_EXTENSION: Option<&'static str> = Some("ggf");
 
-    fn write_record(record: &gamelab_core::record::GameRecord) -> Result<String, String> {
-        crate::formats::ggf::write_record(record)
+    fn write_record(
+        record: &gamelab_core::record::GameRecord,
+    ) -> Result<String, RecordFormatError> {
+        crate::formats::ggf::write_record(record).map_err(RecordFormatError::format)
     }
 
     fn read_records(
         text: &str,
         name: &str,
-    ) -> Result<Vec<gamelab_core::record::GameRecord>, String> {
-        crate::formats::ggf::read_records(text, name)
+    ) -> Result<Vec<gamelab_core::record::GameRecord>, RecordFormatError> {
+        crate::formats::ggf::read_records(text, name).map_err(RecordFormatError::format)
     }
 
     fn move_syntax() -> &'static str {

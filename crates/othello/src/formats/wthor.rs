@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use gamelab_core::Game;
 use thiserror::Error;
 
-use crate::{Move, Othello, Square};
+use crate::{Move, Othello, OthelloError, Square};
 
 /// One recorded game.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -36,6 +36,30 @@ pub enum WthorError {
         index: usize,
         reason: String,
     },
+}
+
+/// Why a WTHOR game does not replay, or games do not fit a WTHOR file.
+#[derive(Clone, Debug, Error, PartialEq, Eq)]
+pub enum WthorGameError {
+    #[error("move {number} ({square}): {error}")]
+    Move {
+        number: usize,
+        square: Square,
+        error: OthelloError,
+    },
+    #[error(
+        "the game ends with black {black}, white {white} (black {expected} with the empties) but the record says black {recorded}"
+    )]
+    Count {
+        black: u32,
+        white: u32,
+        expected: u32,
+        recorded: u8,
+    },
+    #[error("{count} games: a WTHOR file holds at most {max}", max = u32::MAX)]
+    TooManyGames { count: usize },
+    #[error("game {index} has {moves} moves; a WTHOR record holds at most 60")]
+    TooManyMoves { index: usize, moves: usize },
 }
 
 const HEADER: usize = 16;
@@ -143,14 +167,9 @@ pub fn parse(bytes: &[u8], name: &str) -> Result<Vec<WthorGame>, WthorError> {
 /// The bytes of a `.wtb` file holding `games`, as [`parse`] reads them back: the header
 /// gives `year` and no date (so the same games give the same bytes) and no theoretical
 /// depth (each game's theoretical count is as given).
-pub fn to_bytes(games: &[WthorGame], year: u16) -> Result<Vec<u8>, String> {
-    let count = u32::try_from(games.len()).map_err(|_| {
-        format!(
-            "{} games: a WTHOR file holds at most {}",
-            games.len(),
-            u32::MAX
-        )
-    })?;
+pub fn to_bytes(games: &[WthorGame], year: u16) -> Result<Vec<u8>, WthorGameError> {
+    let count = u32::try_from(games.len())
+        .map_err(|_| WthorGameError::TooManyGames { count: games.len() })?;
     let mut bytes = Vec::with_capacity(HEADER + games.len() * GAME);
     // The creation date (century, year, month, day), the game count, the count of a
     // names file's records (none here), the games' year, board size 8, game type 0,
@@ -162,10 +181,10 @@ pub fn to_bytes(games: &[WthorGame], year: u16) -> Result<Vec<u8>, String> {
     bytes.extend([8, 0, 0, 0]);
     for (index, game) in games.iter().enumerate() {
         if game.moves.len() > 60 {
-            return Err(format!(
-                "game {index} has {} moves; a WTHOR record holds at most 60",
-                game.moves.len()
-            ));
+            return Err(WthorGameError::TooManyMoves {
+                index,
+                moves: game.moves.len(),
+            });
         }
         bytes.extend(game.tournament.to_le_bytes());
         bytes.extend(game.black_player.to_le_bytes());
@@ -187,12 +206,16 @@ impl WthorGame {
     /// squares given to the winner (as the federation scores; every finished game of the
     /// 1977–2021 files follows it). A game stopped early (resignation, time) keeps its
     /// adjudicated count: the result says it is unfinished.
-    pub fn replay(&self) -> Result<Replayed, String> {
+    pub fn replay(&self) -> Result<Replayed, WthorGameError> {
         let mut pos = Othello::new();
         for (i, &sq) in self.moves.iter().enumerate() {
             pos.pass_if_forced(Move::Place(sq));
             pos.check_move(Move::Place(sq))
-                .map_err(|e| format!("move {} ({sq}): {e}", i + 1))?;
+                .map_err(|error| WthorGameError::Move {
+                    number: i + 1,
+                    square: sq,
+                    error,
+                })?;
             pos.play_unchecked(Move::Place(sq));
         }
         let finished = pos.is_over();
@@ -200,10 +223,12 @@ impl WthorGame {
             let (b, w) = pos.counts();
             let expected = recorded_black_count(b, w);
             if expected != u32::from(self.black_discs) {
-                return Err(format!(
-                    "the game ends with black {b}, white {w} (black {expected} with the empties) but the record says black {}",
-                    self.black_discs
-                ));
+                return Err(WthorGameError::Count {
+                    black: b,
+                    white: w,
+                    expected,
+                    recorded: self.black_discs,
+                });
             }
         }
         Ok(Replayed {
@@ -273,7 +298,7 @@ impl WthorGame {
         &self,
         players: &[String],
         tournaments: &[String],
-    ) -> Result<crate::formats::ggf::GgfGame, String> {
+    ) -> Result<crate::formats::ggf::GgfGame, crate::formats::ggf::GgfMoveError> {
         let name = |names: &[String], i: u16, what: &str| {
             names
                 .get(usize::from(i))
@@ -354,6 +379,13 @@ mod ggf_tests {
         let error = to_bytes(&[games[1].clone(), long], 0).unwrap_err();
         assert_eq!(
             error,
+            WthorGameError::TooManyMoves {
+                index: 1,
+                moves: 61
+            }
+        );
+        assert_eq!(
+            error.to_string(),
             "game 1 has 61 moves; a WTHOR record holds at most 60"
         );
     }

@@ -18,7 +18,7 @@ use gamelab_core::Game;
 use gamelab_core::child_program::{ChildProgram, shorten};
 use gamelab_core::clock::{Clock, TimeControl};
 
-use crate::protocols::outside_engine::{OutsideEngine, Protocol, legal_answer};
+use crate::protocols::outside_engine::{AnswerError, OutsideEngine, Protocol, legal_answer};
 use crate::{Move, Othello, ggf};
 
 /// A GTP engine run as a child process.
@@ -40,10 +40,17 @@ pub struct Gtp {
 impl Gtp {
     /// Sends `command` and waits for its answer: the answer's text, or why there is none
     /// (a refusal included).
-    fn command(&mut self, program: &mut ChildProgram, command: &str) -> Result<String, String> {
+    fn command(
+        &mut self,
+        program: &mut ChildProgram,
+        command: &str,
+    ) -> Result<String, AnswerError> {
         match self.exchange(program, command)? {
             Ok(text) => Ok(text),
-            Err(refusal) => Err(format!("it refused `{command}`: {}", shorten(&refusal))),
+            Err(refusal) => Err(AnswerError::Refused {
+                command: command.to_string(),
+                refusal: shorten(&refusal),
+            }),
         }
     }
 
@@ -56,7 +63,7 @@ impl Gtp {
         program: &mut ChildProgram,
         clock: &Clock,
         colour: &str,
-    ) -> Result<(), String> {
+    ) -> Result<(), AnswerError> {
         let control = clock.control();
         if let Some((main, period, stones)) = control.to_gtp()
             && self.settings_sent != Some(control)
@@ -89,7 +96,7 @@ impl Gtp {
         &mut self,
         program: &mut ChildProgram,
         command: &str,
-    ) -> Result<Result<String, String>, String> {
+    ) -> Result<Result<String, String>, AnswerError> {
         self.commands += 1;
         let id = self.commands;
         program.send(&format!("{id} {command}"))?;
@@ -104,19 +111,15 @@ impl Gtp {
         let (accepted, rest) = match first.as_bytes()[0] {
             b'=' => (true, &first[1..]),
             b'?' => (false, &first[1..]),
-            _ => {
-                return Err(format!(
-                    "it printed `{}`, which the GTP protocol does not have, while {what} was awaited",
-                    shorten(&first)
-                ));
-            }
+            _ => return Err(AnswerError::foreign("GTP", &first, &what)),
         };
         let digits = rest.len() - rest.trim_start_matches(|c: char| c.is_ascii_digit()).len();
         if digits > 0 && rest[..digits] != id.to_string() {
-            return Err(format!(
-                "it answered command {} while {what} (command {id}) was awaited",
-                &rest[..digits]
-            ));
+            return Err(AnswerError::OtherCommand {
+                answered: rest[..digits].to_string(),
+                expected: id,
+                awaited: what,
+            });
         }
         let mut text = rest[digits..].trim().to_string();
         // An answer ends with an empty line; any lines before it belong to the answer.
@@ -146,14 +149,11 @@ fn gtp_seconds(seconds: f64) -> String {
 }
 
 impl Protocol for Gtp {
-    fn ask(&mut self, program: &mut ChildProgram, pos: &Othello) -> Result<Move, String> {
+    fn ask(&mut self, program: &mut ChildProgram, pos: &Othello) -> Result<Move, AnswerError> {
         let mut start = pos.clone();
         while start.undo().is_some() {}
         if start.board_string() != Othello::new().board_string() {
-            return Err(
-                "GTP can give a program only a game played from the standard start, and this position comes with no moves from it (a set-up position, or one read from a board string, a transcript or a GGF game)"
-                    .into(),
-            );
+            return Err(AnswerError::NotFromStart);
         }
         if !program.is_running() {
             program.start()?;
@@ -177,10 +177,9 @@ impl Protocol for Gtp {
         }
         let answer = self.command(program, &format!("genmove {}", colour(pos)))?;
         if answer.eq_ignore_ascii_case("resign") {
-            return Err("it resigned".into());
+            return Err(AnswerError::Resigned);
         }
-        let mv = ggf::read_move(&answer)
-            .ok_or_else(|| format!("it answered `{}`, which names no square", shorten(&answer)))?;
+        let mv = ggf::read_move(&answer).ok_or_else(|| AnswerError::NoSquare(shorten(&answer)))?;
         legal_answer(pos, mv)
     }
 
@@ -203,6 +202,7 @@ mod tests {
     use super::*;
     use crate::protocols::outside_engine::OnFailure;
     use gamelab_core::Agent;
+    use gamelab_core::child_program::ProgramError;
     use std::time::Duration;
 
     #[test]
@@ -329,7 +329,7 @@ mod tests {
         )
         .err()
         .unwrap();
-        assert_eq!(err, "no program `no-such-gtp-engine` in PATH");
+        assert_eq!(err, ProgramError::NotInPath("no-such-gtp-engine".into()));
         let err = GtpEngine::new(
             "  ",
             Duration::from_secs(1),
@@ -338,6 +338,6 @@ mod tests {
         )
         .err()
         .unwrap();
-        assert!(err.contains("the command is empty"), "{err}");
+        assert_eq!(err, ProgramError::EmptyCommand);
     }
 }

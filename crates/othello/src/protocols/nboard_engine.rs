@@ -9,7 +9,7 @@
 use gamelab_core::Game;
 use gamelab_core::child_program::{ChildProgram, shorten};
 
-use crate::protocols::outside_engine::{OutsideEngine, Protocol, legal_answer};
+use crate::protocols::outside_engine::{AnswerError, OutsideEngine, Protocol, legal_answer};
 use crate::{Move, Othello, ggf};
 
 /// An NBoard engine run as a child process.
@@ -46,7 +46,7 @@ fn wait_for<T>(
     program: &mut ChildProgram,
     what: &str,
     mut wanted: impl FnMut(&str) -> Option<T>,
-) -> Result<T, String> {
+) -> Result<T, AnswerError> {
     let deadline = program.deadline();
     loop {
         let line = program.next_line(deadline, what)?;
@@ -55,16 +55,13 @@ fn wait_for<T>(
         }
         let word = line.split_whitespace().next().unwrap_or("");
         if !line.is_empty() && !PROTOCOL_LINES.contains(&word) {
-            return Err(format!(
-                "it printed `{}`, which the NBoard protocol does not have, while {what} was awaited",
-                shorten(&line)
-            ));
+            return Err(AnswerError::foreign("NBoard", &line, what));
         }
     }
 }
 
 impl Protocol for Nboard {
-    fn ask(&mut self, program: &mut ChildProgram, pos: &Othello) -> Result<Move, String> {
+    fn ask(&mut self, program: &mut ChildProgram, pos: &Othello) -> Result<Move, AnswerError> {
         if !program.is_running() {
             program.start()?;
             program.send("nboard 2")?;
@@ -88,12 +85,8 @@ impl Protocol for Nboard {
             line.strip_prefix("===").map(|rest| rest.trim().to_string())
         })?;
         let text = answer.split('/').next().unwrap_or("").trim();
-        let mv = ggf::read_move(text).ok_or_else(|| {
-            format!(
-                "it answered `=== {}`, which names no square",
-                shorten(&answer)
-            )
-        })?;
+        let mv = ggf::read_move(text)
+            .ok_or_else(|| AnswerError::NoSquare(format!("=== {}", shorten(&answer))))?;
         legal_answer(pos, mv)
     }
 }

@@ -7,10 +7,59 @@
 
 use std::time::Duration;
 
-use gamelab_core::child_program::ChildProgram;
+use gamelab_core::child_program::{ChildProgram, ProgramError, shorten};
 use gamelab_core::{Agent, Forfeit, Game, GameRng, StopFlag};
+use thiserror::Error;
 
-use crate::{Move, Othello, ggf};
+use crate::{Move, Othello, OthelloError, ggf};
+
+/// Why an outside program gave no move: what it did (or failed to do), for the forfeit's
+/// reason. Long lines it printed are shortened.
+#[derive(Clone, Debug, Error, PartialEq)]
+pub enum AnswerError {
+    #[error(transparent)]
+    Program(#[from] ProgramError),
+    #[error(
+        "it printed `{line}`, which the {protocol} protocol does not have, while {awaited} was awaited"
+    )]
+    Foreign {
+        protocol: &'static str,
+        line: String,
+        awaited: String,
+    },
+    #[error("it answered command {answered} while {awaited} (command {expected}) was awaited")]
+    OtherCommand {
+        answered: String,
+        expected: u64,
+        awaited: String,
+    },
+    #[error("it refused `{command}`: {refusal}")]
+    Refused { command: String, refusal: String },
+    #[error("it resigned")]
+    Resigned,
+    #[error("it answered `{0}`, which names no square")]
+    NoSquare(String),
+    #[error("it answered {answer}, which is not legal here: {error}")]
+    Illegal { answer: String, error: OthelloError },
+    #[error(
+        "GTP can give a program only a game played from the standard start, and this position comes with no moves from it (a set-up position, or one read from a board string, a transcript or a GGF game)"
+    )]
+    NotFromStart,
+    /// The game could not be written for the program (its moves do not replay).
+    #[error("{0}")]
+    Game(#[from] ggf::GgfMoveError),
+}
+
+impl AnswerError {
+    /// `line`, printed while `awaited` was awaited, is none of `protocol`'s.
+    pub(crate) fn foreign(protocol: &'static str, line: &str, awaited: &str) -> AnswerError {
+        AnswerError::Foreign {
+            protocol,
+            line: shorten(line),
+            awaited: awaited.to_string(),
+        }
+    }
+}
 
 /// What a failure of the program does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -25,7 +74,7 @@ pub enum OnFailure {
 pub trait Protocol: Send {
     /// Asks `program` (started here when it is not running) for its move in `pos`, a
     /// position where the side to move has a square to play.
-    fn ask(&mut self, program: &mut ChildProgram, pos: &Othello) -> Result<Move, String>;
+    fn ask(&mut self, program: &mut ChildProgram, pos: &Othello) -> Result<Move, AnswerError>;
 
     /// The side's clock before the next `ask`, when the protocol can tell a program its
     /// time; the default (NBoard's protocol has no clock) ignores it.
@@ -50,7 +99,7 @@ impl<P: Protocol> OutsideEngine<P> {
         timeout: Duration,
         on_failure: OnFailure,
         protocol: P,
-    ) -> Result<OutsideEngine<P>, String> {
+    ) -> Result<OutsideEngine<P>, ProgramError> {
         Ok(OutsideEngine {
             program: ChildProgram::new(command, timeout)?,
             protocol,
@@ -92,12 +141,10 @@ impl<P: Protocol> Agent<Othello> for OutsideEngine<P> {
 }
 
 /// The move a program answered, if it is legal in `pos`.
-pub(crate) fn legal_answer(pos: &Othello, mv: Move) -> Result<Move, String> {
-    pos.check_move(mv).map_err(|e| {
-        format!(
-            "it answered {}, which is not legal here: {e}",
-            ggf::write_move(mv)
-        )
+pub(crate) fn legal_answer(pos: &Othello, mv: Move) -> Result<Move, AnswerError> {
+    pos.check_move(mv).map_err(|error| AnswerError::Illegal {
+        answer: ggf::write_move(mv),
+        error,
     })?;
     Ok(mv)
 }

@@ -90,6 +90,10 @@ pub enum OthelloError {
     Transcript(String),
     #[error("a GGF game that does not read: {0}")]
     Ggf(String),
+    #[error(
+        "the four centre squares d4, e4, d5 and e5 must hold discs (every Othello position has them)"
+    )]
+    CentreEmpty,
 }
 
 /// Moves of one position: at most 33 legal squares are known in Othello; 64 is safe.
@@ -299,7 +303,7 @@ impl Othello {
             None => return Err(err("the side to move is missing".into())),
         };
         if (black | white) & CENTRE != CENTRE {
-            return Err(err(CENTRE_EMPTY.into()));
+            return Err(err(OthelloError::CentreEmpty.to_string()));
         }
         Ok(Othello::from_discs(black, white, black_to_move))
     }
@@ -317,8 +321,6 @@ impl Othello {
 
 /// Every Othello position grows from the four centre discs, which never go away.
 pub(crate) const CENTRE: u64 = (1 << 27) | (1 << 28) | (1 << 35) | (1 << 36);
-pub(crate) const CENTRE_EMPTY: &str =
-    "the four centre squares d4, e4, d5 and e5 must hold discs (every Othello position has them)";
 
 impl Default for Othello {
     fn default() -> Self {
