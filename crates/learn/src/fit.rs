@@ -49,6 +49,21 @@ pub enum FitError {
 
 /// Fits `features` weights and an intercept to the dataset by ridge-regularised least
 /// squares.
+///
+/// ```
+/// use gamelab_learn::{FitError, Row, fit};
+///
+/// // Feature 0 adds 2 to the target, feature 1 takes 1 away; the intercept is 0.5.
+/// let row = |active: Vec<usize>| Row {
+///     target: 0.5 + active.iter().map(|&f| [2.0, -1.0][f]).sum::<f64>(),
+///     active,
+/// };
+/// let rows = [row(vec![]), row(vec![0]), row(vec![1]), row(vec![0, 1])];
+/// let fitted = fit(&rows, 2, 1e-9).unwrap();
+/// assert!((fitted.predict(&[0]) - 2.5).abs() < 1e-6);
+/// assert!(fitted.rmse < 1e-6);
+/// assert_eq!(fit(&rows, 2, 0.0).unwrap_err(), FitError::Ridge(0.0));
+/// ```
 pub fn fit(rows: &[Row], features: usize, ridge: f64) -> Result<Fitted, FitError> {
     if rows.is_empty() {
         return Err(FitError::Empty);
