@@ -1087,6 +1087,10 @@ fn no_move(b: impl Build, w: &mut Worker<'_>, p: u64, o: u64, alpha: i32, passed
     }
 }
 
+/// A midgame guess at least this far from a draw (in discs) is a lopsided position's, where
+/// the evaluation saturates: MTD(f) trusts it less (see `solve_with`).
+const LOPSIDED_GUESS: f64 = 32.0;
+
 impl Solver {
     /// The exact score of `pos` for the side to move and a best move (`None` when the game
     /// is over).
@@ -1245,6 +1249,9 @@ impl Solver {
         ordered.sort_by_key(|&(key, sq, _)| (key, sq));
         let mut beta = 2 * (((expected - 1.0) / 2.0).round() as i32) + 1;
         let (mut lower, mut upper) = (-64, 64);
+        // Tests in a row that found the score below their bound.
+        let mut falls = 0;
+        let untrusted = !guessed || expected.abs() >= LOPSIDED_GUESS;
         let mut best = None;
         let mut worker = Worker {
             nodes: 0,
@@ -1289,10 +1296,29 @@ impl Solver {
             if value > beta {
                 lower = value;
                 best = sq;
-                beta = (value + 1).min(63);
+                // Below a bound already proven (a step down overshot), the score is most
+                // often that bound, which fail-soft values only reach at the last test.
+                beta = if upper < 64 {
+                    upper - 1
+                } else {
+                    (value + 1).min(63)
+                };
+                falls = 0;
             } else {
+                // Proving the score below a bound is the dear test (every move refuted).
+                // Where the first bound is least trusted — no midgame guess, or one so
+                // lopsided that the evaluation, which saturates, says little of the margin
+                // — the step down doubles after the second fall in a row (4, 8, 16
+                // discs…): overshooting costs a test above the score, which is cheap, and
+                // one at the bound proven.
                 upper = value;
-                beta = (value - 1).max(-63);
+                falls += 1;
+                let step = if untrusted {
+                    2 << (falls - 1).min(5)
+                } else {
+                    2
+                };
+                beta = (value - 1 - (step - 2)).max(lower + 1);
             }
         }
         // No test above the least score: every move is as good as the first.
@@ -1514,6 +1540,21 @@ mod tests {
             })
             .max()
             .expect("a move")
+    }
+
+    /// A lopsided position with no midgame guess (14 empties): after the second fall in a
+    /// row MTD(f) doubles its step down, overshoots once, then tests the bound proven,
+    /// rather than stepping down two discs at a time from 0 to -48 (14 tests before).
+    #[test]
+    fn a_far_score_is_reached_in_doubling_steps() {
+        let pos = Othello::from_board_string(
+            "XXXXXXX-XXXOOO--XXOOOOO-X-OXOOO-X-XXOOO-XXXOOOOOXXOOOO--X-OXO--- O",
+        )
+        .unwrap();
+        let mut solver = Solver::default();
+        assert_eq!(solver.solve(&pos).0, -48);
+        let bounds: Vec<i32> = solver.trace.tests.iter().map(|t| t.bound).collect();
+        assert_eq!(bounds, [-1, -17, -21, -29, -45, -63, -47, -49]);
     }
 
     /// The trace's tests are MTD(f)'s: each answer agrees with the score, the last ones
