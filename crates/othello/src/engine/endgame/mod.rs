@@ -1318,7 +1318,7 @@ impl Solver {
                 } else {
                     2
                 };
-                beta = (value - 1 - (step - 2)).max(lower + 1);
+                beta = (value + 1 - step).max(lower + 1);
             }
         }
         // No test above the least score: every move is as good as the first.
