@@ -14,23 +14,72 @@ use crate::engine::learned::PatternModel;
 use crate::formats::wthor::{WthorGame, recorded_black_count};
 use crate::{Move, Othello};
 
-/// `count` games of `engine:level=<level>` (its default cuts) with `model` against itself, one from each of
-/// `count` distinct random openings of `plies` plies drawn from `seed`. The engine
-/// searches to a fixed depth with a fresh table each game, so the same arguments give the
-/// same games on any machine and any number of threads.
+/// How self-play games are played.
+#[derive(Clone, Copy, Debug)]
+pub struct SelfPlay {
+    /// The engine's level (its default cuts) on both sides.
+    pub level: u32,
+    /// Games, one from each of as many distinct random openings.
+    pub games: u64,
+    /// Random plies of each opening.
+    pub opening_plies: u32,
+    /// Draws the openings.
+    pub seed: u64,
+    /// Both sides play perfectly from this many empties (the solver's moves), rather than
+    /// from the level's own reach: every position from there on is then labelled by its
+    /// exact score, the game's result (`None`: the level's reach).
+    pub exact_from: Option<u32>,
+}
+
+/// `how.games` games of `engine:level=<level>` with `model` against itself, each from its
+/// own random opening. The engine searches to a fixed depth with a fresh table each game,
+/// so the same arguments give the same games on any machine and any number of threads.
+///
+/// ```
+/// use gamelab_othello::selfplay::{SelfPlay, self_play};
+///
+/// use gamelab_othello::endgame::Solver;
+/// use gamelab_othello::{Move, Othello};
+///
+/// let how = SelfPlay { level: 1, games: 2, opening_plies: 6, seed: 1, exact_from: Some(12) };
+/// let games = self_play(&gamelab_othello::learned::shipped(), how, &|_| {})?;
+/// assert_eq!(games.len(), 2);
+/// // Perfect play from 12 empties: the result is the exact score of the position there.
+/// for game in &games {
+///     let mut pos = Othello::new();
+///     for &sq in &game.moves {
+///         pos.pass_if_forced(Move::Place(sq));
+///         if pos.empties() == 12 {
+///             break;
+///         }
+///         pos.play_unchecked(Move::Place(sq));
+///     }
+///     let (score, _) = Solver::default().solve(&pos);
+///     let black = if pos.black_to_move() { score } else { -score };
+///     assert_eq!(black, 2 * i32::from(game.black_discs) - 64);
+/// }
+/// # Ok::<(), gamelab_core::arena::OpeningError>(())
+/// ```
 pub fn self_play(
     model: &Arc<PatternModel>,
-    level: u32,
-    count: u64,
-    plies: u32,
-    seed: u64,
+    how: SelfPlay,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<Vec<WthorGame>, OpeningError> {
+    let SelfPlay {
+        level,
+        games: count,
+        opening_plies: plies,
+        seed,
+        exact_from,
+    } = how;
     let openings = arena::openings::<Othello>(count, plies, seed)?;
     Ok(openings
         .par_iter()
         .map(|opening| {
             let mut engine = Engine::new(model.clone(), level, None);
+            if let Some(exact) = exact_from {
+                engine.limits.exact = exact;
+            }
             // The engine draws nothing at a fixed depth; the stream is only the trait's.
             let mut rng = game_rng(seed, 0, Side::First);
             let mut pos = Othello::new();

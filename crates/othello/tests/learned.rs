@@ -439,15 +439,64 @@ fn probcut_cuts_nodes_deterministically_and_never_touches_exact_scores() {
 }
 
 #[test]
+fn self_play_perfect_from_some_empties_records_every_later_position_s_exact_score() {
+    use gamelab_othello::endgame::Solver;
+    use gamelab_othello::selfplay::{SelfPlay, self_play};
+    let how = SelfPlay {
+        level: 1,
+        games: 6,
+        opening_plies: 8,
+        seed: 5,
+        exact_from: Some(14),
+    };
+    let games = self_play(&shipped(), how, &|_| {}).unwrap();
+    let mut solver = Solver::default();
+    let mut checked = 0;
+    for game in &games {
+        let result = 2 * i32::from(game.black_discs) - 64;
+        let mut pos = Othello::new();
+        for &sq in &game.moves {
+            pos.pass_if_forced(Move::Place(sq));
+            if pos.empties() <= 14 {
+                let (score, _) = solver.solve(&pos);
+                let black = if pos.black_to_move() { score } else { -score };
+                assert_eq!(black, result, "{pos:?} before {sq:?}");
+                checked += 1;
+            }
+            pos.play_unchecked(Move::Place(sq));
+        }
+    }
+    assert!(checked >= 6 * 10, "{checked} positions checked");
+    // Without it, level 1 solves from 7 empties only and its games' results are others.
+    let loose = self_play(
+        &shipped(),
+        SelfPlay {
+            exact_from: None,
+            ..how
+        },
+        &|_| {},
+    )
+    .unwrap();
+    assert_ne!(games, loose);
+}
+
+#[test]
 fn self_play_games_are_whole_reproducible_and_independent_of_threads() {
-    use gamelab_othello::selfplay::self_play;
+    use gamelab_othello::selfplay::{SelfPlay, self_play};
     let model = shipped();
+    let how = SelfPlay {
+        level: 1,
+        games: 8,
+        opening_plies: 6,
+        seed: 3,
+        exact_from: None,
+    };
     let play = |threads: usize| {
         rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
             .build()
             .unwrap()
-            .install(|| self_play(&model, 1, 8, 6, 3, &|_| {}).unwrap())
+            .install(|| self_play(&model, how, &|_| {}).unwrap())
     };
     let (one, two) = (play(1), play(2));
     assert_eq!(one, two);

@@ -11,7 +11,7 @@ use clap::Args;
 use gamelab_learn::{CgOptions, fit_dense, fit_sparse};
 use gamelab_othello::learned::{PatternModel, STAGES};
 use gamelab_othello::patterns::offsets;
-use gamelab_othello::selfplay::self_play;
+use gamelab_othello::selfplay::{SelfPlay, self_play};
 use gamelab_othello::training::{Labels, TrainingSet};
 use gamelab_othello::wthor;
 
@@ -49,6 +49,11 @@ pub struct TrainPatternsArgs {
     /// The engine's level in self-play.
     #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=30))]
     self_play_level: u32,
+    /// In self-play both sides play perfectly from this many empty squares (the solver's
+    /// moves), so that every position from there on is labelled by its exact score (0: from
+    /// the level's own reach).
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=24))]
+    self_play_exact: u32,
     /// Random plies before each self-play game.
     #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=30))]
     self_play_openings: u32,
@@ -183,16 +188,19 @@ pub fn run(args: TrainPatternsArgs) -> anyhow::Result<()> {
             None => {
                 let bar = crate::progress::bar(args.self_play_games, "self-play games");
                 let progress = |n| crate::progress::advance(&bar, n);
-                let games = self_play(
-                    &model,
-                    args.self_play_level,
-                    args.self_play_games,
-                    args.self_play_openings,
-                    u64::from(round),
-                    &progress,
-                )?;
+                let how = SelfPlay {
+                    level: args.self_play_level,
+                    games: args.self_play_games,
+                    opening_plies: args.self_play_openings,
+                    seed: u64::from(round),
+                    exact_from: (args.self_play_exact > 0).then_some(args.self_play_exact),
+                };
+                let games = self_play(&model, how, &progress)?;
                 crate::progress::finish(bar);
                 let mut source = format!("at level {}", args.self_play_level);
+                if args.self_play_exact > 0 {
+                    write!(source, ", perfect from {} empties", args.self_play_exact)?;
+                }
                 if let Some(folder) = &args.self_play_save {
                     let file = round_file(folder, round);
                     let bytes = wthor::to_bytes(&games, 0).map_err(anyhow::Error::msg)?;
