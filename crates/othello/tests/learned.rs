@@ -439,6 +439,73 @@ fn probcut_cuts_nodes_deterministically_and_never_touches_exact_scores() {
 }
 
 #[test]
+fn training_labels_come_from_the_solver_near_the_end_a_search_far_from_it_and_the_result_between() {
+    use gamelab_othello::endgame::Solver;
+    use gamelab_othello::probcut::PROBCUT_DEFAULT;
+    use gamelab_othello::selfplay::{SelfPlay, self_play};
+    use gamelab_othello::training::{Labels, SearchLabels, TrainingSet};
+    let how = SelfPlay {
+        level: 1,
+        games: 3,
+        opening_plies: 8,
+        seed: 9,
+        exact_from: None,
+    };
+    let games = self_play(&shipped(), how, &|_| {}).unwrap();
+    let labels = Labels {
+        theoretical_depth: 64,
+        exact_empties: 10,
+        search: Some(SearchLabels {
+            model: shipped(),
+            depth: 3,
+            from_empties: 40,
+        }),
+    };
+    let (set, skipped) = TrainingSet::from_games(&games, &labels, &|_| {});
+    assert_eq!(skipped, 0);
+    let mut row = 0;
+    let (mut solved, mut searched, mut results) = (0, 0, 0);
+    for game in &games {
+        let black = 2 * i32::from(game.black_discs) - 64;
+        let mut pos = Othello::new();
+        for &sq in &game.moves {
+            pos.pass_if_forced(Move::Place(sq));
+            let label = f64::from(set.rows.target(row));
+            let expected = if pos.empties() <= 10 {
+                solved += 1;
+                f64::from(Solver::default().solve(&pos).0)
+            } else if pos.empties() >= 40 {
+                searched += 1;
+                let mut searcher = Searcher::new(shipped());
+                searcher.set_probcut(PROBCUT_DEFAULT);
+                searcher.search(&pos, Limits::to_depth(3)).score
+            } else {
+                results += 1;
+                f64::from(if pos.black_to_move() { black } else { -black })
+            };
+            assert!(
+                (label - expected).abs() < 1e-3,
+                "{pos:?}: {label} against {expected}"
+            );
+            pos.play_unchecked(Move::Place(sq));
+            row += 1;
+        }
+    }
+    assert_eq!(row, set.rows.len());
+    assert!(solved > 0 && searched > 0 && results > 0);
+    // Without the search the same positions far from the end carry the game's result.
+    let by_result = Labels {
+        search: None,
+        ..labels
+    };
+    let (plain, _) = TrainingSet::from_games(&games, &by_result, &|_| {});
+    let differ = (0..row)
+        .filter(|&i| plain.rows.target(i) != set.rows.target(i))
+        .count();
+    assert!(differ > 0 && differ <= searched);
+}
+
+#[test]
 fn self_play_perfect_from_some_empties_records_every_later_position_s_exact_score() {
     use gamelab_othello::endgame::Solver;
     use gamelab_othello::selfplay::{SelfPlay, self_play};

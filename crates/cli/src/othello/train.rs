@@ -12,7 +12,7 @@ use gamelab_learn::{CgOptions, fit_dense, fit_sparse};
 use gamelab_othello::learned::{PatternModel, STAGES};
 use gamelab_othello::patterns::offsets;
 use gamelab_othello::selfplay::{SelfPlay, self_play};
-use gamelab_othello::training::{Labels, TrainingSet};
+use gamelab_othello::training::{Labels, SearchLabels, TrainingSet};
 use gamelab_othello::wthor;
 
 #[derive(Args, Debug)]
@@ -54,6 +54,14 @@ pub struct TrainPatternsArgs {
     /// the level's own reach).
     #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=24))]
     self_play_exact: u32,
+    /// Label the self-play positions with at least --self-play-search-from empty squares
+    /// by a search this many plies deep with the round's model (the one that played them),
+    /// rather than by the game's result (0: by the result).
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=12))]
+    self_play_search_depth: u32,
+    /// See --self-play-search-depth.
+    #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u32).range(1..=60))]
+    self_play_search_from: u32,
     /// Random plies before each self-play game.
     #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=30))]
     self_play_openings: u32,
@@ -153,11 +161,12 @@ pub fn run(args: TrainPatternsArgs) -> anyhow::Result<()> {
     let labels = Labels {
         theoretical_depth: 24,
         exact_empties: args.exact,
+        search: None,
     };
     let bar = crate::progress::bar((train_games.len() + test_games.len()) as u64, "games");
     let progress = |n| crate::progress::advance(&bar, n);
-    let (train, skipped_train) = TrainingSet::from_games(&train_games, labels, &progress);
-    let (test, skipped_test) = TrainingSet::from_games(&test_games, labels, &progress);
+    let (train, skipped_train) = TrainingSet::from_games(&train_games, &labels, &progress);
+    let (test, skipped_test) = TrainingSet::from_games(&test_games, &labels, &progress);
     crate::progress::finish(bar);
     println!(
         "{} training games ({} positions), {} held-out games of {} ({} positions); {} games that do not replay skipped; features in {:.1} s",
@@ -213,7 +222,23 @@ pub fn run(args: TrainPatternsArgs) -> anyhow::Result<()> {
                 (games, source)
             }
         };
-        let (more, skipped) = TrainingSet::from_games(&games, labels, &|_| {});
+        let self_play_labels = Labels {
+            search: (args.self_play_search_depth > 0).then(|| SearchLabels {
+                model: model.clone(),
+                depth: args.self_play_search_depth,
+                from_empties: args.self_play_search_from,
+            }),
+            ..labels.clone()
+        };
+        let (more, skipped) = TrainingSet::from_games(&games, &self_play_labels, &|_| {});
+        let mut source = source;
+        if args.self_play_search_depth > 0 {
+            write!(
+                source,
+                "; positions from {} empties labelled by a depth-{} search",
+                args.self_play_search_from, args.self_play_search_depth
+            )?;
+        }
         if skipped > 0 {
             bail!("{skipped} self-play games do not replay");
         }

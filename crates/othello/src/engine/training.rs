@@ -3,16 +3,21 @@
 //! the final disc difference for the side to move, taken from the game's *theoretical*
 //! result (perfect play from the recorded depth, 24 empties in the 1977–2021 files) while
 //! the position is at least that far from the end, from the solver for positions near the
-//! end when asked, and from the game's actual result otherwise.
+//! end when asked, from a midgame search far from the end when asked, and from the game's
+//! actual result otherwise.
 
 use gamelab_core::Game;
 use gamelab_learn::SparseRows;
 use rayon::prelude::*;
 
+use std::sync::Arc;
+
 use crate::engine::endgame::Solver;
 use crate::engine::eval::weight_of;
-use crate::engine::learned::stage;
+use crate::engine::learned::{PatternModel, stage};
 use crate::engine::patterns::features;
+use crate::engine::probcut::PROBCUT_DEFAULT;
+use crate::engine::search::{Limits, Searcher};
 use crate::formats::wthor::WthorGame;
 use crate::{Move, Othello, bits};
 
@@ -27,12 +32,25 @@ pub struct TrainingSet {
 }
 
 /// How positions are labelled.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone)]
 pub struct Labels {
     /// The files' theoretical results hold from this many empties up (the header's depth).
     pub theoretical_depth: u32,
     /// Positions with at most this many empties are solved exactly (0: none).
     pub exact_empties: u32,
+    /// Positions this far from the end are labelled by a search instead of the game's
+    /// result, which many plies of play away is mostly noise.
+    pub search: Option<SearchLabels>,
+}
+
+/// Labels from a midgame search (the engine's: Multi-ProbCut at its default, each position
+/// on a fresh table, so that a label does not depend on the order of the positions).
+#[derive(Clone)]
+pub struct SearchLabels {
+    pub model: Arc<PatternModel>,
+    pub depth: u32,
+    /// Positions with at least this many empties are labelled so.
+    pub from_empties: u32,
 }
 
 struct Position {
@@ -75,7 +93,7 @@ impl TrainingSet {
     /// Every position of `games` (games that do not replay are skipped, and counted).
     pub fn from_games(
         games: &[WthorGame],
-        labels: Labels,
+        labels: &Labels,
         progress: &(dyn Fn(u64) + Sync),
     ) -> (TrainingSet, usize) {
         struct Labelled {
@@ -84,9 +102,16 @@ impl TrainingSet {
             label: f32,
             baseline: [f32; 2],
         }
+        let searcher = || {
+            labels.search.as_ref().map(|search| {
+                let mut searcher = Searcher::new(search.model.clone());
+                searcher.set_probcut(PROBCUT_DEFAULT);
+                searcher
+            })
+        };
         let per_game: Vec<Option<Vec<Labelled>>> = games
             .par_iter()
-            .map(|game| {
+            .map_init(searcher, |searcher, game| {
                 let (list, final_diff, theoretical) = positions(game)?;
                 let labelled = list
                     .iter()
@@ -97,11 +122,19 @@ impl TrainingSet {
                             final_diff
                         };
                         let mover = if pos.black_to_move { black } else { -black };
+                        let here = || Othello::from_discs(pos.p, pos.o, true);
                         let label = if pos.empties <= labels.exact_empties {
-                            let pos = Othello::from_discs(pos.p, pos.o, true);
-                            SOLVER.with_borrow_mut(|solver| solver.solve(&pos).0)
+                            f64::from(SOLVER.with_borrow_mut(|solver| solver.solve(&here()).0))
+                        } else if let (Some(search), Some(searcher)) =
+                            (&labels.search, searcher.as_mut())
+                            && pos.empties >= search.from_empties
+                        {
+                            searcher.forget(false);
+                            searcher
+                                .search(&here(), Limits::to_depth(search.depth))
+                                .score
                         } else {
-                            mover
+                            f64::from(mover)
                         };
                         let mut f = Vec::with_capacity(96);
                         features(pos.p, pos.o, &mut f);
