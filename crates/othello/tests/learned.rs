@@ -580,3 +580,31 @@ fn self_play_games_are_whole_reproducible_and_independent_of_threads() {
         }
     }
 }
+
+#[test]
+fn the_shipped_exact_sets_hold_what_their_names_say_and_their_easiest_scores_check() {
+    use gamelab_othello::endgame::Solver;
+    use gamelab_othello::ffo;
+    let model = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("model");
+    for (file, count, empties) in [
+        ("exact-20-22.txt", 956, 20..=22),
+        ("exact-23-26.txt", 240, 23..=26),
+    ] {
+        let set = ffo::read(&model.join(file)).unwrap();
+        assert_eq!(set.len(), count, "{file}");
+        for p in &set {
+            assert!(empties.contains(&p.position.empties()), "{file}: {}", p.id);
+            assert!(p.position.legal_mask() != 0, "{file}: {}", p.id);
+        }
+        // Solving them all takes minutes: two of the fewest empties each stand for the set.
+        let mut solver = Solver::default();
+        for p in set
+            .iter()
+            .filter(|p| p.position.empties() == *empties.start())
+            .take(2)
+        {
+            let (score, _) = solver.solve(&p.position);
+            assert_eq!(score, p.expected, "{file}: {}", p.id);
+        }
+    }
+}
