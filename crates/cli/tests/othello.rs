@@ -387,6 +387,10 @@ fn train_patterns_smoke_and_the_engine_uses_the_model() {
         env!("CARGO_MANIFEST_DIR"),
         "/../../../shared/data/othello/wthor"
     );
+    let judge = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../othello/model/exact-20-22.txt"
+    );
     let train = |out: &Path, games_option: &str| {
         let out = gamelab()
             .args([
@@ -403,6 +407,14 @@ fn train_patterns_smoke_and_the_engine_uses_the_model() {
                 "20",
                 "--self-play-level",
                 "1",
+                "--self-play-exact",
+                "8",
+                "--self-play-search-depth",
+                "1",
+                "--self-play-search-from",
+                "50",
+                "--judge",
+                judge,
                 games_option,
                 games.to_str().unwrap(),
                 "--out",
@@ -422,9 +434,20 @@ fn train_patterns_smoke_and_the_engine_uses_the_model() {
     assert!(text.contains("held-out MAE"), "{text}");
     assert!(text.contains("weighted+mobility refit"), "{text}");
     assert!(
-        text.contains("round 1: 20 self-play games at level 1, saved to"),
+        text.contains("round 1: 20 self-play games at level 1, perfect from 8 empties, saved to"),
         "{text}"
     );
+    assert!(
+        text.contains("positions from 50 empties labelled by a depth-1 search"),
+        "{text}"
+    );
+    // Each fit, the WTHOR one and the round's, is judged against the exact scores.
+    assert_eq!(
+        text.matches("against the exact scores of").count(),
+        2,
+        "{text}"
+    );
+    assert!(text.contains("(956 positions), static error in discs (signed): stage 9 "));
     assert!(
         text.contains("the new model at level 1 against the last"),
         "{text}"
@@ -457,6 +480,7 @@ fn train_patterns_smoke_and_the_engine_uses_the_model() {
             .stderr(predicate::str::contains(message));
     };
     refused("1", "--self-play-save", wthor, "is the WTHOR folder");
+    refused("1", "--judge", "/no/such/suite.txt", "/no/such/suite.txt");
     refused(
         "2",
         "--self-play-from",

@@ -9,6 +9,8 @@ use std::time::Instant;
 use anyhow::{Context, bail};
 use clap::Args;
 use gamelab_learn::{CgOptions, fit_dense, fit_sparse};
+use gamelab_othello::accuracy::evaluation_error;
+use gamelab_othello::ffo::{self, FfoPosition};
 use gamelab_othello::learned::{PatternModel, STAGES};
 use gamelab_othello::patterns::offsets;
 use gamelab_othello::selfplay::{SelfPlay, self_play};
@@ -70,6 +72,11 @@ pub struct TrainPatternsArgs {
     /// them again (self-play itself depends on the engine's code, which changes).
     #[arg(long, value_name = "FOLDER", conflicts_with = "self_play_from")]
     self_play_save: Option<PathBuf>,
+    /// After each fit, also print the static evaluation's error against the exact scores
+    /// of this FFO suite (`gamelab exact-set` makes one; may be given several times): the
+    /// measure a refit should bring down, where the held-out games' results are noisy.
+    #[arg(long, value_name = "SUITE")]
+    judge: Vec<PathBuf>,
     /// Read each round's self-play games from FOLDER/self-play-N.wtb (written by
     /// --self-play-save) instead of playing them.
     #[arg(long, value_name = "FOLDER")]
@@ -140,6 +147,18 @@ pub fn run(args: TrainPatternsArgs) -> anyhow::Result<()> {
     gamelab_core::files::check_writable(&args.out)
         .with_context(|| format!("cannot write the model to {}", args.out.display()))?;
     let mut saved = saved_self_play(&args)?;
+    let judges = args
+        .judge
+        .iter()
+        .map(|path| {
+            let positions = ffo::read(path)
+                .with_context(|| format!("cannot read the suite {}", path.display()))?;
+            if positions.is_empty() {
+                bail!("{} holds no positions", path.display());
+            }
+            Ok((path.clone(), positions))
+        })
+        .collect::<anyhow::Result<Vec<_>>>()?;
     let started = Instant::now();
     let holdout_name = format!("WTH_{}.wtb", args.holdout);
     let (mut train_games, mut test_games) = (Vec::new(), Vec::new());
@@ -186,6 +205,7 @@ pub fn run(args: TrainPatternsArgs) -> anyhow::Result<()> {
     let (model, table, mut error) = fit(&train, &test, options)?;
     let mut model = Arc::new(model);
     print!("{table}");
+    print!("{}", judged(&model, &judges));
     let mut train = train;
     for round in 1..=args.self_play_rounds {
         let began = Instant::now();
@@ -258,6 +278,7 @@ pub fn run(args: TrainPatternsArgs) -> anyhow::Result<()> {
             100.0 * points
         );
         print!("{table}");
+        print!("{}", judged(&next, &judges));
         (model, error) = (next, next_error);
     }
     model.save(&args.out)?;
@@ -271,6 +292,33 @@ pub fn run(args: TrainPatternsArgs) -> anyhow::Result<()> {
         args.exact
     );
     Ok(())
+}
+
+/// `model`'s static error against each suite's exact scores, a line a suite.
+fn judged(model: &Arc<PatternModel>, judges: &[(PathBuf, Vec<FfoPosition>)]) -> String {
+    let mut out = String::new();
+    for (path, positions) in judges {
+        let table = evaluation_error(model, positions, &[0], &|| {});
+        let by_stage: Vec<String> = table
+            .iter()
+            .map(|row| {
+                let stage = if row.stage == usize::MAX {
+                    "all".to_string()
+                } else {
+                    format!("stage {}", row.stage)
+                };
+                format!("{stage} {:.2} ({:+.2})", row.mae[0], row.bias[0])
+            })
+            .collect();
+        let _ = writeln!(
+            out,
+            "against the exact scores of {} ({} positions), static error in discs (signed): {}",
+            path.display(),
+            positions.len(),
+            by_stage.join(", ")
+        );
+    }
+    out
 }
 
 /// Fits every stage to `train`, and measures the held-out error on `test`: the model, the
