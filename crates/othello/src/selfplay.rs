@@ -36,9 +36,8 @@ pub struct SelfPlay {
 /// so the same arguments give the same games on any machine and any number of threads.
 ///
 /// ```
-/// use gamelab_othello::selfplay::{SelfPlay, self_play};
-///
 /// use gamelab_othello::endgame::Solver;
+/// use gamelab_othello::selfplay::{SelfPlay, self_play};
 /// use gamelab_othello::{Move, Othello};
 ///
 /// let how = SelfPlay { level: 1, games: 2, opening_plies: 6, seed: 1, exact_from: Some(12) };

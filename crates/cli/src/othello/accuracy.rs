@@ -116,11 +116,17 @@ pub struct EvalErrorArgs {
     json: bool,
 }
 
-pub fn eval_error(args: EvalErrorArgs) -> anyhow::Result<()> {
-    let positions = ffo::read(&args.positions).map_err(anyhow::Error::msg)?;
+/// The positions of an FFO suite of solved positions, refused when it holds none.
+pub fn read_suite(path: &std::path::Path) -> anyhow::Result<Vec<ffo::FfoPosition>> {
+    let positions = ffo::read(path).map_err(anyhow::Error::msg)?;
     if positions.is_empty() {
-        bail!("{} holds no positions", args.positions.display());
+        bail!("{} holds no positions", path.display());
     }
+    Ok(positions)
+}
+
+pub fn eval_error(args: EvalErrorArgs) -> anyhow::Result<()> {
+    let positions = read_suite(&args.positions)?;
     let model = match &args.model {
         Some(path) => Arc::new(
             PatternModel::load(path)

@@ -10,7 +10,7 @@ use anyhow::{Context, bail};
 use clap::Args;
 use gamelab_learn::{CgOptions, fit_dense, fit_sparse};
 use gamelab_othello::accuracy::evaluation_error;
-use gamelab_othello::ffo::{self, FfoPosition};
+use gamelab_othello::ffo::FfoPosition;
 use gamelab_othello::learned::{PatternModel, STAGES};
 use gamelab_othello::patterns::offsets;
 use gamelab_othello::selfplay::{SelfPlay, self_play};
@@ -150,14 +150,7 @@ pub fn run(args: TrainPatternsArgs) -> anyhow::Result<()> {
     let judges = args
         .judge
         .iter()
-        .map(|path| {
-            let positions = ffo::read(path)
-                .with_context(|| format!("cannot read the suite {}", path.display()))?;
-            if positions.is_empty() {
-                bail!("{} holds no positions", path.display());
-            }
-            Ok((path.clone(), positions))
-        })
+        .map(|path| Ok((path.clone(), super::accuracy::read_suite(path)?)))
         .collect::<anyhow::Result<Vec<_>>>()?;
     let started = Instant::now();
     let holdout_name = format!("WTH_{}.wtb", args.holdout);

@@ -39,7 +39,7 @@ pub struct Labels {
     /// Positions with at most this many empties are solved exactly (0: none).
     pub exact_empties: u32,
     /// Positions this far from the end are labelled by a search instead of the game's
-    /// result, which many plies of play away is mostly noise.
+    /// result (a depth-6 search from 26 empties made a weaker model: RESULTS.md).
     pub search: Option<SearchLabels>,
 }
 
