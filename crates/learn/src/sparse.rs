@@ -177,7 +177,10 @@ pub fn fit_sparse(
         .map(|(f, d)| 1.0 / (d + if f < n { options.ridge } else { 1e-9 }))
         .collect();
     let precondition = |r: &[f64]| -> Vec<f64> {
-        r.iter().zip(&inverse_diagonal).map(|(x, m)| x * m).collect()
+        r.iter()
+            .zip(&inverse_diagonal)
+            .map(|(x, m)| x * m)
+            .collect()
     };
     let dot = |a: &[f64], b: &[f64]| a.iter().zip(b).map(|(x, y)| x * y).sum::<f64>();
     let rhs_norm = dot(&rhs, &rhs).sqrt().max(f64::MIN_POSITIVE);
@@ -337,7 +340,9 @@ mod tests {
         let mut rows = SparseRows::new();
         let mut state = 7u64;
         let mut next = |m: u32| {
-            state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
             (state >> 33) as u32 % m
         };
         for rare in 54..n as u32 {

@@ -28,11 +28,13 @@ pub struct TrainPatternsArgs {
     /// The model file to write.
     #[arg(long, value_name = "FILE")]
     out: PathBuf,
-    /// Ridge penalty on the squared pattern weights (per position, in discs²).
-    #[arg(long, default_value_t = 2.0, value_parser = crate::limits::ridge)]
+    /// Ridge penalty on the squared pattern weights (per position, in discs²); the
+    /// shipped model's.
+    #[arg(long, default_value_t = 8.0, value_parser = crate::limits::ridge)]
     ridge: f64,
-    /// Conjugate-gradient iterations per stage, at most.
-    #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    /// Conjugate-gradient iterations per stage, at most (the shipped model's: on its data
+    /// the fit's judged errors no longer move by then).
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..=10_000))]
     iterations: u32,
     /// Label positions with at most this many empty squares by the exact solver (0: none).
     #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=20))]
