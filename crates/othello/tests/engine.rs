@@ -1016,11 +1016,17 @@ fn the_best_lines_agree_with_the_analysis_of_every_move_for_fewer_positions() {
             for (level, (got, want)) in lines.iter().zip(&every).enumerate() {
                 let moves = &got.0;
                 assert_eq!(moves.len(), count.min(want.0.len()), "seed {seed}");
-                // The best line is the best move at every level. Its value is the same
+                // The best line is the best move at every level, or one tied with it (two
+                // orders of the same moves reach one position). Its value is the same
                 // search's, bounded differently on a table that holds other entries,
                 // which can move an estimate a little (never an exact value: below).
                 let (best, wanted) = (moves[0], want.0[0]);
-                assert_eq!(best.0, wanted.0, "seed {seed}, level {}", level + 1);
+                let tied = want.0.iter().any(|m| m.0 == best.0 && m.1 == wanted.1);
+                assert!(
+                    best.0 == wanted.0 || tied,
+                    "seed {seed}, level {}: {got:?} against {want:?}",
+                    level + 1
+                );
                 assert!(
                     (best.1 - wanted.1).abs() <= 1.0,
                     "seed {seed}, level {}: {best:?} against {wanted:?}",

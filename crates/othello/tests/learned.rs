@@ -177,13 +177,15 @@ fn final_value(p: u64, o: u64) -> i32 {
 }
 
 /// Plain negamax to `depth` with the same evaluation and pass rule as the search: a leaf
-/// is evaluated as it stands unless the board is full.
+/// is evaluated as it stands unless the board is full, and kept below a finished game's
+/// value (64 discs) whatever the weights add up to.
 fn negamax(model: &PatternModel, p: u64, o: u64, depth: u32) -> i32 {
     if depth == 0 {
+        let win = 64 * SCALE;
         return if p | o == u64::MAX {
             final_value(p, o)
         } else {
-            model.evaluate(p, o)
+            model.evaluate(p, o).clamp(-(win - 1), win - 1)
         };
     }
     let legal = legal_moves(p, o);
