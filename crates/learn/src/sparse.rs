@@ -133,37 +133,24 @@ pub fn fit_sparse(
             })
             .collect()
     };
-    // Fixed blocks of rows, each summed on its own and the blocks added in order: the
-    // result is the same bits whatever the number of threads.
-    const BLOCK: usize = 1 << 16;
     let backward = |r: &[f64]| -> Vec<f64> {
-        let partial: Vec<Vec<f64>> = chosen
-            .par_chunks(BLOCK)
-            .zip(r.par_chunks(BLOCK))
-            .map(|(rows_block, r_block)| {
-                let mut acc = vec![0.0; dim];
-                for (&i, &ri) in rows_block.iter().zip(r_block) {
-                    for &f in rows.row(i as usize) {
-                        acc[f as usize] += ri;
-                    }
-                    acc[n] += ri;
+        sum_in_fixed_blocks(chosen, dim, |start, block, acc| {
+            for (&i, &ri) in block.iter().zip(&r[start..start + block.len()]) {
+                for &f in rows.row(i as usize) {
+                    acc[f as usize] += ri;
                 }
-                acc
-            })
-            .collect();
-        let mut sum = vec![0.0; dim];
-        for block in &partial {
-            sum.iter_mut().zip(block).for_each(|(x, y)| *x += y);
-        }
-        sum
+                acc[n] += ri;
+            }
+        })
     };
-    // (AᵀA + Λ)·v, with Λ = λ on the weights and a token amount on the intercept.
+    // Λ: λ on the weights and a token amount on the intercept.
+    let penalty = |f: usize| if f < n { options.ridge } else { 1e-9 };
+    // (AᵀA + Λ)·v.
     let normal = |v: &[f64]| -> Vec<f64> {
         let mut out = backward(&forward(v));
-        for (o, x) in out[..n].iter_mut().zip(v) {
-            *o += options.ridge * x;
+        for (f, (o, x)) in out.iter_mut().zip(v).enumerate() {
+            *o += penalty(f) * x;
         }
-        out[n] += 1e-9 * v[n];
         out
     };
     let y: Vec<f64> = chosen
@@ -171,10 +158,10 @@ pub fn fit_sparse(
         .map(|&i| f64::from(rows.target(i as usize)))
         .collect();
     let rhs = backward(&y);
-    let inverse_diagonal: Vec<f64> = normal_diagonal(rows, chosen, n, BLOCK)
+    let inverse_diagonal: Vec<f64> = normal_diagonal(rows, chosen, n)
         .iter()
         .enumerate()
-        .map(|(f, d)| 1.0 / (d + if f < n { options.ridge } else { 1e-9 }))
+        .map(|(f, d)| 1.0 / (d + penalty(f)))
         .collect();
     let precondition = |r: &[f64]| -> Vec<f64> {
         r.iter()
@@ -222,27 +209,42 @@ pub fn fit_sparse(
 }
 
 /// The diagonal of AᵀA over the rows `chosen`, the intercept last: for each feature, the sum
-/// over rows of the square of how many times the row lists it. Summed in fixed blocks, so
-/// the same on any number of threads.
-fn normal_diagonal(rows: &SparseRows, chosen: &[u32], n: usize, block: usize) -> Vec<f64> {
-    let partial: Vec<Vec<f64>> = chosen
-        .par_chunks(block)
-        .map(|rows_block| {
-            let mut acc = vec![0.0; n + 1];
-            let mut sorted = Vec::new();
-            for &i in rows_block {
-                sorted.clear();
-                sorted.extend_from_slice(rows.row(i as usize));
-                sorted.sort_unstable();
-                for run in sorted.chunk_by(|a, b| a == b) {
-                    acc[run[0] as usize] += (run.len() * run.len()) as f64;
-                }
-                acc[n] += 1.0;
+/// over rows of the square of how many times the row lists it.
+fn normal_diagonal(rows: &SparseRows, chosen: &[u32], n: usize) -> Vec<f64> {
+    sum_in_fixed_blocks(chosen, n + 1, |_, block, acc| {
+        let mut sorted = Vec::new();
+        for &i in block {
+            sorted.clear();
+            sorted.extend_from_slice(rows.row(i as usize));
+            sorted.sort_unstable();
+            for run in sorted.chunk_by(|a, b| a == b) {
+                acc[run[0] as usize] += (run.len() * run.len()) as f64;
             }
+            acc[n] += 1.0;
+        }
+    })
+}
+
+/// `dim` sums over the rows `chosen`, cut into fixed blocks: `add(start, block, acc)` sums
+/// one block (whose first row is `chosen[start]`) into its own zeroed `acc`, on any
+/// thread, and the blocks' sums are then added in order, so the result is the same bits
+/// whatever the number of threads.
+fn sum_in_fixed_blocks(
+    chosen: &[u32],
+    dim: usize,
+    add: impl Fn(usize, &[u32], &mut [f64]) + Sync,
+) -> Vec<f64> {
+    const BLOCK: usize = 1 << 16;
+    let partial: Vec<Vec<f64>> = chosen
+        .par_chunks(BLOCK)
+        .enumerate()
+        .map(|(k, block)| {
+            let mut acc = vec![0.0; dim];
+            add(k * BLOCK, block, &mut acc);
             acc
         })
         .collect();
-    let mut sum = vec![0.0; n + 1];
+    let mut sum = vec![0.0; dim];
     for block in &partial {
         sum.iter_mut().zip(block).for_each(|(x, y)| *x += y);
     }
