@@ -1885,9 +1885,13 @@ function saveUrl() {
   else history.replaceState({ key }, "", `#${q}`);
 }
 
-// Back and Forward: the view and what it showed, from the address.
+// Back and Forward: the view and what it showed, from the address. Restoring may wait on
+// the server; a tab the user picks meanwhile is the view they want, so it is not undone.
+let tabsPicked = 0;
+let historyFollowed = 0;
 async function followHistory() {
   restoring = true;
+  const picked = tabsPicked;
   try {
     const q = new URLSearchParams(location.hash.slice(1));
     const view = ["play", "watch", "tournament", "explore"].includes(q.get("view")) ? q.get("view") : "play";
@@ -1899,15 +1903,16 @@ async function followHistory() {
       if (q.get("game") !== explore.info?.name) await exploreGame(q.get("game"), moves);
       else if (moves.join(" ") !== explore.moves.join(" ")) await exploreAt(moves);
     }
-    switchView(view);
+    if (tabsPicked === picked) switchView(view);
   } finally {
     restoring = false;
   }
   saveUrl();
+  document.body.dataset.historyFollowed = String(++historyFollowed);
 }
 
 async function main() {
-  for (const tab of document.querySelectorAll(".tab")) tab.addEventListener("click", () => switchView(tab.dataset.view));
+  for (const tab of document.querySelectorAll(".tab")) tab.addEventListener("click", () => { tabsPicked++; switchView(tab.dataset.view); });
   try {
     catalogue = await api("GET", "/api/catalogue");
   } catch (e) {

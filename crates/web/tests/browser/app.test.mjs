@@ -1684,12 +1684,26 @@ test(`Back and Forward move through the app; a reload keeps the analysis setting
   await page.waitForSelector("#explore-children .child");
   await page.click('#explore-children .child[data-move="1,1"]');
   await page.waitForFunction(() => document.querySelectorAll("#explore-children .child").length === 8);
+  // Back shows the position before the AI's values arrive; a tab picked while they are
+  // held back by the server stays picked once they come.
+  let release;
+  const held = new Promise((resolve) => { release = resolve; });
+  await page.route("**/api/explore", async (route) => {
+    if (JSON.parse(route.request().postData() || "{}").ai) await held;
+    await route.continue();
+  });
+  const followed = await page.evaluate(() => Number(document.body.dataset.historyFollowed || 0));
   await page.goBack();
   await page.waitForFunction(() => document.querySelectorAll("#explore-children .child").length === 9);
+  await page.click("#tab-play");
+  release();
+  await page.waitForFunction((n) => Number(document.body.dataset.historyFollowed || 0) > n, followed);
+  await page.unroute("**/api/explore");
+  assert.equal(await page.getAttribute("#tab-play", "aria-selected"), "true");
+  assert.ok(await page.isVisible("#analysis-ai"));
   // Still in the app, on its own page.
   assert.ok(page.url().startsWith(url));
   // The analysis settings survive a reload.
-  await page.click("#tab-play");
   await page.fill("#analysis-ai", "mcts:iterations=300");
   await page.press("#analysis-ai", "Enter");
   await page.check("#analysis-on");
