@@ -51,20 +51,20 @@ impl Described for Othello {
         },
     ];
     const ANALYSIS_AI: &'static str = "engine:level=4";
-    // RESULTS.md, "The engine's levels on one Elo scale": one round robin of them all (20
+    // RESULTS.md, "The engine's levels on one Elo scale": one round robin of them all (40
     // games a pair, openings of 4 random plies, seed 1), random moved to 0. Every entrant
     // is depth-limited: the games are the same on any machine.
     const RATINGS: &'static [Rating] = &[
-        rating("random", 0, 107),
-        rating("greedy", 178, 89),
-        rating("minimax:depth=3", 218, 86),
-        rating("engine:level=1", 399, 78),
-        rating("engine:level=2", 551, 75),
-        rating("engine:level=4", 740, 74),
-        rating("engine:level=6", 892, 78),
-        rating("engine", 1004, 82),
-        rating("engine:level=12", 1153, 92),
-        rating("engine:level=16", 1219, 99),
+        rating("random", 0, 99),
+        rating("greedy", 162, 87),
+        rating("minimax:depth=3", 322, 79),
+        rating("engine:level=1", 516, 72),
+        rating("engine:level=2", 710, 68),
+        rating("engine:level=4", 1029, 67),
+        rating("engine:level=6", 1189, 69),
+        rating("engine", 1295, 72),
+        rating("engine:level=12", 1423, 77),
+        rating("engine:level=16", 1554, 86),
     ];
 
     fn registry() -> Registry<Self> {
