@@ -397,6 +397,35 @@ impl Clock {
         true
     }
 
+    /// The longest a move whose share of this clock is `share` ([`Clock::move_time`]) may
+    /// take while its search has not settled on a move (the best changed at the last depth
+    /// it finished): up to three shares, never more than a fifth of the time usable, and
+    /// never less than the share. In a byo-yomi period, whose moves must each fit in it,
+    /// the share.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use gamelab_core::clock::{Clock, TimeControl};
+    ///
+    /// // 60 s for the game, 20 moves to plan: a share of 2.85 s, three of them 8.55 s.
+    /// let control = TimeControl::Fischer {
+    ///     main: Duration::from_secs(60),
+    ///     increment: Duration::ZERO,
+    /// };
+    /// let clock = control.start().expect("a clock that runs");
+    /// let share = clock.move_time(20);
+    /// assert_eq!(clock.unsettled_time(share), share * 3);
+    /// // Near the end the fifth of what is left caps it, and the share is the floor.
+    /// assert_eq!(clock.unsettled_time(Duration::from_secs(20)), Duration::from_secs(20));
+    /// ```
+    pub fn unsettled_time(&self, share: Duration) -> Duration {
+        if self.stones > 0 {
+            return share;
+        }
+        let usable = self.left - reserve(self.left);
+        (share * 3).min(usable / 5).max(share)
+    }
+
     /// How long the next move may take when about `moves_left` moves of this side are
     /// still to come that need thought: an even share of the main time, or of the period
     /// in byo-yomi, less a reserve; in main time never less than a period's share, since

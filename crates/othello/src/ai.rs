@@ -351,6 +351,7 @@ impl Engine {
                 depth: level,
                 exact: exact_reach(level, time),
                 time,
+                unsettled: None,
             },
             last: None,
             book: None,
@@ -461,7 +462,20 @@ impl Agent<Othello> for Engine {
         let time = gamelab_core::clock::shorter(self.own_time, limit);
         self.limits.time = time;
         self.limits.exact = exact_reach(self.limits.depth, time);
+        self.limits.unsettled = None;
         true
+    }
+
+    /// On a game clock a move whose best changed at the last depth may go on past its
+    /// share, within the clock's allowance ([`Clock::unsettled_time`]) and the spec's own
+    /// time; the moves after it get shares of what is then left.
+    ///
+    /// [`Clock::unsettled_time`]: gamelab_core::clock::Clock::unsettled_time
+    fn tell_clock(&mut self, clock: &gamelab_core::clock::Clock) {
+        self.limits.unsettled = self.limits.time.map(|share| {
+            gamelab_core::clock::shorter(self.own_time, Some(clock.unsettled_time(share)))
+                .map_or(share, |t| t.max(share))
+        });
     }
 
     fn choose(&mut self, pos: &Othello, _rng: &mut GameRng) -> Move {
@@ -643,6 +657,7 @@ impl Engine {
             depth: level.saturating_sub(1).max(1),
             exact: exact_reach(level, None),
             time: None,
+            unsettled: None,
         }
     }
 
@@ -654,6 +669,7 @@ impl Engine {
             depth: self.limits.depth.saturating_sub(1).max(1),
             exact: self.limits.exact,
             time: self.limits.time.map(|t| t / moves),
+            unsettled: None,
         }
     }
 

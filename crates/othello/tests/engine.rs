@@ -612,6 +612,52 @@ fn the_engines_exact_reach_grows_with_its_level() {
 }
 
 #[test]
+fn on_a_game_clock_an_unsettled_move_may_take_up_to_three_shares() {
+    use gamelab_core::Agent;
+    use gamelab_core::clock::TimeControl;
+    use gamelab_othello::ai::Engine;
+    use gamelab_othello::learned::shipped;
+    use std::time::Duration;
+    let s = Duration::from_secs_f64;
+    let clock = |left: f64, stones: u32| {
+        let control = TimeControl::Canadian {
+            main: s(left),
+            period: s(10.0),
+            stones,
+        };
+        let mut clock = control.start().unwrap();
+        if stones > 0 {
+            // In the byo-yomi period: 10 s for the next `stones` moves.
+            clock.set(s(10.0), stones);
+        }
+        clock
+    };
+    let mut engine = Engine::new(shipped(), 30, None);
+    // 60 s left, a share of 1 s: three shares, within a fifth of what is left.
+    engine.set_move_time(Some(s(1.0)));
+    engine.tell_clock(&clock(60.0, 0));
+    assert_eq!(engine.limits.time, Some(s(1.0)));
+    assert_eq!(engine.limits.unsettled, Some(s(3.0)));
+    // 10 s left: a fifth of it less the reserve, (10 - 0.5) / 5.
+    engine.set_move_time(Some(s(1.0)));
+    engine.tell_clock(&clock(10.0, 0));
+    assert_eq!(engine.limits.unsettled, Some(s(1.9)));
+    // In a byo-yomi period every move must fit in it: the share.
+    engine.set_move_time(Some(s(1.0)));
+    engine.tell_clock(&clock(0.0, 5));
+    assert_eq!(engine.limits.unsettled, Some(s(1.0)));
+    // Off the clock, no allowance.
+    engine.set_move_time(None);
+    assert_eq!(engine.limits.unsettled, None);
+    // A spec's own time is never exceeded.
+    let mut engine = Engine::new(shipped(), 30, Some(s(0.5)));
+    engine.set_move_time(Some(s(1.0)));
+    engine.tell_clock(&clock(60.0, 0));
+    assert_eq!(engine.limits.time, Some(s(0.5)));
+    assert_eq!(engine.limits.unsettled, Some(s(0.5)));
+}
+
+#[test]
 fn a_timed_solve_that_cannot_end_in_time_gives_way_to_a_midgame_move() {
     use gamelab_othello::learned::shipped;
     use gamelab_othello::search::{Limits, Searcher};
@@ -624,6 +670,7 @@ fn a_timed_solve_that_cannot_end_in_time_gives_way_to_a_midgame_move() {
         depth: 30,
         exact: 30,
         time: Some(Duration::from_secs(600)),
+        unsettled: None,
     };
     let r = searcher.search(&pos, limits);
     assert!(r.exact);

@@ -360,6 +360,7 @@ fn near_the_end_the_search_is_exact() {
                 depth: 4,
                 exact: 14,
                 time: None,
+                unsettled: None,
             },
         );
         let (score, _) = gamelab_othello::endgame::Solver::default().solve(&pos);
@@ -432,6 +433,7 @@ fn probcut_cuts_nodes_deterministically_and_never_touches_exact_scores() {
                 depth: 8,
                 exact: 18,
                 time: None,
+                unsettled: None,
             },
         );
         let (exact, _) = gamelab_othello::endgame::Solver::default().solve(&pos);

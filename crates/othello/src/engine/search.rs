@@ -310,6 +310,11 @@ pub struct Limits {
     /// Stop deepening after this long (the last finished depth answers); `None` to search
     /// to `depth`, the same on every machine.
     pub time: Option<Duration>,
+    /// With `time`: how long deepening may go on while the best move changed at the last
+    /// depth finished (a game clock's allowance for an unsettled move,
+    /// [`gamelab_core::clock::Clock::unsettled_time`]); back to `time` once a depth keeps
+    /// it. `None`: `time` alone.
+    pub unsettled: Option<Duration>,
 }
 
 impl Limits {
@@ -320,6 +325,7 @@ impl Limits {
             depth,
             exact: 0,
             time: None,
+            unsettled: None,
         }
     }
 }
@@ -503,6 +509,7 @@ impl Searcher {
                 depth: limits.depth.min(empties.saturating_sub(6)).max(1),
                 exact: 0,
                 time: Some(time / 4),
+                unsettled: None,
             };
             self.midgame(pos, quick, started, threads)
         } else {
@@ -561,6 +568,7 @@ impl Searcher {
         let (lo, hi) = (internal(window.0), internal(window.1));
         let limits = Limits {
             time: None,
+            unsettled: None,
             ..limits
         };
         if pos.empties() <= limits.exact || hi - lo < 2 {
@@ -624,8 +632,7 @@ impl Searcher {
         threads: usize,
     ) -> SearchResult {
         self.cutoff = Cutoff::new(limits.time.map(|t| started + t), self.stop.clone());
-        let max_depth = limits.depth.clamp(1, pos.empties());
-        if max_depth >= SPLIT_DEPTH {
+        if limits.depth.clamp(1, pos.empties()) >= SPLIT_DEPTH {
             self.pool_for(threads);
         }
         // Inside a pool already (the exact search's first guess), the search splits there.
@@ -634,9 +641,9 @@ impl Searcher {
         let pool = self.pool.take();
         let result = match &pool {
             Some(pool) if parallel && rayon::current_thread_index().is_none() => {
-                pool.install(|| self.deepen_in_widest_build(pos, max_depth, started, true))
+                pool.install(|| self.deepen_in_widest_build(pos, limits, started, true))
             }
-            _ => self.deepen_in_widest_build(pos, max_depth, started, parallel),
+            _ => self.deepen_in_widest_build(pos, limits, started, parallel),
         };
         self.pool = pool;
         result
@@ -645,14 +652,14 @@ impl Searcher {
     fn deepen_in_widest_build(
         &mut self,
         pos: &Othello,
-        max_depth: u32,
+        limits: Limits,
         started: Instant,
         parallel: bool,
     ) -> SearchResult {
         struct Deepen<'a> {
             searcher: &'a mut Searcher,
             pos: &'a Othello,
-            max_depth: u32,
+            limits: Limits,
             started: Instant,
             parallel: bool,
         }
@@ -660,28 +667,30 @@ impl Searcher {
             type Output = SearchResult;
             fn run<B: Build>(self, b: B) -> SearchResult {
                 self.searcher
-                    .deepen(b, self.pos, self.max_depth, self.started, self.parallel)
+                    .deepen(b, self.pos, self.limits, self.started, self.parallel)
             }
         }
         in_widest_build(Deepen {
             searcher: self,
             pos,
-            max_depth,
+            limits,
             started,
             parallel,
         })
     }
 
-    /// Iterative deepening to `max_depth`, each iteration in an aspiration window, in
-    /// build `b`.
+    /// Iterative deepening to `limits.depth`, each iteration in an aspiration window, in
+    /// build `b`, until `limits.time` (or `limits.unsettled` while the best move is
+    /// unsettled) is up.
     fn deepen<B: Build>(
         &mut self,
         b: B,
         pos: &Othello,
-        max_depth: u32,
+        limits: Limits,
         started: Instant,
         parallel: bool,
     ) -> SearchResult {
+        let max_depth = limits.depth.clamp(1, pos.empties());
         let (p, o) = pos.discs();
         let mut result = None;
         let features = Features::new(p, o);
@@ -718,8 +727,21 @@ impl Searcher {
             self.last_value = value;
             guess = value.clamp(lo + 1, hi - 1);
             let pv = self.principal_variation(p, o, depth);
+            let best = pv.first().copied().unwrap_or(Move::Pass);
+            // Settled once two depths in a row agree on the move.
+            if let Some(longer) = limits.unsettled {
+                let settled = result
+                    .as_ref()
+                    .is_some_and(|r: &SearchResult| r.best == best);
+                let until = if settled {
+                    limits.time.unwrap_or(longer)
+                } else {
+                    longer
+                };
+                self.cutoff = Cutoff::new(Some(started + until), self.stop.clone());
+            }
             result = Some(SearchResult {
-                best: pv.first().copied().unwrap_or(Move::Pass),
+                best,
                 score: to_discs(value),
                 depth,
                 exact: false,
@@ -1476,7 +1498,49 @@ mod tests {
     fn search_in(b: impl Build, pos: &Othello, depth: u32, probcut: f64) -> SearchResult {
         let mut searcher = one_thread(probcut);
         searcher.cutoff = Cutoff::new(None, None);
-        searcher.deepen(b, pos, depth, Instant::now(), false)
+        searcher.deepen(b, pos, Limits::to_depth(depth), Instant::now(), false)
+    }
+
+    #[test]
+    fn past_its_time_a_search_deepens_while_its_move_is_unsettled() {
+        // Started ten seconds ago with five to spend: the time is up after any depth, and
+        // only the allowance for an unsettled move (an hour) lets it go on.
+        let started = Instant::now() - Duration::from_secs(10);
+        let limits = Limits {
+            time: Some(Duration::from_secs(5)),
+            ..Limits::to_depth(12)
+        };
+        let mut checked = 0;
+        for seed in 0..20 {
+            let pos = crate::rules::position::played_at_random(seed, 0, 36);
+            if pos.is_over() || pos.legal_mask() == 0 {
+                continue;
+            }
+            // As `midgame` starts it: the deadline of the time alone.
+            let deepen = |limits: Limits| {
+                let mut searcher = one_thread(PROBCUT_DEFAULT);
+                searcher.cutoff = Cutoff::new(limits.time.map(|t| started + t), None);
+                searcher.deepen(PortableBuild, &pos, limits, started, false)
+            };
+            assert_eq!(
+                deepen(limits).depth,
+                1,
+                "no allowance: the first depth answers"
+            );
+            let bests: Vec<Move> = (1..=12)
+                .map(|d| search_in(PortableBuild, &pos, d, PROBCUT_DEFAULT).best)
+                .collect();
+            let settled = (1..12)
+                .find(|&i| bests[i] == bests[i - 1])
+                .map_or(12, |i| i + 1);
+            let unsettled = Limits {
+                unsettled: Some(Duration::from_secs(3600)),
+                ..limits
+            };
+            assert_eq!(deepen(unsettled).depth, settled as u32, "{bests:?}");
+            checked += usize::from(settled > 2);
+        }
+        assert!(checked > 0, "no position whose move changed after depth 2");
     }
 
     #[test]
@@ -1640,6 +1704,7 @@ mod tests {
             depth: 4,
             exact: 12,
             time: None,
+            unsettled: None,
         };
         assert!(searcher.search(&pos, exact).exact);
         let solver = searcher.solver.as_ref().expect("the solver was made");
