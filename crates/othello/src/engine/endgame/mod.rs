@@ -263,7 +263,8 @@ const QUICK_REPLIES: i32 = 1;
 /// many discs below the node's alpha (as Edax's move sorting does): its exact shallow value
 /// would only order it among moves searched last, if at all. One thread: FFO #45 and
 /// #49–#52 1,718.0 M nodes against 1,749.0 M; under callgrind #40–#44 0.76 % and #45
-/// 1.31 % fewer instructions (4, 8, 16 and 24 discs: 0.9–1.6 % fewer nodes).
+/// 1.31 % fewer instructions (4, 8, 16 and 24 discs: 0.9–1.6 % fewer nodes). With the
+/// model of 2026-12-03, FFO #40–#49: 746.8 M nodes at 12, 748.0 M at 8, 744.8 M at 16.
 const ORDERING_MARGIN: i32 = 12;
 
 /// Beyond any value of the shallow searches.
@@ -271,7 +272,9 @@ const INFINITE: i32 = 1 << 24;
 
 /// What each of the opponent's replies (corners twice) costs a move in the order, in
 /// 1/256 disc: the shallow search's value alone orders worse than with the fastest-first
-/// rule mixed in (FFO #40–#49: 35.0 s at 1 disc a reply, 38.3 s at ½, 40.9 s at 4).
+/// rule mixed in (FFO #40–#49: 35.0 s at 1 disc a reply, 38.3 s at ½, 40.9 s at 4). With
+/// the model of 2026-12-03 still the best: 746.8 M nodes at 1 disc, 805.6 M at ½, 781.1 M
+/// at ¾, 745.6 M at 1½, 753.0 M at 2.
 const MOBILITY_WEIGHT: i32 = SCALE;
 
 /// From this many empties the exact search starts from the score a midgame search (with
