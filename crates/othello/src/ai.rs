@@ -472,9 +472,10 @@ impl Agent<Othello> for Engine {
     ///
     /// [`Clock::unsettled_time`]: gamelab_core::clock::Clock::unsettled_time
     fn tell_clock(&mut self, clock: &gamelab_core::clock::Clock) {
-        self.limits.unsettled = self.limits.time.map(|share| {
+        // The share is already within the spec's time, and the allowance never below the
+        // share: the shorter of the two never is either.
+        self.limits.unsettled = self.limits.time.and_then(|share| {
             gamelab_core::clock::shorter(self.own_time, Some(clock.unsettled_time(share)))
-                .map_or(share, |t| t.max(share))
         });
     }
 
