@@ -390,6 +390,11 @@ const play = {
   paused: false,
   // The id of the game a request (a move, an undo) is on its way for, else null.
   busy: null,
+  // Where ◀, ▶, the slider and the arrow keys asked to go ({id, ply}), not yet sent
+  // because a request for the game was on its way; and the seek on its way. Steps pile
+  // up on them, so a quick double click steps twice.
+  seek: null,
+  seeking: null,
   // Bumped whenever the game changes hands, so a pending AI loop knows to stop.
   generation: 0,
   // Bumped by each new game asked for: quick picker changes ask for several, and the
@@ -627,7 +632,7 @@ function renderEval(s, info) {
   svg.onclick = (e) => {
     const box = svg.getBoundingClientRect();
     const ply = Math.round(((e.clientX - box.left) / box.width) * s.moves.length);
-    if (ply !== play.state.cursor) send("seek", { ply: Math.max(0, Math.min(s.moves.length, ply)) });
+    seekTo(ply);
   };
   // The axes: the scale's ends, for the first side up and the second down.
   const scale = known[known.length - 1][1].scale.name;
@@ -695,7 +700,7 @@ async function review() {
     const worst = costs.filter((c) => c.side === side).sort((a, b) => b.played.loss - a.played.loss || a.ply - b.ply).slice(0, 3);
     const items = worst.map((c) => el("li", {}, el("button", {
       class: "review-move", title: "Show the position before this move",
-      onclick: () => send("seek", { ply: c.ply }),
+      onclick: () => seekTo(c.ply),
     }, `${c.ply + 1}. ${c.played.text}: ${c.played.value}; ${c.best.text} was better: ${c.best.value}${c.played.certain ? "" : " (by estimate)"}`)));
     return [
       el("h3", {}, pieceIcon(side, info), `${sideTitle(side)}'s costliest moves`),
@@ -844,6 +849,37 @@ async function withGame(work) {
   } finally {
     if (play.busy === id) play.busy = null;
     renderControls();
+    // Steps asked for while this request was on its way.
+    sendSeek();
+  }
+}
+
+// The move game state `s` is going to: the last asked for, else its own.
+function seekBase(s) {
+  for (const target of [play.seek, play.seeking]) if (target?.id === s.id) return target.ply;
+  return s.cursor;
+}
+
+// Goes to move `ply` of the game shown, now or as soon as the request on its way lands.
+function seekTo(ply) {
+  const s = play.state;
+  play.seek = { id: s.id, ply: Math.max(0, Math.min(ply, s.moves.length)) };
+  renderReplay();
+  sendSeek();
+}
+
+async function sendSeek() {
+  const target = play.seek;
+  // withGame sends it when the request on its way lands.
+  if (!target || play.busy === target.id) return;
+  play.seek = null;
+  const s = play.state;
+  if (target.id !== s.id || target.ply === s.cursor) return renderReplay();
+  play.seeking = target;
+  try {
+    await send("seek", { ply: Math.min(target.ply, s.moves.length) });
+  } finally {
+    if (play.seeking === target) play.seeking = null;
   }
 }
 
@@ -997,7 +1033,7 @@ function renderPlay() {
     }, el("button", {
       title: "Show the position after this move",
       "aria-current": i + 1 === s.cursor ? "step" : null,
-      onclick: () => send("seek", { ply: i + 1 }),
+      onclick: () => seekTo(i + 1),
     }, el("span", { class: "n", text: `${i + 1}.` }), pieceIcon(m.side, info), m.text));
     return item;
   }));
@@ -1021,13 +1057,21 @@ function renderPlay() {
     result.className = "result " + (o.winner === info.sides[0] ? "win-first" : o.winner ? "win-second" : "");
   }
 
+  renderReplay();
+  renderControls();
+}
+
+// The slider and its label at the move shown; the step buttons from the move asked for,
+// which may not have landed yet.
+function renderReplay() {
+  const s = play.state;
   const slider = $("#replay");
   slider.max = s.moves.length;
   slider.value = s.cursor;
   $("#replay-label").textContent = `move ${s.cursor} of ${s.moves.length}`;
-  $("#step-back").disabled = s.cursor === 0;
-  $("#step-forward").disabled = s.cursor === s.moves.length;
-  renderControls();
+  const ply = seekBase(s);
+  $("#step-back").disabled = ply === 0;
+  $("#step-forward").disabled = ply === s.moves.length;
 }
 
 function initPlay() {
@@ -1050,9 +1094,9 @@ function initPlay() {
   $("#replay").addEventListener("input", (e) => {
     $("#replay-label").textContent = `move ${e.target.value} of ${play.state.moves.length}`;
   });
-  $("#replay").addEventListener("change", (e) => send("seek", { ply: Number(e.target.value) }));
-  $("#step-back").addEventListener("click", () => send("seek", { ply: play.state.cursor - 1 }));
-  $("#step-forward").addEventListener("click", () => send("seek", { ply: play.state.cursor + 1 }));
+  $("#replay").addEventListener("change", (e) => seekTo(Number(e.target.value)));
+  $("#step-back").addEventListener("click", () => seekTo(seekBase(play.state) - 1));
+  $("#step-forward").addEventListener("click", () => seekTo(seekBase(play.state) + 1));
   $("#sound").checked = localStorage.getItem("gamelab-sound") === "on";
   $("#sound").addEventListener("change", (e) => localStorage.setItem("gamelab-sound", e.target.checked ? "on" : "off"));
   $("#analysis-on").addEventListener("change", () => { analyse(); saveUrl(); });
@@ -1100,10 +1144,11 @@ function initPlay() {
     if (!$("#view-play").classList.contains("active") || !play.state || e.altKey || e.ctrlKey || e.metaKey) return;
     if (e.target.closest("input, select, textarea, .board")) return;
     const s = play.state;
-    const to = { ArrowLeft: s.cursor - 1, ArrowRight: s.cursor + 1, Home: 0, End: s.moves.length }[e.key];
-    if (to === undefined || to < 0 || to > s.moves.length || to === s.cursor) return;
+    const at = seekBase(s);
+    const to = { ArrowLeft: at - 1, ArrowRight: at + 1, Home: 0, End: s.moves.length }[e.key];
+    if (to === undefined || to < 0 || to > s.moves.length || to === at) return;
     e.preventDefault();
-    send("seek", { ply: to });
+    seekTo(to);
   });
 }
 

@@ -1659,6 +1659,60 @@ for (const [name, viewport] of [["desktop", { width: 1360, height: 900 }], ["pho
   });
 }
 
+// Steps asked for while the game's last request is on its way pile up: a quick double
+// click on ◀ goes back two moves, not one (the page once dropped the second).
+for (const [name, viewport] of [["desktop", { width: 1360, height: 900 }], ["phone", { width: 390, height: 844 }]]) {
+  test(`quick steps while a request is on its way all count (${name})`, async () => {
+    const page = await open(viewport);
+    await othelloBetweenPeople(page, 6);
+    // Each seek waits on its way to the server until the test lets it through.
+    const seeks = [];
+    const held = [];
+    const arrivals = [];
+    await page.route("**/seek", (route) => new Promise((done) => {
+      seeks.push(JSON.parse(route.request().postData()).ply);
+      held.push(() => route.continue().then(done));
+      arrivals.shift()?.();
+    }));
+    // A seek that never comes fails the test as Playwright's own waits do, after 30 s.
+    const oneHeld = () => held.length ? Promise.resolve() : new Promise((ok, fail) => {
+      const timer = setTimeout(() => fail(new Error(`no seek reached the server after ${JSON.stringify(seeks)}`)), 30_000);
+      arrivals.push(() => { clearTimeout(timer); ok(); });
+    });
+    const letThrough = async () => { await oneHeld(); held.shift()(); };
+    const landedAt = (ply) => page.waitForSelector(`#move-list li.current[data-ply="${ply}"]`);
+    await page.click("#step-back");
+    await oneHeld();
+    // Two more while the first is held, sent as one seek when it lands; the label says
+    // the move shown until then.
+    await page.click("#step-back");
+    await page.click("#step-back");
+    assert.equal(await page.textContent("#replay-label"), "move 6 of 6");
+    await letThrough();
+    await letThrough();
+    await landedAt(3);
+    assert.deepEqual(seeks, [5, 3]);
+    // The arrow keys pile up the same way, and so do ▶ and a move in the list.
+    await page.$eval("#step-forward", (b) => b.focus());
+    await page.keyboard.press("ArrowRight");
+    await oneHeld();
+    await page.keyboard.press("ArrowRight");
+    await page.click("#step-forward");
+    // ▶ goes no further than the end asked for.
+    assert.equal(await page.isDisabled("#step-forward"), true);
+    await letThrough();
+    await oneHeld();
+    await page.click('#move-list li[data-ply="2"] button');
+    await letThrough();
+    await letThrough();
+    await landedAt(2);
+    assert.deepEqual(seeks, [5, 3, 4, 6, 2]);
+    assert.equal(await page.textContent("#replay-label"), "move 2 of 6");
+    await shot(page, `${name}-quick-steps`);
+    assert.deepEqual(page.errors, []);
+  });
+}
+
 // Issue 63: the browser's Back and Forward move through the app's own history (views,
 // games, tree positions), and a reload keeps the analysis as it was set.
 for (const [name, viewport] of [["desktop", { width: 1360, height: 900 }], ["phone", { width: 390, height: 844 }]]) {
