@@ -44,7 +44,8 @@ pub fn listing(info: &GameInfo) -> String {
         let _ = writeln!(
             out,
             "\nStrengths on one Elo scale (random = 0; ± the 95 % interval), from a round robin of \
-             these AIs (RESULTS.md, \"The engine's levels on one Elo scale\"):"
+             these AIs, those rated apart from runs against some of them (RESULTS.md, \"The \
+             engine's levels on one Elo scale\"):"
         );
         let width = info.ratings.iter().map(|r| r.spec.len()).max().unwrap_or(0);
         for r in info.ratings {
@@ -53,8 +54,11 @@ pub fn listing(info: &GameInfo) -> String {
                 .iter()
                 .find(|p| p.spec == r.spec)
                 .map_or(String::new(), |p| format!("  the page's \"{}\"", p.name));
+            let apart = r
+                .apart
+                .map_or(String::new(), |how| format!("  rated apart, {how}"));
             let line = format!(
-                "  {:width$}  {:>5} ± {:<3}{preset}",
+                "  {:width$}  {:>5} ± {:<3}{preset}{apart}",
                 r.spec, r.elo, r.interval95
             );
             let _ = writeln!(out, "{}", line.trim_end());
@@ -82,21 +86,34 @@ mod tests {
                 spec: "random",
                 elo: 0,
                 interval95: 40,
+                apart: None,
             },
             Rating {
                 spec: "engine:level=2",
                 elo: 1234,
                 interval95: 35,
+                apart: None,
+            },
+            Rating {
+                spec: "engine:time=0.1",
+                elo: 1300,
+                interval95: 60,
+                apart: Some("against level 2"),
             },
         ];
         let text = listing(&info);
         let section = &text[text.find("Strengths on one Elo scale").unwrap()..];
         let lines: Vec<&str> = section.lines().skip(1).collect();
-        assert_eq!(lines.len(), 2, "{section}");
+        assert_eq!(lines.len(), 3, "{section}");
         assert!(lines[0].starts_with("  random") && lines[0].contains("    0 ± 40"));
         assert!(lines[0].ends_with("the page's \"Beginner\""), "{section}");
         assert!(
             lines[1].contains(" 1234 ± 35") && !lines[1].contains("page"),
+            "{section}"
+        );
+        assert!(!lines[1].contains("apart"), "{section}");
+        assert!(
+            lines[2].ends_with(" 1300 ± 60   rated apart, against level 2"),
             "{section}"
         );
     }

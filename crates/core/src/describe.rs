@@ -112,6 +112,10 @@ pub struct Rating {
     pub elo: i32,
     /// The half-width of its 95 % confidence interval, in Elo.
     pub interval95: i32,
+    /// How it was put on the scale when not in the round robin with the others (rated
+    /// apart against some of them, or a time limit, whose strength depends on the
+    /// machine); `None` for the round robin's own.
+    pub apart: Option<&'static str>,
 }
 
 /// Generic code to run on the game a user picked: the catalogue calls `visit` with that

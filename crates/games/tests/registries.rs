@@ -83,6 +83,20 @@ impl GameVisitor for CheckPresets {
                 .unwrap_or_else(|e| panic!("{} preset {}: {e}", G::NAME, preset.name));
             assert!(!preset.note.is_empty());
         }
+        // Every rated AI can be played as listed, weakest first; each preset's rating is
+        // of the round robin, not one rated apart.
+        for rating in G::RATINGS {
+            registry
+                .build(rating.spec)
+                .unwrap_or_else(|e| panic!("{} rating of {}: {e}", G::NAME, rating.spec));
+            assert!(rating.apart.is_none_or(|how| !how.is_empty()));
+        }
+        assert!(G::RATINGS.is_sorted_by_key(|r| r.elo), "{}", G::NAME);
+        for preset in G::PRESETS {
+            if let Some(r) = G::RATINGS.iter().find(|r| r.spec == preset.spec) {
+                assert_eq!(r.apart, None, "{} preset {}", G::NAME, preset.name);
+            }
+        }
         // The analysis AI scores moves, as the play view needs.
         let mut analyst = registry.build(G::ANALYSIS_AI).unwrap();
         assert!(
@@ -99,7 +113,7 @@ impl GameVisitor for CheckPresets {
 }
 
 #[test]
-fn every_preset_and_analysis_ai_builds() {
+fn every_preset_rated_ai_and_analysis_ai_builds() {
     for entry in gamelab_games::GAMES {
         let presets = gamelab_games::visit(entry.name, None, CheckPresets).unwrap();
         assert!(presets >= 3, "{} has {presets} presets", entry.name);

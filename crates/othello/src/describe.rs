@@ -51,9 +51,10 @@ impl Described for Othello {
         },
     ];
     const ANALYSIS_AI: &'static str = "engine:level=4";
-    // RESULTS.md, "The engine's levels on one Elo scale": one round robin of them all (40
-    // games a pair, openings of 4 random plies, seed 1), random moved to 0. Every entrant
-    // is depth-limited: the games are the same on any machine.
+    // RESULTS.md, "The engine's levels on one Elo scale": one round robin of the first ten
+    // (40 games a pair, openings of 4 random plies, seed 1), random moved to 0, every
+    // entrant depth-limited: the games are the same on any machine. The rest were rated
+    // in runs of their own against some of those, then moved onto the scale.
     const RATINGS: &'static [Rating] = &[
         rating("random", 0, 99),
         rating("greedy", 162, 87),
@@ -65,6 +66,25 @@ impl Described for Othello {
         rating("engine", 1295, 72),
         rating("engine:level=12", 1423, 77),
         rating("engine:level=16", 1554, 86),
+        rated_apart(
+            "engine:time=0.1,threads=1",
+            1555,
+            65,
+            "against levels 8, 12 and 16, on one core of a 2-core Intel host of 2026: a time limit's strength depends on the machine",
+        ),
+        rated_apart(
+            "engine:level=18",
+            1600,
+            48,
+            "against levels 12 and 16 (40 games a pair did not tell it from level 16)",
+        ),
+        rated_apart("engine:level=20", 1636, 49, "against levels 12 and 16"),
+        rated_apart(
+            "engine:time=0.5,threads=1",
+            1658,
+            71,
+            "against levels 8, 12 and 16, on one core of a 2-core Intel host of 2026",
+        ),
     ];
 
     fn registry() -> Registry<Self> {
@@ -115,5 +135,13 @@ const fn rating(spec: &'static str, elo: i32, interval95: i32) -> Rating {
         spec,
         elo,
         interval95,
+        apart: None,
+    }
+}
+
+const fn rated_apart(spec: &'static str, elo: i32, interval95: i32, how: &'static str) -> Rating {
+    Rating {
+        apart: Some(how),
+        ..rating(spec, elo, interval95)
     }
 }
