@@ -289,6 +289,9 @@ const GUESS_EMPTIES: u32 = 16;
 /// beat 12: FFO #51–#58 25.98 G nodes → 23.12 G; since the ordering searches go up to 5
 /// plies, 14 beats 16: #50–#59 563.0 s and 18.93 G nodes against 611.4 s and 20.44 G —
 /// #55 −17 % and #59's guess 1.5 s against 13 s, while #54, #57 and #58 took 4–11 % more).
+/// Checked again with the model of 2026-12-03 on #40–#49 (nodes, one thread): 746.8 M as
+/// shipped; 14 plies from 24 empties 766.5 M, from 22 759.4 M; two plies deeper at 20 and
+/// 21 empties 746.1 M, but 8 % slower.
 fn guess_depth(empties: u32) -> u32 {
     if empties >= DEEP_GUESS_EMPTIES {
         return 14;
