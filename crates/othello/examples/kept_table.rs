@@ -1,11 +1,13 @@
 //! What the engine gains by keeping its table from move to move:
-//! `cargo run --release -p gamelab-othello --example kept_table -- [GAMES] [SECONDS]`
-//! (default 20 games, 0.1 s a move) plays games of the engine by time (`engine:time=S`,
-//! one thread, each side its own engine, after eight random moves of opening `i`), and at
-//! each midgame position (more than 24 empty squares) of a side's move searches it twice
-//! in the same time: with that side's engine, whose table holds its earlier moves' searches,
-//! and with a second engine that forgets every position before each search. It prints the
-//! mean depth each reached. Times: the figures depend on the machine and its load.
+//! `cargo run --release -p gamelab-othello --example kept_table -- [GAMES] [SECONDS |
+//! depth=D]` (default 20 games, 0.1 s a move) plays games of the engine by time
+//! (`engine:time=S`, one thread, each side its own engine, after eight random moves of
+//! opening `i`), and at each midgame position (more than 24 empty squares) of a side's move
+//! searches it twice in the same time: with that side's engine, whose table holds its
+//! earlier moves' searches, and with a second engine that forgets every position before
+//! each search. It prints the mean depth each reached. Times: the figures depend on the
+//! machine and its load. With `depth=D` both search to depth D instead (`engine:level=D`),
+//! and the nodes each needed say the same without a clock, on any machine.
 
 use std::time::Duration;
 
@@ -19,13 +21,17 @@ fn main() {
     let games: u64 = args
         .next()
         .map_or(20, |a| a.parse().expect("a number of games"));
-    let seconds: f64 = args
-        .next()
-        .map_or(0.1, |a| a.parse().expect("seconds a move"));
-    let time = Some(Duration::from_secs_f64(seconds));
+    let limit = args.next().unwrap_or_else(|| "0.1".into());
+    let (level, time) = match limit.strip_prefix("depth=") {
+        Some(depth) => (depth.parse().expect("a depth"), None),
+        None => {
+            let seconds: f64 = limit.parse().expect("seconds a move");
+            (MAX_LEVEL, Some(Duration::from_secs_f64(seconds)))
+        }
+    };
     let openings = gamelab_core::arena::openings::<Othello>(games, 8, 0).expect("openings");
     let engine = || {
-        let mut e = Engine::new(shipped(), MAX_LEVEL, time);
+        let mut e = Engine::new(shipped(), level, time);
         e.searcher.set_threads(1);
         e
     };
@@ -69,7 +75,7 @@ fn main() {
         .filter(|(k, f)| k < f)
         .count();
     println!(
-        "{games} games at {seconds} s a move, {} midgame positions: kept table depth {:.2} ({} nodes a search), fresh table {:.2} ({} nodes); the kept table deeper at {deeper}, shallower at {shallower}",
+        "{games} games at {limit}, {} midgame positions: kept table depth {:.2} ({} nodes a search), fresh table {:.2} ({} nodes); the kept table deeper at {deeper}, shallower at {shallower}",
         kept_depths.len(),
         mean(&kept_depths),
         kept_nodes / kept_depths.len().max(1) as u64,

@@ -53,22 +53,31 @@ pub(crate) struct Entry {
     depth: u8,
     /// The best move's square + 1 (0 none).
     best: u8,
+    /// The search that stored it ([`Table::age`]).
+    age: u8,
 }
 
 const LOWER: u8 = 1;
 const UPPER: u8 = 2;
 const EXACT: u8 = 3;
 
-/// The transposition table: one entry per slot, replaced when the new result is at least
-/// as deep. Exact results, which only the few open-window nodes find, go into a small
-/// table of their own too, where the many null-window nodes cannot overwrite them: the
-/// principal variation is read from it (from the main table alone, a search of 45 M
-/// nodes lost its line after one move).
+/// The transposition table: buckets of two slots, one that keeps the deeper result and one
+/// that takes whatever the other does not. A game's searches share the table, so the deep
+/// slot also yields to any result of a later search: the positions of moves not played
+/// stop holding it, while the line played on finds its deep results again. Exact results,
+/// which only the few open-window nodes find, go into a small table of their own too,
+/// where the many null-window nodes cannot overwrite them: the principal variation is
+/// read from it (from the main table alone, a search of 45 M nodes lost its line after
+/// one move).
 struct Table {
-    slots: Slots<Entry>,
+    /// Each bucket's deep slot, then its other slot.
+    buckets: Slots<[Entry; 2]>,
+    /// A key's bucket: its low bits.
     mask: usize,
     exact: Slots<Entry>,
     exact_mask: usize,
+    /// The search under way, counted from the last clearing (wrapping).
+    age: u8,
 }
 
 /// Slots of the exact results' table: open-window nodes are about a hundredth of a
@@ -82,17 +91,24 @@ impl Table {
 
     fn with_exact_bits(bits: u32, exact_bits: u32) -> Table {
         Table {
-            slots: Slots::zeroed(1 << bits),
-            mask: (1 << bits) - 1,
+            buckets: Slots::zeroed(1 << (bits - 1)),
+            mask: (1 << (bits - 1)) - 1,
             exact: Slots::zeroed(1 << exact_bits),
             exact_mask: (1 << exact_bits) - 1,
+            age: 0,
         }
     }
 
     /// Forgets every entry, keeping the memory (see [`Slots::clear`]).
     fn clear(&mut self, parallel: bool) {
-        self.slots.clear(parallel);
+        self.buckets.clear(parallel);
         self.exact.clear(parallel);
+        self.age = 0;
+    }
+
+    /// Marks the entries stored so far as an earlier search's.
+    fn next_search(&mut self) {
+        self.age = self.age.wrapping_add(1);
     }
 
     /// The entry the principal variation follows: the exact result, when one is kept.
@@ -110,15 +126,36 @@ impl Table {
 
     #[inline]
     fn get(&self, key: u64) -> Option<Entry> {
-        let e = self.slots[key as usize & self.mask];
-        (e.key == key && e.bound != 0).then_some(e)
+        let [deep, other] = self.buckets[key as usize & self.mask];
+        if deep.key == key && deep.bound != 0 {
+            Some(deep)
+        } else {
+            (other.key == key && other.bound != 0).then_some(other)
+        }
     }
 
     #[inline]
     fn put(&mut self, key: u64, entry: Entry) {
-        let slot = &mut self.slots[key as usize & self.mask];
-        if slot.key != key || entry.depth >= slot.depth {
-            *slot = entry;
+        let entry = Entry {
+            age: self.age,
+            ..entry
+        };
+        let [deep, other] = &mut self.buckets[key as usize & self.mask];
+        if deep.key == key {
+            if entry.depth >= deep.depth {
+                *deep = entry;
+            } else {
+                // Still of use to this search: it keeps the slot against later ones.
+                deep.age = self.age;
+            }
+        } else if deep.bound == 0 {
+            *deep = entry;
+        } else if entry.depth >= deep.depth || deep.age != self.age {
+            // The deep slot's result moves to the other slot (where it replaces this
+            // key's shallower result, if any).
+            *other = std::mem::replace(deep, entry);
+        } else if other.key != key || entry.depth >= other.depth {
+            *other = entry;
         }
         if entry.bound == EXACT {
             self.exact[key as usize & self.exact_mask] = entry;
@@ -149,7 +186,7 @@ impl Lookup for Table {
 
     #[inline(always)]
     fn prefetch(&self, key: u64) {
-        crate::rules::kernel::prefetch(&self.slots[key as usize & self.mask]);
+        crate::rules::kernel::prefetch(&self.buckets[key as usize & self.mask]);
     }
 }
 
@@ -186,15 +223,13 @@ impl Store for &mut Table {
 /// The table of a search running beside others: the shared table, which nobody writes
 /// while it runs, under a table of its own that takes its writes.
 ///
-/// The own table is this thread's, reused from one search to the next without clearing:
-/// its keys carry a salt of the search's own, so that what an earlier search left there
-/// reads as empty (up to the chance of two 64-bit keys meeting, which every hashed table
-/// takes).
+/// The own table is this thread's, reused from one search to the next: each search clears
+/// the buckets it wrote when it hands its entries over, so that the next one finds it
+/// empty without the cost of clearing all of it.
 struct Layered<'a> {
     below: &'a dyn Lookup,
     own: Table,
-    salt: u64,
-    /// The own table's slots written, in order, to hand over afterwards.
+    /// The own table's buckets written, in order, to hand over afterwards.
     written: Vec<u32>,
 }
 
@@ -207,38 +242,29 @@ thread_local! {
     static OWN_TABLES: std::cell::RefCell<Vec<Table>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
-static SALTS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-
 impl<'a> Layered<'a> {
     fn new(below: &'a dyn Lookup) -> Layered<'a> {
         let own = OWN_TABLES
             .with(|t| t.borrow_mut().pop())
             // Null-window tests find no exact results.
             .unwrap_or_else(|| Table::with_exact_bits(OWN_TABLE_BITS, 0));
-        let salt =
-            gamelab_core::mix64(SALTS.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1);
         Layered {
             below,
             own,
-            salt,
             written: Vec::new(),
         }
     }
 
-    /// What this search wrote, its latest entry per slot, and the own table back to the
-    /// thread.
+    /// What this search wrote, both slots of each bucket it wrote in the bucket's order,
+    /// and the own table, cleared again, back to the thread.
     fn into_entries(mut self) -> Vec<Entry> {
         self.written.sort_unstable();
         self.written.dedup();
-        let entries = self
-            .written
-            .iter()
-            .map(|&i| self.own.slots[i as usize])
-            .map(|mut e| {
-                e.key ^= self.salt;
-                e
-            })
-            .collect();
+        let mut entries = Vec::with_capacity(2 * self.written.len());
+        for &i in &self.written {
+            let bucket = std::mem::take(&mut self.own.buckets[i as usize]);
+            entries.extend(bucket.into_iter().filter(|e| e.bound != 0));
+        }
         OWN_TABLES.with(|t| t.borrow_mut().push(self.own));
         entries
     }
@@ -247,7 +273,7 @@ impl<'a> Layered<'a> {
 impl Lookup for Layered<'_> {
     #[inline]
     fn get(&self, key: u64) -> Option<Entry> {
-        let own = self.own.get(key ^ self.salt);
+        let own = self.own.get(key);
         match (own, self.below.get(key)) {
             (Some(own), Some(below)) if below.depth > own.depth => Some(below),
             (own, below) => own.or(below),
@@ -256,7 +282,7 @@ impl Lookup for Layered<'_> {
 
     #[inline(always)]
     fn prefetch(&self, key: u64) {
-        self.own.prefetch(key ^ self.salt);
+        self.own.prefetch(key);
         self.below.prefetch(key)
     }
 }
@@ -268,15 +294,8 @@ impl Store for Layered<'_> {
 
     #[inline]
     fn put(&mut self, key: u64, entry: Entry) {
-        let salted = key ^ self.salt;
-        self.written.push((salted as usize & self.own.mask) as u32);
-        self.own.put(
-            salted,
-            Entry {
-                key: salted,
-                ..entry
-            },
-        )
+        self.written.push((key as usize & self.own.mask) as u32);
+        self.own.put(key, entry)
     }
 }
 
@@ -472,6 +491,7 @@ impl Searcher {
         let started = Instant::now();
         self.nodes = 0;
         self.stopped = false;
+        self.table.next_search();
         let (p, o) = pos.discs();
         let legal = legal_moves(p, o);
         if legal == 0 {
@@ -1004,6 +1024,7 @@ fn entry(key: u64, value: i32, alpha: i32, beta: i32, depth: u32, best: u8) -> E
         bound,
         depth: depth as u8,
         best,
+        age: 0,
     }
 }
 
@@ -1610,16 +1631,66 @@ mod tests {
         let mut table = Table::new(4);
         let (line, other) = (0x1234_5678_0000_0003u64, 0x9abc_def0_0000_0003u64);
         table.put(line, entry(line, 5, 0, 10, 6, 20));
-        // The same main slot (the low bits), a null-window result: it takes the slot.
+        // The same bucket (the low bits), null-window results: a deeper one takes the
+        // deep slot, a shallower one the other slot.
         table.put(other, entry(other, 7, 6, 7, 9, 30));
+        table.put(other + 16, entry(other + 16, 7, 6, 7, 3, 30));
         assert!(table.get(line).is_none());
         let kept = table.line_entry(line).expect("the exact result");
         assert_eq!((kept.value, kept.best, kept.bound), (5, 20, EXACT));
         // A bound is no line: only exact results are kept apart.
         let bound = 0x0fed_cba9_0000_0004u64;
         table.put(bound, entry(bound, 9, 0, 9, 6, 21));
-        table.put(other + 1, entry(other + 1, 7, 6, 7, 9, 30));
+        table.put(bound + 16, entry(bound + 16, 7, 6, 7, 9, 30));
+        table.put(bound + 32, entry(bound + 32, 7, 6, 7, 9, 30));
         assert!(table.line_entry(bound).is_none());
+    }
+
+    #[test]
+    fn a_bucket_keeps_the_deepest_result_of_the_search_under_way() {
+        let mut table = Table::new(4);
+        let key = |i: u64| (i << 32) | 6;
+        let depth = |table: &Table, i: u64| table.get(key(i)).map(|e| e.depth);
+        table.put(key(1), entry(key(1), 1, 0, 2, 9, 1));
+        table.put(key(2), entry(key(2), 1, 0, 2, 3, 1));
+        // A shallow result takes the other slot from a shallow one, never the deep slot.
+        table.put(key(3), entry(key(3), 1, 0, 2, 2, 1));
+        assert_eq!(
+            [1, 2, 3].map(|i| depth(&table, i)),
+            [Some(9), None, Some(2)]
+        );
+        // A deeper result takes the deep slot, and the one there moves to the other.
+        table.put(key(4), entry(key(4), 1, 0, 2, 12, 1));
+        assert_eq!(
+            [1, 3, 4].map(|i| depth(&table, i)),
+            [Some(9), None, Some(12)]
+        );
+        // In the next search any result takes the deep slot from the last search's.
+        table.next_search();
+        table.put(key(5), entry(key(5), 1, 0, 2, 1, 1));
+        assert_eq!(
+            [1, 4, 5].map(|i| depth(&table, i)),
+            [None, Some(12), Some(1)]
+        );
+        // A position's shallower result leaves its deeper one in place.
+        table.put(key(5), entry(key(5), 1, 0, 2, 0, 1));
+        assert_eq!(depth(&table, 5), Some(1));
+    }
+
+    #[test]
+    fn a_search_beside_others_hands_over_all_it_wrote_and_leaves_its_table_empty() {
+        let shared = Table::new(4);
+        let mut layered = Layered::new(&shared);
+        let keys = [7u64 << 32, 8 << 32, 9 << 32, 3];
+        for (depth, &key) in keys.iter().enumerate() {
+            layered.put(key, entry(key, 1, 0, 2, depth as u32 + 1, 1));
+        }
+        // Two buckets of the own table: one holds two keys, and lost one.
+        let handed: Vec<u64> = layered.into_entries().iter().map(|e| e.key).collect();
+        assert_eq!(handed, [9 << 32, 8 << 32, 3]);
+        // The thread's next search finds none of them in its own table.
+        let next = Layered::new(&shared);
+        assert!(keys.iter().all(|&key| next.get(key).is_none()));
     }
 
     #[test]
