@@ -9,7 +9,7 @@ use std::sync::{Arc, mpsc};
 use std::time::Duration;
 
 use anyhow::Context;
-use gamelab_cluster::Cluster;
+use gamelab_cluster::{Cluster, Timeouts};
 use gamelab_core::arena::{ChunkTotals, MatchResult};
 use gamelab_core::match_request::Played;
 use gamelab_games::experiments::{AnyMatch, AnyTournament, GamesPlayed};
@@ -24,10 +24,13 @@ pub struct ClusterArgs {
     /// (and writes) what one process would.
     #[arg(long)]
     pub cluster: bool,
-    /// With --cluster: seconds to wait for every other process to connect, and the longest
-    /// a connected one may stay silent (frozen, or cut off) before the run is abandoned.
+    /// With --cluster: the longest a connected process may stay silent (frozen, or cut off)
+    /// before the run is abandoned.
     #[arg(long, value_name = "SECONDS", default_value_t = 60.0, value_parser = crate::limits::seconds)]
     pub cluster_timeout: f64,
+    /// With --cluster: seconds to wait for every other process to connect.
+    #[arg(long, value_name = "SECONDS", default_value_t = 60.0, value_parser = crate::limits::seconds)]
+    pub cluster_connect_timeout: f64,
     /// timely's arguments, after `--`.
     #[arg(last = true, value_name = "TIMELY_ARGS")]
     pub timely: Vec<String>,
@@ -45,8 +48,11 @@ impl ClusterArgs {
             return Ok(None);
         }
         crate::sigpipe::report_closed_sockets();
-        let timeout = Duration::from_secs_f64(self.cluster_timeout);
-        Ok(Some(Cluster::from_args(&self.timely, timeout)?))
+        let timeouts = Timeouts {
+            connect: Duration::from_secs_f64(self.cluster_connect_timeout),
+            silence: Duration::from_secs_f64(self.cluster_timeout),
+        };
+        Ok(Some(Cluster::from_args(&self.timely, timeouts)?))
     }
 }
 

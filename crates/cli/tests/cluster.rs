@@ -23,39 +23,42 @@ impl Drop for Run {
 }
 
 impl Run {
-    /// `gamelab ARGS --cluster -- -n N -p I -h HOSTFILE` for each process I.
+    /// [`process`] for each process of the run.
     fn start(dir: &Path, processes: usize, args: &[&str]) -> Run {
         Run::start_with_timeout(dir, processes, args, "30")
     }
 
     /// [`Run::start`] with `--cluster-timeout SECONDS`.
     fn start_with_timeout(dir: &Path, processes: usize, args: &[&str], seconds: &str) -> Run {
-        let hostfile = dir.join("hosts.txt");
-        let ports: Vec<u16> = (0..processes)
-            .map(|_| {
-                TcpListener::bind("127.0.0.1:0")
-                    .unwrap()
-                    .local_addr()
-                    .unwrap()
-                    .port()
-            })
-            .collect();
-        let hosts: Vec<String> = ports.iter().map(|p| format!("127.0.0.1:{p}")).collect();
-        std::fs::write(&hostfile, hosts.join("\n") + "\n").unwrap();
+        let hostfile = hostfile(dir, processes);
         Run((0..processes)
             .map(|i| {
-                Command::new(env!("CARGO_BIN_EXE_gamelab"))
-                    .args(args)
-                    .args(["--cluster", "--cluster-timeout", seconds, "--"])
-                    .args(["-n", &processes.to_string(), "-p", &i.to_string(), "-h"])
-                    .arg(&hostfile)
-                    .current_dir(dir)
-                    .stdout(Stdio::piped())
-                    .stderr(Stdio::piped())
-                    .spawn()
-                    .unwrap()
+                let args = [args, &["--cluster-timeout", seconds]].concat();
+                process(dir, &hostfile, processes, i, &args)
             })
             .collect())
+    }
+
+    /// Waits until process `index`'s relay engine has made its first move (the cluster
+    /// formed and it plays); if the process ends first, fails with what every process said.
+    fn await_playing(&mut self, events: &Path, index: usize) {
+        let peer = &self.0[index];
+        if common::relay_event(events, "playing", peer.id(), || child_running(peer)) {
+            return;
+        }
+        let said: Vec<String> = std::mem::take(&mut self.0)
+            .into_iter()
+            .enumerate()
+            .map(|(i, mut child)| {
+                let _ = child.kill();
+                let out = child.wait_with_output().unwrap();
+                format!("process {i}: {}", String::from_utf8_lossy(&out.stderr))
+            })
+            .collect();
+        panic!(
+            "process {index} ended before it played\n{}",
+            said.join("\n")
+        );
     }
 
     /// Every process's output, once all have ended (at most `limit`).
@@ -78,6 +81,37 @@ impl Run {
         );
         outputs
     }
+}
+
+/// A hostfile in `dir` of `processes` free ports on 127.0.0.1.
+fn hostfile(dir: &Path, processes: usize) -> std::path::PathBuf {
+    let hostfile = dir.join("hosts.txt");
+    let hosts: Vec<String> = (0..processes)
+        .map(|_| {
+            let port = TcpListener::bind("127.0.0.1:0")
+                .unwrap()
+                .local_addr()
+                .unwrap()
+                .port();
+            format!("127.0.0.1:{port}")
+        })
+        .collect();
+    std::fs::write(&hostfile, hosts.join("\n") + "\n").unwrap();
+    hostfile
+}
+
+/// `gamelab ARGS --cluster -- -n PROCESSES -p INDEX -h HOSTFILE`, run in `dir`.
+fn process(dir: &Path, hostfile: &Path, processes: usize, index: usize, args: &[&str]) -> Child {
+    Command::new(env!("CARGO_BIN_EXE_gamelab"))
+        .args(args)
+        .args(["--cluster", "--"])
+        .args(["-n", &processes.to_string(), "-p", &index.to_string(), "-h"])
+        .arg(hostfile)
+        .current_dir(dir)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap()
 }
 
 fn child_running(child: &Child) -> bool {
@@ -245,11 +279,7 @@ fn a_peer_that_dies_ends_the_run_with_an_error_and_no_file() {
     let dir = tempfile::tempdir().unwrap();
     let events = tempfile::tempdir().unwrap();
     let mut run = relay_match(dir.path(), events.path(), "30");
-    let peer = &run.0[1];
-    assert!(
-        common::relay_event(events.path(), "playing", peer.id(), || child_running(peer)),
-        "process 1 ended before it played"
-    );
+    run.await_playing(events.path(), 1);
     run.0[1].kill().unwrap();
     // A bound on a hang, not on speed: the peer's death is seen within a second.
     let outputs = run.finish(Duration::from_secs(120));
@@ -268,11 +298,8 @@ fn a_frozen_peer_ends_the_run_with_an_error_and_no_file() {
         let dir = tempfile::tempdir().unwrap();
         let events = tempfile::tempdir().unwrap();
         let mut run = relay_match(dir.path(), events.path(), "10");
+        run.await_playing(events.path(), frozen);
         let peer = &run.0[frozen];
-        assert!(
-            common::relay_event(events.path(), "playing", peer.id(), || child_running(peer)),
-            "process {frozen} ended before it played"
-        );
         // Stopped, not killed: its connections stay open and say nothing.
         let stopped = Command::new("kill")
             .args(["-STOP", &peer.id().to_string()])
@@ -304,38 +331,18 @@ fn a_frozen_peer_ends_the_run_with_an_error_and_no_file() {
 #[test]
 fn peers_that_never_come_are_an_error_in_bounded_time() {
     let dir = tempfile::tempdir().unwrap();
-    let hostfile = dir.path().join("hosts.txt");
-    let port = TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
-    let other = TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
-    std::fs::write(&hostfile, format!("127.0.0.1:{port}\n127.0.0.1:{other}\n")).unwrap();
+    let hostfile = hostfile(dir.path(), 2);
     let started = Instant::now();
-    let out = Command::new(env!("CARGO_BIN_EXE_gamelab"))
-        .args([
-            "match",
-            "ai2",
-            "ai2",
-            "--cluster",
-            "--cluster-timeout",
-            "2",
-            "--",
-            "-n",
-            "2",
-            "-p",
-            "0",
-            "-h",
-        ])
-        .arg(&hostfile)
-        .output()
-        .unwrap();
-    // A bound on a hang, not on speed: the timeout is 2 s.
+    let out = process(
+        dir.path(),
+        &hostfile,
+        2,
+        0,
+        &["match", "ai2", "ai2", "--cluster-connect-timeout", "2"],
+    )
+    .wait_with_output()
+    .unwrap();
+    // A bound on a hang, not on speed: the connect timeout is 2 s.
     assert!(started.elapsed() < Duration::from_secs(120));
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
@@ -364,4 +371,37 @@ fn peers_that_never_come_are_an_error_in_bounded_time() {
         .output()
         .unwrap();
     assert!(String::from_utf8_lossy(&out.stderr).contains("give --cluster"));
+}
+
+#[test]
+fn a_cluster_slower_to_form_than_the_silence_bound_still_runs() {
+    // Process 1 comes three times the silence bound after process 0: a wait to connect,
+    // not silence, so the run must go through and print what one process does.
+    let dir = tempfile::tempdir().unwrap();
+    let hostfile = hostfile(dir.path(), 2);
+    let args = ["match", "ai14s", "ai2", "-n", "200", "--json"];
+    let timeouts = ["--cluster-timeout", "2", "--cluster-connect-timeout", "120"];
+    let first = process(
+        dir.path(),
+        &hostfile,
+        2,
+        0,
+        &[&args[..], &timeouts].concat(),
+    );
+    // Not a wait for an outcome: it only makes the cluster slow to form.
+    std::thread::sleep(Duration::from_secs(6));
+    let second = process(
+        dir.path(),
+        &hostfile,
+        2,
+        1,
+        &[&args[..], &timeouts].concat(),
+    );
+    let outputs = Run(vec![first, second]).finish(Duration::from_secs(300));
+    assert_eq!(report(&outputs[0]), report(&alone(dir.path(), &args)));
+    assert!(
+        outputs[1].status.success(),
+        "{}",
+        String::from_utf8_lossy(&outputs[1].stderr)
+    );
 }

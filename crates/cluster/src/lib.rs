@@ -10,12 +10,15 @@
 //! gamelab's results depend only on (seed, game index, agents).
 //!
 //! Failures end the run in bounded time: peers that cannot be reached within the
-//! cluster's timeout, a peer whose connection breaks mid-run (it ended, or its machine went
-//! away), and a peer that goes silent for longer than the timeout (frozen, or cut off
-//! without its connection breaking) end this process with an error naming the cause —
-//! timely itself would retry for ever, or leave the survivors waiting. Silence is told by a
-//! heartbeat: every worker broadcasts its process's index several times a timeout, while a
-//! chunk is worked on in a thread of its own. A caller writing files writes them so that
+//! cluster's connect timeout, a peer whose connection breaks mid-run (it ended, or its
+//! machine went away), and a peer that goes silent for longer than the silence timeout
+//! (frozen, or cut off without its connection breaking) end this process with an error
+//! naming the cause — timely itself would retry for ever, or leave the survivors waiting.
+//! The two bounds are apart because starting processes on loaded or distant machines can
+//! take far longer than a running peer may stay silent. Silence is told by a heartbeat:
+//! every worker broadcasts its process's index several times a silence timeout, while a
+//! chunk is worked on in a thread of its own; the silence clock starts once the cluster has
+//! formed. A caller writing files writes them so that
 //! nothing appears under a final name unless the run completed.
 
 use std::collections::BTreeMap;
@@ -55,7 +58,16 @@ pub struct Cluster {
     process: usize,
     processes: usize,
     addresses: Vec<String>,
-    connect_timeout: Duration,
+    timeouts: Timeouts,
+}
+
+/// How long a cluster waits on its peers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Timeouts {
+    /// For every other process to connect, from the start of [`Cluster::run`].
+    pub connect: Duration,
+    /// The longest a connected process may stay silent before the run is abandoned.
+    pub silence: Duration,
 }
 
 /// When each process of the run was last heard from, and whether this one is done
@@ -77,6 +89,20 @@ impl Heartbeats {
         }
     }
 
+    /// Counts every process as heard from now: the silence clock starts once the cluster
+    /// has formed, however long forming it took.
+    fn hear_all(&self) {
+        let now = Instant::now();
+        for at in self
+            .heard
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .iter_mut()
+        {
+            *at = now;
+        }
+    }
+
     /// A process other than `me` that has been silent for longer than `timeout`, if any.
     fn silent(&self, me: usize, timeout: Duration) -> Option<usize> {
         let heard = self.heard.lock().unwrap_or_else(|e| e.into_inner());
@@ -92,8 +118,9 @@ fn heartbeat_interval(timeout: Duration) -> Duration {
 
 impl Cluster {
     /// A cluster from timely's arguments (`-w 2 -n 3 -p 0 -h hosts.txt`), whose peers must
-    /// all be reached within `connect_timeout`, and none silent for longer once connected.
-    pub fn from_args(args: &[String], connect_timeout: Duration) -> Result<Cluster, ClusterError> {
+    /// all be reached within `timeouts.connect`, and none silent for longer than
+    /// `timeouts.silence` once connected.
+    pub fn from_args(args: &[String], timeouts: Timeouts) -> Result<Cluster, ClusterError> {
         let mut opts = getopts::Options::new();
         timely::Config::install_options(&mut opts);
         let matches = opts
@@ -153,7 +180,7 @@ impl Cluster {
             process,
             processes,
             addresses,
-            connect_timeout,
+            timeouts,
         })
     }
 
@@ -184,7 +211,7 @@ impl Cluster {
         install_failure_hook();
         let connected = Arc::new(AtomicBool::new(self.processes == 1));
         if self.processes > 1 {
-            let (connected, timeout) = (connected.clone(), self.connect_timeout);
+            let (connected, timeout) = (connected.clone(), self.timeouts.connect);
             let others: Vec<String> = self
                 .addresses
                 .iter()
@@ -223,7 +250,7 @@ impl Cluster {
             heard: Mutex::new(vec![Instant::now(); self.processes]),
             done: AtomicBool::new(false),
         });
-        let interval = heartbeat_interval(self.connect_timeout);
+        let interval = heartbeat_interval(self.timeouts.silence);
         let (process, worker_heartbeats) = (self.process, heartbeats.clone());
         let guards = timely::execute(config, move |worker| {
             connected.store(true, Ordering::SeqCst);
@@ -268,6 +295,7 @@ impl Cluster {
                     last_beat = Some(Instant::now());
                 }
             };
+            beat_if_due();
             for index in (me..chunks.len()).step_by(peers) {
                 // The chunk is worked on beside this thread, which goes on stepping the
                 // dataflows, so that peers hear from this process while it works.
@@ -304,8 +332,9 @@ impl Cluster {
         let guards = guards.map_err(ClusterError::Start)?;
         go.wait();
         if self.processes > 1 {
-            let (me, timeout) = (self.process, self.connect_timeout);
+            let (me, timeout) = (self.process, self.timeouts.silence);
             let addresses = self.addresses.clone();
+            heartbeats.hear_all();
             std::thread::spawn(move || {
                 while !heartbeats.done.load(Ordering::SeqCst) {
                     std::thread::sleep(interval);
@@ -397,7 +426,10 @@ mod tests {
     #[test]
     fn arguments_are_checked() {
         let args = |s: &str| s.split_whitespace().map(String::from).collect::<Vec<_>>();
-        let t = Duration::from_secs(1);
+        let t = Timeouts {
+            connect: Duration::from_secs(1),
+            silence: Duration::from_secs(1),
+        };
         let c = Cluster::from_args(&args("-w 2 -n 3 -p 1"), t).unwrap();
         assert_eq!((c.workers(), c.is_leader()), (6, false));
         for bad in [
@@ -413,9 +445,27 @@ mod tests {
     }
 
     #[test]
+    fn the_silence_clock_starts_when_the_cluster_forms() {
+        let long_ago = Instant::now() - Duration::from_secs(20);
+        let beats = Heartbeats {
+            heard: Mutex::new(vec![long_ago; 3]),
+            done: AtomicBool::new(false),
+        };
+        let bound = Duration::from_secs(10);
+        assert_eq!(beats.silent(0, bound), Some(1));
+        beats.hear(1);
+        assert_eq!(beats.silent(0, bound), Some(2));
+        beats.hear_all();
+        assert_eq!(beats.silent(0, bound), None);
+    }
+
+    #[test]
     fn one_process_gives_every_result_in_order() {
-        let cluster =
-            Cluster::from_args(&["-w".into(), "3".into()], Duration::from_secs(5)).unwrap();
+        let timeouts = Timeouts {
+            connect: Duration::from_secs(5),
+            silence: Duration::from_secs(5),
+        };
+        let cluster = Cluster::from_args(&["-w".into(), "3".into()], timeouts).unwrap();
         let seen = Arc::new(Mutex::new(Vec::new()));
         let sink = seen.clone();
         cluster
