@@ -4,8 +4,6 @@
 
 use std::sync::atomic::Ordering;
 
-use rayon::prelude::*;
-
 use super::openings::openings;
 use super::report::{ChunkTotals, ForfeitNote, MatchResult, Sameness, Tally};
 use crate::record::PlayedGame;
@@ -706,7 +704,6 @@ pub fn run_match_from<G: EngineHooks, A: Agent<G>>(
         on_chunk(&r);
         r
     };
-    let mut out = MatchResult::new();
     // Runs on the caller's pool (rayon's global one unless it installed another), or on
     // a pool of `cfg.threads` threads.
     let own_pool = (cfg.threads > 1)
@@ -733,51 +730,220 @@ pub fn run_match_from<G: EngineHooks, A: Agent<G>>(
             size.max(1)
         }
     };
-    let mut size = paired(live.chunk);
-    let mut next = 0;
-    while next < total {
-        let ranges: Vec<_> = (0..window)
-            .map(|i| next.saturating_add(i.saturating_mul(size)))
-            .take_while(|&start| start < total)
-            .map(|start| start..start.saturating_add(size).min(total))
-            .collect();
-        let began = std::time::Instant::now();
-        let played = ranges.last().map_or(0, |r| r.end) - next;
-        next += played;
-        let results: Vec<ChunkResult<G::Move>> = match pool {
-            Some(pool) => pool.install(|| ranges.into_par_iter().map(run).collect()),
-            None if threads == 1 => ranges.into_iter().map(run).collect(),
-            None => ranges.into_par_iter().map(run).collect(),
-        };
+    let dealer = Dealer::new(total, paired(live.chunk), window);
+    let mut out = MatchResult::new();
+    // The games of the chunks handed on since `on_games` last had them, and how many.
+    let (mut games, mut chunks) = (Vec::new(), 0);
+    // Hands on each finished chunk, in chunk order: whether the match goes on.
+    let mut deliver = |r: ChunkResult<G::Move>, took: std::time::Duration| {
         if let Some(target) = live.chunk_seconds {
-            let per_game = began.elapsed().as_secs_f64() * threads as f64 / played.max(1) as f64;
-            // At most eight times larger at a step: one quick window must not make the
-            // next one's chunks huge.
-            size = paired(((target / per_game.max(1e-9)) as u64).clamp(1, (size * 8).min(CHUNK)));
+            let per_game = took.as_secs_f64() / (r.range.end - r.range.start).max(1) as f64;
+            // At most eight times larger at a step: one quick chunk must not make the
+            // next ones huge.
+            dealer.resize(|size| {
+                paired(((target / per_game.max(1e-9)) as u64).clamp(1, (size * 8).min(CHUNK)))
+            });
         }
-        let mut games = Vec::new();
-        for r in results {
-            out.add(&r.totals());
-            games.extend(r.games);
-            if r.stopped_by.is_some() {
-                on_games(games);
-                return (out, true);
-            }
-            if !r.complete {
-                on_games(games);
-                return (out, true);
+        out.add(&r.totals());
+        games.extend(r.games);
+        chunks += 1;
+        if r.stopped_by.is_some() || !r.complete {
+            on_games(std::mem::take(&mut games));
+            return false;
+        }
+        // A window's worth at a time, and the last chunks however few.
+        if chunks == window || r.range.end == total {
+            chunks = 0;
+            return on_games(std::mem::take(&mut games));
+        }
+        true
+    };
+    let timed_run = |range: std::ops::Range<u64>| {
+        let began = std::time::Instant::now();
+        let r = run(range);
+        (r, began.elapsed())
+    };
+    let stopped = if threads <= 1 && pool.is_none() {
+        let mut stopped = false;
+        while let Some((_, range)) = dealer.deal() {
+            let (r, took) = timed_run(range);
+            dealer.delivered_one();
+            if !deliver(r, took) {
+                stopped = true;
+                break;
             }
         }
-        if !on_games(games) {
-            return (out, true);
+        stopped
+    } else {
+        // Each thread takes the next chunk as soon as it is free (no thread waits for a
+        // slow chunk of another's, as a match of slow agents' games of very different
+        // lengths would), at most `window` chunks ahead of the first not yet handed on.
+        let (sender, results) = std::sync::mpsc::channel();
+        in_scope(pool, |scope| {
+            for _ in 0..threads {
+                let sender = sender.clone();
+                let (dealer, timed_run) = (&dealer, &timed_run);
+                scope.spawn(move |_| {
+                    // Taken up by a thread while it waits inside a chunk of this match
+                    // (an agent's own parallel work), a worker leaves the chunks to the
+                    // others: waiting here for the window could be waiting on the very
+                    // chunk it interrupted.
+                    if inside_match() {
+                        return;
+                    }
+                    while let Some((seq, range)) = dealer.deal() {
+                        if sender.send((seq, timed_run(range))).is_err() {
+                            break;
+                        }
+                    }
+                });
+            }
+            drop(sender);
+            let mut waiting = std::collections::BTreeMap::new();
+            let mut stopped = false;
+            for (seq, result) in results.iter() {
+                if stopped {
+                    // Chunks under way when the match stopped: played, not counted.
+                    continue;
+                }
+                waiting.insert(seq, result);
+                while let Some((r, took)) = waiting.remove(&dealer.delivered()) {
+                    dealer.delivered_one();
+                    if !deliver(r, took) {
+                        stopped = true;
+                        dealer.close();
+                        waiting.clear();
+                        break;
+                    }
+                }
+            }
+            stopped
+        })
+    };
+    (out, stopped)
+}
+
+/// Runs `op` on this thread with a scope whose tasks run on `pool`, or on the pool this
+/// thread is in (rayon's global one if none).
+fn in_scope<'scope, R>(
+    pool: Option<&rayon::ThreadPool>,
+    op: impl FnOnce(&rayon::Scope<'scope>) -> R,
+) -> R {
+    match pool {
+        Some(pool) => pool.in_place_scope(op),
+        None => rayon::in_place_scope(op),
+    }
+}
+
+/// Deals a match's chunks to its threads: the next range of games each time one asks,
+/// never more than `window` chunks ahead of the first not yet handed on (so the games
+/// waiting to be handed on in order stay few), until the games run out or the match is
+/// closed.
+struct Dealer {
+    state: std::sync::Mutex<Dealt>,
+    handed_on: std::sync::Condvar,
+    total: u64,
+    window: u64,
+}
+
+struct Dealt {
+    /// The first game not dealt yet.
+    next: u64,
+    /// Games a chunk.
+    size: u64,
+    /// Chunks dealt, and chunks handed on in order.
+    dealt: u64,
+    delivered: u64,
+    closed: bool,
+}
+
+impl Dealer {
+    fn new(total: u64, size: u64, window: u64) -> Dealer {
+        Dealer {
+            state: std::sync::Mutex::new(Dealt {
+                next: 0,
+                size,
+                dealt: 0,
+                delivered: 0,
+                closed: false,
+            }),
+            handed_on: std::sync::Condvar::new(),
+            total,
+            window,
         }
     }
-    (out, false)
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Dealt> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The next chunk (its place in the order and its games), waiting while the window is
+    /// full; `None` once every game is dealt or the match is closed.
+    fn deal(&self) -> Option<(u64, std::ops::Range<u64>)> {
+        let mut d = self.lock();
+        while !d.closed && d.next < self.total && d.dealt >= d.delivered + self.window {
+            d = self.handed_on.wait(d).unwrap_or_else(|e| e.into_inner());
+        }
+        if d.closed || d.next >= self.total {
+            return None;
+        }
+        let range = d.next..d.next.saturating_add(d.size).min(self.total);
+        let seq = d.dealt;
+        d.next = range.end;
+        d.dealt += 1;
+        Some((seq, range))
+    }
+
+    /// Chunks handed on so far: the place of the next one to hand on.
+    fn delivered(&self) -> u64 {
+        self.lock().delivered
+    }
+
+    /// One more chunk handed on: the window moves along.
+    fn delivered_one(&self) {
+        self.lock().delivered += 1;
+        self.handed_on.notify_all();
+    }
+
+    /// Sizes the chunks dealt from now on.
+    fn resize(&self, size: impl FnOnce(u64) -> u64) {
+        let mut d = self.lock();
+        d.size = size(d.size);
+    }
+
+    /// Deals no more chunks.
+    fn close(&self) {
+        self.lock().closed = true;
+        self.handed_on.notify_all();
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_dealer_slides_its_window_chunk_by_chunk() {
+        let dealer = Dealer::new(10, 2, 3);
+        let dealt: Vec<_> = (0..3).map_while(|_| dealer.deal()).collect();
+        assert_eq!(dealt, [(0, 0..2), (1, 2..4), (2, 4..6)]);
+        // The window is full until the first chunk is handed on; then one more is dealt,
+        // without waiting for the others of its window (a slow chunk holds back only the
+        // chunks more than a window after it).
+        dealer.delivered_one();
+        assert_eq!(dealer.deal(), Some((3, 6..8)));
+        dealer.resize(|size| size * 4);
+        dealer.delivered_one();
+        assert_eq!(
+            dealer.deal(),
+            Some((4, 8..10)),
+            "the last chunk ends with the games"
+        );
+        assert_eq!(dealer.deal(), None, "every game dealt");
+        let closed = Dealer::new(10, 2, 3);
+        closed.close();
+        assert_eq!(closed.deal(), None);
+    }
 
     #[test]
     fn short_matches_are_split_for_every_thread() {
