@@ -375,12 +375,14 @@ fn peers_that_never_come_are_an_error_in_bounded_time() {
 
 #[test]
 fn a_cluster_slower_to_form_than_the_silence_bound_still_runs() {
-    // Process 1 comes three times the silence bound after process 0: a wait to connect,
-    // not silence, so the run must go through and print what one process does.
+    // Process 1 comes more than twice the silence bound after process 0: a wait to
+    // connect, not silence, so the run must go through and print what one process does.
+    // (The bound is short only against the delay: a loaded machine must not starve a
+    // heartbeat for that long.)
     let dir = tempfile::tempdir().unwrap();
     let hostfile = hostfile(dir.path(), 2);
     let args = ["match", "ai14s", "ai2", "-n", "200", "--json"];
-    let timeouts = ["--cluster-timeout", "2", "--cluster-connect-timeout", "120"];
+    let timeouts = ["--cluster-timeout", "4", "--cluster-connect-timeout", "120"];
     let first = process(
         dir.path(),
         &hostfile,
@@ -389,7 +391,7 @@ fn a_cluster_slower_to_form_than_the_silence_bound_still_runs() {
         &[&args[..], &timeouts].concat(),
     );
     // Not a wait for an outcome: it only makes the cluster slow to form.
-    std::thread::sleep(Duration::from_secs(6));
+    std::thread::sleep(Duration::from_secs(10));
     let second = process(
         dir.path(),
         &hostfile,
