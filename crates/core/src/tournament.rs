@@ -4,7 +4,9 @@
 
 use thiserror::Error;
 
-use crate::arena::{ChunkResult, LiveOptions, MatchConfig, MatchResult, Tally, run_match_from};
+use crate::arena::{
+    AgentFactory, ChunkResult, LiveOptions, MatchConfig, MatchResult, Tally, run_matches_from,
+};
 use crate::elo::{Crosstable, fit};
 use crate::{Agent, EngineHooks, StopFlag};
 
@@ -169,26 +171,23 @@ pub fn run_tournament_live<G: EngineHooks, A: Agent<G>>(
     live.stop = stop;
     // A stopped tournament's pairings have played both colours alike.
     live.in_pairs = true;
-    let mut results = Vec::new();
-    for (k, (i, j)) in pairs(ais.len()).into_iter().enumerate() {
-        let (result, stopped) = run_match_from::<G, A>(
-            &|| make(i),
-            &|| make(j),
-            cfg,
-            openings,
-            &live,
-            &|chunk| on_chunk(k, chunk),
-            &mut |_| true,
-        );
-        let interrupted = stopped && result.stopped_by.is_none();
-        results.push(result);
-        if interrupted {
-            let mut report = tabulate::<G>(ais, cfg, &results)?;
-            report.interrupted = true;
-            return Ok(report);
-        }
-    }
-    tabulate::<G>(ais, cfg, &results)
+    let sides: Vec<[Box<dyn Fn() -> A + Sync + '_>; 2]> = pairs(ais.len())
+        .into_iter()
+        .map(|(i, j)| -> [Box<dyn Fn() -> A + Sync + '_>; 2] {
+            [Box::new(move || make(i)), Box::new(move || make(j))]
+        })
+        .collect();
+    let matches: Vec<(&AgentFactory<A>, &AgentFactory<A>)> =
+        sides.iter().map(|[a, b]| (&**a, &**b)).collect();
+    // The pairs' games as one stream, so that no thread waits at the end of each pair.
+    let played = run_matches_from::<G, A>(&matches, cfg, openings, &live, on_chunk, &mut |_| true);
+    let interrupted = played
+        .iter()
+        .any(|(result, stopped)| *stopped && result.stopped_by.is_none());
+    let results: Vec<MatchResult> = played.into_iter().map(|(result, _)| result).collect();
+    let mut report = tabulate::<G>(ais, cfg, &results)?;
+    report.interrupted = interrupted;
+    Ok(report)
 }
 
 /// Every pair of `n` entrants, in the order they play: (0, 1), (0, 2), …, (1, 2), ….

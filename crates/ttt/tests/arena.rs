@@ -755,3 +755,105 @@ fn a_side_whose_clock_runs_out_loses_and_the_clock_shares_its_time() {
             .all(|t| *t > Duration::ZERO && *t <= Duration::from_secs(10))
     );
 }
+
+/// An AI that stops the match at its first move (a failure it was told not to play on
+/// from).
+struct StopsTheMatch;
+
+impl Agent<Ttt> for StopsTheMatch {
+    fn choose(&mut self, game: &Ttt, _rng: &mut GameRng) -> <Ttt as Game>::Move {
+        game.legal_moves()[0]
+    }
+
+    fn try_choose(
+        &mut self,
+        _game: &Ttt,
+        _rng: &mut GameRng,
+    ) -> Result<<Ttt as Game>::Move, Box<gamelab_core::Forfeit>> {
+        Err(Box::new(gamelab_core::Forfeit {
+            reason: "told to stop".into(),
+            stops_match: true,
+        }))
+    }
+}
+
+#[test]
+fn matches_played_as_one_stream_are_each_what_it_is_alone() {
+    let pairs = [("ai14s", "ai2"), ("ai6", "ai12s"), ("ai2", "ai2")];
+    for threads in [1, 2, 4] {
+        let cfg = MatchConfig {
+            games_per_side: 150,
+            seed: 3,
+            threads,
+            opening_plies: 0,
+            ..Default::default()
+        };
+        type Maker = Box<dyn Fn() -> Box<dyn Agent<Ttt>> + Sync>;
+        let makers: Vec<[Maker; 2]> = pairs
+            .iter()
+            .map(|&(a, b)| -> [Maker; 2] {
+                [Box::new(move || build(a)), Box::new(move || build(b))]
+            })
+            .collect();
+        let matches: Vec<(&arena::AgentFactory<_>, &arena::AgentFactory<_>)> =
+            makers.iter().map(|[a, b]| (&**a, &**b)).collect();
+        let live = arena::LiveOptions {
+            chunk: 7,
+            stop: None,
+            keep_games: true,
+            chunk_seconds: None,
+            in_pairs: false,
+        };
+        let mut games = Vec::new();
+        let played = arena::run_matches_from::<Ttt, _>(
+            &matches,
+            &cfg,
+            &[],
+            &live,
+            // No chunk spans two matches.
+            &|k, c| assert!(c.range.end <= 300, "match {k}: {:?}", c.range),
+            &mut |window| {
+                games.extend(window);
+                true
+            },
+        );
+        let mut expected = Vec::new();
+        for (k, &(a, b)) in pairs.iter().enumerate() {
+            let (alone, kept) =
+                arena::run_match::<Ttt, _>(&|| build(a), &|| build(b), &cfg, &|_| {}, true);
+            assert_eq!(played[k], (alone, false), "{a} {b} on {threads}");
+            expected.extend(kept.into_iter().map(|g| g.index));
+        }
+        // Match after match, each in its own order.
+        let order: Vec<u64> = games.iter().map(|g| g.index).collect();
+        assert_eq!(order, expected, "on {threads}");
+    }
+    // A match stopped by an agent ends alone: the others play on.
+    let cfg = MatchConfig {
+        games_per_side: 50,
+        threads: 2,
+        ..Default::default()
+    };
+    let stops = || -> Box<dyn Agent<Ttt>> { Box::new(StopsTheMatch) };
+    let ai2 = || build("ai2");
+    let matches: [(&arena::AgentFactory<_>, &arena::AgentFactory<_>); 3] =
+        [(&ai2, &ai2), (&stops, &ai2), (&ai2, &ai2)];
+    let live = arena::LiveOptions {
+        chunk: 4,
+        stop: None,
+        keep_games: false,
+        chunk_seconds: None,
+        in_pairs: false,
+    };
+    let played =
+        arena::run_matches_from::<Ttt, _>(&matches, &cfg, &[], &live, &|_, _| {}, &mut |_| true);
+    assert_eq!(played.len(), 3);
+    let stopped = played[1].0.stopped_by.as_ref().expect("stopped");
+    assert_eq!((stopped.game, stopped.agent), (0, 0));
+    assert!(played[1].1);
+    assert_eq!(played[1].0.total().games(), 0, "no game before the stop");
+    for k in [0, 2] {
+        assert_eq!(played[k].0.total().games(), 100);
+        assert!(!played[k].1 && played[k].0.stopped_by.is_none());
+    }
+}

@@ -696,13 +696,57 @@ pub fn run_match_from<G: EngineHooks, A: Agent<G>>(
     on_chunk: &(dyn Fn(&ChunkResult<G::Move>) + Sync),
     on_games: &mut dyn FnMut(Vec<PlayedGame<G::Move>>) -> bool,
 ) -> (MatchResult, bool) {
+    let played = run_matches_from::<G, A>(
+        &[(a, b)],
+        cfg,
+        openings,
+        live,
+        &|_, chunk| on_chunk(chunk),
+        on_games,
+    );
+    played
+        .into_iter()
+        .next()
+        .unwrap_or_else(|| (MatchResult::new(), false))
+}
+
+/// Plays the matches of `matches` (each a pair of factories, A then B), each as
+/// [`run_match_from`] plays one, as one stream of chunks: a thread that finishes its
+/// share of one match goes on to the next instead of waiting for the match's slowest
+/// chunk. `on_chunk` hears each finished chunk with its match's place in `matches`;
+/// `on_games` has the kept games in play order, match after match.
+///
+/// Returns each match's result and whether it was cut short. A forfeit that stops a match
+/// (an agent that cannot go on) ends that match only; a stop, or `on_games` returning
+/// false, ends them all, and the list then ends with the match it ended.
+pub fn run_matches_from<G: EngineHooks, A: Agent<G>>(
+    matches: &[(&AgentFactory<A>, &AgentFactory<A>)],
+    cfg: &MatchConfig,
+    openings: &[Vec<G::Move>],
+    live: &LiveOptions,
+    on_chunk: &(dyn Fn(usize, &ChunkResult<G::Move>) + Sync),
+    on_games: &mut dyn FnMut(Vec<PlayedGame<G::Move>>) -> bool,
+) -> Vec<(MatchResult, bool)> {
     let key = StreamKey::new(cfg.seed);
-    let total = cfg.games_per_side.saturating_mul(2);
+    let games_a_match = cfg.games_per_side.saturating_mul(2);
+    let total = games_a_match.saturating_mul(matches.len() as u64);
+    // A chunk of the stream, within one match: that match's place and its own chunk.
     let run = |range: std::ops::Range<u64>| {
         let _playing = PlayingMatch::enter();
-        let r = play_chunk::<G, A>(a, b, cfg, &key, range, live, openings);
-        on_chunk(&r);
-        r
+        let k = range.start / games_a_match;
+        let start = k * games_a_match;
+        let (a, b) = matches[k as usize];
+        let r = play_chunk::<G, A>(
+            a,
+            b,
+            cfg,
+            &key,
+            range.start - start..range.end - start,
+            live,
+            openings,
+        );
+        on_chunk(k as usize, &r);
+        (k as usize, r)
     };
     // Runs on the caller's pool (rayon's global one unless it installed another), or on
     // a pool of `cfg.threads` threads.
@@ -730,12 +774,19 @@ pub fn run_match_from<G: EngineHooks, A: Agent<G>>(
             size.max(1)
         }
     };
-    let dealer = Dealer::new(total, paired(live.chunk), window);
-    let mut out = MatchResult::new();
+    let dealer = Dealer::new(total, games_a_match, paired(live.chunk), window);
+    let mut played: Vec<(MatchResult, bool)> = matches
+        .iter()
+        .map(|_| (MatchResult::new(), false))
+        .collect();
     // The games of the chunks handed on since `on_games` last had them, and how many.
     let (mut games, mut chunks) = (Vec::new(), 0);
-    // Hands on each finished chunk, in chunk order: whether the match goes on.
-    let mut deliver = |r: ChunkResult<G::Move>, took: std::time::Duration| {
+    // Hands on each finished chunk, in stream order: whether the stream goes on.
+    let mut deliver = |k: usize, r: ChunkResult<G::Move>, took: std::time::Duration| {
+        if played[k].1 {
+            // The rest of a match a forfeit stopped: played, not counted.
+            return true;
+        }
         if let Some(target) = live.chunk_seconds {
             let per_game = took.as_secs_f64() / (r.range.end - r.range.start).max(1) as f64;
             // At most eight times larger at a step: one quick chunk must not make the
@@ -744,36 +795,44 @@ pub fn run_match_from<G: EngineHooks, A: Agent<G>>(
                 paired(((target / per_game.max(1e-9)) as u64).clamp(1, (size * 8).min(CHUNK)))
             });
         }
-        out.add(&r.totals());
+        played[k].0.add(&r.totals());
         games.extend(r.games);
         chunks += 1;
-        if r.stopped_by.is_some() || !r.complete {
+        if !r.complete && r.stopped_by.is_none() {
+            played[k].1 = true;
+            played.truncate(k + 1);
             on_games(std::mem::take(&mut games));
             return false;
         }
+        if r.stopped_by.is_some() {
+            played[k].1 = true;
+            dealer.skip_match(k as u64);
+        }
         // A window's worth at a time, and the last chunks however few.
-        if chunks == window || r.range.end == total {
+        let last = k + 1 == matches.len() && (r.range.end == games_a_match || played[k].1);
+        if chunks == window || last || r.stopped_by.is_some() {
             chunks = 0;
-            return on_games(std::mem::take(&mut games));
+            if !on_games(std::mem::take(&mut games)) {
+                played[k].1 = true;
+                played.truncate(k + 1);
+                return false;
+            }
         }
         true
     };
     let timed_run = |range: std::ops::Range<u64>| {
         let began = std::time::Instant::now();
-        let r = run(range);
-        (r, began.elapsed())
+        let (k, r) = run(range);
+        (k, r, began.elapsed())
     };
-    let stopped = if threads <= 1 && pool.is_none() {
-        let mut stopped = false;
+    if threads <= 1 && pool.is_none() {
         while let Some((_, range)) = dealer.deal() {
-            let (r, took) = timed_run(range);
+            let (k, r, took) = timed_run(range);
             dealer.delivered_one();
-            if !deliver(r, took) {
-                stopped = true;
+            if !deliver(k, r, took) {
                 break;
             }
         }
-        stopped
     } else {
         // Each thread takes the next chunk as soon as it is free (no thread waits for a
         // slow chunk of another's, as a match of slow agents' games of very different
@@ -803,13 +862,13 @@ pub fn run_match_from<G: EngineHooks, A: Agent<G>>(
             let mut stopped = false;
             for (seq, result) in results.iter() {
                 if stopped {
-                    // Chunks under way when the match stopped: played, not counted.
+                    // Chunks under way when the stream stopped: played, not counted.
                     continue;
                 }
                 waiting.insert(seq, result);
-                while let Some((r, took)) = waiting.remove(&dealer.delivered()) {
+                while let Some((k, r, took)) = waiting.remove(&dealer.delivered()) {
                     dealer.delivered_one();
-                    if !deliver(r, took) {
+                    if !deliver(k, r, took) {
                         stopped = true;
                         dealer.close();
                         waiting.clear();
@@ -817,10 +876,9 @@ pub fn run_match_from<G: EngineHooks, A: Agent<G>>(
                     }
                 }
             }
-            stopped
-        })
-    };
-    (out, stopped)
+        });
+    }
+    played
 }
 
 /// Runs `op` on this thread with a scope whose tasks run on `pool`, or on the pool this
@@ -843,6 +901,8 @@ struct Dealer {
     state: std::sync::Mutex<Dealt>,
     handed_on: std::sync::Condvar,
     total: u64,
+    /// No chunk spans a multiple of this: the games of one match of the stream.
+    games_a_match: u64,
     window: u64,
 }
 
@@ -858,7 +918,7 @@ struct Dealt {
 }
 
 impl Dealer {
-    fn new(total: u64, size: u64, window: u64) -> Dealer {
+    fn new(total: u64, games_a_match: u64, size: u64, window: u64) -> Dealer {
         Dealer {
             state: std::sync::Mutex::new(Dealt {
                 next: 0,
@@ -869,6 +929,7 @@ impl Dealer {
             }),
             handed_on: std::sync::Condvar::new(),
             total,
+            games_a_match: games_a_match.max(1),
             window,
         }
     }
@@ -887,7 +948,8 @@ impl Dealer {
         if d.closed || d.next >= self.total {
             return None;
         }
-        let range = d.next..d.next.saturating_add(d.size).min(self.total);
+        let match_end = (d.next / self.games_a_match + 1).saturating_mul(self.games_a_match);
+        let range = d.next..d.next.saturating_add(d.size).min(match_end).min(self.total);
         let seq = d.dealt;
         d.next = range.end;
         d.dealt += 1;
@@ -911,6 +973,12 @@ impl Dealer {
         d.size = size(d.size);
     }
 
+    /// Deals none of the games of match `k` not dealt yet.
+    fn skip_match(&self, k: u64) {
+        let mut d = self.lock();
+        d.next = d.next.max((k + 1).saturating_mul(self.games_a_match));
+    }
+
     /// Deals no more chunks.
     fn close(&self) {
         self.lock().closed = true;
@@ -924,7 +992,7 @@ mod tests {
 
     #[test]
     fn the_dealer_slides_its_window_chunk_by_chunk() {
-        let dealer = Dealer::new(10, 2, 3);
+        let dealer = Dealer::new(10, 10, 2, 3);
         let dealt: Vec<_> = (0..3).map_while(|_| dealer.deal()).collect();
         assert_eq!(dealt, [(0, 0..2), (1, 2..4), (2, 4..6)]);
         // The window is full until the first chunk is handed on; then one more is dealt,
@@ -940,7 +1008,7 @@ mod tests {
             "the last chunk ends with the games"
         );
         assert_eq!(dealer.deal(), None, "every game dealt");
-        let closed = Dealer::new(10, 2, 3);
+        let closed = Dealer::new(10, 10, 2, 3);
         closed.close();
         assert_eq!(closed.deal(), None);
     }
