@@ -179,7 +179,12 @@ impl ChildProgram {
             .running
             .as_mut()
             .expect("started before anything is sent");
-        writeln!(running.input, "{line}")
+        // One write with its newline: a line short enough for the pipe's atomic writes
+        // reaches the program whole or not at all, even if this process is stopped or
+        // killed as it sends (`writeln!` writes the line and its newline apart).
+        running
+            .input
+            .write_all(format!("{line}\n").as_bytes())
             .and_then(|()| running.input.flush())
             .map_err(|_| ProgramError::InputClosed)
     }
