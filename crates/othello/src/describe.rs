@@ -82,10 +82,22 @@ impl Described for Othello {
         rating("engine:level=15", 1565, 43),
         rating("engine:level=16", 1603, 45),
         rated_apart(
+            "engine:level=17",
+            1613,
+            46,
+            "against levels 14, 16 and 19 (40 games a pair did not tell it from level 16)",
+        ),
+        rated_apart(
             "engine:level=18",
             1623,
             48,
             "against levels 12 and 16 (40 games a pair did not tell it from level 16)",
+        ),
+        rated_apart(
+            "engine:level=19",
+            1643,
+            47,
+            "against levels 14, 16 and 17 (40 games a pair did not tell it from level 16)",
         ),
         rated_apart("engine:level=20", 1659, 49, "against levels 12 and 16"),
         rated_apart(
