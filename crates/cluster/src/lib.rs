@@ -18,8 +18,8 @@
 //! take far longer than a running peer may stay silent. Silence is told by a heartbeat:
 //! every worker broadcasts its process's index several times a silence timeout, while a
 //! chunk is worked on in a thread of its own; the silence clock starts once the cluster has
-//! formed. A caller writing files writes them so that
-//! nothing appears under a final name unless the run completed.
+//! formed. A caller writing files writes them so that nothing appears under a final name
+//! unless the run completed.
 
 use std::collections::BTreeMap;
 use std::ops::Range;

@@ -730,8 +730,10 @@ pub fn run_matches_from<G: EngineHooks, A: Agent<G>>(
     let key = StreamKey::new(cfg.seed);
     let games_a_match = cfg.games_per_side.saturating_mul(2);
     let total = games_a_match.saturating_mul(matches.len() as u64);
-    // A chunk of the stream, within one match: that match's place and its own chunk.
+    // A chunk of the stream, within one match: that match's place, its own chunk, and
+    // the time it took.
     let run = |range: std::ops::Range<u64>| {
+        let began = std::time::Instant::now();
         let _playing = PlayingMatch::enter();
         let k = range.start / games_a_match;
         let start = k * games_a_match;
@@ -746,7 +748,7 @@ pub fn run_matches_from<G: EngineHooks, A: Agent<G>>(
             openings,
         );
         on_chunk(k as usize, &r);
-        (k as usize, r)
+        (k as usize, r, began.elapsed())
     };
     // Runs on the caller's pool (rayon's global one unless it installed another), or on
     // a pool of `cfg.threads` threads.
@@ -798,21 +800,18 @@ pub fn run_matches_from<G: EngineHooks, A: Agent<G>>(
         played[k].0.add(&r.totals());
         games.extend(r.games);
         chunks += 1;
-        if !r.complete && r.stopped_by.is_none() {
-            played[k].1 = true;
-            played.truncate(k + 1);
-            on_games(std::mem::take(&mut games));
-            return false;
-        }
-        if r.stopped_by.is_some() {
+        // Stopped (the chunk ended early, and not by a forfeit): the end of every match.
+        let stopped = !r.complete && r.stopped_by.is_none();
+        let forfeited = r.stopped_by.is_some();
+        if forfeited {
             played[k].1 = true;
             dealer.skip_match(k as u64);
         }
         // A window's worth at a time, and the last chunks however few.
-        let last = k + 1 == matches.len() && (r.range.end == games_a_match || played[k].1);
-        if chunks == window || last || r.stopped_by.is_some() {
+        let last = k + 1 == matches.len() && r.range.end == games_a_match;
+        if chunks == window || last || forfeited || stopped {
             chunks = 0;
-            if !on_games(std::mem::take(&mut games)) {
+            if !on_games(std::mem::take(&mut games)) || stopped {
                 played[k].1 = true;
                 played.truncate(k + 1);
                 return false;
@@ -820,14 +819,9 @@ pub fn run_matches_from<G: EngineHooks, A: Agent<G>>(
         }
         true
     };
-    let timed_run = |range: std::ops::Range<u64>| {
-        let began = std::time::Instant::now();
-        let (k, r) = run(range);
-        (k, r, began.elapsed())
-    };
     if threads <= 1 && pool.is_none() {
         while let Some((_, range)) = dealer.deal() {
-            let (k, r, took) = timed_run(range);
+            let (k, r, took) = run(range);
             dealer.delivered_one();
             if !deliver(k, r, took) {
                 break;
@@ -841,7 +835,7 @@ pub fn run_matches_from<G: EngineHooks, A: Agent<G>>(
         in_scope(pool, |scope| {
             for _ in 0..threads {
                 let sender = sender.clone();
-                let (dealer, timed_run) = (&dealer, &timed_run);
+                let (dealer, run) = (&dealer, &run);
                 scope.spawn(move |_| {
                     // Taken up by a thread while it waits inside a chunk of this match
                     // (an agent's own parallel work), a worker leaves the chunks to the
@@ -851,7 +845,7 @@ pub fn run_matches_from<G: EngineHooks, A: Agent<G>>(
                         return;
                     }
                     while let Some((seq, range)) = dealer.deal() {
-                        if sender.send((seq, timed_run(range))).is_err() {
+                        if sender.send((seq, run(range))).is_err() {
                             break;
                         }
                     }
