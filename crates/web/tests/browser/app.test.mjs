@@ -1519,6 +1519,8 @@ for (const [name, viewport] of [["desktop", { width: 1360, height: 900 }], ["pho
     // The level's parameters are shown, unfolded.
     assert.equal(await page.$$eval("#play-seat-1 details[open]", (d) => d.length), 1);
     assert.equal(await page.inputValue('#play-seat-1 [data-param="level"]'), "4");
+    // On a phone the seats are below the board: the shot shows the picker it checks.
+    await page.locator('#play-seat-1 select[aria-label$="level"]').scrollIntoViewIfNeeded();
     await shot(page, `${name}-othello-level`);
     // A parameter changed by hand: the level is custom again.
     await page.fill('#play-seat-1 [data-param="level"]', "2");
@@ -1534,6 +1536,7 @@ for (const [name, viewport] of [["desktop", { width: 1360, height: 900 }], ["pho
     await page.selectOption('#play-seat-1 select[aria-label="White"]', "engine");
     await page.waitForFunction(() => document.querySelector("#play-players").textContent.includes("White: engine"));
     assert.equal(await page.isVisible('#play-seat-1 select[aria-label$="level"]'), true);
+    await page.locator('#play-seat-1 select[aria-label$="level"]').scrollIntoViewIfNeeded();
     await shot(page, `${name}-othello-level-seats`);
     assert.deepEqual(page.errors, []);
   });
