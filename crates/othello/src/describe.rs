@@ -112,6 +112,18 @@ impl Described for Othello {
             69,
             "against levels 12 and 16 and 0.5 s, on one core of a 2-core Intel host of 2026 (20 games did not tell it from 0.5 s)",
         ),
+        rated_apart(
+            "engine:level=22",
+            1681,
+            47,
+            "against levels 16, 20 and 24 (40 games a pair did not tell it from level 20)",
+        ),
+        rated_apart(
+            "engine:level=24",
+            1691,
+            47,
+            "against levels 16, 20 and 22 (40 games a pair did not tell it from level 20)",
+        ),
     ];
 
     fn registry() -> Registry<Self> {
