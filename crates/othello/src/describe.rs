@@ -124,6 +124,18 @@ impl Described for Othello {
             47,
             "against levels 16, 20 and 22 (40 games a pair did not tell it from level 20)",
         ),
+        rated_apart(
+            "engine:level=28",
+            1691,
+            227,
+            "in 8 games against level 24, too few to tell them apart",
+        ),
+        rated_apart(
+            "engine:level=26",
+            1770,
+            233,
+            "in 8 games against level 24, too few to tell them apart",
+        ),
     ];
 
     fn registry() -> Registry<Self> {
