@@ -252,11 +252,18 @@ function makePicker(container, info, { title, icon, human = true, initial = "hum
     }
     params.append(details);
   }
-  select.addEventListener("change", () => { level.value = ""; showLevel(); showLevelField(); showParams(); onChange(); });
+  // An AI picked again gets back the values it was given, which may be a level's own: the
+  // level picker then names that level rather than "custom".
+  select.addEventListener("change", () => {
+    showParams();
+    const now = picker.spec();
+    level.value = (info.presets || []).some((p) => p.spec === now) ? now : "";
+    showLevel(); showLevelField(); onChange();
+  });
   showParams();
   showLevelField();
 
-  return {
+  const picker = {
     select,
     spec() {
       if (select.value === "human") return "human";
@@ -269,6 +276,7 @@ function makePicker(container, info, { title, icon, human = true, initial = "hum
       return changed.length ? `${select.value}:${changed.join(",")}` : select.value;
     },
   };
+  return picker;
 }
 
 // ---------------------------------------------------------------- boards

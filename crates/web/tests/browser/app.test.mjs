@@ -1536,6 +1536,10 @@ for (const [name, viewport] of [["desktop", { width: 1360, height: 900 }], ["pho
     await page.selectOption('#play-seat-1 select[aria-label="White"]', "engine");
     await page.waitForFunction(() => document.querySelector("#play-players").textContent.includes("White: engine"));
     assert.equal(await page.isVisible('#play-seat-1 select[aria-label$="level"]'), true);
+    // The engine comes back with the level it was given, and the picker names that level.
+    assert.match(await page.textContent("#play-players"), /White: engine:level=4$/);
+    assert.equal(await page.inputValue('#play-seat-1 select[aria-label$="level"]'), "engine:level=4");
+    assert.match(await page.textContent("#play-seat-1 .level-note"), /^Strong: /);
     await page.locator('#play-seat-1 select[aria-label$="level"]').scrollIntoViewIfNeeded();
     await shot(page, `${name}-othello-level-seats`);
     assert.deepEqual(page.errors, []);
