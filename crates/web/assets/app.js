@@ -188,8 +188,6 @@ function makePicker(container, info, { title, icon, human = true, initial = "hum
     const elo = r ? ` Elo ${Math.round(r.elo)} ± ${Math.round(r.interval95)}, where a random mover is 0 (measured in a round robin of the levels).` : "";
     levelNote.textContent = preset ? `${preset.name}: ${preset.note}.${elo}` : "";
   };
-  level.value = (info.presets || []).some((p) => p.spec === initial) ? initial : "";
-  showLevel();
   level.addEventListener("change", () => {
     showLevel();
     if (!level.value) return;
@@ -246,19 +244,21 @@ function makePicker(container, info, { title, icon, human = true, initial = "hum
         else input.value = given.get(p.name);
       }
       input.dataset.param = p.name;
-      input.addEventListener("change", () => { level.value = ""; showLevel(); onChange(); });
+      input.addEventListener("change", () => { matchLevel(); onChange(); });
       inputs.push({ p, input });
       details.append(el("label", { class: "param", title: p.help }, el("span", { text: p.name }), input));
     }
     params.append(details);
   }
-  // An AI picked again gets back the values it was given, which may be a level's own: the
-  // level picker then names that level rather than "custom".
-  select.addEventListener("change", () => {
-    showParams();
+  // The level picker names the level whose spec is the seat's, else "custom": an AI picked
+  // again gets back the values it was given, and a parameter typed by hand may be a level's.
+  const matchLevel = () => {
     const now = picker.spec();
     level.value = (info.presets || []).some((p) => p.spec === now) ? now : "";
-    showLevel(); showLevelField(); onChange();
+    showLevel();
+  };
+  select.addEventListener("change", () => {
+    showParams(); matchLevel(); showLevelField(); onChange();
   });
   showParams();
   showLevelField();
@@ -276,6 +276,7 @@ function makePicker(container, info, { title, icon, human = true, initial = "hum
       return changed.length ? `${select.value}:${changed.join(",")}` : select.value;
     },
   };
+  matchLevel();
   return picker;
 }
 

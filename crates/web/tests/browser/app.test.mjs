@@ -1528,6 +1528,12 @@ for (const [name, viewport] of [["desktop", { width: 1360, height: 900 }], ["pho
     await page.waitForFunction(() => document.querySelector("#play-players").textContent.includes("White: engine:level=2"));
     assert.equal(await page.inputValue('#play-seat-1 select[aria-label$="level"]'), "");
     assert.equal(await page.textContent("#play-seat-1 .level-note"), "");
+    // The level's own value typed back: the picker names the level again.
+    await page.fill('#play-seat-1 [data-param="level"]', "4");
+    await page.press('#play-seat-1 [data-param="level"]', "Tab");
+    await page.waitForFunction(() => document.querySelector("#play-players").textContent.includes("White: engine:level=4"));
+    assert.equal(await page.inputValue('#play-seat-1 select[aria-label$="level"]'), "engine:level=4");
+    assert.match(await page.textContent("#play-seat-1 .level-note"), /^Strong: /);
     // A person's seat has no level to pick: one there handed the seat to an AI.
     assert.equal(await page.isVisible('#play-seat-0 select[aria-label$="level"]'), false);
     await page.selectOption('#play-seat-1 select[aria-label="White"]', "human");
