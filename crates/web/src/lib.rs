@@ -767,13 +767,26 @@ async fn analysis(
     body: Result<Json<analysis::AnalysisRequest>, JsonRejection>,
 ) -> AppResult<analysis::AnalysisView> {
     let Json(request) = body?;
+    one_search(&app, "analysis", move |files, stop| {
+        analysis::analyse(request, files, stop)
+    })
+    .await
+}
+
+/// A search that answers once (an analysis, an exploration), run off the async threads
+/// and stopped when the page goes away or the server's time per move runs out; `what`
+/// names it in the refusal.
+async fn one_search<T: Send + 'static>(
+    app: &AppState,
+    what: &'static str,
+    search: impl FnOnce(&FileAccess, &StopFlag) -> Result<T, ApiError> + Send + 'static,
+) -> AppResult<T> {
     let files = app.files.clone();
     let stop = StopFlag::default();
     let _stop_when_abandoned = StopOnDrop(stop.clone());
-    let limit = app.ai_move_limit;
-    let work = blocking(move || analysis::analyse(request, &files, &stop).map(Json));
-    within(limit, work, |seconds| {
-        format!("the analysis had not finished after {seconds} s, the most this server allows; it was stopped (give the AI a `time` or a lower level)")
+    let work = blocking(move || search(&files, &stop).map(Json));
+    within(app.ai_move_limit, work, |seconds| {
+        format!("the {what} had not finished after {seconds} s, the most this server allows; it was stopped (give the AI a `time` or a lower level)")
     })
     .await
 }
@@ -825,13 +838,8 @@ async fn explore(
     body: Result<Json<explore::ExploreRequest>, JsonRejection>,
 ) -> AppResult<explore::ExploreView> {
     let Json(request) = body?;
-    let files = app.files.clone();
-    let stop = StopFlag::default();
-    let _stop_when_abandoned = StopOnDrop(stop.clone());
-    let limit = app.ai_move_limit;
-    let work = blocking(move || explore::explore(request, &files, &stop).map(Json));
-    within(limit, work, |seconds| {
-        format!("the exploration had not finished after {seconds} s, the most this server allows; it was stopped (give the AI a `time` or a lower level)")
+    one_search(&app, "exploration", move |files, stop| {
+        explore::explore(request, files, stop)
     })
     .await
 }
