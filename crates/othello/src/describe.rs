@@ -95,6 +95,12 @@ impl Described for Othello {
             "against levels 12 and 16 (40 games a pair did not tell it from level 16)",
         ),
         rated_apart(
+            "engine:level=21",
+            1628,
+            51,
+            "against levels 20 and 22 (40 games a pair did not tell it from level 20)",
+        ),
+        rated_apart(
             "engine:level=19",
             1643,
             47,
