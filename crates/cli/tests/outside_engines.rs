@@ -54,9 +54,12 @@ fn a_failing_outside_engine_forfeits_the_game_and_is_started_afresh() {
             "answered command 10 while the answer to `genmove black` (command 3)",
         ),
     ];
-    for (protocol, mode, reason) in cases {
-        common::forfeits_once(protocol, mode, reason);
-    }
+    // At once: the two stalls spend their 10 s waiting, not computing.
+    std::thread::scope(|scope| {
+        for (protocol, mode, reason) in cases {
+            scope.spawn(move || common::forfeits_once(protocol, mode, reason));
+        }
+    });
 }
 
 #[test]
@@ -64,6 +67,14 @@ fn what_an_outside_engine_started_ends_with_it() {
     for protocol in ["nboard", "gtp"] {
         let (out, dir) = common::misbehaving(protocol, "orphan", "");
         assert!(out.status.success());
+        // Forfeited when it ended, not when the timeout ran out: its child keeps its
+        // output open.
+        let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let why = report["forfeits"]["first"]["reason"].as_str().unwrap();
+        assert!(
+            why.contains("it ended (exit status: 3)"),
+            "{protocol}: {why}"
+        );
         let pid = std::fs::read_to_string(dir.path().join("failed.child")).unwrap();
         let pid: u32 = pid.trim().parse().unwrap();
         // Killed with the engine's process group before the match went on; the bound

@@ -74,6 +74,8 @@ struct Running {
     child: Child,
     input: ChildStdin,
     lines: Receiver<Result<String, BadLine>>,
+    /// Whether the program was seen to have ended and its process group was killed.
+    group_killed: bool,
 }
 
 /// Why a line of the program's output cannot be read.
@@ -168,6 +170,7 @@ impl ChildProgram {
             child,
             input,
             lines,
+            group_killed: false,
         });
         Ok(())
     }
@@ -237,7 +240,16 @@ impl ChildProgram {
                         what: what.to_string(),
                     });
                 }
-                Err(RecvTimeoutError::Timeout) => continue,
+                Err(RecvTimeoutError::Timeout) => {
+                    // A program that has ended while a process it started still holds
+                    // its output open would leave that output open until the timeout.
+                    // Its group is killed: the output then ends after what the program
+                    // printed (still read first), and it forfeits at once.
+                    if !running.group_killed && matches!(running.child.try_wait(), Ok(Some(_))) {
+                        kill_group(&running.child);
+                        running.group_killed = true;
+                    }
+                }
                 Err(RecvTimeoutError::Disconnected) => {
                     let ended = wait_briefly(&mut running.child)
                         .map_or("it closed its output".to_string(), |s| {
@@ -438,6 +450,34 @@ mod tests {
         // The next request is counted afresh.
         program.send("go").unwrap();
         assert!(program.next_line(deadline, "a move").is_ok());
+    }
+
+    #[test]
+    fn a_program_that_ends_forfeits_at_once_though_its_child_holds_its_output() {
+        // The child (`sleep`) keeps the output open; the timeout is what this would wait.
+        let mut program = ChildProgram::new(
+            "sh -c 'sleep 100000 & echo $!; exit 3'",
+            Duration::from_secs(60),
+        )
+        .unwrap();
+        program.start().unwrap();
+        program.send("genmove black").unwrap();
+        let deadline = program.deadline();
+        let grandchild = program.next_line(deadline, "a move").unwrap();
+        assert_eq!(
+            program
+                .next_line(deadline, "a move")
+                .unwrap_err()
+                .to_string(),
+            "it ended (exit status: 3) while a move was awaited"
+        );
+        // Killed with the program's group; the bound only catches a hang.
+        let mut waited = 0;
+        while !ended(&grandchild) {
+            assert!(waited < 6000, "sleep {grandchild} outlived the program");
+            std::thread::sleep(Duration::from_millis(10));
+            waited += 1;
+        }
     }
 
     /// Whether process `pid` has ended (gone, or a zombie no one has reaped yet).
