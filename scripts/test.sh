@@ -66,10 +66,11 @@ browser_tests() {
   echo "Screenshots of the browser tests: target/screenshots/"
   return $status
 }
-# The Python package's environment and build (pip, then maturin compiling the extension)
-# run at low priority beside the browser tests, which mostly wait on Chromium and the
-# server: on 2 cores that saves about two minutes. Its output goes to a log that the
-# Python stage prints; nothing in either stage depends on how fast the other runs.
+# The Python package's environment and build (pip, then maturin compiling pyo3 and the
+# extension; every other crate comes from `cargo test`'s build, crates/python/Cargo.toml
+# says how) run at low priority beside the browser tests, which mostly wait on Chromium
+# and the server. Its output goes to a log that the Python stage prints; nothing in either
+# stage depends on how fast the other runs.
 python_env() {
   local venv=target/pyenv
   if [ ! -x "$venv/bin/python" ]; then

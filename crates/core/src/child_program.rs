@@ -471,13 +471,8 @@ mod tests {
                 .to_string(),
             "it ended (exit status: 3) while a move was awaited"
         );
-        // Killed with the program's group; the bound only catches a hang.
-        let mut waited = 0;
-        while !ended(&grandchild) {
-            assert!(waited < 6000, "sleep {grandchild} outlived the program");
-            std::thread::sleep(Duration::from_millis(10));
-            waited += 1;
-        }
+        // Killed with the program's group.
+        await_end(&grandchild);
     }
 
     /// Whether process `pid` has ended (gone, or a zombie no one has reaped yet).
@@ -489,6 +484,17 @@ mod tests {
                 .trim_start()
                 .starts_with('Z')
         })
+    }
+
+    /// Waits for process `pid` to end; the bound of 60 s only catches a process that
+    /// outlived what should have killed it.
+    fn await_end(pid: &str) {
+        let mut waited = 0;
+        while !ended(pid) {
+            assert!(waited < 6000, "process {pid} was not killed");
+            std::thread::sleep(Duration::from_millis(10));
+            waited += 1;
+        }
     }
 
     #[test]
@@ -503,12 +509,7 @@ mod tests {
         let grandchild = program.next_line(deadline, "a pid").unwrap();
         assert!(!ended(&grandchild));
         program.kill();
-        // SIGKILL is delivered before kill returns; the bound only catches a hang.
-        let mut waited = 0;
-        while !ended(&grandchild) {
-            assert!(waited < 6000, "sleep {grandchild} outlived its wrapper");
-            std::thread::sleep(Duration::from_millis(10));
-            waited += 1;
-        }
+        // SIGKILL is delivered before kill returns.
+        await_end(&grandchild);
     }
 }
