@@ -126,6 +126,12 @@ impl Described for Othello {
             "against levels 16, 20 and 24 (40 games a pair did not tell it from level 20)",
         ),
         rated_apart(
+            "engine:level=23",
+            1682,
+            50,
+            "against levels 22 and 24 (40 games a pair did not tell it from either)",
+        ),
+        rated_apart(
             "engine:level=24",
             1691,
             47,
