@@ -8,7 +8,9 @@
 //! (everything printed between two requests) at most [`MAX_ANSWER_LINES`] lines and
 //! [`MAX_ANSWER_BYTES`] bytes, and lines wait in a queue of [`QUEUE`] (a program that
 //! prints faster than it is read waits on its own output). The program runs in a process
-//! group of its own, killed as a whole, so a wrapper script's children end with it.
+//! group of its own, killed as a whole, so a wrapper script's children end with it; when
+//! the program itself ends, its group is killed then, so that a child of it that holds its
+//! output open cannot keep a wait going until the timeout.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::os::unix::process::CommandExt;
