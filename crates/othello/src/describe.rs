@@ -53,7 +53,7 @@ impl Described for Othello {
     const ANALYSIS_AI: &'static str = "engine:level=4";
     // RESULTS.md, "The engine's levels on one Elo scale": one round robin of the first
     // nineteen (40 games a pair, openings of 4 random plies, seed 1), random moved to 0,
-    // every entrant depth-limited: the games are the same on any machine. Levels 17 to 24
+    // every entrant depth-limited: the games are the same on any machine. Levels 17 to 25
     // were rated in runs of their own against some of those, then moved onto the scale;
     // levels 26 and 28 in a few games against level 24, so only as well as it is.
     const RATINGS: &'static [Rating] = &[
@@ -144,10 +144,16 @@ impl Described for Othello {
             "in 8 games against level 24, too few to tell them apart",
         ),
         rated_apart(
+            "engine:level=25",
+            1695,
+            50,
+            "against levels 22 and 24 (40 games a pair did not tell it from either)",
+        ),
+        rated_apart(
             "engine:level=26",
-            1770,
-            233,
-            "in 8 games against level 24, too few to tell them apart",
+            1741,
+            150,
+            "in 20 games against level 24, too few to tell them apart",
         ),
     ];
 
