@@ -155,6 +155,12 @@ impl Described for Othello {
             150,
             "in 20 games against level 24, too few to tell them apart",
         ),
+        rated_apart(
+            "engine:level=27",
+            1775,
+            153,
+            "in 20 games against level 24, too few to tell them apart",
+        ),
     ];
 
     fn registry() -> Registry<Self> {
