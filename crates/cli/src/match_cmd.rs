@@ -45,9 +45,10 @@ pub struct MatchArgs {
     /// Print the match report as one JSON object instead of the tables.
     #[arg(long)]
     json: bool,
-    /// Write every game to this file, as they finish (Ctrl-C keeps the games finished
-    /// before it): JSON Lines, the article's CSV for a `.csv` file, the game's own format
-    /// for its extension (GGF for Othello's `.ggf`).
+    /// Write every game to this file, in game order: JSON Lines, the article's CSV for a
+    /// `.csv` file, the game's own format for its extension (GGF for Othello's `.ggf`).
+    /// The file appears whole when the match ends; Ctrl-C ends it after the games under
+    /// way and keeps every game finished before it; a kill leaves the file as it was.
     #[arg(long, value_name = "FILE")]
     records: Option<PathBuf>,
     #[command(flatten)]
