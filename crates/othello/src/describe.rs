@@ -138,16 +138,16 @@ impl Described for Othello {
             "against levels 16, 20 and 22 (40 games a pair did not tell it from level 20)",
         ),
         rated_apart(
-            "engine:level=28",
-            1691,
-            227,
-            "in 8 games against level 24, too few to tell them apart",
-        ),
-        rated_apart(
             "engine:level=25",
             1695,
             50,
             "against levels 22 and 24 (40 games a pair did not tell it from either)",
+        ),
+        rated_apart(
+            "engine:level=28",
+            1708,
+            149,
+            "in 20 games against level 24, too few to tell them apart",
         ),
         rated_apart(
             "engine:level=26",
