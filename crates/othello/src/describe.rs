@@ -150,6 +150,12 @@ impl Described for Othello {
             "in 20 games against level 24, too few to tell them apart",
         ),
         rated_apart(
+            "engine:level=29",
+            1718,
+            189,
+            "in 12 games against level 24 (six openings each way round), too few to tell them apart",
+        ),
+        rated_apart(
             "engine:level=26",
             1741,
             150,
