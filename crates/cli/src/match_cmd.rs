@@ -47,8 +47,9 @@ pub struct MatchArgs {
     json: bool,
     /// Write every game to this file, in game order: JSON Lines, the article's CSV for a
     /// `.csv` file, the game's own format for its extension (GGF for Othello's `.ggf`).
-    /// The file appears whole when the match ends; Ctrl-C ends it after the games under
-    /// way and keeps every game finished before it; a kill leaves the file as it was.
+    /// The file appears whole when the match ends; Ctrl-C stops the match at once and
+    /// keeps every game finished before it (the games under way are dropped); a kill
+    /// leaves the file as it was.
     #[arg(long, value_name = "FILE")]
     records: Option<PathBuf>,
     #[command(flatten)]

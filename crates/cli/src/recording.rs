@@ -42,8 +42,9 @@ pub fn interrupted() -> bool {
 static INSTALLED: OnceLock<StopFlag> = OnceLock::new();
 
 /// Plays the match on this process's threads, advancing `progress` by the games of each
-/// chunk, and writes every game to `output` in game order as they finish. Ctrl-C ends it
-/// after the games under way; the file then holds every game finished before.
+/// chunk, and writes every game to `output` in game order as they finish. Ctrl-C stops
+/// the games under way (their searches see it; those games are dropped); the file then
+/// holds every game finished before.
 pub fn play(
     prepared: &dyn AnyMatch,
     output: Option<&Output>,
