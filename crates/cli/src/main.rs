@@ -174,3 +174,30 @@ fn main() -> ExitCode {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    use super::Cli;
+
+    #[test]
+    fn the_command_line_is_well_formed() {
+        Cli::command().debug_assert();
+    }
+
+    /// `--help` says what every option and argument is: none is listed bare.
+    #[test]
+    fn every_option_has_help() {
+        let cli = Cli::command();
+        let bare: Vec<String> = cli
+            .get_subcommands()
+            .flat_map(|sub| {
+                sub.get_arguments()
+                    .filter(|arg| arg.get_help().is_none() && !arg.is_hide_set())
+                    .map(move |arg| format!("{} {}", sub.get_name(), arg.get_id()))
+            })
+            .collect();
+        assert!(bare.is_empty(), "options without help: {bare:?}");
+    }
+}

@@ -1,6 +1,9 @@
-//! Plays a match and writes its games as they finish: in game order, a window of games
-//! at a time, so memory stays bounded however many games, and Ctrl-C keeps every game
-//! finished before it in a whole file.
+//! Plays a match and writes its games as they finish, in game order, a window of games
+//! at a time, so memory stays bounded however many games. A regular file is written as
+//! [`gamelab_core::files`] writes one: into an unnamed temporary file renamed over it when
+//! the match ends, so Ctrl-C keeps every game finished before it in a whole file and a
+//! kill leaves the file as it was (a special file such as `/dev/stdout` gets each game as
+//! it is written).
 
 use std::path::Path;
 use std::sync::OnceLock;
@@ -20,7 +23,7 @@ pub struct Output<'a> {
 }
 
 /// The flag Ctrl-C sets (the handler is installed on first use). A match that sees it
-/// ends after the games under way, which do not count.
+/// stops the games under way at once (their searches see it too) and drops them.
 pub fn interrupt_flag() -> StopFlag {
     INSTALLED
         .get_or_init(|| {
@@ -42,9 +45,10 @@ pub fn interrupted() -> bool {
 static INSTALLED: OnceLock<StopFlag> = OnceLock::new();
 
 /// Plays the match on this process's threads, advancing `progress` by the games of each
-/// chunk, and writes every game to `output` in game order as they finish. Ctrl-C stops
-/// the games under way (their searches see it; those games are dropped); the file then
-/// holds every game finished before.
+/// chunk, and writes every game to `output` in game order as they finish (a regular
+/// file appears whole at the end, as the module says). Ctrl-C stops the games under way
+/// (their searches see it; those games are dropped); the file then holds every game
+/// finished before.
 pub fn play(
     prepared: &dyn AnyMatch,
     output: Option<&Output>,

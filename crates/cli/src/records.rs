@@ -20,11 +20,13 @@ pub struct RecordsArgs {
     /// Games with A moving first, and as many with B first (as in `match`; 1 to 10^12).
     #[arg(short = 'n', long, default_value_t = 500, value_parser = crate::limits::games_per_side)]
     games: u64,
+    /// Seed of the random streams: the same seed gives the same games.
     #[arg(long, default_value_t = 0)]
     seed: u64,
     /// Output file: `.csv` for the article's format, the game's own format for its extension
-    /// (GGF for Othello's `.ggf`), anything else for JSON Lines. Games are written as they
-    /// finish; Ctrl-C keeps those finished before it.
+    /// (GGF for Othello's `.ggf`), anything else for JSON Lines. The file appears whole
+    /// when the games end; Ctrl-C stops at once and keeps every game finished before it
+    /// (the games under way are dropped); a kill leaves the file as it was.
     #[arg(long, value_name = "FILE")]
     out: PathBuf,
     #[command(flatten)]

@@ -22,6 +22,7 @@ pub struct TournamentArgs {
     /// number of openings of --openings-file).
     #[arg(short = 'n', long, value_parser = crate::limits::games_per_side)]
     games: Option<u64>,
+    /// Seed of the random streams: the same seed gives the same games.
     #[arg(long, default_value_t = 0)]
     seed: u64,
     /// Worker threads, 1 to 256 (default: all cores). Results do not depend on it.

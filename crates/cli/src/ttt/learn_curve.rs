@@ -34,6 +34,7 @@ pub struct LearnCurveArgs {
     /// Seed of the random training games.
     #[arg(long, default_value_t = 0)]
     seed: u64,
+    /// Ridge term on the weights (the features are collinear; see gamelab-learn's fit).
     #[arg(long, default_value_t = DEFAULT_RIDGE, value_parser = crate::limits::ridge)]
     ridge: f64,
     /// Targets: `average` (the article's mean outcome) or `backed-up` (outcomes backed up
