@@ -84,7 +84,8 @@ fn tournament(args: &TournamentArgs) -> anyhow::Result<String> {
                 None => return Ok(crate::cluster::helper_done()),
             }
         }
-        // Ctrl-C ends it after the games under way, with the standings so far.
+        // Ctrl-C stops the games under way at once (they are dropped): the standings are
+        // over the games finished before it.
         None => prepared.play(Some(&crate::recording::interrupt_flag()), &on_chunk)?,
     };
     crate::progress::finish(bar);
