@@ -88,6 +88,23 @@ async function humanTurn(page) {
   });
 }
 
+// The lines above the board (status, players, opening, clocks, the search's line, the
+// board) that are shown, each wholly below the one before: none rides over another.
+async function assertLinesApart(page) {
+  const boxes = await page.$$eval(
+    ".board-card .status-line, #play-players, #play-opening, #play-clocks, #play-search, .board-card .board-frame",
+    (els) => els.filter((e) => e.offsetParent !== null).map((e) => {
+      const r = e.getBoundingClientRect();
+      return { id: e.id || e.className, top: r.top, bottom: r.bottom };
+    }));
+  assert.ok(boxes.length >= 3, JSON.stringify(boxes));
+  for (let i = 1; i < boxes.length; i++) {
+    assert.ok(boxes[i].top >= boxes[i - 1].bottom - 0.5,
+      `${boxes[i].id} (top ${boxes[i].top}) overlaps ${boxes[i - 1].id} (bottom ${boxes[i - 1].bottom})`);
+  }
+  return boxes;
+}
+
 // An Othello game between two people, its first `plies` moves those of OTHELLO_TO_PASS.
 async function othelloBetweenPeople(page, plies) {
   await page.selectOption("#play-game", "othello");
@@ -499,6 +516,11 @@ for (const [name, viewport] of [["desktop", { width: 1360, height: 900 }], ["pho
       assert.ok(Number(m[2]) >= 1 && Number(m[3].replaceAll(",", "")) > 0, searchLine);
     }
     await page.$eval("#play-status", (e) => e.scrollIntoView());
+    // d3 c5 is the Perpendicular: the opening's line sits between the players and the
+    // search's line, clear of both.
+    assert.equal(await page.textContent("#play-opening"), "Opening: Perpendicular");
+    const lines = await assertLinesApart(page);
+    assert.deepEqual(lines.map((l) => l.id).slice(1, 4), ["play-players", "play-opening", "play-search"]);
     await shot(page, `${name}-othello-vs-engine`);
     // A person's move has no search to show.
     await page.click('#move-list li[data-ply="1"]');
@@ -959,6 +981,7 @@ for (const [name, viewport] of [["desktop", { width: 1360, height: 900 }], ["pho
     assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), "the clocks make the page wider");
   }
   await page.$eval("#play-clocks", (e) => e.scrollIntoView());
+  await assertLinesApart(page);
   await shot(page, `${name}-clock-flag`);
   assert.match(page.url(), /clock=4/);
   // A takeback brings back the clocks of the position shown: o to move, in time.
