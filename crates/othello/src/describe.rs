@@ -162,6 +162,12 @@ impl Described for Othello {
             "in 20 games against level 24, too few to tell them apart",
         ),
         rated_apart(
+            "engine:level=30",
+            1741,
+            150,
+            "in 20 games against level 24, too few to tell them apart",
+        ),
+        rated_apart(
             "engine:level=27",
             1775,
             153,
