@@ -1338,7 +1338,7 @@ function initWthor() {
 
 // ---------------------------------------------------------------- Watch
 
-const watch = { run: null, source: null, filter: "", a: null, b: null, shown: 0, listedAt: 0, runsListedAt: 0 };
+const watch = { run: null, source: null, filter: "", a: null, b: null, shown: 0, listedAt: 0, listing: 0, runsListedAt: 0 };
 // Games asked for at a time, and how often the list follows a running run.
 const GAMES_PAGE = 200;
 const LIST_EVERY_MS = 1000;
@@ -1348,6 +1348,7 @@ function clearRun() {
   if (watch.run && !watch.run.done) api("POST", `/api/runs/${watch.run.id}/stop`).catch(() => {});
   if (watch.source) watch.source.close();
   watch.run = null;
+  watch.listing++;
   $("#watch-title").textContent = "Results";
   $("#watch-bar").style.width = "0%";
   $("#watch-progress").textContent = "No run yet: choose A and B and press Start.";
@@ -1463,6 +1464,7 @@ function openRun(run) {
   $("#watch-openings").value = String(run.opening_plies ?? 0);
   watch.shown = 0;
   watch.listedAt = 0;
+  watch.listing++;
   followRun(run);
 }
 
@@ -1528,6 +1530,7 @@ function startRun() {
   $("#watch-games-note").textContent = "";
   watch.shown = 0;
   watch.listedAt = 0;
+  watch.listing++;
   api("POST", "/api/runs", body).then((run) => { followRun(run); listRuns(); }, (e) => toast(e.message));
 }
 
@@ -1536,6 +1539,9 @@ function startRun() {
 async function loadRunGames(more = false) {
   const run = watch.run;
   watch.listedAt = Date.now();
+  // Shown unless a newer listing was asked for meanwhile: a running run sends a new state
+  // every few milliseconds, so "still the same state" would throw most listings away.
+  const listing = ++watch.listing;
   if (!run.games_kept) {
     $("#watch-games-note").textContent = "Games are kept for runs of up to 10,000 games per side.";
     return;
@@ -1545,7 +1551,7 @@ async function loadRunGames(more = false) {
     const q = new URLSearchParams({ limit: String(limit) });
     if (watch.filter) q.set("result", watch.filter);
     const page = await api("GET", `/api/runs/${run.id}/games?${q}`);
-    if (watch.run !== run) return;
+    if (listing !== watch.listing) return;
     watch.shown = page.games.length;
     const info = gameInfo(run.game);
     $("#watch-games-list").replaceChildren(...page.games.map((g) => {

@@ -810,15 +810,31 @@ test("watch: games page on, fill in while a run goes on, show Othello's score, a
   await page.click("#tab-watch");
   await page.selectOption("#watch-game", "othello");
   // While a run goes on, the games played so far are listed. The list refreshes once a
-  // second, so this run must outlast that on any machine: minimax's games (a run of
-  // minutes) rather than a quick one, stopped once its games are seen.
+  // second, so this run must outlast that on any machine: minimax at depth 4 (20,000
+  // games: hours of a core), stopped once its games are seen.
   await page.selectOption("#watch-a select.ai", "minimax");
+  await page.click("#watch-a details summary");
+  await page.fill('#watch-a [data-param="depth"]', "4");
   await page.selectOption("#watch-b select.ai", "random");
   await page.fill("#watch-games", "10000");
+  // Each listing of the games is answered only after the run has sent a newer state: a
+  // listing overtaken by the run's progress is still shown (it was thrown away, and on a
+  // loaded machine the list stayed empty until the run ended).
+  let held = 0;
+  await page.route("**/api/runs/*/games?*", async (route) => {
+    const played = await page.textContent("#watch-progress");
+    if (/running/.test(played)) {
+      held++;
+      await page.waitForFunction((before) => document.querySelector("#watch-progress").textContent !== before, played);
+    }
+    await route.continue();
+  });
   await page.click("#watch-start");
   await page.waitForFunction(() => document.querySelector("#watch-progress").dataset.state === "running"
     && document.querySelectorAll("#watch-games-list li").length > 0);
+  assert.ok(held > 0, "no listing was held while the run went on");
   assert.match(await page.textContent("#watch-games-note"), /so far/);
+  await page.unroute("**/api/runs/*/games?*");
   await page.click("#watch-stop");
   await page.waitForSelector('#watch-progress[data-state="stopped"]');
   // A finished run pages on.
