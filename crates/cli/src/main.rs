@@ -21,6 +21,7 @@ mod recording;
 mod records;
 mod replay;
 mod serve;
+mod setup;
 mod sigpipe;
 mod tables;
 mod tournament;

@@ -25,23 +25,11 @@ pub struct MatchArgs {
     /// 10,000, or the number of openings of --openings-file).
     #[arg(short = 'n', long, value_parser = crate::limits::games_per_side)]
     games: Option<u64>,
-    /// Seed of the random streams: the same seed gives the same games.
-    #[arg(long, default_value_t = 0)]
-    seed: u64,
-    /// Worker threads, 1 to 256 (default: all cores). Results do not depend on it.
-    #[arg(long, value_parser = crate::limits::threads)]
-    threads: Option<usize>,
     /// Compute the exact probabilities from the AIs' move distributions instead of playing.
     #[arg(long)]
     exact: bool,
     #[command(flatten)]
-    openings: crate::openings::OpeningArgs,
-    /// Each side's clock for every game: MAIN seconds, MAIN+INCREMENT (Fischer) or
-    /// MAIN/PERIOD/STONES (Canadian byo-yomi, as GTP has it). Each move gets a share of
-    /// the time left (AIs with a time limit keep to it); a side whose time runs out loses
-    /// the game. The games then depend on the machine and its load.
-    #[arg(long, value_name = "CLOCK")]
-    clock: Option<gamelab_core::clock::TimeControl>,
+    setup: crate::setup::SetupArgs,
     /// Print the match report as one JSON object instead of the tables.
     #[arg(long)]
     json: bool,
@@ -66,13 +54,8 @@ pub fn run(args: MatchArgs) -> anyhow::Result<()> {
 
 fn run_match(args: &MatchArgs) -> anyhow::Result<String> {
     let request = MatchRequest {
-        names: [args.a.clone(), args.b.clone()],
-        games_per_side: args.games,
-        seed: args.seed,
-        threads: args.threads.unwrap_or(0),
-        openings: args.openings.request()?,
-        clock: args.clock.unwrap_or_default(),
         exact: args.exact,
+        ..args.setup.match_request(&args.a, &args.b, args.games)?
     };
     // The AIs and the request are checked, and where the records go, before any game.
     let prepared = prepare(&args.game, request)?;
@@ -205,7 +188,7 @@ fn sampled(args: &MatchArgs, prepared: Box<dyn AnyMatch>) -> anyhow::Result<Stri
         String::new()
     };
     note += &timed_notes([&args.a, &args.b].into_iter().zip(timed));
-    note += &clock_note(args.clock);
+    note += &clock_note(args.setup.clock);
     note += &forfeit_notes(report.forfeits.as_ref(), [&args.a, &args.b]);
     let digest = report.digest.as_deref().unwrap_or("none (interrupted)");
     Ok(format!(
@@ -228,7 +211,7 @@ fn sampled(args: &MatchArgs, prepared: Box<dyn AnyMatch>) -> anyhow::Result<Stri
         games_played,
         run.seconds,
         human_rate(games_played as f64 / run.seconds.max(1e-9)),
-        args.seed,
+        args.setup.seed,
     ))
 }
 

@@ -17,12 +17,12 @@ pub struct RecordsArgs {
     a: String,
     /// Its opponent.
     b: String,
-    /// Games with A moving first, and as many with B first (as in `match`; 1 to 10^12).
-    #[arg(short = 'n', long, default_value_t = 500, value_parser = crate::limits::games_per_side)]
-    games: u64,
-    /// Seed of the random streams: the same seed gives the same games.
-    #[arg(long, default_value_t = 0)]
-    seed: u64,
+    /// Games with A moving first, and as many with B first (as in `match`; 1 to 10^12;
+    /// default 500, or the number of openings of --openings-file).
+    #[arg(short = 'n', long, value_parser = crate::limits::games_per_side)]
+    games: Option<u64>,
+    #[command(flatten)]
+    setup: crate::setup::SetupArgs,
     /// Output file: `.csv` for the article's format, the game's own format for its extension
     /// (GGF for Othello's `.ggf`), anything else for JSON Lines. The file appears whole
     /// when the games end; Ctrl-C stops at once and keeps every game finished before it
@@ -62,11 +62,10 @@ pub fn play<G: Described>(
 pub fn run(args: RecordsArgs) -> anyhow::Result<()> {
     let context = || format!("cannot write the records to {}", args.out.display());
     gamelab_core::files::check_writable(&args.out).with_context(context)?;
-    let mut request = MatchRequest::new(&args.a, &args.b);
-    request.games_per_side = Some(args.games);
-    request.seed = args.seed;
+    let games = args.games.or((!args.setup.openings_from_file()).then_some(500));
+    let request = args.setup.match_request(&args.a, &args.b, games)?;
     let prepared = crate::match_cmd::prepare(&args.game, request)?;
-    let bar = crate::progress::bar(2 * args.games, "games");
+    let bar = crate::progress::bar(2 * prepared.games_per_side(), "games");
     let progress = |n: u64| crate::progress::advance(&bar, n);
     let output = recording::Output {
         path: &args.out,

@@ -7,7 +7,6 @@ use std::time::Instant;
 use clap::Args;
 use gamelab_core::FileAccess;
 use gamelab_core::arena::Tally;
-use gamelab_core::match_request::TournamentRequest;
 use gamelab_core::tournament::TournamentReport;
 use gamelab_games::experiments::{self, AnyTournament, Entrant};
 
@@ -22,18 +21,8 @@ pub struct TournamentArgs {
     /// number of openings of --openings-file).
     #[arg(short = 'n', long, value_parser = crate::limits::games_per_side)]
     games: Option<u64>,
-    /// Seed of the random streams: the same seed gives the same games.
-    #[arg(long, default_value_t = 0)]
-    seed: u64,
-    /// Worker threads, 1 to 256 (default: all cores). Results do not depend on it.
-    #[arg(long, value_parser = crate::limits::threads)]
-    threads: Option<usize>,
     #[command(flatten)]
-    openings: crate::openings::OpeningArgs,
-    /// Each side's clock for every game, as `gamelab match --clock` takes it: MAIN,
-    /// MAIN+INCREMENT or MAIN/PERIOD/STONES seconds; a side whose time runs out loses.
-    #[arg(long, value_name = "CLOCK")]
-    clock: Option<gamelab_core::clock::TimeControl>,
+    setup: crate::setup::SetupArgs,
     /// Print one JSON object instead of the tables.
     #[arg(long)]
     json: bool,
@@ -50,14 +39,7 @@ pub fn run(args: TournamentArgs) -> anyhow::Result<()> {
 }
 
 fn tournament(args: &TournamentArgs) -> anyhow::Result<String> {
-    let request = TournamentRequest {
-        entrants: args.ais.clone(),
-        games_per_side: args.games,
-        seed: args.seed,
-        threads: args.threads.unwrap_or(0),
-        openings: args.openings.request()?,
-        clock: args.clock.unwrap_or_default(),
-    };
+    let request = args.setup.tournament_request(&args.ais, args.games)?;
     let entrants: Vec<Entrant> = args.ais.iter().cloned().map(Entrant::Spec).collect();
     let prepared = experiments::prepare_tournament(
         &args.game.game,
@@ -104,14 +86,14 @@ fn tournament(args: &TournamentArgs) -> anyhow::Result<String> {
         out,
         "\n{} games per pair, seed {}{openings}, {:.2} s",
         2 * games,
-        args.seed,
+        args.setup.seed,
         started.elapsed().as_secs_f64()
     );
     if report.interrupted {
         out += "interrupted (Ctrl-C): the standings are over the games played before it\n";
     }
     out += &crate::match_cmd::timed_notes(args.ais.iter().zip(timed));
-    out += &crate::match_cmd::clock_note(args.clock);
+    out += &crate::match_cmd::clock_note(args.setup.clock);
     Ok(out)
 }
 

@@ -346,3 +346,42 @@ fn tournament_ranks_and_rates() {
         .failure()
         .stderr(predicate::str::contains("each AI may enter once"));
 }
+
+/// `records` takes a match's set-up (seed, threads, openings, clock) from the same
+/// options as `match`, and writes the games `match --records` writes; from an openings
+/// file, both play each opening once each way round by default.
+#[test]
+fn records_and_match_take_the_same_set_up() {
+    let dir = tempfile::tempdir().unwrap();
+    let openings = dir.path().join("openings.txt");
+    std::fs::write(&openings, "# two openings\nf5 d6 c3\nd3 c5\n").unwrap();
+    let openings = openings.to_str().unwrap();
+    let [from_match, from_records] = ["match.jsonl", "records.jsonl"]
+        .map(|name| dir.path().join(name).to_str().unwrap().to_string());
+    for set_up in [
+        &["--openings", "4", "-n", "3", "--seed", "7"][..],
+        &["--openings-file", openings][..],
+    ] {
+        let common = [
+            &["--game", "othello", "greedy", "random", "--threads", "2"][..],
+            set_up,
+        ]
+        .concat();
+        gamelab()
+            .args(["match"])
+            .args(&common)
+            .args(["--records", &from_match])
+            .assert()
+            .success();
+        gamelab()
+            .args(["records"])
+            .args(&common)
+            .args(["--out", &from_records])
+            .assert()
+            .success();
+        let [a, b] = [&from_match, &from_records].map(|f| std::fs::read_to_string(f).unwrap());
+        let expected = if set_up.contains(&"-n") { 6 } else { 4 };
+        assert_eq!(a.lines().count(), expected, "{set_up:?}");
+        assert_eq!(a, b, "{set_up:?}");
+    }
+}
