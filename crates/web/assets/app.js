@@ -18,13 +18,25 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const pct = (x) => (100 * x).toFixed(1);
 
 let toastTimer = null;
+let toastsShown = 0;
 function toast(message, isError = true) {
+  toastsShown++;
   const t = $("#toast");
   t.textContent = message;
   t.className = "toast" + (isError ? " error" : "");
   t.hidden = false;
   clearTimeout(toastTimer);
   toastTimer = setTimeout(() => (t.hidden = true), 5000);
+}
+
+// An error shown before an action (`since`: the toasts shown when it began) no longer
+// stands over the action's success, say an editor's refused position over the game then
+// set up; one shown since, for something else, stays.
+function dismissErrorBefore(since) {
+  const t = $("#toast");
+  if (toastsShown !== since || !t.classList.contains("error")) return;
+  clearTimeout(toastTimer);
+  t.hidden = true;
 }
 
 async function api(method, path, body) {
@@ -441,11 +453,13 @@ async function newGame(moves = [], players = null, game = null, record = null, p
   const clock = $("#play-clock").value.trim();
   if (clock) body.clock = clock;
   const asked = ++play.asked;
+  const toastsBefore = toastsShown;
   try {
     const state = await api("POST", "/api/games", body);
     if (asked !== play.asked) return;
     play.paused = false;
     showGame(state);
+    dismissErrorBefore(toastsBefore);
   } catch (e) {
     if (asked !== play.asked) return;
     toast(e.message);

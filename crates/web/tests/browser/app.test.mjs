@@ -1313,6 +1313,8 @@ for (const [name, viewport] of [["desktop", { width: 1360, height: 900 }], ["pho
     await page.selectOption("#editor-to-move", "x");
     await page.click("#editor-play");
     await page.waitForFunction(() => document.querySelector('#play-board .cell[data-square="4"] .mark-0'));
+    // The game set up answers the refusal before it: its toast no longer covers the page.
+    assert.ok(await page.isHidden("#toast"), "the editor's earlier error still shows over the new game");
     if (name === "phone") {
       assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), "the editor makes the page wider");
     }
