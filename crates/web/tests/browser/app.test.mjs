@@ -106,6 +106,15 @@ async function assertLinesApart(page) {
 }
 
 // An Othello game between two people, its first `plies` moves those of OTHELLO_TO_PASS.
+// A of the Watch view as minimax at depth 4 on Othello: a run of 10,000 games per side
+// takes hours of a core (depth 3, the default, plays hundreds of games a second), so a
+// test can see it running, list its games and stop it on any machine.
+async function slowWatchA(page) {
+  await page.selectOption("#watch-a select.ai", "minimax");
+  await page.click("#watch-a details summary");
+  await page.fill('#watch-a [data-param="depth"]', "4");
+}
+
 async function othelloBetweenPeople(page, plies) {
   await page.selectOption("#play-game", "othello");
   await page.waitForSelector('#play-board.discs .cell[data-square="19"].legal');
@@ -297,8 +306,8 @@ test(`a watch run can be stopped (${name})`, async () => {
   const page = await open(viewport);
   await page.click("#tab-watch");
   await page.selectOption("#watch-game", "othello");
-  // Minimax searches: a run of some minutes however fast the machine, so Stop comes first.
-  await page.selectOption("#watch-a select.ai", "minimax");
+  // Stop comes first however fast the machine.
+  await slowWatchA(page);
   await page.fill("#watch-games", "10000");
   await page.click("#watch-start");
   await page.waitForFunction(() => document.querySelector("#watch-progress").dataset.state === "running");
@@ -376,10 +385,9 @@ for (const [name, viewport] of [["desktop", { width: 1360, height: 900 }], ["pho
     const [download] = await Promise.all([page.waitForEvent("download"), page.click("#watch-download-native")]);
     assert.equal(download.suggestedFilename(), `gamelab-run-${id}.ggf`);
 
-    // A long run left playing (minimax searches: some minutes of games, however fast the
-    // machine); another page, with nothing in its address, finds it, opens it and stops it.
-    // On a game clock (which the reopened run shows too).
-    await page.selectOption("#watch-a select.ai", "minimax");
+    // A long run left playing; another page, with nothing in its address, finds it, opens
+    // it and stops it. On a game clock (which the reopened run shows too).
+    await slowWatchA(page);
     await page.fill("#watch-games", "100000");
     await page.fill("#watch-clock", "3600+1");
     await page.click("#watch-start");
@@ -393,7 +401,7 @@ for (const [name, viewport] of [["desktop", { width: 1360, height: 900 }], ["pho
     await other.waitForSelector(`#watch-runs-list li[data-run="${id}"][data-state="done"]`);
     await other.click(`#watch-runs-list li[data-run="${running}"] button >> text=Open`);
     await other.waitForFunction(() => document.querySelector("#watch-progress").dataset.state === "running");
-    assert.equal(await other.textContent("#watch-title"), "A = minimax  vs  B = random");
+    assert.equal(await other.textContent("#watch-title"), "A = minimax:depth=4  vs  B = random");
     assert.equal(await other.inputValue("#watch-game"), "othello");
     assert.equal(await other.inputValue("#watch-games"), "100000");
     assert.equal(await other.inputValue("#watch-clock"), "3600+1");
@@ -810,11 +818,9 @@ test("watch: games page on, fill in while a run goes on, show Othello's score, a
   await page.click("#tab-watch");
   await page.selectOption("#watch-game", "othello");
   // While a run goes on, the games played so far are listed. The list refreshes once a
-  // second, so this run must outlast that on any machine: minimax at depth 4 (20,000
-  // games: hours of a core), stopped once its games are seen.
-  await page.selectOption("#watch-a select.ai", "minimax");
-  await page.click("#watch-a details summary");
-  await page.fill('#watch-a [data-param="depth"]', "4");
+  // second, so this run must outlast that on any machine; it is stopped once its games
+  // are seen.
+  await slowWatchA(page);
   await page.selectOption("#watch-b select.ai", "random");
   await page.fill("#watch-games", "10000");
   // Each listing of the games is answered only after the run has sent a newer state: a
