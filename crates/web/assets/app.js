@@ -1352,7 +1352,7 @@ function initWthor() {
 
 // ---------------------------------------------------------------- Watch
 
-const watch = { run: null, source: null, filter: "", a: null, b: null, shown: 0, listedAt: 0, listing: 0, runsListedAt: 0 };
+const watch = { run: null, source: null, filter: "", a: null, b: null, shown: 0, listedAt: 0, listing: 0, runsListedAt: 0, runsListing: 0 };
 // Games asked for at a time, and how often the list follows a running run.
 const GAMES_PAGE = 200;
 const LIST_EVERY_MS = 1000;
@@ -1496,6 +1496,9 @@ async function restoreWatch(q) {
 // tab) or to stop.
 async function listRuns() {
   watch.runsListedAt = Date.now();
+  // Only the newest listing is shown: one overtaken by the listing of a run's end would
+  // show it playing for good.
+  const listing = ++watch.runsListing;
   let runs;
   try {
     ({ runs } = await api("GET", "/api/runs"));
@@ -1503,6 +1506,7 @@ async function listRuns() {
     toast(e.message);
     return;
   }
+  if (listing !== watch.runsListing) return;
   const list = $("#watch-runs-list");
   $("#watch-runs").querySelector("summary").textContent = `Runs on this server (${runs.length})`;
   if (runs.length === 0) {

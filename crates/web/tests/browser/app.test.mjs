@@ -412,9 +412,31 @@ for (const [name, viewport] of [["desktop", { width: 1360, height: 900 }], ["pho
       assert.ok(await other.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), "the runs list makes the page wider");
     }
     await shot(other, `${name}-watch-runs`);
+    // A listing of the runs answered late, after the run's end was listed, must not show
+    // it playing again: nothing lists the runs after that. One listing made while it plays
+    // is held until then.
+    let holding = true;
+    let heldRequest;
+    let release;
+    const held = new Promise((ok) => { release = ok; });
+    await other.route("**/api/runs", async (route) => {
+      if (!holding || route.request().method() !== "GET") return route.continue();
+      holding = false;
+      heldRequest = route.request();
+      const response = await route.fetch();
+      release(() => route.fulfill({ response }));
+    });
+    const answerLate = await held;
+    assert.match(await other.textContent(`#watch-runs-list li[data-run="${running}"]`), /playing/);
     await other.click(`#watch-runs-list li[data-run="${running}"] button >> text=Stop`);
     await other.waitForSelector('#watch-progress[data-state="stopped"]');
     await other.waitForSelector(`#watch-runs-list li[data-run="${running}"][data-state="stopped"]`);
+    const lateAnswer = other.waitForResponse((r) => r.request() === heldRequest);
+    await answerLate();
+    await lateAnswer;
+    // The page's handler runs within a frame or two of the answer.
+    await other.evaluate(() => new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok))));
+    assert.equal(await other.getAttribute(`#watch-runs-list li[data-run="${running}"]`, "data-state"), "stopped");
     // The page that started it sees it stop.
     await page.waitForSelector('#watch-progress[data-state="stopped"]');
     assert.deepEqual(page.errors, []);
