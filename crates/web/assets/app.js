@@ -1292,7 +1292,7 @@ function initEditor() {
 
 // The French federation's tournament games, when the server was started with them: found
 // by player and year, opened in the Play view between two humans, to step through.
-const wthor = { shown: 0, query: null };
+const wthor = { shown: 0, query: null, asked: 0 };
 const WTHOR_PAGE = 50;
 
 async function findWthor(more = false) {
@@ -1310,6 +1310,9 @@ async function findWthor(more = false) {
   const q = new URLSearchParams({ offset: String(wthor.shown), limit: String(WTHOR_PAGE) });
   if (wthor.query.player) q.set("player", wthor.query.player);
   if (wthor.query.year) q.set("year", wthor.query.year);
+  // Only the last search asked for is shown (a page more of an earlier one would join
+  // the later one's list).
+  const asked = ++wthor.asked;
   let page;
   try {
     page = await api("GET", `/api/wthor?${q}`);
@@ -1317,6 +1320,7 @@ async function findWthor(more = false) {
     toast(e.message);
     return;
   }
+  if (asked !== wthor.asked) return;
   const items = page.games.map((g) => el("li", { "data-id": g.id },
     el("span", { class: "small" }, `${g.year} · `, el("strong", { text: g.black }), ` ${g.black_discs}–${64 - g.black_discs} `, el("strong", { text: g.white }),
       el("span", { class: "muted", text: ` · ${g.tournament}` })),

@@ -1283,10 +1283,33 @@ for (const [name, viewport] of [["desktop", { width: 1360, height: 900 }], ["pho
     const recorded = Number(first.match(/ (\d+)–(\d+) /)[1]);
     // The recorded count gives the empty squares to the winner.
     assert.ok(black === recorded || (black > white && black + (64 - black - white) === recorded) || (black < white && black === recorded), `${black}–${white} against ${first}`);
-    // Nothing found says so.
+    // Nothing found says so; the answer to a search asked for before, come later, is
+    // not shown over it.
+    let holding = true;
+    let heldRequest;
+    let release;
+    const held = new Promise((ok) => { release = ok; });
+    await page.route("**/api/wthor?*", async (route) => {
+      if (!holding) return route.continue();
+      holding = false;
+      heldRequest = route.request();
+      const response = await route.fetch();
+      release(() => route.fulfill({ response }));
+    });
+    await page.fill("#wthor-player", "tastet");
+    await page.click("#wthor-find");
+    const answerLate = await held;
     await page.fill("#wthor-player", "no such player at all");
     await page.click("#wthor-find");
     await page.waitForFunction(() => document.querySelector("#wthor-note").textContent === "No game of the 127,475 matches.");
+    const lateAnswer = page.waitForResponse((r) => r.request() === heldRequest);
+    await answerLate();
+    await lateAnswer;
+    // The page's handler runs within a frame or two of the answer.
+    await page.evaluate(() => new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok))));
+    assert.equal(await page.textContent("#wthor-note"), "No game of the 127,475 matches.");
+    assert.equal(await page.$$eval("#wthor-list li", (l) => l.length), 0);
+    await page.unroute("**/api/wthor?*");
     // A year out of range is refused on the page.
     await page.fill("#wthor-year", "1850");
     await page.click("#wthor-find");
