@@ -1317,7 +1317,7 @@ async function findWthor(more = false) {
   try {
     page = await api("GET", `/api/wthor?${q}`);
   } catch (e) {
-    toast(e.message);
+    if (asked === wthor.asked) toast(e.message);
     return;
   }
   if (asked !== wthor.asked) return;
@@ -1789,7 +1789,7 @@ function initTournament() {
 
 // ---------------------------------------------------------------- Explore
 
-const explore = { moves: [], picker: null, view: null, info: null };
+const explore = { moves: [], picker: null, view: null, info: null, asked: 0 };
 
 async function exploreAt(moves) {
   const game = explore.info.name;
@@ -1797,22 +1797,25 @@ async function exploreAt(moves) {
   const valuer = explore.info.explorable ? undefined : ($("#explore-valuer").value.trim() || explore.info.analysis_ai);
   const body = { game, moves, valuer };
   const ai = explore.picker.spec();
+  // Only the position asked for last is shown: two children tapped quickly, the first
+  // answered last, must not leave the page on the first.
+  const asked = ++explore.asked;
   try {
     const view = await api("POST", "/api/explore", body);
-    if (explore.info.name !== game) return;
+    if (asked !== explore.asked || explore.info.name !== game) return;
     explore.moves = moves;
     explore.view = view;
     renderExplore();
     saveUrl();
     if (!view.board.outcome) {
       const withAi = await api("POST", "/api/explore", { ...body, ai });
-      if (explore.moves === moves && explore.info.name === game) {
+      if (asked === explore.asked && explore.info.name === game) {
         explore.view = withAi;
         renderExplore();
       }
     }
   } catch (e) {
-    toast(e.message);
+    if (asked === explore.asked) toast(e.message);
   }
 }
 

@@ -453,6 +453,32 @@ test("the tree viewer goes down to children and back up to parents", async () =>
   // At the start every move draws with best play, so every child is best.
   assert.equal((await page.$$("#explore-children .child.best")).length, 9);
 
+  // Two children tapped quickly, the first answered last: the page stays on the second.
+  let holding = true;
+  let heldRequest;
+  let release;
+  const held = new Promise((ok) => { release = ok; });
+  await page.route("**/api/explore", async (route) => {
+    if (!holding) return route.continue();
+    holding = false;
+    heldRequest = route.request();
+    const response = await route.fetch();
+    release(() => route.fulfill({ response }));
+  });
+  await page.click('#explore-children .child[data-move="0,1"]');
+  const answerLate = await held;
+  await page.click('#explore-children .child[data-move="0,0"]');
+  await page.waitForFunction(() => document.querySelector("#explore-path").textContent === "Moves: 0,0");
+  const lateAnswer = page.waitForResponse((r) => r.request() === heldRequest);
+  await answerLate();
+  await lateAnswer;
+  // The page's handler runs within a frame or two of the answer.
+  await page.evaluate(() => new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok))));
+  assert.equal(await page.textContent("#explore-path"), "Moves: 0,0");
+  await page.unroute("**/api/explore");
+  await page.click("#explore-up");
+  await page.waitForFunction(() => document.querySelectorAll("#explore-children .child").length === 9);
+
   await page.click('#explore-children .child[data-move="1,1"]');
   await page.waitForFunction(() => document.querySelectorAll("#explore-children .child").length === 8);
   // After the centre, x must take a corner: the edges lose.
