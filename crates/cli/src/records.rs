@@ -62,7 +62,9 @@ pub fn play<G: Described>(
 pub fn run(args: RecordsArgs) -> anyhow::Result<()> {
     let context = || format!("cannot write the records to {}", args.out.display());
     gamelab_core::files::check_writable(&args.out).with_context(context)?;
-    let games = args.games.or((!args.setup.openings_from_file()).then_some(500));
+    let games = args
+        .games
+        .or((!args.setup.openings_from_file()).then_some(500));
     let request = args.setup.match_request(&args.a, &args.b, games)?;
     let prepared = crate::match_cmd::prepare(&args.game, request)?;
     let bar = crate::progress::bar(2 * prepared.games_per_side(), "games");
