@@ -115,6 +115,30 @@ async function slowWatchA(page) {
   await page.fill('#watch-a [data-param="depth"]', "4");
 }
 
+// Holds the page's next request to `pattern` (one `which` accepts): the server answers
+// it at once, the page gets the answer only when `deliver` is called. `held` settles, with
+// `deliver`, when the request is made; `deliver` settles once the page has had the answer.
+async function holdOneAnswer(page, pattern, which = () => true) {
+  let holding = true;
+  let made;
+  const held = new Promise((ok) => { made = ok; });
+  await page.route(pattern, async (route) => {
+    if (!holding || !which(route.request())) return route.continue();
+    holding = false;
+    const request = route.request();
+    const response = await route.fetch();
+    made(async () => {
+      const answered = page.waitForResponse((r) => r.request() === request);
+      await route.fulfill({ response });
+      await answered;
+      // The page's handler runs within a frame or two of the answer.
+      await page.evaluate(() => new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok))));
+      await page.unroute(pattern);
+    });
+  });
+  return { held };
+}
+
 async function othelloBetweenPeople(page, plies) {
   await page.selectOption("#play-game", "othello");
   await page.waitForSelector('#play-board.discs .cell[data-square="19"].legal');
@@ -415,27 +439,13 @@ for (const [name, viewport] of [["desktop", { width: 1360, height: 900 }], ["pho
     // A listing of the runs answered late, after the run's end was listed, must not show
     // it playing again: nothing lists the runs after that. One listing made while it plays
     // is held until then.
-    let holding = true;
-    let heldRequest;
-    let release;
-    const held = new Promise((ok) => { release = ok; });
-    await other.route("**/api/runs", async (route) => {
-      if (!holding || route.request().method() !== "GET") return route.continue();
-      holding = false;
-      heldRequest = route.request();
-      const response = await route.fetch();
-      release(() => route.fulfill({ response }));
-    });
-    const answerLate = await held;
+    const { held } = await holdOneAnswer(other, "**/api/runs", (r) => r.method() === "GET");
+    const deliver = await held;
     assert.match(await other.textContent(`#watch-runs-list li[data-run="${running}"]`), /playing/);
     await other.click(`#watch-runs-list li[data-run="${running}"] button >> text=Stop`);
     await other.waitForSelector('#watch-progress[data-state="stopped"]');
     await other.waitForSelector(`#watch-runs-list li[data-run="${running}"][data-state="stopped"]`);
-    const lateAnswer = other.waitForResponse((r) => r.request() === heldRequest);
-    await answerLate();
-    await lateAnswer;
-    // The page's handler runs within a frame or two of the answer.
-    await other.evaluate(() => new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok))));
+    await deliver();
     assert.equal(await other.getAttribute(`#watch-runs-list li[data-run="${running}"]`, "data-state"), "stopped");
     // The page that started it sees it stop.
     await page.waitForSelector('#watch-progress[data-state="stopped"]');
@@ -454,28 +464,13 @@ test("the tree viewer goes down to children and back up to parents", async () =>
   assert.equal((await page.$$("#explore-children .child.best")).length, 9);
 
   // Two children tapped quickly, the first answered last: the page stays on the second.
-  let holding = true;
-  let heldRequest;
-  let release;
-  const held = new Promise((ok) => { release = ok; });
-  await page.route("**/api/explore", async (route) => {
-    if (!holding) return route.continue();
-    holding = false;
-    heldRequest = route.request();
-    const response = await route.fetch();
-    release(() => route.fulfill({ response }));
-  });
+  const { held } = await holdOneAnswer(page, "**/api/explore");
   await page.click('#explore-children .child[data-move="0,1"]');
-  const answerLate = await held;
+  const deliver = await held;
   await page.click('#explore-children .child[data-move="0,0"]');
   await page.waitForFunction(() => document.querySelector("#explore-path").textContent === "Moves: 0,0");
-  const lateAnswer = page.waitForResponse((r) => r.request() === heldRequest);
-  await answerLate();
-  await lateAnswer;
-  // The page's handler runs within a frame or two of the answer.
-  await page.evaluate(() => new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok))));
+  await deliver();
   assert.equal(await page.textContent("#explore-path"), "Moves: 0,0");
-  await page.unroute("**/api/explore");
   await page.click("#explore-up");
   await page.waitForFunction(() => document.querySelectorAll("#explore-children .child").length === 9);
 
@@ -1311,31 +1306,16 @@ for (const [name, viewport] of [["desktop", { width: 1360, height: 900 }], ["pho
     assert.ok(black === recorded || (black > white && black + (64 - black - white) === recorded) || (black < white && black === recorded), `${black}–${white} against ${first}`);
     // Nothing found says so; the answer to a search asked for before, come later, is
     // not shown over it.
-    let holding = true;
-    let heldRequest;
-    let release;
-    const held = new Promise((ok) => { release = ok; });
-    await page.route("**/api/wthor?*", async (route) => {
-      if (!holding) return route.continue();
-      holding = false;
-      heldRequest = route.request();
-      const response = await route.fetch();
-      release(() => route.fulfill({ response }));
-    });
+    const { held } = await holdOneAnswer(page, "**/api/wthor?*");
     await page.fill("#wthor-player", "tastet");
     await page.click("#wthor-find");
-    const answerLate = await held;
+    const deliver = await held;
     await page.fill("#wthor-player", "no such player at all");
     await page.click("#wthor-find");
     await page.waitForFunction(() => document.querySelector("#wthor-note").textContent === "No game of the 127,475 matches.");
-    const lateAnswer = page.waitForResponse((r) => r.request() === heldRequest);
-    await answerLate();
-    await lateAnswer;
-    // The page's handler runs within a frame or two of the answer.
-    await page.evaluate(() => new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok))));
+    await deliver();
     assert.equal(await page.textContent("#wthor-note"), "No game of the 127,475 matches.");
     assert.equal(await page.$$eval("#wthor-list li", (l) => l.length), 0);
-    await page.unroute("**/api/wthor?*");
     // A year out of range is refused on the page.
     await page.fill("#wthor-year", "1850");
     await page.click("#wthor-find");
