@@ -1366,7 +1366,7 @@ function clearRun() {
   if (watch.run && !watch.run.done) api("POST", `/api/runs/${watch.run.id}/stop`).catch(() => {});
   if (watch.source) watch.source.close();
   watch.run = null;
-  watch.listing++;
+  restartListing();
   $("#watch-title").textContent = "Results";
   $("#watch-bar").style.width = "0%";
   $("#watch-progress").textContent = "No run yet: choose A and B and press Start.";
@@ -1480,9 +1480,7 @@ function openRun(run) {
   $("#watch-seed").value = String(run.seed);
   $("#watch-clock").value = run.clock ?? "";
   $("#watch-openings").value = String(run.opening_plies ?? 0);
-  watch.shown = 0;
-  watch.listedAt = 0;
-  watch.listing++;
+  restartListing();
   followRun(run);
 }
 
@@ -1550,10 +1548,16 @@ function startRun() {
   if (watch.source) watch.source.close();
   $("#watch-games-list").replaceChildren();
   $("#watch-games-note").textContent = "";
+  restartListing();
+  api("POST", "/api/runs", body).then((run) => { followRun(run); listRuns(); }, (e) => toast(e.message));
+}
+
+// The games list starts again from its first page, and no listing asked for before
+// (another run's) is shown.
+function restartListing() {
   watch.shown = 0;
   watch.listedAt = 0;
   watch.listing++;
-  api("POST", "/api/runs", body).then((run) => { followRun(run); listRuns(); }, (e) => toast(e.message));
 }
 
 // The run's games, from the first: as many as are shown already (at least a page), or

@@ -105,7 +105,6 @@ async function assertLinesApart(page) {
   return boxes;
 }
 
-// An Othello game between two people, its first `plies` moves those of OTHELLO_TO_PASS.
 // A of the Watch view as minimax at depth 4 on Othello: a run of 10,000 games per side
 // takes hours of a core (depth 3, the default, plays hundreds of games a second), so a
 // test can see it running, list its games and stop it on any machine.
@@ -139,6 +138,7 @@ async function holdOneAnswer(page, pattern, which = () => true) {
   return { held };
 }
 
+// An Othello game between two people, its first `plies` moves those of OTHELLO_TO_PASS.
 async function othelloBetweenPeople(page, plies) {
   await page.selectOption("#play-game", "othello");
   await page.waitForSelector('#play-board.discs .cell[data-square="19"].legal');
