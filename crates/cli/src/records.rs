@@ -44,14 +44,18 @@ pub fn play<G: Described>(
     seed: u64,
 ) -> anyhow::Result<Vec<PlayedGame<G::Move>>> {
     let registry = G::registry();
-    registry.build(a)?;
-    registry.build(b)?;
+    // Each side's files read once: every game's agent is built from the same bytes.
+    let spec_a = registry.prepare(a, &FileAccess::Any)?;
+    let spec_b = registry.prepare(b, &FileAccess::Any)?;
+    registry.build_prepared(&spec_a)?;
+    registry.build_prepared(&spec_b)?;
     let mut request = MatchRequest::new(a, b);
     request.games_per_side = Some(games_per_side);
     request.seed = seed;
     let prepared = request.prepare(&registry, &FileAccess::Any)?;
-    let make_a = || registry.build(a).expect("checked");
-    let make_b = || registry.build(b).expect("checked");
+    let built = "built once from the same parameters and bytes";
+    let make_a = || registry.build_prepared(&spec_a).expect(built);
+    let make_b = || registry.build_prepared(&spec_b).expect(built);
     let bar = crate::progress::bar(2 * games_per_side, "games");
     let progress = |n: u64| crate::progress::advance(&bar, n);
     let (_, played) = prepared.run_here(&make_a, &make_b, &progress, true)?;

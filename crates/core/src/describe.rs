@@ -296,7 +296,7 @@ pub fn game_info<G: Described>() -> GameInfo {
                             ParamKind::Bool => ("bool", None, None, None),
                             ParamKind::Choice(c) => ("choice", None, None, Some(*c)),
                             ParamKind::Text => ("text", None, None, None),
-                            ParamKind::File { keywords } => (
+                            ParamKind::File { keywords, .. } => (
                                 "file",
                                 None,
                                 None,

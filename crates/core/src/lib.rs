@@ -57,7 +57,8 @@ pub use game::{
 };
 pub use random::{GameRng, SideStream, StreamKey, WORDS_PER_GAME, game_rng};
 pub use registry::{
-    AgentEntry, AgentSpec, FileAccess, NamedProgram, ParamSpec, Params, Registry, SpecError,
+    AgentEntry, AgentSpec, FileAccess, FileValue, NamedProgram, ParamSpec, Params, PreparedSpec,
+    Registry, SpecError,
 };
 pub use side::{Outcome, Side};
 

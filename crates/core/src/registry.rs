@@ -26,9 +26,12 @@ pub enum ParamKind {
     Choice(&'static [&'static str]),
     Text,
     /// A file to read (a model): a path, or one of `keywords` (such as `shipped`). Where
-    /// the path may point is the builder's [`FileAccess`].
+    /// the path may point is the builder's [`FileAccess`]; the file is read once, when the
+    /// spec is checked ([`Registry::prepare`]), and must be a regular file of at most
+    /// `max_bytes`.
     File {
         keywords: &'static [&'static str],
+        max_bytes: u64,
     },
     /// A program to run, with its arguments (an external engine), which speaks
     /// `protocol` (`nboard`, `gtp`). Only where [`FileAccess::Any`] holds: a server runs no
@@ -46,11 +49,13 @@ impl ParamKind {
             ParamKind::Bool => "true or false".into(),
             ParamKind::Choice(options) => format!("one of {}", options.join(", ")),
             ParamKind::Text => "a non-empty text".into(),
-            ParamKind::File { keywords: [] } => "a file name".into(),
+            ParamKind::File { keywords: [], .. } => "a file name".into(),
             ParamKind::Program { .. } => {
                 "a program and its arguments, in parentheses when they hold spaces or commas".into()
             }
-            ParamKind::File { keywords } => format!("{} or a file name", keywords.join(", ")),
+            ParamKind::File { keywords, .. } => {
+                format!("{} or a file name", keywords.join(", "))
+            }
         }
     }
 
@@ -159,17 +164,22 @@ impl ParamSpec {
         }
     }
 
-    /// A file to read, or one of `keywords`; `default: None` makes it required. The value
-    /// the AI reads is the path [`FileAccess`] allowed (or the keyword).
+    /// A file to read, of at most `max_bytes`, or one of `keywords`; `default: None` makes
+    /// it required. The AI reads the keyword, or the file's contents with the path
+    /// [`FileAccess`] allowed ([`Params::file`]).
     pub fn file(
         name: &'static str,
         default: Option<&'static str>,
         keywords: &'static [&'static str],
+        max_bytes: u64,
         help: &'static str,
     ) -> Self {
         ParamSpec {
             name,
-            kind: ParamKind::File { keywords },
+            kind: ParamKind::File {
+                keywords,
+                max_bytes,
+            },
             default: default.map(|d| Value::Text(d.to_string())),
             help,
         }
@@ -202,6 +212,30 @@ impl ParamSpec {
 pub struct Params {
     values: BTreeMap<&'static str, Value>,
     explicit: BTreeSet<&'static str>,
+    /// The contents of the files that file parameters name, read by [`Registry::prepare`].
+    files: BTreeMap<&'static str, FileContents>,
+}
+
+/// A file's bytes, shared by every agent built from one prepared spec.
+#[derive(Clone, PartialEq)]
+struct FileContents(std::sync::Arc<[u8]>);
+
+impl fmt::Debug for FileContents {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} bytes", self.0.len())
+    }
+}
+
+/// What a file parameter names: one of its keywords, or a file, read when the spec was
+/// checked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FileValue<'a> {
+    Keyword(&'a str),
+    /// The path as [`FileAccess`] resolved it (for messages) and the file's contents.
+    Read {
+        path: &'a str,
+        bytes: &'a [u8],
+    },
 }
 
 impl Params {
@@ -239,6 +273,20 @@ impl Params {
         match self.value(name) {
             Value::Text(t) => t,
             other => panic!("parameter `{name}` is {other:?}, not a text"),
+        }
+    }
+
+    /// A file parameter's keyword, or the contents of the file it names. Panics on a
+    /// parameter that is not a file, or whose file was not read: only
+    /// [`Registry::prepare`] hands an agent its parameters, and it reads them all.
+    pub fn file(&self, name: &str) -> FileValue<'_> {
+        let text = self.text(name);
+        match self.files.get(name) {
+            Some(contents) => FileValue::Read {
+                path: text,
+                bytes: &contents.0,
+            },
+            None => FileValue::Keyword(text),
         }
     }
 
@@ -500,9 +548,20 @@ impl<G: Game> AgentEntry<G> {
         check_params(self.name, &self.params, spec)
     }
 
-    pub fn build(&self, params: &Params) -> Result<Box<dyn Agent<G>>, SpecError> {
+    /// Builds the agent from parameters [`Registry::prepare`] made.
+    fn build(&self, params: &Params) -> Result<Box<dyn Agent<G>>, SpecError> {
         (self.build)(params)
     }
+}
+
+/// A spec checked by [`Registry::prepare`], with the files it names read: every agent
+/// [`Registry::build_prepared`] makes from it is built from the same parameters and the
+/// same bytes, so a file changed or removed since cannot change or fail a match's later
+/// games.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PreparedSpec {
+    entry: usize,
+    params: Params,
 }
 
 /// Every AI of one game, by name.
@@ -602,46 +661,78 @@ impl<G: Game> Registry<G> {
         self.build_with(spec, &FileAccess::Any)
     }
 
-    /// Builds the agent a spec names, with its file parameters resolved under `files`.
+    /// Builds the agent a spec names, with its file parameters resolved under `files`:
+    /// [`Registry::prepare`], then [`Registry::build_prepared`].
     pub fn build_with(
         &self,
         spec: &str,
         files: &FileAccess,
     ) -> Result<Box<dyn Agent<G>>, SpecError> {
+        self.build_prepared(&self.prepare(spec, files)?)
+    }
+
+    /// Checks a spec and reads the files it names (where `files` allows, each a regular
+    /// file within its parameter's bound), without building the agent: what a match
+    /// keeps to build its players again and again from the same bytes.
+    ///
+    /// ```
+    /// use gamelab_core::FileAccess;
+    /// use gamelab_ttt::ai;
+    ///
+    /// let dir = std::env::temp_dir().join(format!("gamelab-doc-{}", std::process::id()));
+    /// std::fs::create_dir_all(&dir).unwrap();
+    /// let path = dir.join("m.json");
+    /// std::fs::write(&path, "not a model").unwrap();
+    /// let registry = ai::registry::<gamelab_ttt::board::Bitboard>();
+    /// let spec = format!("regression:model={}", path.display());
+    /// // Read when prepared: a file removed since is not read again.
+    /// let prepared = registry.prepare(&spec, &FileAccess::Any).unwrap();
+    /// std::fs::remove_dir_all(&dir).unwrap();
+    /// let err = registry.build_prepared(&prepared).err().unwrap().to_string();
+    /// assert!(err.contains("m.json, line 1"), "{err}");
+    /// ```
+    pub fn prepare(&self, spec: &str, files: &FileAccess) -> Result<PreparedSpec, SpecError> {
         let (entry, mut params) = self.resolve(spec)?;
+        let invalid = |reason: String| SpecError::Invalid {
+            agent: entry.name.to_string(),
+            reason,
+        };
         for decl in &entry.params {
-            if let ParamKind::Program { protocol } = decl.kind {
-                let Value::Text(given) = params.value(decl.name).clone() else {
-                    unreachable!("program parameters hold text")
-                };
-                let command =
-                    files
-                        .program(&given, protocol)
-                        .map_err(|reason| SpecError::Invalid {
-                            agent: entry.name.to_string(),
-                            reason: format!("{} `{given}` {reason}", decl.name),
-                        })?;
-                params.values.insert(decl.name, Value::Text(command));
-                continue;
-            }
-            let ParamKind::File { keywords } = decl.kind else {
-                continue;
-            };
             let Value::Text(given) = params.value(decl.name).clone() else {
-                unreachable!("file parameters hold text")
-            };
-            if keywords.contains(&given.as_str()) {
                 continue;
+            };
+            match decl.kind {
+                ParamKind::Program { protocol } => {
+                    let command = files
+                        .program(&given, protocol)
+                        .map_err(|reason| invalid(format!("{} `{given}` {reason}", decl.name)))?;
+                    params.values.insert(decl.name, Value::Text(command));
+                }
+                ParamKind::File {
+                    keywords,
+                    max_bytes,
+                } if !keywords.contains(&given.as_str()) => {
+                    let path = files
+                        .resolve(&given)
+                        .map_err(|reason| invalid(format!("{} `{given}`: {reason}", decl.name)))?;
+                    let shown = path.display().to_string();
+                    let bytes = crate::files::read_regular(&path, max_bytes)
+                        .map_err(|e| invalid(format!("{shown}: {e}")))?;
+                    params.values.insert(decl.name, Value::Text(shown));
+                    params.files.insert(decl.name, FileContents(bytes.into()));
+                }
+                _ => {}
             }
-            let path = files.resolve(&given).map_err(|reason| SpecError::Invalid {
-                agent: entry.name.to_string(),
-                reason: format!("{} `{given}`: {reason}", decl.name),
-            })?;
-            params
-                .values
-                .insert(decl.name, Value::Text(path.to_string_lossy().into_owned()));
         }
-        entry.build(&params)
+        let entry = (self.entries.iter())
+            .position(|e| std::ptr::eq(e, entry))
+            .expect("an entry of this registry");
+        Ok(PreparedSpec { entry, params })
+    }
+
+    /// Builds an agent from a spec [`Registry::prepare`] checked, reading no file.
+    pub fn build_prepared(&self, prepared: &PreparedSpec) -> Result<Box<dyn Agent<G>>, SpecError> {
+        self.entries[prepared.entry].build(&prepared.params)
     }
 }
 

@@ -53,7 +53,8 @@ use gamelab_core::proof::never_loses;
 use gamelab_core::record::{GameRecord, RecordFormat, ReplayError};
 use gamelab_core::tournament::{TournamentReport, tabulate};
 use gamelab_core::{
-    Agent, Described, FileAccess, GameRng, GameVisitor, Policy, Registry, Side, SpecError, StopFlag,
+    Agent, Described, FileAccess, GameRng, GameVisitor, Policy, PreparedSpec, Registry, Side,
+    SpecError, StopFlag,
 };
 use serde::{Deserialize, Serialize};
 
@@ -113,19 +114,22 @@ impl Entrant {
     }
 
     /// Checks the spec of player `player` against `registry`, reading only the files
-    /// `files` allows (a custom player needs no check).
+    /// `files` allows, once: what it read builds every agent of this player from then
+    /// on (a custom player needs no check).
     fn check<G: Described>(
         &self,
         player: usize,
         registry: &Registry<G>,
         files: &FileAccess,
-    ) -> Result<(), ExperimentError> {
+    ) -> Result<Checked, ExperimentError> {
+        let spec_error = |source| ExperimentError::Spec { player, source };
         match self {
-            Entrant::Spec(spec) => registry
-                .build_with(spec, files)
-                .map(drop)
-                .map_err(|source| ExperimentError::Spec { player, source }),
-            Entrant::Custom { .. } => Ok(()),
+            Entrant::Spec(spec) => {
+                let prepared = registry.prepare(spec, files).map_err(spec_error)?;
+                registry.build_prepared(&prepared).map_err(spec_error)?;
+                Ok(Checked::Spec(prepared))
+            }
+            Entrant::Custom { make, .. } => Ok(Checked::Custom(make.clone())),
         }
     }
 
@@ -137,20 +141,28 @@ impl Entrant {
             Entrant::Custom { .. } => false,
         }
     }
+}
 
-    /// A fresh agent. Its spec was checked before: only a model file changed since can
-    /// fail now, and that panics.
+/// An [`Entrant`] checked: its spec with the files it names read, or its custom player.
+#[derive(Clone)]
+enum Checked {
+    Spec(PreparedSpec),
+    Custom(MakePlayer),
+}
+
+impl Checked {
+    /// A fresh agent, built from the parameters and the file contents an agent was
+    /// already built from when checked: it builds again, whatever became of the files.
     fn build<G: Described>(
         &self,
         registry: &Registry<G>,
         board: &'static str,
-        files: &FileAccess,
     ) -> Box<dyn Agent<G>> {
         match self {
-            Entrant::Spec(spec) => registry
-                .build_with(spec, files)
-                .expect("checked before the games"),
-            Entrant::Custom { make, .. } => Box::new(CustomAgent::<G> {
+            Checked::Spec(prepared) => registry
+                .build_prepared(prepared)
+                .expect("built once from the same parameters and bytes when checked"),
+            Checked::Custom(make) => Box::new(CustomAgent::<G> {
                 player: make(),
                 board,
                 game: std::marker::PhantomData,
@@ -387,16 +399,18 @@ impl GameVisitor for PrepareMatch {
     type Output = Result<Box<dyn AnyMatch>, ExperimentError>;
     fn visit<G: Described>(self) -> Self::Output {
         let registry = G::registry();
-        for (i, p) in self.players.iter().enumerate() {
-            p.check(i, &registry, &self.files)?;
-        }
+        let [a, b] = &self.players;
+        let checked = [
+            a.check(0, &registry, &self.files)?,
+            b.check(1, &registry, &self.files)?,
+        ];
         let prepared = self.request.prepare(&registry, &self.files)?;
         Ok(Box::new(ErasedMatch::<G> {
             prepared,
             registry,
             players: self.players,
+            checked,
             board: self.board,
-            files: self.files,
         }))
     }
 }
@@ -405,13 +419,13 @@ struct ErasedMatch<G: Described> {
     prepared: PreparedMatch<G>,
     registry: Registry<G>,
     players: [Entrant; 2],
+    checked: [Checked; 2],
     board: &'static str,
-    files: FileAccess,
 }
 
 impl<G: Described> ErasedMatch<G> {
     fn build(&self, player: usize) -> Box<dyn Agent<G>> {
-        self.players[player].build(&self.registry, self.board, &self.files)
+        self.checked[player].build(&self.registry, self.board)
     }
 
     /// Plays the games on this process's threads as `live` says, each finished chunk
@@ -667,16 +681,16 @@ impl GameVisitor for PrepareTournament {
     type Output = Result<Box<dyn AnyTournament>, ExperimentError>;
     fn visit<G: Described>(self) -> Self::Output {
         let registry = G::registry();
-        for (i, e) in self.entrants.iter().enumerate() {
-            e.check(i, &registry, &self.files)?;
-        }
+        let checked = (self.entrants.iter().enumerate())
+            .map(|(i, e)| e.check(i, &registry, &self.files))
+            .collect::<Result<_, _>>()?;
         let prepared = self.request.prepare(&registry, &self.files)?;
         Ok(Box::new(ErasedTournament::<G> {
             prepared,
             registry,
             entrants: self.entrants,
+            checked,
             board: self.board,
-            files: self.files,
         }))
     }
 }
@@ -685,8 +699,8 @@ struct ErasedTournament<G: Described> {
     prepared: PreparedTournament<G>,
     registry: Registry<G>,
     entrants: Vec<Entrant>,
+    checked: Vec<Checked>,
     board: &'static str,
-    files: FileAccess,
 }
 
 impl<G: Described> AnyTournament for ErasedTournament<G> {
@@ -695,7 +709,7 @@ impl<G: Described> AnyTournament for ErasedTournament<G> {
         stop: Option<&StopFlag>,
         on_chunk: &(dyn Fn(usize, Tally, Tally) + Sync),
     ) -> Result<TournamentReport, MatchError> {
-        let make = |i: usize| self.entrants[i].build(&self.registry, self.board, &self.files);
+        let make = |i: usize| self.checked[i].build(&self.registry, self.board);
         let on_chunk =
             |pair: usize, chunk: &ChunkResult<G::Move>| on_chunk(pair, chunk.first, chunk.second);
         self.prepared.run(&make, stop, &on_chunk)
@@ -703,7 +717,7 @@ impl<G: Described> AnyTournament for ErasedTournament<G> {
 
     fn play_range(&self, pair: usize, range: Range<u64>) -> ChunkTotals {
         let (i, j) = gamelab_core::tournament::pairs(self.entrants.len())[pair];
-        let make = |k: usize| self.entrants[k].build(&self.registry, self.board, &self.files);
+        let make = |k: usize| self.checked[k].build(&self.registry, self.board);
         let (make_a, make_b) = (|| make(i), || make(j));
         let chunk = arena::play_range::<G, _>(
             &make_a,
@@ -819,12 +833,13 @@ impl GameVisitor for DivergeJob<'_> {
     fn visit<G: Described>(self) -> Self::Output {
         let side = side_named::<G>(self.side)?;
         let registry = G::registry();
-        for (i, a) in self.agents.iter().enumerate() {
-            a.check(i, &registry, &FileAccess::Any)?;
-        }
-        let [mut a, mut a2, mut b] = self
-            .agents
-            .map(|a| a.build(&registry, self.board, &FileAccess::Any));
+        let [a, a2, b] = self.agents;
+        let [mut a, mut a2, mut b] = [
+            a.check(0, &registry, &FileAccess::Any)?,
+            a2.check(1, &registry, &FileAccess::Any)?,
+            b.check(2, &registry, &FileAccess::Any)?,
+        ]
+        .map(|checked| checked.build(&registry, self.board));
         let found = first_divergence(&mut *a, &mut *a2, &mut *b, side, self.seeds, &mut |_| {
             (self.live.progress)(1);
             !self
@@ -897,8 +912,8 @@ impl GameVisitor for VerifyJob<'_> {
     type Output = Result<[SideProof; 2], ExperimentError>;
     fn visit<G: Described>(self) -> Self::Output {
         let registry = G::registry();
-        self.ai.check(0, &registry, &FileAccess::Any)?;
-        let mut agent = self.ai.build(&registry, self.board, &FileAccess::Any);
+        let checked = self.ai.check(0, &registry, &FileAccess::Any)?;
+        let mut agent = checked.build(&registry, self.board);
         let proof = |side: Side| -> Result<SideProof, ExperimentError> {
             let proof = never_loses::<G>(&mut *agent, self.ai.name(), side)?;
             let mut replay = G::start();

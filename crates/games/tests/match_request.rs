@@ -113,3 +113,45 @@ fn judged_openings_and_tournaments_report_their_judge() {
         Err(MatchError::Tournament(_))
     ));
 }
+
+#[test]
+fn a_match_reads_its_players_files_once() {
+    use gamelab_games::experiments::{self, Entrant, MatchLive};
+    // The match as checked: `a` against random, three games a side on two threads.
+    let prepare = |a: &str| {
+        let mut request = MatchRequest::new("", "");
+        request.games_per_side = Some(3);
+        request.threads = 2;
+        let players = [Entrant::Spec(a.into()), Entrant::Spec("random".into())];
+        experiments::prepare_match(
+            "othello",
+            None,
+            request,
+            [&players[0], &players[1]],
+            &FileAccess::Any,
+        )
+        .unwrap()
+    };
+    let digest = |prepared: &dyn experiments::AnyMatch| {
+        let live = MatchLive {
+            stop: None,
+            keep_records: false,
+            keep_views: false,
+            watched: false,
+            on_chunk: &|_| {},
+        };
+        let run = prepared.play(prepared.report(), &live).unwrap();
+        run.report.digest.expect("a whole match's digest")
+    };
+    let dir = std::env::temp_dir().join(format!("gamelab-read-once-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let model = dir.join("shipped.glopat");
+    std::fs::write(&model, gamelab_othello::learned::shipped().to_bytes()).unwrap();
+    let from_file = prepare(&format!("engine:level=1,model={}", model.display()));
+    // Damaged after the check: the games are still the checked model's, and none fails
+    // (each game's agent was built by reading the file again, and panicked).
+    std::fs::write(&model, b"GLOPAT01 and then nothing").unwrap();
+    let shipped = prepare("engine:level=1");
+    assert_eq!(digest(&*from_file), digest(&*shipped));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -9,7 +9,7 @@ pub mod sparse;
 
 pub use dataset::{Dataset, FeatureSet, Row};
 pub use fit::{DEFAULT_RIDGE, FitError, Fitted, fit, fit_dense};
-pub use model::Model;
+pub use model::{MAX_MODEL_BYTES, Model};
 pub use sparse::{CgOptions, SparseFit, SparseRows, fit_sparse};
 
 /// Why a records, dataset or model file cannot be read or written: the file, and the line

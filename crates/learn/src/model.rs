@@ -13,7 +13,7 @@ use crate::fit::Fitted;
 const FORMAT: &str = "gamelab-regression";
 
 /// The largest model file read.
-const MAX_MODEL_BYTES: u64 = 256 << 20;
+pub const MAX_MODEL_BYTES: u64 = 256 << 20;
 
 /// A trained linear evaluation: intercept plus the weights of the active features.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -72,8 +72,16 @@ impl Model {
         };
         let bytes = gamelab_core::files::read_regular(path, MAX_MODEL_BYTES)
             .map_err(|e| io(e.to_string()))?;
-        let text = String::from_utf8(bytes).map_err(|_| io("not UTF-8 text".into()))?;
-        Model::parse(&text, &p, known)
+        Model::from_bytes(&bytes, &p, known)
+    }
+
+    /// [`Model::load`] from a model file's bytes; `name` is the source errors name.
+    pub fn from_bytes(bytes: &[u8], name: &str, known: &[FeatureSet]) -> Result<Model, FileError> {
+        let text = std::str::from_utf8(bytes).map_err(|_| FileError::Io {
+            path: name.to_string(),
+            reason: "not UTF-8 text".into(),
+        })?;
+        Model::parse(text, name, known)
     }
 
     /// [`Model::load`] from a model file's text; `name` is the source errors name.

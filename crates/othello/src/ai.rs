@@ -6,8 +6,8 @@ use std::time::Duration;
 use gamelab_core::Tested;
 use gamelab_core::search::{LeafEval, SearchOptions, analyze_until};
 use gamelab_core::{
-    Agent, AgentEntry, Analyst, BestMoves, DeepScore, Deepening, DeepeningEnd, Game, GameRng,
-    MoveValue, ParamSpec, Policy, Registry, SpecError, Uniform,
+    Agent, AgentEntry, Analyst, BestMoves, DeepScore, Deepening, DeepeningEnd, FileValue, Game,
+    GameRng, MoveValue, ParamSpec, Policy, Registry, SpecError, Uniform,
 };
 
 use crate::engine::endgame::Solver;
@@ -858,26 +858,29 @@ pub fn registry() -> Registry<Othello> {
                 "model",
                 Some("shipped"),
                 &["shipped"],
+                crate::engine::learned::MAX_MODEL_BYTES,
                 "`shipped`, or a model file written by `gamelab train-patterns`",
             ),
             ParamSpec::file(
                 "book",
                 Some("none"),
                 &["none", "shipped"],
+                crate::engine::book::MAX_BOOK_BYTES,
                 "an opening book to play from while the position is in it, at levels below the depth of the book's searches (14 for the shipped one; a `time` without a level counts as the default level): `none` (the default: the shipped book made it no stronger against GRhino, RESULTS.md), `shipped`, or a book file written by `gamelab build-book`",
             ),
         ],
         |p| {
-            let model = match p.text("model") {
-                "shipped" => crate::engine::learned::shipped(),
-                path => std::sync::Arc::new(
-                    crate::engine::learned::PatternModel::load(std::path::Path::new(path)).map_err(|e| {
-                        SpecError::Invalid {
-                            agent: "engine".into(),
-                            reason: e.to_string(),
-                        }
-                    })?,
+            // A file's contents, parsed; a message that names the file when they are not.
+            let invalid = |path: &str, e: &dyn std::fmt::Display| SpecError::Invalid {
+                agent: "engine".into(),
+                reason: format!("{path}: {e}"),
+            };
+            let model = match p.file("model") {
+                FileValue::Read { path, bytes } => std::sync::Arc::new(
+                    crate::engine::learned::PatternModel::from_bytes(bytes)
+                        .map_err(|e| invalid(path, &e))?,
                 ),
+                FileValue::Keyword(_) => crate::engine::learned::shipped(),
             };
             let seconds = p.float("time");
             let time = (seconds > 0.0).then(|| Duration::from_secs_f64(seconds));
@@ -886,17 +889,12 @@ pub fn registry() -> Registry<Othello> {
             engine.book_level = level.unwrap_or(DEFAULT_LEVEL);
             engine.searcher.set_probcut(p.float("probcut"));
             engine.searcher.set_threads(p.int("threads") as usize);
-            engine.book = match p.text("book") {
-                "none" => None,
-                "shipped" => Some(crate::engine::book::shipped()),
-                path => Some(std::sync::Arc::new(
-                    crate::engine::book::Book::load(std::path::Path::new(path)).map_err(|e| {
-                        SpecError::Invalid {
-                            agent: "engine".into(),
-                            reason: e.to_string(),
-                        }
-                    })?,
+            engine.book = match p.file("book") {
+                FileValue::Read { path, bytes } => Some(std::sync::Arc::new(
+                    crate::engine::book::Book::from_bytes(bytes).map_err(|e| invalid(path, &e))?,
                 )),
+                FileValue::Keyword("shipped") => Some(crate::engine::book::shipped()),
+                FileValue::Keyword(_) => None,
             };
             Ok(Box::new(engine))
         },

@@ -230,7 +230,9 @@ impl crate::Job for Tournament {
             if changed {
                 s.done = true;
                 s.stopped = true;
-                s.error = Some("an AI could not be built again (a model file changed?)".into());
+                // Every agent is built from what was read when the tournament was checked
+                // (a model file changed since cannot fail it): only a bug gets here.
+                s.error = Some("its thread ended unexpectedly; the server's log says why".into());
             }
             changed
         });

@@ -23,6 +23,9 @@ use crate::formats::wthor::WthorGame;
 use crate::rules::bits::{images, legal_moves};
 use crate::{Move, Othello, Square};
 
+/// The largest book file read.
+pub const MAX_BOOK_BYTES: u64 = 256 << 20;
+
 const MAGIC: &[u8; 8] = b"GLBOOK1\n";
 /// Magic, then the build's level, plies, least games and the entry count (u32 each).
 const HEADER: usize = 8 + 4 * 4;
@@ -254,13 +257,14 @@ impl Book {
         )
     }
 
+    /// Reads a book file of at most [`MAX_BOOK_BYTES`].
     pub fn load(path: &Path) -> Result<Book, BookError> {
         let io = |reason: String| BookError::Io {
             path: path.display().to_string(),
             reason,
         };
-        let bytes =
-            gamelab_core::files::read_regular(path, 256 << 20).map_err(|e| io(e.to_string()))?;
+        let bytes = gamelab_core::files::read_regular(path, MAX_BOOK_BYTES)
+            .map_err(|e| io(e.to_string()))?;
         Book::from_bytes(&bytes).map_err(|e| io(e.to_string()))
     }
 }

@@ -19,6 +19,8 @@ pub const SCALE: i32 = 256;
 /// Game stages: 4 plies each, by the number of empty squares.
 pub const STAGES: usize = 15;
 const MAGIC: &[u8; 8] = b"GLOPAT01";
+/// The largest model file read (the shipped one is 1.7 MB).
+pub const MAX_MODEL_BYTES: u64 = 64 << 20;
 
 /// The stage of a position with `empties` empty squares (60 at the start).
 #[inline]
@@ -237,13 +239,15 @@ impl PatternModel {
         )
     }
 
+    /// Reads a model file of at most [`MAX_MODEL_BYTES`].
     pub fn load(path: &Path) -> Result<PatternModel, ModelError> {
         let p = path.display().to_string();
-        let bytes =
-            gamelab_core::files::read_regular(path, 64 << 20).map_err(|e| ModelError::Io {
+        let bytes = gamelab_core::files::read_regular(path, MAX_MODEL_BYTES).map_err(|e| {
+            ModelError::Io {
                 path: p.clone(),
                 reason: e.to_string(),
-            })?;
+            }
+        })?;
         PatternModel::from_bytes(&bytes).map_err(|e| ModelError::Io {
             path: p,
             reason: e.to_string(),

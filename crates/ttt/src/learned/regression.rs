@@ -4,7 +4,7 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use gamelab_core::{AgentEntry, BestMoves, ParamSpec, SpecError, Uniform};
+use gamelab_core::{AgentEntry, BestMoves, FileValue, ParamSpec, SpecError, Uniform};
 use gamelab_learn::{FileError, Model};
 
 use super::features::{Cells, FeatureSet, cell};
@@ -20,6 +20,11 @@ pub struct Regression {
 /// Reads a model file of one of tic-tac-toe's feature sets.
 pub fn load_model(path: &Path) -> Result<Model, FileError> {
     Model::load(path, &FeatureSet::known())
+}
+
+/// [`load_model`] from a model file's bytes; `name` is the source errors name.
+pub fn parse_model(bytes: &[u8], name: &str) -> Result<Model, FileError> {
+    Model::from_bytes(bytes, name, &FeatureSet::known())
 }
 
 /// The model's prediction for a board.
@@ -78,11 +83,14 @@ pub fn entry<B: Board>() -> AgentEntry<Position<B>> {
             "model",
             None,
             &[],
+            gamelab_learn::MAX_MODEL_BYTES,
             "a model file written by `gamelab train`",
         )],
         |params| {
-            let path = params.text("model");
-            let model = load_model(Path::new(path)).map_err(|e| SpecError::Invalid {
+            let FileValue::Read { path, bytes } = params.file("model") else {
+                unreachable!("the model has no keywords")
+            };
+            let model = parse_model(bytes, path).map_err(|e| SpecError::Invalid {
                 agent: "regression".into(),
                 reason: e.to_string(),
             })?;
