@@ -347,7 +347,7 @@ pub trait Notation: Game {
 
     /// A game record in that format, on one line (only for games with
     /// [`Notation::RECORD_EXTENSION`]).
-    fn write_record(record: &crate::record::GameRecord) -> Result<String, RecordFormatError> {
+    fn write_record(record: &crate::game_record::GameRecord) -> Result<String, RecordFormatError> {
         let _ = record;
         Err(RecordFormatError::NoFormat { game: Self::NAME })
     }
@@ -357,7 +357,7 @@ pub trait Notation: Game {
     fn read_records(
         text: &str,
         name: &str,
-    ) -> Result<Vec<crate::record::GameRecord>, RecordFormatError> {
+    ) -> Result<Vec<crate::game_record::GameRecord>, RecordFormatError> {
         let _ = (text, name);
         Err(RecordFormatError::NoFormat { game: Self::NAME })
     }

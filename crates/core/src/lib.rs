@@ -28,6 +28,7 @@ pub mod diverge;
 pub mod elo;
 pub mod files;
 mod game;
+mod game_record;
 pub mod limits;
 pub mod match_request;
 pub mod mcts;

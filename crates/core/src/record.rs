@@ -3,9 +3,9 @@
 use std::io::{BufRead, BufReader};
 use std::path::Path;
 
-use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
+pub use crate::game_record::GameRecord;
 use crate::{Notation, Outcome, Side};
 
 /// One finished game, kept when the caller asks for records.
@@ -19,24 +19,8 @@ pub struct PlayedGame<M> {
     pub forfeit: Option<String>,
 }
 
-/// One game: which game of which run, who played, the moves in the game's notation, and
-/// the result (`o`, `x`, … the winner's side name, or `draw`).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct GameRecord {
-    pub game: String,
-    pub index: u64,
-    pub seed: u64,
-    pub first: String,
-    pub second: String,
-    pub moves: Vec<String>,
-    pub result: String,
-    /// Why the loser gave the game up before its end, when it did (an external program
-    /// that failed): the moves then stop short of the end.
-    #[serde(skip_serializing_if = "Option::is_none", default)]
-    pub forfeit: Option<String>,
-}
-
+// Here rather than beside the type: a game's notation writes the moves, and the
+// notation's own record formats read and write `GameRecord`s.
 impl GameRecord {
     /// The record of game `played` of a match of `a` against `b` with `seed`.
     pub fn of<G: Notation>(played: &PlayedGame<G::Move>, a: &str, b: &str, seed: u64) -> Self {
