@@ -5,8 +5,25 @@
 use gamelab_core::{EngineHooks, GameRng, Outcome};
 
 use crate::engine::builds::{Build, InBuild, in_widest_build};
-use crate::rules::position::LANES;
+use crate::rules::position::{LANES, playouts};
 use crate::{Move, Othello};
+
+/// Random games from a start, one a lane, as one node entered in a build's code
+/// ([`Build::enter`]).
+struct Lanes<'a>(
+    &'a Othello,
+    &'a mut [[GameRng; 2]],
+    &'a mut [(Outcome, u64)],
+);
+
+impl InBuild for Lanes<'_> {
+    type Output = ();
+    #[inline(always)]
+    fn run<B: Build>(self, b: B) {
+        let Lanes(start, rngs, results) = self;
+        playouts(b.kernel(), start, rngs, results)
+    }
+}
 
 impl EngineHooks for Othello {
     /// Two bitboards in registers: no history, no flip record, no move list.
@@ -29,7 +46,7 @@ impl EngineHooks for Othello {
             fn run<B: Build>(self, b: B) {
                 let Playouts(start, rngs, results) = self;
                 for (rngs, results) in rngs.chunks_mut(LANES).zip(results.chunks_mut(LANES)) {
-                    b.playouts(start, rngs, results);
+                    b.enter(Lanes(start, rngs, results));
                 }
             }
         }
@@ -54,11 +71,12 @@ mod tests {
     fn playout_in(b: impl Build, key: gamelab_core::StreamKey, game: u64) -> (Outcome, u64) {
         let mut streams = Side::BOTH.map(|side| key.game_rng(game, side));
         let mut result = [(Outcome::Draw, 0)];
-        b.playouts(
-            &Othello::new(),
+        let start = Othello::new();
+        b.enter(Lanes(
+            &start,
             std::slice::from_mut(&mut streams),
             &mut result,
-        );
+        ));
         result[0]
     }
 

@@ -15,15 +15,29 @@ pub fn perft_discs(p: u64, o: u64, depth: u32) -> u64 {
     impl InBuild for Perft {
         type Output = u64;
         fn run<B: Build>(self, b: B) -> u64 {
-            b.perft(self.0, self.1, self.2)
+            perft_in(b, self.0, self.1, self.2)
         }
     }
     in_widest_build(Perft(p, o, depth))
 }
 
+/// Perft in build `b`: its node entered in the build's code ([`Build::enter`]).
+#[inline(always)]
+fn perft_in(b: impl Build, p: u64, o: u64, depth: u32) -> u64 {
+    struct Node(u64, u64, u32);
+    impl InBuild for Node {
+        type Output = u64;
+        #[inline(always)]
+        fn run<B: Build>(self, b: B) -> u64 {
+            perft_node(b, self.0, self.1, self.2)
+        }
+    }
+    b.enter(Node(p, o, depth))
+}
+
 /// One node of perft, compiled into each build's recursion.
 #[inline(always)]
-pub(crate) fn perft_node(b: impl Build, p: u64, o: u64, depth: u32) -> u64 {
+fn perft_node(b: impl Build, p: u64, o: u64, depth: u32) -> u64 {
     let k = b.kernel();
     if depth == 0 {
         return 1;
@@ -34,7 +48,7 @@ pub(crate) fn perft_node(b: impl Build, p: u64, o: u64, depth: u32) -> u64 {
         if k.legal_moves(o, p) == 0 {
             return 1;
         }
-        return b.perft(o, p, depth - 1);
+        return perft_in(b, o, p, depth - 1);
     }
     if depth == 1 {
         // Bulk counting: every legal move is a leaf.
@@ -52,7 +66,7 @@ pub(crate) fn perft_node(b: impl Build, p: u64, o: u64, depth: u32) -> u64 {
             // is none (a pass that uses the ply, or the end of the game).
             u64::from(k.legal_moves(other, mover).count_ones().max(1))
         } else {
-            b.perft(other, mover, depth - 1)
+            perft_in(b, other, mover, depth - 1)
         };
     }
     total
@@ -110,7 +124,7 @@ mod tests {
             let depth = depth as u32;
             assert_eq!(perft_discs(p, o, depth), n, "depth {depth}");
             assert_eq!(
-                crate::engine::builds::PortableBuild.perft(p, o, depth),
+                perft_in(crate::engine::builds::PortableBuild, p, o, depth),
                 n,
                 "depth {depth}"
             );
@@ -118,7 +132,7 @@ mod tests {
             if let Some(k) = crate::rules::kernel::avx2() {
                 let avx2 = crate::engine::builds::Avx2Build(k);
                 assert_eq!(
-                    avx2.perft(p, o, depth),
+                    perft_in(avx2, p, o, depth),
                     n,
                     "depth {depth} in the AVX2 build"
                 );

@@ -1203,8 +1203,27 @@ impl<S: Store, B: Build> Walk<'_, S, B> {
         beta: i32,
         ply: u32,
     ) -> i32 {
+        struct Node<'a, 'w, S, B>(
+            &'a mut Walk<'w, S, B>,
+            u64,
+            u64,
+            &'a Features,
+            u32,
+            i32,
+            i32,
+            u32,
+        );
+        impl<S: Store, B: Build> InBuild for Node<'_, '_, S, B> {
+            type Output = i32;
+            #[inline(always)]
+            fn run<C: Build>(self, _: C) -> i32 {
+                // The walk's own build, whose code this runs in.
+                let Node(w, p, o, f, depth, alpha, beta, ply) = self;
+                w.pvs_node(p, o, f, depth, alpha, beta, ply)
+            }
+        }
         self.build
-            .pvs(self, p, o, features, depth, alpha, beta, ply)
+            .enter(Node(self, p, o, features, depth, alpha, beta, ply))
     }
 
     /// One node of [`Walk::pvs`], compiled into each build's recursion.

@@ -148,6 +148,63 @@ fn ordering_depth(empties: u32) -> Option<u32> {
     }
 }
 
+/// The exact search's recursion: each call enters the node in its build's code
+/// ([`Build::enter`]).
+trait Recurse: Build {
+    fn nws(self, w: &mut Worker<'_>, p: u64, o: u64, alpha: i32, passed: bool) -> i32;
+
+    #[allow(clippy::too_many_arguments)]
+    fn shallow(
+        self,
+        m: &mut Shallow<'_>,
+        p: u64,
+        o: u64,
+        f: &Features,
+        depth: u32,
+        alpha: i32,
+        beta: i32,
+    ) -> i32;
+}
+
+impl<B: Build> Recurse for B {
+    #[inline(always)]
+    fn nws(self, w: &mut Worker<'_>, p: u64, o: u64, alpha: i32, passed: bool) -> i32 {
+        struct Node<'a, 'w>(&'a mut Worker<'w>, u64, u64, i32, bool);
+        impl InBuild for Node<'_, '_> {
+            type Output = i32;
+            #[inline(always)]
+            fn run<B: Build>(self, b: B) -> i32 {
+                let Node(w, p, o, alpha, passed) = self;
+                nws_node(b, w, p, o, alpha, passed)
+            }
+        }
+        self.enter(Node(w, p, o, alpha, passed))
+    }
+
+    #[inline(always)]
+    fn shallow(
+        self,
+        m: &mut Shallow<'_>,
+        p: u64,
+        o: u64,
+        f: &Features,
+        depth: u32,
+        alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        struct Node<'a, 'm>(&'a mut Shallow<'m>, u64, u64, &'a Features, u32, i32, i32);
+        impl InBuild for Node<'_, '_> {
+            type Output = i32;
+            #[inline(always)]
+            fn run<B: Build>(self, b: B) -> i32 {
+                let Node(m, p, o, f, depth, alpha, beta) = self;
+                shallow_node(b, m, p, o, f, depth, alpha, beta)
+            }
+        }
+        self.enter(Node(m, p, o, f, depth, alpha, beta))
+    }
+}
+
 /// The ordering searches' model and the nodes they searched.
 pub(crate) struct Shallow<'a> {
     model: &'a PatternModel,
