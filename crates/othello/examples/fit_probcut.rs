@@ -5,7 +5,7 @@
 //! 2000–2020 (2021 stays held out), one per game at a ply drawn from a fixed seed; each is
 //! searched with cuts off to every depth up to `MAX_DEPTH`, and each depth's value is
 //! fitted against its shallow depth's by least squares, per stage. Beside the lines it
-//! writes the digest of the search's values they fit (`probcut::fitted_values_digest`),
+//! writes the digest of the search's values they fit (`search::values_digest`),
 //! which a test compares with the search as it is.
 
 use std::path::Path;
@@ -102,9 +102,9 @@ fn main() {
     }
     out.push_str("];\n");
     out.push_str(&format!(
-        "/// The search's values the lines were fitted for (`fitted_values_digest`).\n\
+        "/// The search's values the lines were fitted for (`search::values_digest`).\n\
          pub const FITTED_FOR: u64 = {:#018x};\n",
-        gamelab_othello::probcut::fitted_values_digest(&model)
+        gamelab_othello::search::values_digest(&model)
     ));
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/engine/probcut_table.rs");
     gamelab_core::files::write_atomically(&path, |w| w.write_all(out.as_bytes()))

@@ -52,32 +52,6 @@ pub fn shallow_depth(depth: u32) -> u32 {
 
 include!("probcut_table.rs");
 
-/// Positions in [`fitted_values_digest`].
-const DIGEST_POSITIONS: u64 = 32;
-/// Depths 1 to this of each position go into [`fitted_values_digest`].
-const DIGEST_DEPTH: u32 = 4;
-
-/// A digest of what the lines are fitted from, the search's values without cuts: depths 1
-/// to `DIGEST_DEPTH` of positions from random games, 14 to 50 empties. `fit_probcut`
-/// stores it beside the lines as [`FITTED_FOR`]; when the evaluation or the search changes
-/// its values, the digest changes and the lines are stale (they once went stale unnoticed:
-/// refitted, they scored 52.65 % against the stale ones at 0.1 s a move).
-pub fn fitted_values_digest(model: &std::sync::Arc<crate::engine::learned::PatternModel>) -> u64 {
-    use crate::engine::search::{Limits, Searcher};
-    let mut digest = 0u64;
-    for game in 0..DIGEST_POSITIONS {
-        let empties = 14 + (game * 36 / DIGEST_POSITIONS) as u32;
-        let pos = crate::rules::position::played_at_random(0x0b1e_c7ed, game, empties);
-        for depth in 1..=DIGEST_DEPTH {
-            let mut searcher = Searcher::new(model.clone());
-            searcher.set_threads(1);
-            let score = searcher.search(&pos, Limits::to_depth(depth)).score;
-            digest = gamelab_core::mix64(digest ^ score.to_bits());
-        }
-    }
-    digest
-}
-
 /// The line for a node of `depth` with `empties` empty squares, if cuts apply there.
 #[inline]
 pub fn cut(depth: u32, empties: u32) -> Option<&'static Cut> {
@@ -101,16 +75,5 @@ mod tests {
         }
         assert_eq!(shallow_depth(8), 4);
         assert_eq!(shallow_depth(5), 1);
-    }
-
-    #[test]
-    fn the_lines_were_fitted_for_the_search_as_it_is() {
-        let digest = fitted_values_digest(&crate::engine::learned::shipped());
-        assert_eq!(
-            digest, FITTED_FOR,
-            "the search's values (digest {digest:#018x}) are no longer those the Multi-ProbCut \
-             lines were fitted for ({FITTED_FOR:#018x}); refit them: cargo run --release -p \
-             gamelab-othello --example fit_probcut"
-        );
     }
 }

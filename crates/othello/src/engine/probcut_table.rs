@@ -38,5 +38,5 @@ pub const CUTS: [[Cut; (MAX_DEPTH - MIN_DEPTH + 1) as usize]; BUCKETS] = [
         Cut { intercept: 0.5626, slope: 1.0220, sigma: 4.1544 },
     ],
 ];
-/// The search's values the lines were fitted for (`fitted_values_digest`).
+/// The search's values the lines were fitted for (`search::values_digest`).
 pub const FITTED_FOR: u64 = 0x6b2278516247e03a;
