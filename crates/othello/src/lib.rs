@@ -33,7 +33,7 @@ pub mod nboard_session;
 pub mod selfplay;
 
 pub use engine::{
-    accuracy, book, endgame, eval, learned, patterns, perft, probcut, search, training,
+    accuracy, book, endgame, eval, learned, midgame, patterns, perft, probcut, search, training,
 };
 pub use formats::{ffo, ggf, openings, transcript, wthor, wthor_database};
 pub use protocols::{gtp_engine, nboard_engine, outside_engine};

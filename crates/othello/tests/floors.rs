@@ -1,7 +1,10 @@
 //! The crate stands on floors: each folder's code names only its own floor and those below
 //! it — `rules` → `formats` → `engine` and `protocols` (side by side) → the registry and
-//! the sessions at the top. Read from the sources: every `crate::…` path outside comments,
-//! the names of a `use crate::{…}` list among them.
+//! the sessions at the top; inside `engine`, each module names only modules below it (the
+//! builds, the evaluation → the midgame search → the exact solver, whose first guess is a
+//! midgame search → the searcher that runs both → the book, training and measures). Read
+//! from the sources: every `crate::…` path outside comments, the names of a
+//! `use crate::{…}` list among them.
 
 use std::collections::BTreeSet;
 use std::fs;
@@ -111,4 +114,71 @@ fn the_reader_sees_paths_and_lists() {
     );
     assert_eq!(floor_of("ai"), "top");
     assert!(!allowed("rules").contains(&floor_of("ggf")));
+}
+
+/// The floor of each module of `engine` (a module names only those on lower floors).
+fn engine_floor(module: &str) -> Option<u32> {
+    Some(match module {
+        "builds" | "in_order" | "patterns" | "probcut" | "eval" => 0,
+        "slots" | "learned" | "hooks" | "perft" => 1,
+        "midgame" => 2,
+        "endgame" => 3,
+        "search" => 4,
+        "accuracy" | "book" | "training" => 5,
+        _ => return None,
+    })
+}
+
+/// The `engine` modules a file names through `crate::engine::`, comments left out.
+fn engine_names(text: &str) -> BTreeSet<String> {
+    let mut names = BTreeSet::new();
+    for line in text.lines() {
+        let mut rest = line.split("//").next().unwrap_or("");
+        while let Some(at) = rest.find("crate::engine::") {
+            rest = &rest[at + "crate::engine::".len()..];
+            let name: String = rest
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect();
+            names.insert(name);
+        }
+    }
+    names
+}
+
+#[test]
+fn no_engine_module_names_one_above_it() {
+    let engine = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/engine");
+    let mut files = Vec::new();
+    sources(&engine, &mut files);
+    let mut wrong = Vec::new();
+    for file in &files {
+        let relative = file.strip_prefix(&engine).unwrap();
+        // A folder is one module (`endgame/table.rs` is the solver's); `mod.rs` at the top
+        // only declares them, and the table of Multi-ProbCut's lines is probcut's.
+        let module = match relative.components().next().unwrap().as_os_str().to_str() {
+            Some("mod.rs") => continue,
+            Some("probcut_table.rs") => "probcut".to_string(),
+            Some(name) => name.trim_end_matches(".rs").to_string(),
+            None => unreachable!("a file name"),
+        };
+        let floor = engine_floor(&module)
+            .unwrap_or_else(|| panic!("engine/{module} has no floor: give it one above"));
+        for name in engine_names(&fs::read_to_string(file).unwrap()) {
+            let to = engine_floor(&name).unwrap_or_else(|| {
+                panic!(
+                    "{} names engine::{name}, which has no floor",
+                    relative.display()
+                )
+            });
+            if name != module && to >= floor {
+                wrong.push(format!(
+                    "engine/{} names engine::{name} (floor {to}), not below its own ({floor})",
+                    relative.display()
+                ));
+            }
+        }
+    }
+    assert!(files.len() > 15, "only {} files read", files.len());
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }

@@ -260,10 +260,20 @@ pub(crate) fn cut_off(mut place: Option<Place<'_>>) -> bool {
     false
 }
 
+/// A pool of `threads` threads, or `None` when the system has none left to give (the
+/// search then runs on the calling thread).
+pub(crate) fn build_pool(threads: usize) -> Option<std::sync::Arc<rayon::ThreadPool>> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .ok()
+        .map(std::sync::Arc::new)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::endgame::build_pool;
+
     use std::sync::atomic::{AtomicBool, Ordering::SeqCst};
     use std::time::{Duration, Instant};
 

@@ -236,7 +236,7 @@ mod tests {
 
     #[test]
     fn cleared_slots_are_zero_again_on_one_thread_and_on_a_pool() {
-        let pool = crate::engine::endgame::build_pool(3).expect("a pool");
+        let pool = crate::engine::in_order::build_pool(3).expect("a pool");
         for len in [0, 1, 5, (1 << 15) + 3, (1 << 17) + 1] {
             for on_pool in [false, true] {
                 let mut slots = Slots::<[u64; 8]>::zeroed(len);

@@ -26,8 +26,9 @@ use stability::stability_cap;
 use table::{Entry, Table, View};
 
 use crate::engine::builds::{Build, InBuild, in_widest_build};
-use crate::engine::in_order::{Place, Split, cut_off, in_order};
+use crate::engine::in_order::{Place, Split, build_pool, cut_off, in_order};
 use crate::engine::learned::{PatternModel, SCALE, shipped};
+use crate::engine::midgame::{Limits, Midgame};
 use crate::engine::patterns::Features;
 use crate::rules::kernel::Kernel;
 use crate::{Move, Othello, Square, squares_of};
@@ -419,7 +420,7 @@ pub struct Solver {
     pub line: Vec<Move>,
     /// The midgame search that makes each solve's first guess, kept for its table's
     /// memory (cleared before each guess, so that every guess is a new searcher's).
-    guesser: Option<Box<crate::engine::search::Searcher>>,
+    guesser: Option<Box<Midgame>>,
 }
 
 impl Solver {
@@ -486,16 +487,6 @@ impl Solver {
     }
 }
 
-/// A pool of `threads` threads, or `None` when the system has none left to give (the
-/// search then runs on the calling thread).
-pub(crate) fn build_pool(threads: usize) -> Option<Arc<rayon::ThreadPool>> {
-    rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .ok()
-        .map(Arc::new)
-}
-
 impl Default for Solver {
     /// A solver ordering moves by the shipped model, on one thread.
     fn default() -> Solver {
@@ -516,7 +507,7 @@ pub(crate) struct Worker<'a> {
     stop: Option<&'a AtomicBool>,
     /// The midgame search that made the first guess: its moves order the nodes near the
     /// root that the exact search's table does not know yet.
-    hints: Option<&'a crate::engine::search::Searcher>,
+    hints: Option<&'a Midgame>,
     /// Hints are looked for from this many empties up.
     hint_empties: u32,
     /// Where this solve's nodes split.
@@ -1282,15 +1273,15 @@ impl Solver {
         // midgame search with the learned evaluation expects.
         let guessed = empties >= GUESS_EMPTIES;
         let expected = if guessed {
-            let searcher = self.guesser.get_or_insert_with(|| {
-                Box::new(crate::engine::search::Searcher::new(model.clone()))
-            });
+            let searcher = self
+                .guesser
+                .get_or_insert_with(|| Box::new(Midgame::new(model.clone())));
             searcher.forget(parallel);
             searcher.set_probcut(crate::engine::probcut::PROBCUT_DEFAULT);
             // On this solve's threads: the guess is the same on any number.
             searcher.set_threads(if parallel { self.threads } else { 1 });
             searcher.replace_stop(stop.cloned());
-            let limits = crate::engine::search::Limits::to_depth(guess_depth(empties));
+            let limits = Limits::to_depth(guess_depth(empties));
             let guess = searcher.search(pos, limits);
             // Its nodes are part of the solve's work (and its time is in the solve's).
             self.nodes += guess.nodes;

@@ -314,7 +314,7 @@ mod tests {
     fn each_thread_of_the_pool_has_a_near_part_of_its_own() {
         let mut table = Table::default();
         table.reserve(20, 3);
-        let pool = crate::engine::endgame::build_pool(3).expect("a pool");
+        let pool = crate::engine::in_order::build_pool(3).expect("a pool");
         let (p, o) = (0x0000_0000_ffff_ffff, 0x007f_ffff_0000_0000_u64);
         let parts = pool.broadcast(|_| {
             let view = table.on_this_thread();
