@@ -48,6 +48,12 @@ fn sources(dir: &Path, out: &mut Vec<PathBuf>) {
 
 /// The names a file reaches through `crate::`, comments left out.
 fn crate_names(text: &str) -> BTreeSet<String> {
+    names_after(text, "crate::")
+}
+
+/// The names that follow `prefix` in a file, comments left out: each path's next segment,
+/// and each name of a `prefix{…}` list.
+fn names_after(text: &str, prefix: &str) -> BTreeSet<String> {
     let code: String = text
         .lines()
         .map(|line| line.split("//").next().unwrap_or(""))
@@ -55,8 +61,8 @@ fn crate_names(text: &str) -> BTreeSet<String> {
         .join("\n");
     let mut names = BTreeSet::new();
     let mut rest = code.as_str();
-    while let Some(at) = rest.find("crate::") {
-        rest = &rest[at + "crate::".len()..];
+    while let Some(at) = rest.find(prefix) {
+        rest = &rest[at + prefix.len()..];
         if let Some(list) = rest.strip_prefix('{') {
             let end = list.find('}').unwrap_or(list.len());
             for item in list[..end].split(',') {
@@ -129,23 +135,6 @@ fn engine_floor(module: &str) -> Option<u32> {
     })
 }
 
-/// The `engine` modules a file names through `crate::engine::`, comments left out.
-fn engine_names(text: &str) -> BTreeSet<String> {
-    let mut names = BTreeSet::new();
-    for line in text.lines() {
-        let mut rest = line.split("//").next().unwrap_or("");
-        while let Some(at) = rest.find("crate::engine::") {
-            rest = &rest[at + "crate::engine::".len()..];
-            let name: String = rest
-                .chars()
-                .take_while(|c| c.is_alphanumeric() || *c == '_')
-                .collect();
-            names.insert(name);
-        }
-    }
-    names
-}
-
 #[test]
 fn no_engine_module_names_one_above_it() {
     let engine = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/engine");
@@ -164,7 +153,7 @@ fn no_engine_module_names_one_above_it() {
         };
         let floor = engine_floor(&module)
             .unwrap_or_else(|| panic!("engine/{module} has no floor: give it one above"));
-        for name in engine_names(&fs::read_to_string(file).unwrap()) {
+        for name in names_after(&fs::read_to_string(file).unwrap(), "crate::engine::") {
             let to = engine_floor(&name).unwrap_or_else(|| {
                 panic!(
                     "{} names engine::{name}, which has no floor",
