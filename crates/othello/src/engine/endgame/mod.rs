@@ -149,61 +149,45 @@ fn ordering_depth(empties: u32) -> Option<u32> {
     }
 }
 
-/// The exact search's recursion: each call enters the node in its build's code
+/// The exact search's recursion: node [`nws_node`] entered in build `b`'s code
 /// ([`Build::enter`]).
-trait Recurse: Build {
-    fn nws(self, w: &mut Worker<'_>, p: u64, o: u64, alpha: i32, passed: bool) -> i32;
-
-    #[allow(clippy::too_many_arguments)]
-    fn shallow(
-        self,
-        m: &mut Shallow<'_>,
-        p: u64,
-        o: u64,
-        f: &Features,
-        depth: u32,
-        alpha: i32,
-        beta: i32,
-    ) -> i32;
+#[inline(always)]
+fn nws(b: impl Build, w: &mut Worker<'_>, p: u64, o: u64, alpha: i32, passed: bool) -> i32 {
+    struct Node<'a, 'w>(&'a mut Worker<'w>, u64, u64, i32, bool);
+    impl InBuild for Node<'_, '_> {
+        type Output = i32;
+        #[inline(always)]
+        fn run<B: Build>(self, b: B) -> i32 {
+            let Node(w, p, o, alpha, passed) = self;
+            nws_node(b, w, p, o, alpha, passed)
+        }
+    }
+    b.enter(Node(w, p, o, alpha, passed))
 }
 
-impl<B: Build> Recurse for B {
-    #[inline(always)]
-    fn nws(self, w: &mut Worker<'_>, p: u64, o: u64, alpha: i32, passed: bool) -> i32 {
-        struct Node<'a, 'w>(&'a mut Worker<'w>, u64, u64, i32, bool);
-        impl InBuild for Node<'_, '_> {
-            type Output = i32;
-            #[inline(always)]
-            fn run<B: Build>(self, b: B) -> i32 {
-                let Node(w, p, o, alpha, passed) = self;
-                nws_node(b, w, p, o, alpha, passed)
-            }
+/// The ordering searches' recursion: node [`shallow_node`] entered in build `b`'s code.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn shallow(
+    b: impl Build,
+    m: &mut Shallow<'_>,
+    p: u64,
+    o: u64,
+    f: &Features,
+    depth: u32,
+    alpha: i32,
+    beta: i32,
+) -> i32 {
+    struct Node<'a, 'm>(&'a mut Shallow<'m>, u64, u64, &'a Features, u32, i32, i32);
+    impl InBuild for Node<'_, '_> {
+        type Output = i32;
+        #[inline(always)]
+        fn run<B: Build>(self, b: B) -> i32 {
+            let Node(m, p, o, f, depth, alpha, beta) = self;
+            shallow_node(b, m, p, o, f, depth, alpha, beta)
         }
-        self.enter(Node(w, p, o, alpha, passed))
     }
-
-    #[inline(always)]
-    fn shallow(
-        self,
-        m: &mut Shallow<'_>,
-        p: u64,
-        o: u64,
-        f: &Features,
-        depth: u32,
-        alpha: i32,
-        beta: i32,
-    ) -> i32 {
-        struct Node<'a, 'm>(&'a mut Shallow<'m>, u64, u64, &'a Features, u32, i32, i32);
-        impl InBuild for Node<'_, '_> {
-            type Output = i32;
-            #[inline(always)]
-            fn run<B: Build>(self, b: B) -> i32 {
-                let Node(m, p, o, f, depth, alpha, beta) = self;
-                shallow_node(b, m, p, o, f, depth, alpha, beta)
-            }
-        }
-        self.enter(Node(m, p, o, f, depth, alpha, beta))
-    }
+    b.enter(Node(m, p, o, f, depth, alpha, beta))
 }
 
 /// The ordering searches' model and the nodes they searched.
@@ -236,12 +220,13 @@ pub(crate) fn shallow_node(
         if k.legal_moves(o, p) == 0 {
             return final_score(p, o) * SCALE;
         }
-        return -b.shallow(m, o, p, &f.pass(), depth - 1, -beta, -alpha);
+        return -shallow(b, m, o, p, &f.pass(), depth - 1, -beta, -alpha);
     }
     let mut best = i32::MIN + 1;
     // Whether the move on `s` flipping `flipped` cuts off the rest.
     let mut cuts = |s: u32, flipped: u64| {
-        let v = -b.shallow(
+        let v = -shallow(
+            b,
             m,
             o & !flipped,
             p | flipped | 1 << s,
@@ -307,7 +292,7 @@ fn move_key(
 ) -> i32 {
     match (ordering_depth(empties), after) {
         (Some(depth), Some(f)) => {
-            b.shallow(m, opp, me, f, depth, -INFINITE, beta)
+            shallow(b, m, opp, me, f, depth, -INFINITE, beta)
                 + MOBILITY_WEIGHT * replies(b.kernel(), me, opp)
         }
         _ => reply_weight(b.kernel(), me, opp, sq),
@@ -841,7 +826,7 @@ pub(crate) fn nws_node(
     // Moves searched before the others are keyed (their keys are wasted when one cuts
     // off): the value and square of the best so far go into `first`; `None` when aborted.
     let search_now = |w: &mut Worker<'_>, first: &mut Option<(i32, u32)>, sq: u32, f: u64| {
-        let v = -b.nws(w, o & !f, p | f | 1 << sq, -alpha - 1, false);
+        let v = -nws(b, w, o & !f, p | f | 1 << sq, -alpha - 1, false);
         if empties >= ABORT_EMPTIES && w.aborted() {
             return None;
         }
@@ -993,7 +978,7 @@ fn search_children(
             .expect("a move is left");
         ordered.swap(i, next);
         let (_, sq, f) = ordered[i];
-        let v = -b.nws(w, o & !f, p | f | 1 << sq, -alpha - 1, false);
+        let v = -nws(b, w, o & !f, p | f | 1 << sq, -alpha - 1, false);
         if check && w.aborted() {
             return None;
         }
@@ -1051,7 +1036,7 @@ fn search_in_parallel(
         if child.aborted() {
             return ((None, 0), false);
         }
-        let v = -b.nws(&mut child, o & !f, p | f | 1 << sq, -alpha - 1, false);
+        let v = -nws(b, &mut child, o & !f, p | f | 1 << sq, -alpha - 1, false);
         // Cut off or stopped: the value means nothing (a move above alpha, or the stop,
         // decides this node), and so would every later move's.
         if child.aborted() {
@@ -1114,7 +1099,7 @@ fn parity_node(
             let v = if empties - 1 <= FEW_EMPTIES {
                 -solve_few(k, w, no, np, -alpha - 1, empty & !(1 << sq))
             } else {
-                -b.nws(w, no, np, -alpha - 1, false)
+                -nws(b, w, no, np, -alpha - 1, false)
             };
             if v > best {
                 best = v;
@@ -1137,7 +1122,7 @@ fn no_move(b: impl Build, w: &mut Worker<'_>, p: u64, o: u64, alpha: i32, passed
     if passed {
         final_score(p, o)
     } else {
-        -b.nws(w, o, p, -alpha - 1, true)
+        -nws(b, w, o, p, -alpha - 1, true)
     }
 }
 
@@ -1322,7 +1307,7 @@ impl Solver {
             let (started, nodes_before) = (std::time::Instant::now(), worker.nodes);
             let (value, sq) = if ordered.is_empty() {
                 // A pass: the opponent's best is the least we get.
-                (-b.nws(&mut worker, o, p, -beta - 1, true), None)
+                (-nws(b, &mut worker, o, p, -beta - 1, true), None)
             } else {
                 search_children(
                     b,
@@ -1433,7 +1418,7 @@ fn extend_line(
         let reaching = first.into_iter().chain(others).find_map(|sq| {
             let f = k.flips(*p, *o, sq);
             let (np, no) = (*o & !f, *p | f | 1 << sq);
-            (b.nws(w, np, no, -score, false) <= -score).then_some((sq, np, no))
+            (nws(b, w, np, no, -score, false) <= -score).then_some((sq, np, no))
         });
         if w.aborted() {
             return;
