@@ -45,10 +45,8 @@ pub fn play<G: Described>(
 ) -> anyhow::Result<Vec<PlayedGame<G::Move>>> {
     let registry = G::registry();
     // Each side's files read once: every game's agent is built from the same bytes.
-    let spec_a = registry.prepare(a, &FileAccess::Any)?;
-    let spec_b = registry.prepare(b, &FileAccess::Any)?;
-    registry.build_prepared(&spec_a)?;
-    registry.build_prepared(&spec_b)?;
+    let spec_a = registry.prepare_checked(a, &FileAccess::Any)?;
+    let spec_b = registry.prepare_checked(b, &FileAccess::Any)?;
     let mut request = MatchRequest::new(a, b);
     request.games_per_side = Some(games_per_side);
     request.seed = seed;

@@ -734,6 +734,30 @@ impl<G: Game> Registry<G> {
     pub fn build_prepared(&self, prepared: &PreparedSpec) -> Result<Box<dyn Agent<G>>, SpecError> {
         self.entries[prepared.entry].build(&prepared.params)
     }
+
+    /// [`Registry::prepare`], and one agent built from it and dropped: what builds many
+    /// agents (a match's games) checks its spec with, so that every later
+    /// [`Registry::build_prepared`] of it builds (the same parameters and bytes).
+    ///
+    /// ```
+    /// use gamelab_core::FileAccess;
+    /// use gamelab_ttt::ai;
+    ///
+    /// let registry = ai::registry::<gamelab_ttt::board::Bitboard>();
+    /// let spec = registry.prepare_checked("ai12s:score_victory=200", &FileAccess::Any).unwrap();
+    /// assert!(registry.build_prepared(&spec).is_ok());
+    /// // A file that is no model is refused at the check, before any game.
+    /// assert!(registry.prepare_checked("regression:model=/dev/null", &FileAccess::Any).is_err());
+    /// ```
+    pub fn prepare_checked(
+        &self,
+        spec: &str,
+        files: &FileAccess,
+    ) -> Result<PreparedSpec, SpecError> {
+        let prepared = self.prepare(spec, files)?;
+        self.build_prepared(&prepared)?;
+        Ok(prepared)
+    }
 }
 
 /// Where an AI's file parameters may read and which programs its program parameters may

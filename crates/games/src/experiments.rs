@@ -122,13 +122,11 @@ impl Entrant {
         registry: &Registry<G>,
         files: &FileAccess,
     ) -> Result<Checked, ExperimentError> {
-        let spec_error = |source| ExperimentError::Spec { player, source };
         match self {
-            Entrant::Spec(spec) => {
-                let prepared = registry.prepare(spec, files).map_err(spec_error)?;
-                registry.build_prepared(&prepared).map_err(spec_error)?;
-                Ok(Checked::Spec(prepared))
-            }
+            Entrant::Spec(spec) => registry
+                .prepare_checked(spec, files)
+                .map(Checked::Spec)
+                .map_err(|source| ExperimentError::Spec { player, source }),
             Entrant::Custom { make, .. } => Ok(Checked::Custom(make.clone())),
         }
     }
