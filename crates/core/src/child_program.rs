@@ -457,8 +457,10 @@ mod tests {
     #[test]
     fn a_program_that_ends_forfeits_at_once_though_its_child_holds_its_output() {
         // The child (`sleep`) keeps the output open; the timeout is what this would wait.
+        // The program reads the request before it ends, so that sending it cannot race
+        // the program's end (a pipe closed before the write: `InputClosed`).
         let mut program = ChildProgram::new(
-            "sh -c 'sleep 100000 & echo $!; exit 3'",
+            "sh -c 'read request; sleep 100000 & echo $!; exit 3'",
             Duration::from_secs(60),
         )
         .unwrap();
