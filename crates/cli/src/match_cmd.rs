@@ -54,8 +54,9 @@ pub fn run(args: MatchArgs) -> anyhow::Result<()> {
 
 fn run_match(args: &MatchArgs) -> anyhow::Result<String> {
     let request = MatchRequest {
+        names: [args.a.clone(), args.b.clone()],
+        setup: args.setup.match_setup(args.games)?,
         exact: args.exact,
-        ..args.setup.match_request(&args.a, &args.b, args.games)?
     };
     // The AIs and the request are checked, and where the records go, before any game.
     let prepared = prepare(&args.game, request)?;

@@ -48,8 +48,8 @@ pub fn play<G: Described>(
     let spec_a = registry.prepare_checked(a, &FileAccess::Any)?;
     let spec_b = registry.prepare_checked(b, &FileAccess::Any)?;
     let mut request = MatchRequest::new(a, b);
-    request.games_per_side = Some(games_per_side);
-    request.seed = seed;
+    request.setup.games_per_side = Some(games_per_side);
+    request.setup.seed = seed;
     let prepared = request.prepare(&registry, &FileAccess::Any)?;
     let built = "built once from the same parameters and bytes";
     let make_a = || registry.build_prepared(&spec_a).expect(built);
@@ -67,7 +67,10 @@ pub fn run(args: RecordsArgs) -> anyhow::Result<()> {
     let games = args
         .games
         .or((!args.setup.openings_from_file()).then_some(500));
-    let request = args.setup.match_request(&args.a, &args.b, games)?;
+    let request = MatchRequest {
+        setup: args.setup.match_setup(games)?,
+        ..MatchRequest::new(&args.a, &args.b)
+    };
     let prepared = crate::match_cmd::prepare(&args.game, request)?;
     let bar = crate::progress::bar(2 * prepared.games_per_side(), "games");
     let progress = |n: u64| crate::progress::advance(&bar, n);

@@ -2,7 +2,7 @@
 //! `match`, `tournament` and `records`, so that their options and help cannot drift apart.
 
 use gamelab_core::clock::TimeControl;
-use gamelab_core::match_request::{MatchRequest, TournamentRequest};
+use gamelab_core::match_request::MatchSetup;
 
 use crate::openings::OpeningArgs;
 
@@ -31,37 +31,16 @@ impl SetupArgs {
         self.openings.openings_file.is_some()
     }
 
-    /// A match of `a` against `b`, `games_per_side` each way round (`None`: the request's
-    /// default), set up as the command line says (an openings file read here, bounded).
-    pub fn match_request(
-        &self,
-        a: &str,
-        b: &str,
-        games_per_side: Option<u64>,
-    ) -> anyhow::Result<MatchRequest> {
-        Ok(MatchRequest {
+    /// The setup of a match, or of each pair of a tournament, with `games_per_side` games
+    /// each way round (`None`: the default), as the command line says (an openings file
+    /// read here, bounded).
+    pub fn match_setup(&self, games_per_side: Option<u64>) -> anyhow::Result<MatchSetup> {
+        Ok(MatchSetup {
             games_per_side,
             seed: self.seed,
             threads: self.threads.unwrap_or(0),
             openings: self.openings.request()?,
             clock: self.clock.unwrap_or_default(),
-            ..MatchRequest::new(a, b)
-        })
-    }
-
-    /// A round robin of `entrants`, set up as [`SetupArgs::match_request`]'s matches.
-    pub fn tournament_request(
-        &self,
-        entrants: &[String],
-        games_per_side: Option<u64>,
-    ) -> anyhow::Result<TournamentRequest> {
-        Ok(TournamentRequest {
-            games_per_side,
-            seed: self.seed,
-            threads: self.threads.unwrap_or(0),
-            openings: self.openings.request()?,
-            clock: self.clock.unwrap_or_default(),
-            ..TournamentRequest::new(entrants.to_vec())
         })
     }
 }

@@ -7,6 +7,7 @@ use std::time::Instant;
 use clap::Args;
 use gamelab_core::FileAccess;
 use gamelab_core::arena::Tally;
+use gamelab_core::match_request::TournamentRequest;
 use gamelab_core::tournament::TournamentReport;
 use gamelab_games::experiments::{self, AnyTournament, Entrant};
 
@@ -39,7 +40,10 @@ pub fn run(args: TournamentArgs) -> anyhow::Result<()> {
 }
 
 fn tournament(args: &TournamentArgs) -> anyhow::Result<String> {
-    let request = args.setup.tournament_request(&args.ais, args.games)?;
+    let request = TournamentRequest {
+        entrants: args.ais.clone(),
+        setup: args.setup.match_setup(args.games)?,
+    };
     let entrants: Vec<Entrant> = args.ais.iter().cloned().map(Entrant::Spec).collect();
     let prepared = experiments::prepare_tournament(
         &args.game.game,

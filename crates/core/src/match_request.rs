@@ -1,6 +1,7 @@
-//! A match as one request that every front end fills in and runs: the two players, games
-//! per side, seed, threads, openings (none, random, random kept by a judge, or given), clock
-//! and exactness. The request checks itself and makes its openings ([`MatchRequest::prepare`]);
+//! A match as one request that every front end fills in and runs: the two players, how its
+//! games are set up ([`MatchSetup`]: games per side, seed, threads, openings — none, random,
+//! random kept by a judge, or given — and clock, the same for a tournament's pairs) and
+//! exactness. The request checks itself and makes its openings ([`MatchRequest::prepare`]);
 //! the prepared match computes its exact table or plays its games through an
 //! [`Executor`] — threads of this process ([`LocalThreads`]) or a front end's own (the
 //! command line's cluster of processes) — and fills the whole [`MatchReport`]. Front ends
@@ -9,9 +10,9 @@
 //! ```
 //! use gamelab_core::match_request::{MatchRequest, Openings};
 //! let mut request = MatchRequest::new("ai14s", "ai2");
-//! request.games_per_side = Some(100);
-//! request.openings = Openings::Random { plies: 2, judge: None };
-//! assert_eq!(request.openings.plies(), 2);
+//! request.setup.games_per_side = Some(100);
+//! request.setup.openings = Openings::Random { plies: 2, judge: None };
+//! assert_eq!(request.setup.openings.plies(), 2);
 //! assert!(request.check().is_ok());
 //! request.exact = true;
 //! assert!(request.check().unwrap_err().to_string().contains("takes no openings"));
@@ -63,18 +64,36 @@ pub enum Openings {
     File { text: String, name: String },
 }
 
-/// A match before it is played. [`MatchRequest::new`] gives the defaults: 10,000 games a
-/// side (or one per given opening), seed 0, every core, from the start, no clock, sampled.
-#[derive(Clone, Debug, PartialEq)]
-pub struct MatchRequest {
-    /// A's and B's names: their specs, or what a front end calls its own players.
-    pub names: [String; 2],
+/// How a run of games is set up: a match's, and each pair's of a tournament. The default:
+/// 10,000 games a side (or one per given opening), seed 0, every core, from the start, no
+/// clock. Front ends fill in one of these from their input, whatever they then run.
+///
+/// ```
+/// use gamelab_core::match_request::{MatchRequest, MatchSetup, TournamentRequest};
+/// let setup = MatchSetup { seed: 7, clock: "60+1".parse().unwrap(), ..MatchSetup::default() };
+/// let duel = MatchRequest { setup: setup.clone(), ..MatchRequest::new("ai14s", "ai2") };
+/// let round_robin = TournamentRequest { entrants: vec!["ai1".into(), "ai2".into()], setup };
+/// assert_eq!(round_robin.matches()[0].setup, duel.setup);
+/// ```
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct MatchSetup {
+    /// Games with each side first; `None`: one per given opening, else
+    /// [`DEFAULT_GAMES_PER_SIDE`].
     pub games_per_side: Option<u64>,
     pub seed: u64,
     /// Worker threads; 0 for every core. Results do not depend on it.
     pub threads: usize,
     pub openings: Openings,
     pub clock: TimeControl,
+}
+
+/// A match before it is played. [`MatchRequest::new`] gives the defaults: the default
+/// [`MatchSetup`], sampled.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MatchRequest {
+    /// A's and B's names: their specs, or what a front end calls its own players.
+    pub names: [String; 2],
+    pub setup: MatchSetup,
     /// The exact probabilities from the AIs' move distributions instead of games.
     pub exact: bool,
 }
@@ -136,28 +155,23 @@ impl MatchRequest {
     pub fn new(a: impl Into<String>, b: impl Into<String>) -> MatchRequest {
         MatchRequest {
             names: [a.into(), b.into()],
-            games_per_side: None,
-            seed: 0,
-            threads: 0,
-            openings: Openings::FromStart,
-            clock: TimeControl::Unlimited,
+            setup: MatchSetup::default(),
             exact: false,
         }
     }
 
     /// What can be checked without the game: numbers in range, settings that go together.
     pub fn check(&self) -> Result<(), MatchError> {
-        check_games_per_side(self.games_per_side)?;
-        self.openings.check()?;
+        self.setup.check()?;
         if self.exact {
             let from_start = matches!(
-                self.openings,
+                self.setup.openings,
                 Openings::FromStart | Openings::Random { plies: 0, .. }
             );
             if !from_start {
                 return Err(MatchError::ExactWithOpenings);
             }
-            if self.clock != TimeControl::Unlimited {
+            if self.setup.clock != TimeControl::Unlimited {
                 return Err(MatchError::ExactWithClock);
             }
         }
@@ -173,16 +187,50 @@ impl MatchRequest {
     ) -> Result<PreparedMatch<G>, MatchError> {
         self.check()?;
         let (games_per_side, openings) = if self.exact {
-            (self.games_per_side.unwrap_or(0), Vec::new())
+            (self.setup.games_per_side.unwrap_or(0), Vec::new())
         } else {
-            self.openings
-                .make::<G>(self.games_per_side, self.seed, registry, files)?
+            self.setup.make::<G>(registry, files)?
         };
         Ok(PreparedMatch {
             request: self.clone(),
             games_per_side,
             openings,
         })
+    }
+}
+
+impl MatchSetup {
+    /// Games per side in range, when given, and the openings' settings
+    /// ([`Openings::check`]).
+    pub fn check(&self) -> Result<(), MatchError> {
+        if let Some(n) = self.games_per_side
+            && limits::GAMES_PER_SIDE.check(n).is_err()
+        {
+            return Err(MatchError::GamesPerSide(n));
+        }
+        self.openings.check()
+    }
+
+    /// Checks the setup, then the games per side and their openings ([`Openings::make`]).
+    pub fn make<G: Notation + EngineHooks>(
+        &self,
+        registry: &Registry<G>,
+        files: &FileAccess,
+    ) -> Result<GamesAndOpenings<G::Move>, MatchError> {
+        self.check()?;
+        self.openings
+            .make::<G>(self.games_per_side, self.seed, registry, files)
+    }
+
+    /// The arena's settings for `games_per_side` games a side set up so.
+    pub fn config(&self, games_per_side: u64) -> MatchConfig {
+        MatchConfig {
+            games_per_side,
+            seed: self.seed,
+            threads: self.threads,
+            opening_plies: self.openings.plies(),
+            clock: self.clock,
+        }
     }
 }
 
@@ -354,27 +402,26 @@ pub trait Executor<G: Notation> {
 impl<G: Notation + EngineHooks> PreparedMatch<G> {
     /// The arena's settings for the games.
     pub fn config(&self) -> MatchConfig {
-        let r = &self.request;
-        arena_config(self.games_per_side, r.seed, r.threads, &r.openings, r.clock)
+        self.request.setup.config(self.games_per_side)
     }
 
     /// The report before any game: who, how many, which seed, openings and clock.
     pub fn report(&self) -> MatchReport {
-        let request = &self.request;
-        let [a, b] = &request.names;
-        let mut report = MatchReport::new::<G>(a, b, self.games_per_side, request.seed);
-        report.opening_plies = request.openings.plies();
-        report.balanced = request.openings.judge().map(|j| j.window);
-        report.judge = request.openings.judge().map(|j| j.spec.clone());
-        report.openings_file = request.openings.file_name().map(String::from);
-        report.clock = request.clock.written();
+        let setup = &self.request.setup;
+        let [a, b] = &self.request.names;
+        let mut report = MatchReport::new::<G>(a, b, self.games_per_side, setup.seed);
+        report.opening_plies = setup.openings.plies();
+        report.balanced = setup.openings.judge().map(|j| j.window);
+        report.judge = setup.openings.judge().map(|j| j.spec.clone());
+        report.openings_file = setup.openings.file_name().map(String::from);
+        report.clock = setup.clock.written();
         report
     }
 
     /// Whether the exact table describes these games: from the start, without a clock
     /// (games on a clock are played, not computed).
     pub fn exact_applies(&self) -> bool {
-        self.openings.is_empty() && self.request.clock == TimeControl::Unlimited
+        self.openings.is_empty() && self.request.setup.clock == TimeControl::Unlimited
     }
 
     /// The exact match of `a` against `b`: its report, with the time it took.
@@ -427,10 +474,10 @@ impl<G: Notation + EngineHooks> PreparedMatch<G> {
     ///
     /// let registry = ai::registry();
     /// let mut request = MatchRequest::new("ai5", "ai2");
-    /// request.games_per_side = Some(50);
-    /// request.seed = 7;
+    /// request.setup.games_per_side = Some(50);
+    /// request.setup.seed = 7;
     /// let mut play = |threads| {
-    ///     request.threads = threads;
+    ///     request.setup.threads = threads;
     ///     let prepared = request.prepare::<Position>(&registry, &FileAccess::Any).unwrap();
     ///     let (a, b) = (|| registry.build("ai5").unwrap(), || registry.build("ai2").unwrap());
     ///     prepared.run_here(&a, &b, &|_games| {}, true).unwrap()
@@ -487,31 +534,6 @@ impl<G: Notation + EngineHooks> PreparedMatch<G> {
     }
 }
 
-/// Games per side in range, when given.
-fn check_games_per_side(games_per_side: Option<u64>) -> Result<(), MatchError> {
-    match games_per_side {
-        Some(n) if limits::GAMES_PER_SIDE.check(n).is_err() => Err(MatchError::GamesPerSide(n)),
-        _ => Ok(()),
-    }
-}
-
-/// The arena's settings for a match's games, or each pair's of a tournament.
-fn arena_config(
-    games_per_side: u64,
-    seed: u64,
-    threads: usize,
-    openings: &Openings,
-    clock: TimeControl,
-) -> MatchConfig {
-    MatchConfig {
-        games_per_side,
-        seed,
-        threads,
-        opening_plies: openings.plies(),
-        clock,
-    }
-}
-
 fn finished(mut report: MatchReport, started: Instant) -> MatchRun {
     let seconds = started.elapsed().as_secs_f64();
     report.elapsed_ms = (seconds * 1e3) as u64;
@@ -552,30 +574,21 @@ impl<G: Notation + EngineHooks, A: Agent<G>> Executor<G> for LocalThreads<'_, G,
 }
 
 /// A round robin as a request: every pair of `entrants` plays a match both ways round
-/// ([`TournamentRequest::matches`], in the order they are played), with the settings of a
-/// match; Elo ratings are fitted to the whole crosstable.
+/// ([`TournamentRequest::matches`], in the order they are played), each set up by `setup`
+/// (its games per side: each pair's with each AI moving first); Elo ratings are fitted to
+/// the whole crosstable.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TournamentRequest {
     pub entrants: Vec<String>,
-    /// Games per pair with each AI moving first.
-    pub games_per_side: Option<u64>,
-    pub seed: u64,
-    pub threads: usize,
-    pub openings: Openings,
-    pub clock: TimeControl,
+    pub setup: MatchSetup,
 }
 
 impl TournamentRequest {
-    /// A round robin of `entrants` with a match's defaults.
+    /// A round robin of `entrants` with the default [`MatchSetup`].
     pub fn new(entrants: Vec<String>) -> TournamentRequest {
-        let defaults = MatchRequest::new("", "");
         TournamentRequest {
             entrants,
-            games_per_side: defaults.games_per_side,
-            seed: defaults.seed,
-            threads: defaults.threads,
-            openings: defaults.openings,
-            clock: defaults.clock,
+            setup: MatchSetup::default(),
         }
     }
 
@@ -586,11 +599,7 @@ impl TournamentRequest {
             .into_iter()
             .map(|(i, j)| MatchRequest {
                 names: [self.entrants[i].clone(), self.entrants[j].clone()],
-                games_per_side: self.games_per_side,
-                seed: self.seed,
-                threads: self.threads,
-                openings: self.openings.clone(),
-                clock: self.clock,
+                setup: self.setup.clone(),
                 exact: false,
             })
             .collect()
@@ -603,10 +612,7 @@ impl TournamentRequest {
         files: &FileAccess,
     ) -> Result<PreparedTournament<G>, MatchError> {
         check_entrants(&self.entrants)?;
-        check_games_per_side(self.games_per_side)?;
-        let (games_per_side, openings) =
-            self.openings
-                .make::<G>(self.games_per_side, self.seed, registry, files)?;
+        let (games_per_side, openings) = self.setup.make::<G>(registry, files)?;
         Ok(PreparedTournament {
             request: self.clone(),
             games_per_side,
@@ -626,14 +632,13 @@ pub struct PreparedTournament<G: Notation> {
 impl<G: Notation + EngineHooks> PreparedTournament<G> {
     /// The arena's settings for each pair's games.
     pub fn config(&self) -> MatchConfig {
-        let r = &self.request;
-        arena_config(self.games_per_side, r.seed, r.threads, &r.openings, r.clock)
+        self.request.setup.config(self.games_per_side)
     }
 
     /// `report`, made from the pairs' results ([`tournament::tabulate`], say by a cluster),
     /// with what the request says of its openings.
     pub fn complete(&self, mut report: TournamentReport) -> TournamentReport {
-        let openings = &self.request.openings;
+        let openings = &self.request.setup.openings;
         report.balanced = openings.judge().map(|j| j.window);
         report.judge = openings.judge().map(|j| j.spec.clone());
         report.openings_file = openings.file_name().map(String::from);
@@ -669,16 +674,16 @@ mod tests {
     fn a_request_refuses_what_does_not_go_together_once_for_every_front_end() {
         let mut request = MatchRequest::new("a", "b");
         request.exact = true;
-        request.clock = "60".parse().unwrap();
+        request.setup.clock = "60".parse().unwrap();
         assert!(matches!(request.check(), Err(MatchError::ExactWithClock)));
-        request.clock = TimeControl::Unlimited;
-        request.openings = Openings::Lines(vec![vec!["x".into()]]);
+        request.setup.clock = TimeControl::Unlimited;
+        request.setup.openings = Openings::Lines(vec![vec!["x".into()]]);
         assert!(matches!(
             request.check(),
             Err(MatchError::ExactWithOpenings)
         ));
         request.exact = false;
-        request.openings = Openings::Random {
+        request.setup.openings = Openings::Random {
             plies: 0,
             judge: Some(Judge {
                 spec: "j".into(),
@@ -689,7 +694,7 @@ mod tests {
             request.check(),
             Err(MatchError::JudgeWithoutPlies)
         ));
-        request.openings = Openings::Random {
+        request.setup.openings = Openings::Random {
             plies: 31,
             judge: None,
         };
@@ -697,20 +702,25 @@ mod tests {
             request.check().unwrap_err().to_string(),
             "openings 31: expected a number of plies from 0 to 30"
         );
-        request.openings = Openings::FromStart;
-        request.games_per_side = Some(0);
+        request.setup.openings = Openings::FromStart;
+        request.setup.games_per_side = Some(0);
         assert!(matches!(request.check(), Err(MatchError::GamesPerSide(0))));
     }
 
     #[test]
     fn a_tournament_is_its_pairs_matches_in_playing_order() {
         let mut request = TournamentRequest::new(vec!["a".into(), "b".into(), "c".into()]);
-        request.seed = 7;
+        request.setup.seed = 7;
         let names: Vec<_> = request.matches().into_iter().map(|m| m.names).collect();
         assert_eq!(
             names,
             [["a", "b"], ["a", "c"], ["b", "c"]].map(|p| p.map(String::from))
         );
-        assert!(request.matches().iter().all(|m| m.seed == 7 && !m.exact));
+        assert!(
+            request
+                .matches()
+                .iter()
+                .all(|m| m.setup.seed == 7 && !m.exact)
+        );
     }
 }

@@ -26,7 +26,7 @@
 //! }
 //!
 //! let mut request = MatchRequest::new("", "");
-//! request.games_per_side = Some(50);
+//! request.setup.games_per_side = Some(50);
 //! let ai14s = Entrant::Spec("ai14s".into());
 //! let first = Entrant::Custom { name: "first".into(), make: Arc::new(|| Box::new(First)) };
 //! let played = experiments::play_match("ttt", None, request, [&ai14s, &first], &Live::default()).unwrap();
@@ -376,7 +376,7 @@ pub fn prepare_match(
 ) -> Result<Box<dyn AnyMatch>, ExperimentError> {
     request.names = players.map(|p| p.name().to_string());
     if players.iter().any(|p| p.is_custom()) {
-        request.threads = 1;
+        request.setup.threads = 1;
     }
     visit(game, board, |board| PrepareMatch {
         request,
@@ -490,7 +490,7 @@ impl<G: Described> AnyMatch for ErasedMatch<G> {
             }
         };
         let [a, b] = &self.prepared.request.names;
-        let seed = self.prepared.request.seed;
+        let seed = self.prepared.request.setup.seed;
         let on_chunk = |chunk: &ChunkResult<G::Move>| {
             (live.on_chunk)(Chunk {
                 first: chunk.first,
@@ -520,7 +520,7 @@ impl<G: Described> AnyMatch for ErasedMatch<G> {
     ) -> Result<MatchRun, MatchError> {
         let started = Instant::now();
         let [a, b] = &self.prepared.request.names;
-        let seed = self.prepared.request.seed;
+        let seed = self.prepared.request.setup.seed;
         let on_chunk = |chunk: &ChunkResult<G::Move>| progress(chunk.range.end - chunk.range.start);
         let mut on_games = |games: Vec<PlayedGame<G::Move>>| {
             let Some(format) = format else { return true };
@@ -568,7 +568,7 @@ impl<G: Described> AnyMatch for ErasedMatch<G> {
 
     fn openings_described(&self) -> String {
         let prepared = &self.prepared;
-        (prepared.request.openings).describe(prepared.openings.len(), prepared.games_per_side)
+        (prepared.request.setup.openings).describe(prepared.openings.len(), prepared.games_per_side)
     }
 
     fn timed(&self) -> [bool; 2] {
@@ -657,7 +657,7 @@ pub fn prepare_tournament(
 ) -> Result<Box<dyn AnyTournament>, ExperimentError> {
     request.entrants = entrants.iter().map(|e| e.name().to_string()).collect();
     if entrants.iter().any(Entrant::is_custom) {
-        request.threads = 1;
+        request.setup.threads = 1;
     }
     gamelab_core::tournament::check_entrants(&request.entrants).map_err(MatchError::from)?;
     visit(game, board, |board| PrepareTournament {
@@ -744,7 +744,7 @@ impl<G: Described> AnyTournament for ErasedTournament<G> {
 
     fn openings_described(&self) -> String {
         let prepared = &self.prepared;
-        (prepared.request.openings).describe(prepared.openings.len(), prepared.games_per_side)
+        (prepared.request.setup.openings).describe(prepared.openings.len(), prepared.games_per_side)
     }
 
     fn timed(&self) -> Vec<bool> {
@@ -1084,11 +1084,10 @@ mod tests {
     }
 
     fn request(games: Option<u64>, exact: bool) -> MatchRequest {
-        MatchRequest {
-            games_per_side: games,
-            exact,
-            ..MatchRequest::new("", "")
-        }
+        let mut request = MatchRequest::new("", "");
+        request.setup.games_per_side = games;
+        request.exact = exact;
+        request
     }
 
     #[test]
@@ -1173,11 +1172,9 @@ mod tests {
 
     #[test]
     fn a_watched_match_hands_over_every_game_and_plays_the_same_games() {
-        let request = MatchRequest {
-            games_per_side: Some(3),
-            seed: 7,
-            ..MatchRequest::new("", "")
-        };
+        let mut request = MatchRequest::new("", "");
+        request.setup.games_per_side = Some(3);
+        request.setup.seed = 7;
         let players = [
             Entrant::Spec("greedy".into()),
             Entrant::Spec("random".into()),
@@ -1238,8 +1235,8 @@ mod tests {
     #[test]
     fn a_match_played_in_shares_is_the_match_played_here_with_its_records_in_order() {
         let mut request = MatchRequest::new("", "");
-        request.games_per_side = Some(40);
-        request.seed = 7;
+        request.setup.games_per_side = Some(40);
+        request.setup.seed = 7;
         let (a, b) = (spec("ai2"), spec("ai12s"));
         let prepare = || prepare_match("ttt", None, request.clone(), [&a, &b], &FileAccess::Any);
         let format = Some(RecordFormat::JsonLines);
@@ -1279,8 +1276,8 @@ mod tests {
     #[test]
     fn a_record_writer_that_fails_stops_the_match() {
         let mut request = MatchRequest::new("", "");
-        request.games_per_side = Some(5000);
-        request.threads = 1;
+        request.setup.games_per_side = Some(5000);
+        request.setup.threads = 1;
         let (a, b) = (spec("ai2"), spec("ai2"));
         let prepared = prepare_match("ttt", None, request, [&a, &b], &FileAccess::Any).unwrap();
         let mut heard = 0;
@@ -1300,8 +1297,8 @@ mod tests {
     #[test]
     fn a_tournament_played_in_shares_is_the_tournament_played_here() {
         let mut request = TournamentRequest::new(Vec::new());
-        request.games_per_side = Some(30);
-        request.seed = 3;
+        request.setup.games_per_side = Some(30);
+        request.setup.seed = 3;
         let entrants = [spec("ai1"), spec("ai2"), spec("ai14s")];
         let prepare = || {
             prepare_tournament("ttt", None, request.clone(), &entrants, &FileAccess::Any).unwrap()

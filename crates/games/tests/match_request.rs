@@ -14,21 +14,22 @@ use gamelab_ttt::Ttt;
 fn openings_from_a_list_or_a_file_set_the_games_and_are_named() {
     let registry = Ttt::registry();
     let mut request = MatchRequest::new("ai2", "ai2");
-    request.openings = Openings::Lines(vec![vec!["1,1".into()], vec!["0,0".into(), "2,2".into()]]);
+    request.setup.openings =
+        Openings::Lines(vec![vec!["1,1".into()], vec!["0,0".into(), "2,2".into()]]);
     let prepared = request.prepare(&registry, &FileAccess::Any).unwrap();
     assert_eq!(prepared.games_per_side, 2);
     assert_eq!(prepared.openings.len(), 2);
-    request.openings = Openings::File {
+    request.setup.openings = Openings::File {
         text: "# two openings\n1,1\n0,0 2,2\n".into(),
         name: "book.txt".into(),
     };
     let prepared = request.prepare(&registry, &FileAccess::Any).unwrap();
     assert_eq!(prepared.report().openings_file.as_deref(), Some("book.txt"));
     assert_eq!(
-        request.openings.describe(2, 2),
+        request.setup.openings.describe(2, 2),
         ", 2 openings from book.txt"
     );
-    request.openings = Openings::Lines(vec![vec!["1,1".into(), "1,1".into()]]);
+    request.setup.openings = Openings::Lines(vec![vec!["1,1".into(), "1,1".into()]]);
     let error = request.prepare(&registry, &FileAccess::Any).unwrap_err();
     assert!(
         matches!(error, MatchError::Opening { number: 1, .. }),
@@ -40,8 +41,8 @@ fn openings_from_a_list_or_a_file_set_the_games_and_are_named() {
 fn one_report_for_the_exact_table_and_for_the_games() {
     let registry = Ttt::registry();
     let mut request = MatchRequest::new("ai14s", "ai2");
-    request.games_per_side = Some(50);
-    request.threads = 1;
+    request.setup.games_per_side = Some(50);
+    request.setup.threads = 1;
     let prepared = request.prepare(&registry, &FileAccess::Any).unwrap();
     let make = || registry.build("ai14s").unwrap();
     let make_b = || registry.build("ai2").unwrap();
@@ -74,9 +75,9 @@ fn one_report_for_the_exact_table_and_for_the_games() {
 fn judged_openings_and_tournaments_report_their_judge() {
     let registry = Othello::registry();
     let mut request = TournamentRequest::new(vec!["random".into(), "greedy".into()]);
-    request.games_per_side = Some(2);
-    request.threads = 1;
-    request.openings = Openings::Random {
+    request.setup.games_per_side = Some(2);
+    request.setup.threads = 1;
+    request.setup.openings = Openings::Random {
         plies: 4,
         judge: Some(Judge {
             spec: "engine:level=1".into(),
@@ -95,7 +96,7 @@ fn judged_openings_and_tournaments_report_their_judge() {
     assert_eq!(report.judge.as_deref(), Some("engine:level=1"));
     assert_eq!(report.balanced, Some(8.0));
     assert_eq!(report.games_played(), 4);
-    request.openings = Openings::Random {
+    request.setup.openings = Openings::Random {
         plies: 4,
         judge: Some(Judge {
             spec: "greedy".into(),
@@ -120,8 +121,8 @@ fn a_match_reads_its_players_files_once() {
     // The match as checked: `a` against random, three games a side on two threads.
     let prepare = |a: &str| {
         let mut request = MatchRequest::new("", "");
-        request.games_per_side = Some(3);
-        request.threads = 2;
+        request.setup.games_per_side = Some(3);
+        request.setup.threads = 2;
         let players = [Entrant::Spec(a.into()), Entrant::Spec("random".into())];
         experiments::prepare_match(
             "othello",

@@ -8,7 +8,9 @@ use std::sync::atomic::AtomicBool;
 
 use gamelab_core::StopFlag;
 use gamelab_core::limits;
-use gamelab_core::match_request::{Judge, MatchError, MatchRequest, Openings, TournamentRequest};
+use gamelab_core::match_request::{
+    Judge, MatchError, MatchRequest, MatchSetup, Openings, TournamentRequest,
+};
 use gamelab_core::tournament::TournamentError;
 use gamelab_games::experiments::{self, Entrant, ExperimentError, Live};
 use pyo3::exceptions::{PyTypeError, PyValueError};
@@ -125,10 +127,29 @@ pub fn match_error(e: MatchError) -> PyErr {
     }
 }
 
-fn check_games(games: Option<u64>) -> PyResult<Option<u64>> {
-    games
-        .map(|n| args::check("games", limits::GAMES_PER_SIDE, n))
+/// How a match or each pair of a tournament is set up, from the package's arguments
+/// (`clock` as `gamelab match --clock` takes it).
+fn match_setup(
+    games: Option<u64>,
+    seed: u64,
+    threads: Option<usize>,
+    openings: Openings,
+    clock: Option<&str>,
+) -> PyResult<MatchSetup> {
+    let clock = clock
+        .map(str::parse::<gamelab_core::clock::TimeControl>)
         .transpose()
+        .map_err(|e| PyValueError::new_err(e.to_string()))?
+        .unwrap_or_default();
+    Ok(MatchSetup {
+        games_per_side: games
+            .map(|n| args::check("games", limits::GAMES_PER_SIDE, n))
+            .transpose()?,
+        seed,
+        threads: args::threads(threads)?.unwrap_or(0),
+        openings,
+        clock,
+    })
 }
 
 fn new_stop() -> StopFlag {
@@ -191,17 +212,9 @@ pub fn _match(
     progress: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<MatchOutput> {
     let board = args::board_py(game, board)?;
-    let clock = clock
-        .map(str::parse::<gamelab_core::clock::TimeControl>)
-        .transpose()
-        .map_err(|e| PyValueError::new_err(e.to_string()))?
-        .unwrap_or_default();
+    let openings = openings_from_args(openings, openings_list, balanced, judge)?;
     let request = MatchRequest {
-        games_per_side: check_games(games)?,
-        seed,
-        threads: args::threads(threads)?.unwrap_or(0),
-        openings: openings_from_args(openings, openings_list, balanced, judge)?,
-        clock,
+        setup: match_setup(games, seed, threads, openings, clock)?,
         exact,
         ..MatchRequest::new("", "")
     };
@@ -234,7 +247,7 @@ pub fn _match(
 /// `gamelab.tournament`'s engine: the report's JSON (`None` only when stopped, which
 /// raises instead).
 #[pyfunction]
-#[pyo3(signature = (ais, *, game, board = None, games = None, seed = 0, threads = None, openings = 0, openings_list = None, balanced = None, judge = None, progress = None))]
+#[pyo3(signature = (ais, *, game, board = None, games = None, seed = 0, threads = None, openings = 0, openings_list = None, balanced = None, judge = None, clock = None, progress = None))]
 #[allow(clippy::too_many_arguments)]
 pub fn _tournament(
     py: Python<'_>,
@@ -248,15 +261,14 @@ pub fn _tournament(
     openings_list: Option<Vec<Vec<String>>>,
     balanced: Option<f64>,
     judge: Option<String>,
+    clock: Option<&str>,
     progress: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Option<String>> {
     let board = args::board_py(game, board)?;
+    let openings = openings_from_args(openings, openings_list, balanced, judge)?;
     let request = TournamentRequest {
-        games_per_side: check_games(games)?,
-        seed,
-        threads: args::threads(threads)?.unwrap_or(0),
-        openings: openings_from_args(openings, openings_list, balanced, judge)?,
-        ..TournamentRequest::new(Vec::new())
+        entrants: Vec::new(),
+        setup: match_setup(games, seed, threads, openings, clock)?,
     };
     let stop = new_stop();
     let ais: Vec<AgentArg> = ais

@@ -169,6 +169,25 @@ def test_tournaments_are_the_command_lines():
         gamelab.tournament(["ai2", "ai2"])
 
 
+def test_a_tournament_is_set_up_as_a_match_clock_included():
+    import time
+
+    timed = gamelab.tournament(["ai2", "ai14s"], games=20, clock="60+0.5", openings=2)
+    expected = cli_json("tournament", "ai2", "ai14s", "-n", "20", "--clock", "60+0.5", "--openings", "2")
+    assert timed.to_dict() == expected and expected["clock"] == "60+0.5"
+
+    def slow(position):
+        time.sleep(0.03)
+        return position.legal_moves()[0]
+
+    # 30 ms a move against 50 ms a game: out of time by its second move, every game.
+    result = gamelab.tournament([slow, "ai2"], games=2, clock="0.05")
+    slow_results = next(p for p in result.players if p.ai != "ai2").results[0]
+    assert slow_results["lose"] == slow_results["forfeited"] == 4
+    with pytest.raises(ValueError, match="clock `soon`: expected MAIN"):
+        gamelab.tournament(["ai2", "ai14s"], clock="soon")
+
+
 def test_the_divergence_search_finds_the_seeds_case():
     found = gamelab.diverge("ai12s", "ai12s:score_victory=200", "ai2")
     out = cli("diverge", "ai12s", "ai12s:score_victory=200", "ai2").stdout

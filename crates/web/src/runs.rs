@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use gamelab_core::FileAccess;
 use gamelab_core::arena::MatchReport;
-use gamelab_core::match_request::{MatchRequest, Openings};
+use gamelab_core::match_request::{MatchRequest, MatchSetup, Openings};
 use gamelab_core::record::{GameRecord, RecordFormat};
 use gamelab_games::experiments::{self, AnyMatch, Chunk, Entrant, ExperimentError, MatchLive};
 use serde::{Deserialize, Serialize};
@@ -39,22 +39,32 @@ pub struct NewRun {
     pub openings: u32,
 }
 
-/// Games per side from 1 to `max_games` and the clock (read as `--clock` reads it): what
-/// a run and a tournament check alike. The clock, read.
-pub(crate) fn check_games_and_clock(
+/// How a run or a tournament of the page is set up: games per side from 1 to
+/// `max_games`, the seed, random openings of `plies` plies, the clock read as `--clock`
+/// reads it, every core.
+pub(crate) fn match_setup(
     games_per_side: u64,
     max_games: u64,
+    seed: u64,
+    plies: u32,
     clock: Option<&str>,
-) -> Result<Option<gamelab_core::clock::TimeControl>, ApiError> {
+) -> Result<MatchSetup, ApiError> {
     if games_per_side == 0 || games_per_side > max_games {
         return Err(ApiError::bad_request(format!(
             "games_per_side {games_per_side} is out of range: expected 1 to {max_games}"
         )));
     }
-    clock
+    let clock = clock
         .map(str::parse::<gamelab_core::clock::TimeControl>)
         .transpose()
-        .map_err(|e| ApiError::bad_request(e.to_string()))
+        .map_err(|e| ApiError::bad_request(e.to_string()))?;
+    Ok(MatchSetup {
+        games_per_side: Some(games_per_side),
+        seed,
+        threads: gamelab_core::limits::all_cores(),
+        openings: Openings::Random { plies, judge: None },
+        clock: clock.unwrap_or_default(),
+    })
 }
 
 /// A run as the page sees it; sent again each time games finish. Its tables, exact table
@@ -176,20 +186,14 @@ impl Run {
 /// took as long as another run's game. The cap on runs playing at once bounds the
 /// threads instead.)
 pub fn start(id: String, request: &NewRun, files: FileAccess) -> Result<Arc<Run>, ApiError> {
-    let clock = check_games_and_clock(
-        request.games_per_side,
-        MAX_GAMES_PER_SIDE,
-        request.clock.as_deref(),
-    )?;
     let match_request = MatchRequest {
-        games_per_side: Some(request.games_per_side),
-        seed: request.seed,
-        threads: gamelab_core::limits::all_cores(),
-        openings: Openings::Random {
-            plies: request.openings,
-            judge: None,
-        },
-        clock: clock.unwrap_or_default(),
+        setup: match_setup(
+            request.games_per_side,
+            MAX_GAMES_PER_SIDE,
+            request.seed,
+            request.openings,
+            request.clock.as_deref(),
+        )?,
         ..MatchRequest::new("", "")
     };
     let players = [&request.a, &request.b].map(|spec| Entrant::Spec(spec.clone()));

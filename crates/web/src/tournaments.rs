@@ -8,7 +8,7 @@ use std::time::Instant;
 
 use gamelab_core::FileAccess;
 use gamelab_core::arena::Tally;
-use gamelab_core::match_request::{Openings, TournamentRequest};
+use gamelab_core::match_request::TournamentRequest;
 use gamelab_core::tournament::{Standing, live_standings, pairs};
 use gamelab_games::experiments::{self, AnyTournament, Entrant, ExperimentError};
 use serde::{Deserialize, Serialize};
@@ -136,22 +136,17 @@ pub fn start(
             request.ais.len()
         )));
     }
-    let clock = crate::runs::check_games_and_clock(
-        request.games_per_side,
-        MAX_GAMES_PER_SIDE,
-        request.clock.as_deref(),
-    )?;
     let tournament_request = TournamentRequest {
-        games_per_side: Some(request.games_per_side),
-        seed: request.seed,
-        threads: gamelab_core::limits::all_cores(),
-        openings: Openings::Random {
-            plies: request.openings,
-            judge: None,
-        },
-        clock: clock.unwrap_or_default(),
-        ..TournamentRequest::new(Vec::new())
+        entrants: Vec::new(),
+        setup: crate::runs::match_setup(
+            request.games_per_side,
+            MAX_GAMES_PER_SIDE,
+            request.seed,
+            request.openings,
+            request.clock.as_deref(),
+        )?,
     };
+    let clock = tournament_request.setup.clock.written();
     let entrants: Vec<Entrant> = request.ais.iter().cloned().map(Entrant::Spec).collect();
     let prepared =
         experiments::prepare_tournament(&request.game, None, tournament_request, &entrants, &files)
@@ -170,7 +165,7 @@ pub fn start(
         games_per_side: request.games_per_side,
         seed: request.seed,
         openings: request.openings,
-        clock: clock.map(|c| c.to_string()),
+        clock,
         pairs: pair_list
             .iter()
             .map(|&(i, j)| PairView {

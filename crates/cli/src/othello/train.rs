@@ -400,8 +400,8 @@ fn strength(new: &Arc<PatternModel>, old: &Arc<PatternModel>, level: u32) -> any
         Box::new(Engine::new(model.clone(), level, None))
     };
     let mut request = MatchRequest::new("the new model", "the last model");
-    request.games_per_side = Some(100);
-    request.openings = Openings::Random {
+    request.setup.games_per_side = Some(100);
+    request.setup.openings = Openings::Random {
         plies: 8,
         judge: None,
     };

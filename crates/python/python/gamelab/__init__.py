@@ -361,11 +361,14 @@ def tournament(
     openings: Union[int, Sequence[Sequence[str]], None] = 0,
     balanced: Optional[float] = None,
     judge: Optional[str] = None,
+    clock: Optional[str] = None,
     progress: Any = None,
 ) -> TournamentResult:
     """Every pair of `ais` plays a match both ways round (`games` each way, default
     10,000); the result has the crosstable and Elo ratings fitted to it with 95 %
-    intervals — `gamelab tournament --json`'s numbers."""
+    intervals — `gamelab tournament --json`'s numbers. Every pair's games are set up as
+    `match` sets up its own: `seed`, `threads`, `openings`, `balanced`, `judge`, `clock`
+    and `progress` mean what they mean there."""
     players = [_player(a) for a in ais]
     game = _infer_game(game, ais)
     plies, given = _openings_args(openings)
@@ -384,6 +387,7 @@ def tournament(
             openings_list=given,
             balanced=balanced,
             judge=judge,
+            clock=clock,
             progress=update,
         )
     finally:

@@ -163,6 +163,7 @@ def _tournament(
     openings_list: Optional[list[list[str]]] = None,
     balanced: Optional[float] = None,
     judge: Optional[str] = None,
+    clock: Optional[str] = None,
     progress: Optional[Callable[[int], Any]] = None,
 ) -> Optional[str]: ...
 def _diverge(
