@@ -692,7 +692,50 @@ impl<G: Game> Registry<G> {
     /// assert!(err.contains("m.json, line 1"), "{err}");
     /// ```
     pub fn prepare(&self, spec: &str, files: &FileAccess) -> Result<PreparedSpec, SpecError> {
+        self.prepare_keeping(spec, files, None)
+    }
+
+    /// [`Registry::prepare`] of `spec`, taking from `earlier` (a spec prepared before,
+    /// say with another depth) each file it read for the same parameter and path rather
+    /// than reading it again: a session that changes its AI's parameters keeps playing
+    /// with the bytes it started with.
+    ///
+    /// ```
+    /// use gamelab_core::FileAccess;
+    /// use gamelab_ttt::ai;
+    ///
+    /// let dir = std::env::temp_dir().join(format!("gamelab-doc-from-{}", std::process::id()));
+    /// std::fs::create_dir_all(&dir).unwrap();
+    /// let path = dir.join("m.json");
+    /// std::fs::write(&path, "not a model").unwrap();
+    /// let registry = ai::registry::<gamelab_ttt::board::Bitboard>();
+    /// let spec = format!("regression:model={}", path.display());
+    /// let first = registry.prepare(&spec, &FileAccess::Any).unwrap();
+    /// std::fs::remove_dir_all(&dir).unwrap();
+    /// // The file is gone; its bytes, read before, are taken from `first`.
+    /// assert!(registry.prepare(&spec, &FileAccess::Any).is_err());
+    /// assert_eq!(registry.prepare_from(&first, &spec, &FileAccess::Any).unwrap(), first);
+    /// ```
+    pub fn prepare_from(
+        &self,
+        earlier: &PreparedSpec,
+        spec: &str,
+        files: &FileAccess,
+    ) -> Result<PreparedSpec, SpecError> {
+        self.prepare_keeping(spec, files, Some(earlier))
+    }
+
+    fn prepare_keeping(
+        &self,
+        spec: &str,
+        files: &FileAccess,
+        earlier: Option<&PreparedSpec>,
+    ) -> Result<PreparedSpec, SpecError> {
         let (entry, mut params) = self.resolve(spec)?;
+        let index = (self.entries.iter())
+            .position(|e| std::ptr::eq(e, entry))
+            .expect("an entry of this registry");
+        let earlier = earlier.filter(|e| e.entry == index).map(|e| &e.params);
         let invalid = |reason: String| SpecError::Invalid {
             agent: entry.name.to_string(),
             reason,
@@ -716,18 +759,27 @@ impl<G: Game> Registry<G> {
                         .resolve(&given)
                         .map_err(|reason| invalid(format!("{} `{given}`: {reason}", decl.name)))?;
                     let shown = path.display().to_string();
-                    let bytes = crate::files::read_regular(&path, max_bytes)
-                        .map_err(|e| invalid(format!("{shown}: {e}")))?;
+                    let read_before = earlier
+                        .filter(|e| *e.value(decl.name) == Value::Text(shown.clone()))
+                        .and_then(|e| e.files.get(decl.name));
+                    let contents = match read_before {
+                        Some(contents) => contents.clone(),
+                        None => FileContents(
+                            crate::files::read_regular(&path, max_bytes)
+                                .map_err(|e| invalid(format!("{shown}: {e}")))?
+                                .into(),
+                        ),
+                    };
                     params.values.insert(decl.name, Value::Text(shown));
-                    params.files.insert(decl.name, FileContents(bytes.into()));
+                    params.files.insert(decl.name, contents);
                 }
                 _ => {}
             }
         }
-        let entry = (self.entries.iter())
-            .position(|e| std::ptr::eq(e, entry))
-            .expect("an entry of this registry");
-        Ok(PreparedSpec { entry, params })
+        Ok(PreparedSpec {
+            entry: index,
+            params,
+        })
     }
 
     /// Builds an agent from a spec [`Registry::prepare`] checked, reading no file.

@@ -22,8 +22,8 @@
 use std::time::Instant;
 
 use gamelab_core::clock::{Clock, TimeControl};
-use gamelab_core::registry::ParamKind;
-use gamelab_core::{Agent, AgentSpec, Game, Side, SpecError};
+use gamelab_core::registry::{ParamKind, PreparedSpec};
+use gamelab_core::{Agent, AgentSpec, FileAccess, Game, Side, SpecError};
 
 use crate::{Move, Othello, ggf};
 
@@ -63,16 +63,19 @@ pub struct Session {
     control: TimeControl,
     /// Black's clock and white's, under a limit.
     clocks: [Option<Clock>; 2],
+    /// The AI's spec, prepared (its files read) when the session started.
+    prepared: PreparedSpec,
     /// The AI's spec at its deepest level, for play under a clock, when its spec leaves
-    /// the level to its default.
-    deepest: Option<String>,
+    /// the level to its default (with the files `prepared` read).
+    deepest: Option<PreparedSpec>,
 }
 
 impl Session {
     /// A session of the AI `spec` names (see `gamelab ais --game othello`).
     pub fn new(spec: &str) -> Result<Session, SpecError> {
         let registry = crate::ai::registry();
-        let agent = registry.build(spec)?;
+        let prepared = registry.prepare(spec, &FileAccess::Any)?;
+        let agent = registry.build_prepared(&prepared)?;
         let parsed = AgentSpec::parse(spec)?;
         let deepest = registry.find(&parsed.name).and_then(|entry| {
             let level = entry.params.iter().find(|p| p.name == "level")?;
@@ -86,6 +89,9 @@ impl Session {
             deepest.params.push(("level".into(), max.to_string()));
             Some(deepest.to_string())
         });
+        let deepest = deepest
+            .map(|spec| registry.prepare_from(&prepared, &spec, &FileAccess::Any))
+            .transpose()?;
         Ok(Session {
             spec: spec.to_string(),
             agent,
@@ -94,6 +100,7 @@ impl Session {
             quit: false,
             control: TimeControl::Unlimited,
             clocks: [None, None],
+            prepared,
             deepest,
         })
     }
@@ -278,9 +285,9 @@ impl Session {
         if let Some(deepest) = &self.deepest
             && limited != (self.control != TimeControl::Unlimited)
         {
-            let spec = if limited { deepest } else { &self.spec };
+            let spec = if limited { deepest } else { &self.prepared };
             self.agent = crate::ai::registry()
-                .build(spec)
+                .build_prepared(spec)
                 .map_err(|e| format!("cannot set the clock: {e}"))?;
         }
         self.control = control;
@@ -365,13 +372,28 @@ mod tests {
     #[test]
     fn under_a_clock_an_ai_whose_spec_leaves_the_level_searches_as_deep_as_it_can() {
         let deepest = |spec: &str| Session::new(spec).unwrap().deepest;
-        assert_eq!(deepest("engine").as_deref(), Some("engine:level=30"));
+        let prepared = |spec: &str| crate::ai::registry().prepare(spec, &FileAccess::Any).ok();
+        assert_eq!(deepest("engine"), prepared("engine:level=30"));
         assert_eq!(
-            deepest("engine:book=shipped").as_deref(),
-            Some("engine:book=shipped,level=30")
+            deepest("engine:book=shipped"),
+            prepared("engine:book=shipped,level=30")
         );
         assert_eq!(deepest("engine:level=2"), None);
         assert_eq!(deepest("greedy"), None);
+    }
+
+    #[test]
+    fn a_clock_set_keeps_the_model_the_session_started_with() {
+        let dir = tempfile::tempdir().unwrap();
+        let model = dir.path().join("m.glopat");
+        let shipped = concat!(env!("CARGO_MANIFEST_DIR"), "/model/patterns.glopat");
+        std::fs::copy(shipped, &model).unwrap();
+        let mut session = Session::new(&format!("engine:model={}", model.display())).unwrap();
+        // Under a clock the AI is built again at its deepest level: from the bytes read
+        // when the session started, not from the file as it is now.
+        std::fs::write(&model, "not a model").unwrap();
+        assert_eq!(answer(&mut session, "time_settings 600 0 0"), "=\n\n");
+        assert_eq!(answer(&mut session, "time_settings 0 0 0"), "=\n\n");
     }
 
     #[test]

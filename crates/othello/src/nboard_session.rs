@@ -14,7 +14,8 @@
 
 use std::time::Instant;
 
-use gamelab_core::{Agent, AgentSpec, Game, Registry, Side, SpecError};
+use gamelab_core::registry::PreparedSpec;
+use gamelab_core::{Agent, AgentSpec, FileAccess, Game, Registry, Side, SpecError};
 
 use crate::{Move, Othello, ggf};
 
@@ -22,6 +23,8 @@ use crate::{Move, Othello, ggf};
 pub struct Session {
     registry: Registry<Othello>,
     spec: AgentSpec,
+    /// `spec` prepared: its files read when the session started.
+    prepared: PreparedSpec,
     agent: Box<dyn Agent<Othello>>,
     /// The parameter `set depth` sets, when the AI has one.
     depth_param: Option<&'static str>,
@@ -41,7 +44,8 @@ impl Session {
     /// A session of the AI `spec` names (see `gamelab ais --game othello`).
     pub fn new(spec: &str) -> Result<Session, SpecError> {
         let registry = crate::ai::registry();
-        let agent = registry.build(spec)?;
+        let prepared = registry.prepare(spec, &FileAccess::Any)?;
+        let agent = registry.build_prepared(&prepared)?;
         let spec = AgentSpec::parse(spec)?;
         let entry = registry
             .find(&spec.name)
@@ -58,6 +62,7 @@ impl Session {
         Ok(Session {
             registry,
             spec,
+            prepared,
             agent,
             depth_param,
             depth,
@@ -156,11 +161,17 @@ impl Session {
                 let mut spec = self.spec.clone();
                 spec.params.retain(|(n, _)| n != param);
                 spec.params.push((param.to_string(), depth.to_string()));
+                // The files the session started with, not read again.
+                let prepared = self
+                    .registry
+                    .prepare_from(&self.prepared, &spec.to_string(), &FileAccess::Any)
+                    .map_err(|e| format!("`set depth {depth}`: {e}"))?;
                 self.agent = self
                     .registry
-                    .build(&spec.to_string())
+                    .build_prepared(&prepared)
                     .map_err(|e| format!("`set depth {depth}`: {e}"))?;
                 self.spec = spec;
+                self.prepared = prepared;
                 self.depth = Some(depth);
                 Ok(Vec::new())
             }
@@ -327,5 +338,29 @@ impl Session {
         }
         replies.push("status".to_string());
         Ok(replies)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn set_depth_keeps_the_model_the_session_started_with() {
+        let dir = tempfile::tempdir().unwrap();
+        let model = dir.path().join("m.glopat");
+        let shipped = concat!(env!("CARGO_MANIFEST_DIR"), "/model/patterns.glopat");
+        std::fs::copy(shipped, &model).unwrap();
+        let mut session = Session::new(&format!("engine:model={}", model.display())).unwrap();
+        // A new depth builds the AI again: from the bytes read when the session started,
+        // not from the file as it is now.
+        std::fs::write(&model, "not a model").unwrap();
+        assert!(session.handle("set depth 2").is_empty());
+        assert_eq!(session.depth, Some(2));
+        let answer = session.handle("go");
+        assert!(
+            answer.iter().any(|line| line.starts_with("=== ")),
+            "{answer:?}"
+        );
     }
 }
