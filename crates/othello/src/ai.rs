@@ -1065,3 +1065,19 @@ fn on_failure(p: &gamelab_core::Params) -> crate::protocols::outside_engine::OnF
         _ => crate::protocols::outside_engine::OnFailure::Lose,
     }
 }
+
+/// What `start` makes of the spec `engine:model=FILE`, FILE a copy of the shipped model
+/// (in the folder returned, kept while it lives) damaged just after: for tests of what
+/// reads a model once.
+#[cfg(test)]
+pub(crate) fn started_then_model_damaged<T>(
+    start: impl FnOnce(&str) -> T,
+) -> (T, tempfile::TempDir) {
+    let dir = tempfile::tempdir().unwrap();
+    let model = dir.path().join("m.glopat");
+    let shipped = concat!(env!("CARGO_MANIFEST_DIR"), "/model/patterns.glopat");
+    std::fs::copy(shipped, &model).unwrap();
+    let started = start(&format!("engine:model={}", model.display()));
+    std::fs::write(&model, "not a model").unwrap();
+    (started, dir)
+}

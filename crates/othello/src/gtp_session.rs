@@ -384,14 +384,10 @@ mod tests {
 
     #[test]
     fn a_clock_set_keeps_the_model_the_session_started_with() {
-        let dir = tempfile::tempdir().unwrap();
-        let model = dir.path().join("m.glopat");
-        let shipped = concat!(env!("CARGO_MANIFEST_DIR"), "/model/patterns.glopat");
-        std::fs::copy(shipped, &model).unwrap();
-        let mut session = Session::new(&format!("engine:model={}", model.display())).unwrap();
+        let (mut session, _dir) =
+            crate::ai::started_then_model_damaged(|spec| Session::new(spec).unwrap());
         // Under a clock the AI is built again at its deepest level: from the bytes read
         // when the session started, not from the file as it is now.
-        std::fs::write(&model, "not a model").unwrap();
         assert_eq!(answer(&mut session, "time_settings 600 0 0"), "=\n\n");
         assert_eq!(answer(&mut session, "time_settings 0 0 0"), "=\n\n");
     }

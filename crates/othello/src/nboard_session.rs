@@ -347,14 +347,10 @@ mod tests {
 
     #[test]
     fn set_depth_keeps_the_model_the_session_started_with() {
-        let dir = tempfile::tempdir().unwrap();
-        let model = dir.path().join("m.glopat");
-        let shipped = concat!(env!("CARGO_MANIFEST_DIR"), "/model/patterns.glopat");
-        std::fs::copy(shipped, &model).unwrap();
-        let mut session = Session::new(&format!("engine:model={}", model.display())).unwrap();
+        let (mut session, _dir) =
+            crate::ai::started_then_model_damaged(|spec| Session::new(spec).unwrap());
         // A new depth builds the AI again: from the bytes read when the session started,
         // not from the file as it is now.
-        std::fs::write(&model, "not a model").unwrap();
         assert!(session.handle("set depth 2").is_empty());
         assert_eq!(session.depth, Some(2));
         let answer = session.handle("go");
