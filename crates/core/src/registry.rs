@@ -631,14 +631,13 @@ impl<G: Game> Registry<G> {
         Ok((entry, entry.params_from(&spec)?))
     }
 
-    /// Whether the agent a spec names stops by the clock (its `time` or `timelimit` above
-    /// 0): its moves, and every result it takes part in, then depend on the machine.
-    pub fn is_timed(&self, spec: &str) -> bool {
-        self.resolve(spec).is_ok_and(|(entry, params)| {
-            entry.params.iter().any(|p| {
-                matches!(p.name, "time" | "timelimit")
-                    && matches!(params.value(p.name), Value::Float(t) if *t > 0.0)
-            })
+    /// Whether the agent a prepared spec names stops by the clock (its `time` or
+    /// `timelimit` above 0): its moves, and every result it takes part in, then depend on
+    /// the machine.
+    pub fn is_timed(&self, prepared: &PreparedSpec) -> bool {
+        self.entries[prepared.entry].params.iter().any(|p| {
+            matches!(p.name, "time" | "timelimit")
+                && matches!(prepared.params.value(p.name), Value::Float(t) if *t > 0.0)
         })
     }
 
@@ -760,7 +759,7 @@ impl<G: Game> Registry<G> {
                         .map_err(|reason| invalid(format!("{} `{given}`: {reason}", decl.name)))?;
                     let shown = path.display().to_string();
                     let read_before = earlier
-                        .filter(|e| *e.value(decl.name) == Value::Text(shown.clone()))
+                        .filter(|e| matches!(e.value(decl.name), Value::Text(t) if *t == shown))
                         .and_then(|e| e.files.get(decl.name));
                     let contents = match read_before {
                         Some(contents) => contents.clone(),

@@ -130,15 +130,6 @@ impl Entrant {
             Entrant::Custom { make, .. } => Ok(Checked::Custom(make.clone())),
         }
     }
-
-    /// Whether it stops by the clock (a spec with a `time` above 0): its moves, and the
-    /// results, then depend on the machine. A custom player is not known to.
-    fn is_timed<G: Described>(&self, registry: &Registry<G>) -> bool {
-        match self {
-            Entrant::Spec(spec) => registry.is_timed(spec),
-            Entrant::Custom { .. } => false,
-        }
-    }
 }
 
 /// An [`Entrant`] checked: its spec with the files it names read, or its custom player.
@@ -149,6 +140,15 @@ enum Checked {
 }
 
 impl Checked {
+    /// Whether it stops by the clock (a spec with a `time` above 0): its moves, and the
+    /// results, then depend on the machine. A custom player is not known to.
+    fn is_timed<G: Described>(&self, registry: &Registry<G>) -> bool {
+        match self {
+            Checked::Spec(prepared) => registry.is_timed(prepared),
+            Checked::Custom(_) => false,
+        }
+    }
+
     /// A fresh agent, built from the parameters and the file contents an agent was
     /// already built from when checked: it builds again, whatever became of the files.
     fn build<G: Described>(
@@ -406,7 +406,6 @@ impl GameVisitor for PrepareMatch {
         Ok(Box::new(ErasedMatch::<G> {
             prepared,
             registry,
-            players: self.players,
             checked,
             board: self.board,
         }))
@@ -416,7 +415,6 @@ impl GameVisitor for PrepareMatch {
 struct ErasedMatch<G: Described> {
     prepared: PreparedMatch<G>,
     registry: Registry<G>,
-    players: [Entrant; 2],
     checked: [Checked; 2],
     board: &'static str,
 }
@@ -572,7 +570,7 @@ impl<G: Described> AnyMatch for ErasedMatch<G> {
     }
 
     fn timed(&self) -> [bool; 2] {
-        self.players.each_ref().map(|p| p.is_timed(&self.registry))
+        self.checked.each_ref().map(|p| p.is_timed(&self.registry))
     }
 
     fn record_format(&self, path: &Path) -> RecordFormat {
@@ -686,7 +684,6 @@ impl GameVisitor for PrepareTournament {
         Ok(Box::new(ErasedTournament::<G> {
             prepared,
             registry,
-            entrants: self.entrants,
             checked,
             board: self.board,
         }))
@@ -696,7 +693,6 @@ impl GameVisitor for PrepareTournament {
 struct ErasedTournament<G: Described> {
     prepared: PreparedTournament<G>,
     registry: Registry<G>,
-    entrants: Vec<Entrant>,
     checked: Vec<Checked>,
     board: &'static str,
 }
@@ -714,7 +710,7 @@ impl<G: Described> AnyTournament for ErasedTournament<G> {
     }
 
     fn play_range(&self, pair: usize, range: Range<u64>) -> ChunkTotals {
-        let (i, j) = gamelab_core::tournament::pairs(self.entrants.len())[pair];
+        let (i, j) = gamelab_core::tournament::pairs(self.checked.len())[pair];
         let make = |k: usize| self.checked[k].build(&self.registry, self.board);
         let (make_a, make_b) = (|| make(i), || make(j));
         let chunk = arena::play_range::<G, _>(
@@ -739,7 +735,7 @@ impl<G: Described> AnyTournament for ErasedTournament<G> {
     }
 
     fn pairs(&self) -> Vec<(usize, usize)> {
-        gamelab_core::tournament::pairs(self.entrants.len())
+        gamelab_core::tournament::pairs(self.checked.len())
     }
 
     fn openings_described(&self) -> String {
@@ -748,8 +744,8 @@ impl<G: Described> AnyTournament for ErasedTournament<G> {
     }
 
     fn timed(&self) -> Vec<bool> {
-        (self.entrants.iter())
-            .map(|e| e.is_timed(&self.registry))
+        (self.checked.iter())
+            .map(|c| c.is_timed(&self.registry))
             .collect()
     }
 }
