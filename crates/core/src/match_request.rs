@@ -211,7 +211,11 @@ impl MatchSetup {
         self.openings.check()
     }
 
-    /// Checks the setup, then the games per side and their openings ([`Openings::make`]).
+    /// Checks the setup ([`MatchSetup::check`]), then makes the games per side (as given,
+    /// else one per given opening, else [`DEFAULT_GAMES_PER_SIDE`]) and their openings,
+    /// one per game of a side (none: every game from the start): random from the seed and
+    /// kept by the judge built from `registry` with `files`, or read and checked move by
+    /// move. A match and each pair of a tournament make them so.
     pub fn make<G: Notation + EngineHooks>(
         &self,
         registry: &Registry<G>,
@@ -280,16 +284,15 @@ impl Openings {
     /// The games per side (`games_per_side`, else one per given opening, else
     /// [`DEFAULT_GAMES_PER_SIDE`]) and their openings, one per game of a side (none: every
     /// game from the start): random from `seed` and kept by the judge built from
-    /// `registry` with `files`, or read and checked move by move. A match and each pair of
-    /// a tournament make them so.
-    pub fn make<G: Notation + EngineHooks>(
+    /// `registry` with `files`, or read and checked move by move. Only for
+    /// [`MatchSetup::make`], which has checked the settings ([`Openings::check`]).
+    fn make<G: Notation + EngineHooks>(
         &self,
         games_per_side: Option<u64>,
         seed: u64,
         registry: &Registry<G>,
         files: &FileAccess,
     ) -> Result<GamesAndOpenings<G::Move>, MatchError> {
-        self.check()?;
         let games = games_per_side.unwrap_or(DEFAULT_GAMES_PER_SIDE);
         let given =
             |lines: Vec<Vec<G::Move>>| (games_per_side.unwrap_or(lines.len() as u64), lines);
