@@ -6,10 +6,10 @@
 //! bounds, enhanced transposition and stability cut-offs, and fastest-first move ordering
 //! (fewest replies first; from 16 empties a shallow search with the learned evaluation,
 //! one to five plies deep by empties, mixed with the replies; near the root, the first
-//! guess's own best moves), the table from six empties (below ten in a small part of its
-//! own that stays in cache); from five down, parity ordering; with four or fewer, the
-//! empty squares themselves are tried (no move generation), and the last one is scored
-//! by counting its flips along its four lines.
+//! guess's own best moves), the table from seven empties (below ten in a small part of
+//! its own that stays in cache); from six down, the isolated empty squares first
+//! (parity); with four or fewer, the empty squares themselves are tried (no move
+//! generation), and the last one is scored by counting its flips along its four lines.
 //!
 //! On several threads (Young Brothers Wait): from 12 empties, a node whose first move
 //! does not cut searches the others in parallel, in order, on at most four threads,
@@ -36,12 +36,19 @@ use gamelab_core::StopFlag;
 
 pub(crate) use crate::rules::position::final_score;
 
-/// Below this many empties, moves are tried in square order: sorting costs more than it saves.
-const SORT_EMPTIES: u32 = 6;
+/// Below this many empties, moves are tried isolated squares first ([`isolated`]), without
+/// keys or the table: sorting costs more than it saves. From 7 rather than 6, with the
+/// isolated squares first, FFO #40–#49 took 787.9 M nodes against 708.7 M but 3.6 % fewer
+/// instructions (#40, #44 under callgrind), and #50–#53 74.6 and 78.0 s against 80.5 and
+/// 81.6 s from 6 with quadrant parity (one thread, alternating runs, AMD host, Zen 4); from
+/// 8, 975.9 M nodes and more instructions than from 7.
+const SORT_EMPTIES: u32 = 7;
 /// From this many empties, results are kept in the table: deeper down a lookup costs more
-/// than re-searching (FFO #45, #49, #50, #53: from 6, 5 % fewer nodes and 1 % less time
-/// than from 7, with the table's near part).
-const TABLE_EMPTIES: u32 = 6;
+/// than re-searching (with the parity nodes from 7, the table from 8 took 826.9 M nodes
+/// for #40–#49 against 787.9 M, in as many instructions). No node below
+/// [`SORT_EMPTIES`] reads it, and from this many up a node asks for its children's
+/// buckets ahead (so not at 7, whose children do not read it).
+const TABLE_EMPTIES: u32 = SORT_EMPTIES;
 
 /// From this many empties, children are looked up in the table before any is searched
 /// (enhanced transposition cut-off); nearer the leaves the lookups cost more than they save.
@@ -53,23 +60,17 @@ const FILE_H: u64 = 0x8080_8080_8080_8080;
 const NOT_A: u64 = !FILE_A;
 const NOT_H: u64 = !FILE_H;
 
-/// The four quadrants of the board (a1–d4, e1–h4, a5–d8, e5–h8).
-const QUADRANTS: [u64; 4] = [
-    0x0000_0000_0f0f_0f0f,
-    0x0000_0000_f0f0_f0f0,
-    0x0f0f_0f0f_0000_0000,
-    0xf0f0_f0f0_0000_0000,
-];
-
-/// The empty squares in quadrants with an odd number of empties: moving there first tends
-/// to leave the last move of each region to the side to move (parity).
+/// The empty squares with no empty neighbour: regions of one square, whose last move
+/// goes to whoever plays there first, so they are tried first (parity, as Egaroucid
+/// orders its last moves). Against the squares of the quadrants with an odd number of
+/// empties first, FFO #40–#49 took 708.7 M nodes instead of 746.8 M and 2.9 % fewer
+/// instructions (#40, #44 under callgrind); both, isolated squares then odd quadrants,
+/// 712.8 M.
 #[inline]
-fn odd_regions(empty: u64) -> u64 {
-    QUADRANTS
-        .iter()
-        .filter(|&&q| (empty & q).count_ones() & 1 == 1)
-        .fold(0, |acc, &q| acc | q)
-        & empty
+fn isolated(empty: u64) -> u64 {
+    let side = ((empty << 1) & NOT_A) | ((empty >> 1) & NOT_H);
+    let around = side | empty;
+    !(side | (around << 8) | (around >> 8)) & empty
 }
 
 const CORNERS: u64 = 0x8100_0000_0000_0081;
@@ -729,13 +730,13 @@ fn solve_n<const N: usize>(
     final_score(p, o)
 }
 
-/// At most [`FEW_EMPTIES`] empties: the squares in odd regions first (parity).
+/// At most [`FEW_EMPTIES`] empties: the isolated squares first (parity).
 #[inline(always)]
 fn solve_few(k: impl Kernel, w: &mut Worker<'_>, p: u64, o: u64, alpha: i32, empty: u64) -> i32 {
-    let odd = odd_regions(empty);
+    let first = isolated(empty);
     let mut squares = [0u32; 4];
     let mut n = 0;
-    for mut region in [empty & odd, empty & !odd] {
+    for mut region in [first, empty & !first] {
         while region != 0 {
             squares[n] = region.trailing_zeros();
             region &= region - 1;
@@ -1064,7 +1065,7 @@ fn search_in_parallel(
         .map(|(_, v, sq)| (v, sq))
 }
 
-/// A node below [`SORT_EMPTIES`]: the moves in odd regions first, then the others. The
+/// A node below [`SORT_EMPTIES`]: the moves on isolated squares first, then the others. The
 /// empty squares are tried one by one (a neighbour test skips most that are no move)
 /// rather than by generating the moves first (FFO #45, #49, #50: 1.4 % fewer nodes, as
 /// a pass now meets the stability cut-off first, and 1.2 % less time in alternating
@@ -1084,9 +1085,9 @@ fn parity_node(
         return cap;
     }
     let empties = empty.count_ones();
-    let odd = odd_regions(empty);
+    let first = isolated(empty);
     let mut best = NO_MOVE_MAX;
-    for region in [empty & odd, empty & !odd] {
+    for region in [first, empty & !first] {
         let mut m = region;
         while m != 0 {
             let sq = m.trailing_zeros();
