@@ -1598,8 +1598,8 @@ mod tests {
                 t.iter().map(|tier| tier.count_ones()).sum::<u32>(),
                 empty.count_ones()
             );
-            for sq in 0..64 {
-                let alone = empty >> sq & 1 == 1 && NEIGHBOURS[sq] & empty == 0;
+            for (sq, around) in NEIGHBOURS.iter().enumerate() {
+                let alone = empty >> sq & 1 == 1 && around & empty == 0;
                 assert_eq!(t[0] >> sq & 1 == 1, alone, "square {sq} of {empty:#x}");
             }
             assert_eq!(t[3], empty & !t[0] & X_SQUARES);
