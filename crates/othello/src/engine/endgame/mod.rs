@@ -52,8 +52,14 @@ const SORT_EMPTIES: u32 = 7;
 const TABLE_EMPTIES: u32 = SORT_EMPTIES;
 
 /// From this many empties, children are looked up in the table before any is searched
-/// (enhanced transposition cut-off); nearer the leaves the lookups cost more than they save.
+/// (enhanced transposition cut-off), and those it proves no better than alpha are not
+/// searched at all; nearer the leaves the lookups cost more than they save.
 const ETC_EMPTIES: u32 = 11;
+
+/// Below this many empties a move's fastest-first key is the opponent's replies alone,
+/// the square's worth breaking ties: the potential moves and corner discs of
+/// [`weight_of_replies`] save fewer nodes there than they cost.
+const REPLIES_ONLY_EMPTIES: u32 = 9;
 
 const FILE_A: u64 = 0x0101_0101_0101_0101;
 const FILE_H: u64 = 0x8080_8080_8080_8080;
@@ -833,13 +839,26 @@ pub(crate) fn nws_node(
     }
     // Enhanced transposition cut-off: a child the table already bounds low enough for
     // the opponent proves this node is above alpha without a search.
+    // The best of the children it proves no better than alpha: searched in effect.
+    let mut known_low: Option<(i32, u32)> = None;
     if empties >= ETC_EMPTIES {
-        for &(_, sq, f) in &ordered {
-            if let Some(e) = w.table.get(o & !f, p | f | 1 << sq, empties - 1)
-                && -i32::from(e.upper) > alpha
-            {
-                return -i32::from(e.upper);
+        let mut i = 0;
+        while i < ordered.len() {
+            let (_, sq, f) = ordered[i];
+            if let Some(e) = w.table.get(o & !f, p | f | 1 << sq, empties - 1) {
+                let (at_least, at_most) = (-i32::from(e.upper), -i32::from(e.lower));
+                if at_least > alpha {
+                    return at_least;
+                }
+                if at_most <= alpha {
+                    if known_low.is_none_or(|(v, _)| at_most > v) {
+                        known_low = Some((at_most, sq));
+                    }
+                    ordered.swap_remove(i);
+                    continue;
+                }
             }
+            i += 1;
         }
     }
     // Moves searched before the others are keyed (their keys are wasted when one cuts
@@ -859,7 +878,7 @@ pub(crate) fn nws_node(
     let decided =
         |first: Option<(i32, u32)>, left: usize| first.filter(|&(v, _)| v > alpha || left == 0);
     // The table's move first.
-    let mut first = None;
+    let mut first = known_low;
     if let Some(h) = hint
         && let Some(i) = ordered.iter().position(|&(_, sq, _)| sq == h)
     {
@@ -915,7 +934,11 @@ pub(crate) fn nws_node(
                     }
                     continue;
                 }
-                weight_of_replies(replies, np, no, sq)
+                if empties < REPLIES_ONLY_EMPTIES {
+                    1024 * replies - SQUARE_VALUE[sq as usize]
+                } else {
+                    weight_of_replies(replies, np, no, sq)
+                }
             };
             i += 1;
         }
