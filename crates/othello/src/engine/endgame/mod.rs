@@ -622,8 +622,11 @@ fn flips_at(k: impl Kernel, p: u64, o: u64, sq: u32) -> u64 {
 }
 
 /// The exact score with one empty square, `sq`, left: whoever can flip there plays it.
+/// Is it above `alpha`? When the mover cannot play and the score with the square left
+/// empty is no better than `alpha`, that score is returned: the opponent's move could
+/// only lower it (Edax's lazy cut-off; the caller needs no more than that bound).
 #[inline(always)]
-fn score_last(k: impl Kernel, w: &mut Worker<'_>, p: u64, sq: u32) -> i32 {
+fn score_last(k: impl Kernel, w: &mut Worker<'_>, p: u64, sq: u32, alpha: i32) -> i32 {
     w.nodes += 1;
     // Every other square is filled: 63 discs, `own` of them the mover's.
     let own = p.count_ones() as i32;
@@ -631,17 +634,21 @@ fn score_last(k: impl Kernel, w: &mut Worker<'_>, p: u64, sq: u32) -> i32 {
     if flipped > 0 {
         return 2 * (own + flipped) - 62;
     }
+    // If nobody can move, the empty square goes to the winner (63 discs: no tie).
+    let unplayed = if own >= 32 {
+        2 * own - 62
+    } else {
+        2 * own - 64
+    };
+    if unplayed <= alpha {
+        return unplayed;
+    }
     let flipped = k.last_flip_count(!p & !(1 << sq), sq) as i32;
     if flipped > 0 {
         w.nodes += 1;
         return 2 * (own - flipped) - 64;
     }
-    // Nobody can move: the empty square goes to the winner (63 discs: no tie).
-    if own >= 32 {
-        2 * own - 62
-    } else {
-        2 * own - 64
-    }
+    unplayed
 }
 
 /// Two empties, `a` tried before `b`: is the score above `alpha`?
@@ -651,14 +658,14 @@ fn solve_2(k: impl Kernel, w: &mut Worker<'_>, p: u64, o: u64, alpha: i32, a: u3
     let mut best = NO_MOVE_MAX;
     let f = flips_at(k, p, o, a);
     if f != 0 {
-        best = -score_last(k, w, o & !f, b);
+        best = -score_last(k, w, o & !f, b, -alpha - 1);
         if best > alpha {
             return best;
         }
     }
     let f = flips_at(k, p, o, b);
     if f != 0 {
-        return best.max(-score_last(k, w, o & !f, a));
+        return best.max(-score_last(k, w, o & !f, a, -alpha - 1));
     }
     if best != NO_MOVE_MAX {
         return best;
@@ -668,14 +675,14 @@ fn solve_2(k: impl Kernel, w: &mut Worker<'_>, p: u64, o: u64, alpha: i32, a: u3
     let mut worst = NO_MOVE_MIN;
     let f = flips_at(k, o, p, a);
     if f != 0 {
-        worst = score_last(k, w, p & !f, b);
+        worst = score_last(k, w, p & !f, b, alpha);
         if worst <= alpha {
             return worst;
         }
     }
     let f = flips_at(k, o, p, b);
     if f != 0 {
-        return worst.min(score_last(k, w, p & !f, a));
+        return worst.min(score_last(k, w, p & !f, a, alpha));
     }
     if worst != NO_MOVE_MIN {
         return worst;
@@ -773,7 +780,7 @@ fn solve_few(k: impl Kernel, w: &mut Worker<'_>, p: u64, o: u64, alpha: i32, emp
         4 => solve_n::<4>(k, w, p, o, alpha, squares),
         3 => solve_n::<3>(k, w, p, o, alpha, squares),
         2 => solve_2(k, w, p, o, alpha, squares[0], squares[1]),
-        1 => score_last(k, w, p, squares[0]),
+        1 => score_last(k, w, p, squares[0], alpha),
         _ => final_score(p, o),
     }
 }
