@@ -4,8 +4,10 @@
 //! the arena and the web app all build agents from spec strings through it, so an AI is
 //! written and described once.
 
+use std::any::Any;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
+use std::sync::{Arc, OnceLock};
 
 use thiserror::Error;
 
@@ -28,7 +30,8 @@ pub enum ParamKind {
     /// A file to read (a model): a path, or one of `keywords` (such as `shipped`). Where
     /// the path may point is the builder's [`FileAccess`]; the file is read once, when the
     /// spec is checked ([`Registry::prepare`]), and must be a regular file of at most
-    /// `max_bytes`.
+    /// `max_bytes`; an agent that parses it through [`Params::parsed`] parses it once for
+    /// every agent built from that check.
     File {
         keywords: &'static [&'static str],
         max_bytes: u64,
@@ -216,13 +219,34 @@ pub struct Params {
     files: BTreeMap<&'static str, FileContents>,
 }
 
-/// A file's bytes, shared by every agent built from one prepared spec.
-#[derive(Clone, PartialEq)]
-struct FileContents(std::sync::Arc<[u8]>);
+/// A file's bytes, shared by every agent built from one prepared spec, and what the first
+/// agent built made of them ([`Params::parsed`]).
+#[derive(Clone)]
+struct FileContents(Arc<FileData>);
+
+struct FileData {
+    bytes: Box<[u8]>,
+    parsed: OnceLock<Arc<dyn Any + Send + Sync>>,
+}
+
+impl FileContents {
+    fn new(bytes: Vec<u8>) -> FileContents {
+        FileContents(Arc::new(FileData {
+            bytes: bytes.into(),
+            parsed: OnceLock::new(),
+        }))
+    }
+}
+
+impl PartialEq for FileContents {
+    fn eq(&self, other: &FileContents) -> bool {
+        self.0.bytes == other.0.bytes
+    }
+}
 
 impl fmt::Debug for FileContents {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} bytes", self.0.len())
+        write!(f, "{} bytes", self.0.bytes.len())
     }
 }
 
@@ -284,10 +308,73 @@ impl Params {
         match self.files.get(name) {
             Some(contents) => FileValue::Read {
                 path: text,
-                bytes: &contents.0,
+                bytes: &contents.0.bytes,
             },
             None => FileValue::Keyword(text),
         }
+    }
+
+    /// The contents of the file a file parameter names, as `parse` makes them: parsed at
+    /// the first agent built from one prepared spec, and shared by every later one (a
+    /// match builds its agents again for each chunk of games, and a model takes longer to
+    /// parse than a short game to play). An error is not kept: each build reports it.
+    /// Panics where [`Params::file`] does, and on a parameter that names a keyword.
+    ///
+    /// ```
+    /// use std::sync::atomic::{AtomicUsize, Ordering};
+    /// use gamelab_core::{Agent, AgentEntry, FileAccess, Game, GameRng, ParamSpec, Registry, SpecError};
+    ///
+    /// /// Plays the first legal move.
+    /// struct First;
+    /// impl<G: Game> Agent<G> for First {
+    ///     fn choose(&mut self, game: &G, _: &mut GameRng) -> G::Move {
+    ///         game.legal_moves()[0]
+    ///     }
+    /// }
+    ///
+    /// static PARSES: AtomicUsize = AtomicUsize::new(0);
+    /// type TicTacToe = gamelab_ttt::Position<gamelab_ttt::board::Bitboard>;
+    /// let mut registry = Registry::<TicTacToe>::new();
+    /// let words = ParamSpec::file("words", None, &[], 1 << 10, "a file of words");
+    /// registry.register(AgentEntry::new("first", "the first move", vec![words], |p| {
+    ///     let words = p.parsed("words", |bytes| {
+    ///         PARSES.fetch_add(1, Ordering::Relaxed);
+    ///         String::from_utf8(bytes.to_vec()).map_err(|e| SpecError::Invalid {
+    ///             agent: "first".into(),
+    ///             reason: e.to_string(),
+    ///         })
+    ///     })?;
+    ///     assert_eq!(words.as_str(), "two words");
+    ///     Ok(Box::new(First))
+    /// }));
+    /// let dir = tempfile::tempdir().unwrap();
+    /// std::fs::write(dir.path().join("w.txt"), "two words").unwrap();
+    /// let spec = format!("first:words={}", dir.path().join("w.txt").display());
+    /// let prepared = registry.prepare(&spec, &FileAccess::Any).unwrap();
+    /// for _ in 0..3 {
+    ///     registry.build_prepared(&prepared).unwrap();
+    /// }
+    /// assert_eq!(PARSES.load(Ordering::Relaxed), 1, "parsed once");
+    /// ```
+    pub fn parsed<T: Any + Send + Sync, E>(
+        &self,
+        name: &str,
+        parse: impl FnOnce(&[u8]) -> Result<T, E>,
+    ) -> Result<Arc<T>, E> {
+        let data = &self
+            .files
+            .get(name)
+            .unwrap_or_else(|| panic!("parameter `{name}` names no file"))
+            .0;
+        if let Some(done) = data.parsed.get()
+            && let Ok(done) = Arc::clone(done).downcast::<T>()
+        {
+            return Ok(done);
+        }
+        let parsed = Arc::new(parse(&data.bytes)?);
+        // Two first builds at once both parse; either result is the same.
+        let _ = data.parsed.set(parsed.clone());
+        Ok(parsed)
     }
 
     /// Whether the spec set this parameter (rather than it taking its default).
@@ -763,10 +850,9 @@ impl<G: Game> Registry<G> {
                         .and_then(|e| e.files.get(decl.name));
                     let contents = match read_before {
                         Some(contents) => contents.clone(),
-                        None => FileContents(
+                        None => FileContents::new(
                             crate::files::read_regular(&path, max_bytes)
-                                .map_err(|e| invalid(format!("{shown}: {e}")))?
-                                .into(),
+                                .map_err(|e| invalid(format!("{shown}: {e}")))?,
                         ),
                     };
                     params.values.insert(decl.name, Value::Text(shown));

@@ -876,10 +876,9 @@ pub fn registry() -> Registry<Othello> {
                 reason: format!("{path}: {e}"),
             };
             let model = match p.file("model") {
-                FileValue::Read { path, bytes } => std::sync::Arc::new(
-                    crate::engine::learned::PatternModel::from_bytes(bytes)
-                        .map_err(|e| invalid(path, &e))?,
-                ),
+                FileValue::Read { path, .. } => p
+                    .parsed("model", crate::engine::learned::PatternModel::from_bytes)
+                    .map_err(|e| invalid(path, &e))?,
                 FileValue::Keyword(_) => crate::engine::learned::shipped(),
             };
             let seconds = p.float("time");
@@ -890,9 +889,10 @@ pub fn registry() -> Registry<Othello> {
             engine.searcher.set_probcut(p.float("probcut"));
             engine.searcher.set_threads(p.int("threads") as usize);
             engine.book = match p.file("book") {
-                FileValue::Read { path, bytes } => Some(std::sync::Arc::new(
-                    crate::engine::book::Book::from_bytes(bytes).map_err(|e| invalid(path, &e))?,
-                )),
+                FileValue::Read { path, .. } => Some(
+                    p.parsed("book", crate::engine::book::Book::from_bytes)
+                        .map_err(|e| invalid(path, &e))?,
+                ),
                 FileValue::Keyword("shipped") => Some(crate::engine::book::shipped()),
                 FileValue::Keyword(_) => None,
             };

@@ -87,16 +87,16 @@ pub fn entry<B: Board>() -> AgentEntry<Position<B>> {
             "a model file written by `gamelab train`",
         )],
         |params| {
-            let FileValue::Read { path, bytes } = params.file("model") else {
+            let FileValue::Read { path, .. } = params.file("model") else {
                 unreachable!("the model has no keywords")
             };
-            let model = parse_model(bytes, path).map_err(|e| SpecError::Invalid {
-                agent: "regression".into(),
-                reason: e.to_string(),
-            })?;
-            Ok(Box::new(Uniform(Regression {
-                model: Arc::new(model),
-            })))
+            let model = params
+                .parsed("model", |bytes| parse_model(bytes, path))
+                .map_err(|e| SpecError::Invalid {
+                    agent: "regression".into(),
+                    reason: e.to_string(),
+                })?;
+            Ok(Box::new(Uniform(Regression { model })))
         },
     )
 }
