@@ -845,8 +845,8 @@ pub(crate) fn nws_node(
         let _ = ordered.try_push((0, sq, f));
     }
     // Enhanced transposition cut-off: a child the table already bounds low enough for
-    // the opponent proves this node is above alpha without a search.
-    // The best of the children it proves no better than alpha: searched in effect.
+    // the opponent proves this node is above alpha without a search, and one it bounds
+    // high enough needs no search either (`known_low`: the best of those, as if searched).
     let mut known_low: Option<(i32, u32)> = None;
     if empties >= ETC_EMPTIES {
         let mut i = 0;
