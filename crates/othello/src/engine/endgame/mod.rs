@@ -6,8 +6,8 @@
 //! bounds, enhanced transposition and stability cut-offs, and fastest-first move ordering
 //! (fewest replies first; from 16 empties a shallow search with the learned evaluation,
 //! one to five plies deep by empties, mixed with the replies; near the root, the first
-//! guess's own best moves), the table from seven empties (below ten in a small part of
-//! its own that stays in cache); from six down, a fixed order of the empty squares
+//! guess's own best moves), the table from seven empties (below twelve in a small part
+//! of its own that stays in cache); from six down, a fixed order of the empty squares
 //! (isolated ones first, for parity; the squares beside corners last); with four or
 //! fewer, the empty squares themselves are tried (no move generation), and the last one
 //! is scored by counting its flips along its four lines.
@@ -146,8 +146,11 @@ fn reply_weight(k: impl Kernel, me: u64, opp: u64, sq: u32) -> i32 {
 #[inline(always)]
 fn weight_of_replies(mobility: i32, me: u64, opp: u64, sq: u32) -> i32 {
     let potential = frontier(me, !(me | opp)).count_ones() as i32;
-    1024 * mobility + 32 * potential - 128 * corner_stability(me) - SQUARE_VALUE[sq as usize]
+    REPLY_KEY * mobility + 32 * potential - 128 * corner_stability(me) - SQUARE_VALUE[sq as usize]
 }
+
+/// What each of the opponent's replies adds to a move's fastest-first key.
+const REPLY_KEY: i32 = 1024;
 
 /// The opponent's replies after a move (`me` the side that just moved), corners counting
 /// twice.
@@ -942,7 +945,7 @@ pub(crate) fn nws_node(
                     continue;
                 }
                 if empties < REPLIES_ONLY_EMPTIES {
-                    1024 * replies - SQUARE_VALUE[sq as usize]
+                    REPLY_KEY * replies - SQUARE_VALUE[sq as usize]
                 } else {
                     weight_of_replies(replies, np, no, sq)
                 }
