@@ -4,13 +4,14 @@
 //! finds the exact score by a sequence of such tests (MTD(f)), starting from the score a
 //! midgame search with the learned evaluation expects. Away from the leaves, a table of
 //! bounds, enhanced transposition and stability cut-offs, and fastest-first move ordering
-//! (fewest replies first; from 16 empties a shallow search with the learned evaluation,
-//! one to five plies deep by empties, mixed with the replies; near the root, the first
-//! guess's own best moves), the table from seven empties (below twelve in a small part
-//! of its own that stays in cache); from six down, a fixed order of the empty squares
-//! (isolated ones first, for parity; the squares beside corners last); with four or
-//! fewer, the empty squares themselves are tried (no move generation), and the last one
-//! is scored by counting its flips along its four lines.
+//! (fewest replies first, from 14 empties with the learned evaluation breaking near ties;
+//! from 16 a shallow search with it, one to five plies deep by empties, mixed with the
+//! replies; near the root, the first guess's own best moves), the table from seven
+//! empties (below twelve in a small part of its own that stays in cache); from six down,
+//! a fixed order of the empty squares (isolated ones first, for parity; the squares
+//! beside corners last); with four or fewer, the empty squares themselves are tried (no
+//! move generation), and the last one is scored by counting its flips along its four
+//! lines.
 //!
 //! On several threads (Young Brothers Wait): from 12 empties, a node whose first move
 //! does not cut searches the others in parallel, in order, on at most four threads,
@@ -326,6 +327,38 @@ fn move_key(
         }
         _ => reply_weight(b.kernel(), me, opp, sq),
     }
+}
+
+/// From this many empties to the ordering searches' (below which [`ordering_depth`] is
+/// `None`), a move's fastest-first key adds [`evaluation_key`]: the learned evaluation of
+/// the position after it breaks the near ties of the replies. One thread, Intel 207:
+/// FFO #40–#49 took 762.4 M nodes without it, 689.7 M from 14 empties, 664.2 M from 13,
+/// 647.2 M from 12, 632.9 M from 11; the evaluations cost much of what the nodes saved,
+/// more the lower they go: #50–#53 (2.894 G nodes, 96.0 s without) −5.6 % nodes and
+/// −2.9 % time from 15, −9.0 % and −2.7 % from 14, −12.1 % and −1.5 % from 13, −13.9 % and
+/// +1.8 % from 12.
+const EVAL_KEY_EMPTIES: u32 = 14;
+
+/// What a disc of the learned evaluation adds to a fastest-first key: 3/16 of a reply
+/// ([`REPLY_KEY`]), a tie-breaker (from 16 empties a shallow search's disc weighs a reply).
+/// FFO #40–#49, from 11 empties: 650.1 M nodes at 3/32, 638.4 M at 1/8, 632.9 M at 3/16;
+/// from 13: 669.7 M at 1/8, 664.2 M at 3/16, 666.8 M at 1/4. (The patterns without the
+/// whole-board terms, from 11: 677.1 M at 1/16, 659.6 M at 1/8, 743.3 M at 1/4, 992.7 M at
+/// 1/2.)
+const EVAL_KEY: i32 = 192;
+
+/// The evaluation part of a move's key (see [`EVAL_KEY_EMPTIES`]): the learned evaluation
+/// of the position after it for the opponent (`opp` to move, `after` its features), lower
+/// for the moves that look better for the mover.
+#[inline(always)]
+fn evaluation_key(
+    k: impl Kernel,
+    model: &PatternModel,
+    after: &Features,
+    opp: u64,
+    me: u64,
+) -> i32 {
+    model.evaluate_features(k, after, opp, me) * EVAL_KEY / SCALE
 }
 
 /// See where [`nws_node`] keys its moves.
@@ -902,14 +935,16 @@ pub(crate) fn nws_node(
             break 'found found;
         }
         // Far from the end by a shallow search with the learned evaluation, else
-        // fastest first: the replies that leave the opponent fewest moves.
-        let features = ordering_depth(empties).map(|_| Features::new(p, o));
+        // fastest first: the replies that leave the opponent fewest moves (nearer the
+        // shallow searches, the evaluation breaking near ties).
+        let features = (empties >= EVAL_KEY_EMPTIES).then(|| Features::new(p, o));
+        let search_keys = ordering_depth(empties).is_some();
         let bad_enough = -(alpha - ORDERING_MARGIN) * SCALE;
         let mut i = 0;
         while i < ordered.len() {
             let (_, sq, f) = ordered[i];
             let (np, no) = (p | f | 1 << sq, o & !f);
-            ordered[i].0 = if let Some(nf) = features {
+            ordered[i].0 = if let Some(nf) = features.filter(|_| search_keys) {
                 let mut shallow = Shallow {
                     model: w.model,
                     nodes: 0,
@@ -946,6 +981,9 @@ pub(crate) fn nws_node(
                 }
                 if empties < REPLIES_ONLY_EMPTIES {
                     REPLY_KEY * replies - SQUARE_VALUE[sq as usize]
+                } else if let Some(nf) = &features {
+                    weight_of_replies(replies, np, no, sq)
+                        + evaluation_key(k, w.model, &nf.play(sq, f), no, np)
                 } else {
                     weight_of_replies(replies, np, no, sq)
                 }
@@ -1608,6 +1646,27 @@ mod tests {
                     1 if moves > 0 => assert_eq!(shallow.nodes, 1 + moves),
                     _ => assert!(shallow.nodes > moves, "{}", shallow.nodes),
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn the_evaluation_keys_put_first_the_moves_the_evaluation_prefers() {
+        // Each move's key from the node's features played on is the evaluation, read
+        // afresh, of the position after it for the opponent: lower where the mover's
+        // evaluation is higher.
+        let model = shipped();
+        for game in 0..20 {
+            let pos = played_at_random(23, game, EVAL_KEY_EMPTIES + game as u32 % 2);
+            let (p, o) = pos.discs();
+            let features = Features::new(p, o);
+            for sq in squares_of(crate::rules::bits::legal_moves(p, o)) {
+                let s = sq.index() as u32;
+                let f = crate::rules::bits::flips(p, o, s);
+                let (me, opp) = (p | f | 1 << s, o & !f);
+                let key = evaluation_key(kernel::Portable, &model, &features.play(s, f), opp, me);
+                let for_the_mover = -model.evaluate(opp, me);
+                assert_eq!(key, -for_the_mover * EVAL_KEY / SCALE, "{pos} {sq}");
             }
         }
     }
