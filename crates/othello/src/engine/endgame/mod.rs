@@ -5,7 +5,7 @@
 //! midgame search with the learned evaluation expects. Away from the leaves, a table of
 //! bounds, enhanced transposition and stability cut-offs, and fastest-first move ordering
 //! (fewest replies first, from 14 empties with the learned evaluation breaking near ties;
-//! from 16 a shallow search with it, one to five plies deep by empties, mixed with the
+//! from 18 a shallow search with it, two to five plies deep by empties, mixed with the
 //! replies; near the root, the first guess's own best moves), the table from seven
 //! empties (below twelve in a small part of its own that stays in cache); from six down,
 //! a fixed order of the empty squares (isolated ones first, for parity; the squares
@@ -161,17 +161,20 @@ fn replies(k: impl Kernel, me: u64, opp: u64) -> i32 {
     (replies.count_ones() + (replies & CORNERS).count_ones()) as i32
 }
 
-/// The depth of the search that orders moves, by empties: none below 16 (the opponent's
-/// replies decide), then deeper nearer the root, where a better first move saves whole
-/// subtrees — a ply more every three empties from 21, about as Edax's sorting depth
-/// grows. Tuned on FFO #40–#49 up to 20 empties (1 and 2 plies beat 2 and 3, which cost
-/// more than they save) and on #50–#59 above: 3 plies from 21, 4 from 24 and 5 from 27
-/// took 12 % fewer nodes than 2 plies throughout (#55: 8.59 G against 10.65 G); a ply
-/// more from 20, 23 and 26 as many nodes and slower, 6 plies at 29 as many nodes.
+/// The depth of the search that orders moves, by empties: none below 18 (the opponent's
+/// replies decide, with the learned evaluation from [`EVAL_KEY_EMPTIES`]), then deeper
+/// nearer the root, where a better first move saves whole subtrees — a ply more every
+/// three empties from 21, about as Edax's sorting depth grows. Tuned on FFO #40–#49 up to
+/// 20 empties (1 and 2 plies beat 2 and 3, which cost more than they save) and on #50–#59
+/// above: 3 plies from 21, 4 from 24 and 5 from 27 took 12 % fewer nodes than 2 plies
+/// throughout (#55: 8.59 G against 10.65 G); a ply more from 20, 23 and 26 as many nodes
+/// and slower, 6 plies at 29 as many nodes. At 16 and 17 empties the evaluation's key
+/// instead of a one-ply search (one thread, Intel 207): #50–#53 2.633 G → 2.581 G nodes,
+/// 91.9 s → 87.7 s; #40–#49 689.7 M → 714.1 M nodes in as much time (20.40 and 20.41 s
+/// against 20.42 and 20.49 s), #40 and #44 under callgrind 3.2 % fewer instructions.
 fn ordering_depth(empties: u32) -> Option<u32> {
     match empties {
-        0..16 => None,
-        16..18 => Some(1),
+        0..18 => None,
         18..21 => Some(2),
         21..24 => Some(3),
         24..27 => Some(4),
@@ -331,16 +334,17 @@ fn move_key(
 
 /// From this many empties to the ordering searches' (below which [`ordering_depth`] is
 /// `None`), a move's fastest-first key adds [`evaluation_key`]: the learned evaluation of
-/// the position after it breaks the near ties of the replies. One thread, Intel 207:
-/// FFO #40–#49 took 762.4 M nodes without it, 689.7 M from 14 empties, 664.2 M from 13,
+/// the position after it breaks the near ties of the replies. One thread, Intel 207, with
+/// one-ply ordering searches at 16 and 17 empties then: FFO #40–#49 took 762.4 M nodes
+/// without it, 689.7 M from 14 empties, 664.2 M from 13,
 /// 647.2 M from 12, 632.9 M from 11; the evaluations cost much of what the nodes saved,
-/// more the lower they go: #50–#53 (2.894 G nodes, 96.0 s without) −5.6 % nodes and
-/// −2.9 % time from 15, −9.0 % and −2.7 % from 14, −12.1 % and −1.5 % from 13, −13.9 % and
-/// +1.8 % from 12.
+/// more the lower they go: #50–#53 (2.894 G nodes, 96.0 s without; one run each)
+/// −5.6 % nodes and −2.9 % time from 15, −9.0 % and −2.7 % from 14, −12.1 % and −1.5 % from
+/// 13, −13.9 % and +1.8 % from 12.
 const EVAL_KEY_EMPTIES: u32 = 14;
 
 /// What a disc of the learned evaluation adds to a fastest-first key: 3/16 of a reply
-/// ([`REPLY_KEY`]), a tie-breaker (from 16 empties a shallow search's disc weighs a reply).
+/// ([`REPLY_KEY`]), a tie-breaker (from 18 empties a shallow search's disc weighs a reply).
 /// FFO #40–#49, from 11 empties: 650.1 M nodes at 3/32, 638.4 M at 1/8, 632.9 M at 3/16;
 /// from 13: 669.7 M at 1/8, 664.2 M at 3/16, 666.8 M at 1/4. (The patterns without the
 /// whole-board terms, from 11: 677.1 M at 1/16, 659.6 M at 1/8, 743.3 M at 1/4, 992.7 M at
