@@ -383,8 +383,11 @@ const INFINITE: i32 = 1 << 24;
 /// 1/256 disc: the shallow search's value alone orders worse than with the fastest-first
 /// rule mixed in (FFO #40–#49: 35.0 s at 1 disc a reply, 38.3 s at ½, 40.9 s at 4). With
 /// the model of 2026-12-03 still the best: 746.8 M nodes at 1 disc, 805.6 M at ½, 781.1 M
-/// at ¾, 745.6 M at 1½, 753.0 M at 2.
-const MOBILITY_WEIGHT: i32 = SCALE;
+/// at ¾, 745.6 M at 1½, 753.0 M at 2. Since the shallow searches start at 18 empties,
+/// 1½ (one thread, Intel 207): #50–#53 2.581 G → 2.436 G nodes and 92.6 s → 82.7 s
+/// (alternating), #40–#49 714.1 M → 718.9 M; at ¾ 2.790 G and 740.1 M, at 2 2.461 G and
+/// 736.3 M; at 2½ #40–#49 754.2 M.
+const MOBILITY_WEIGHT: i32 = SCALE * 3 / 2;
 
 /// From this many empties the exact search starts from the score a midgame search (with
 /// Multi-ProbCut) expects rather than from 0: MTD(f) then needs about two null-window
