@@ -336,15 +336,15 @@ fn move_key(
 /// `None`), a move's fastest-first key adds [`evaluation_key`]: the learned evaluation of
 /// the position after it breaks the near ties of the replies. One thread, Intel 207, with
 /// one-ply ordering searches at 16 and 17 empties then: FFO #40–#49 took 762.4 M nodes
-/// without it, 689.7 M from 14 empties, 664.2 M from 13,
-/// 647.2 M from 12, 632.9 M from 11; the evaluations cost much of what the nodes saved,
-/// more the lower they go: #50–#53 (2.894 G nodes, 96.0 s without; one run each)
-/// −5.6 % nodes and −2.9 % time from 15, −9.0 % and −2.7 % from 14, −12.1 % and −1.5 % from
-/// 13, −13.9 % and +1.8 % from 12.
+/// without it, 689.7 M from 14 empties, 664.2 M from 13, 647.2 M from 12, 632.9 M from 11;
+/// the evaluations cost much of what the nodes saved, more the lower they go: #50–#53
+/// (2.894 G nodes, 96.0 s without; one run each) −5.6 % nodes and −2.9 % time from 15,
+/// −9.0 % and −2.7 % from 14, −12.1 % and −1.5 % from 13, −13.9 % and +1.8 % from 12.
 const EVAL_KEY_EMPTIES: u32 = 14;
 
 /// What a disc of the learned evaluation adds to a fastest-first key: 3/16 of a reply
-/// ([`REPLY_KEY`]), a tie-breaker (from 18 empties a shallow search's disc weighs a reply).
+/// ([`REPLY_KEY`]), a tie-breaker (from 18 empties a reply weighs 1½ discs of a shallow
+/// search, [`MOBILITY_WEIGHT`]).
 /// FFO #40–#49, from 11 empties: 650.1 M nodes at 3/32, 638.4 M at 1/8, 632.9 M at 3/16;
 /// from 13: 669.7 M at 1/8, 664.2 M at 3/16, 666.8 M at 1/4. (The patterns without the
 /// whole-board terms, from 11: 677.1 M at 1/16, 659.6 M at 1/8, 743.3 M at 1/4, 992.7 M at
@@ -384,8 +384,8 @@ const INFINITE: i32 = 1 << 24;
 /// rule mixed in (FFO #40–#49: 35.0 s at 1 disc a reply, 38.3 s at ½, 40.9 s at 4). With
 /// the model of 2026-12-03 still the best: 746.8 M nodes at 1 disc, 805.6 M at ½, 781.1 M
 /// at ¾, 745.6 M at 1½, 753.0 M at 2. Since the shallow searches start at 18 empties,
-/// 1½ (one thread, Intel 207): #50–#53 2.581 G → 2.436 G nodes and 92.6 s → 82.7 s
-/// (alternating), #40–#49 714.1 M → 718.9 M; at ¾ 2.790 G and 740.1 M, at 2 2.461 G and
+/// 1½ (one thread, Intel 207): #50–#53 2.581 G → 2.436 G nodes and 92.6 s → 82.7 s (one
+/// run each), #40–#49 714.1 M → 718.9 M; at ¾ 2.790 G and 740.1 M, at 2 2.461 G and
 /// 736.3 M; at 2½ #40–#49 754.2 M.
 const MOBILITY_WEIGHT: i32 = SCALE * 3 / 2;
 
