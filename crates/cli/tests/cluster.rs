@@ -8,6 +8,7 @@ mod common;
 use std::net::TcpListener;
 use std::path::Path;
 use std::process::{Child, Command, Output, Stdio};
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{Duration, Instant};
 
 /// The processes of one run, killed (by their PIDs) if the test ends before they do.
@@ -87,17 +88,33 @@ impl Run {
 fn hostfile(dir: &Path, processes: usize) -> std::path::PathBuf {
     let hostfile = dir.join("hosts.txt");
     let hosts: Vec<String> = (0..processes)
-        .map(|_| {
-            let port = TcpListener::bind("127.0.0.1:0")
-                .unwrap()
-                .local_addr()
-                .unwrap()
-                .port();
-            format!("127.0.0.1:{port}")
-        })
+        .map(|_| format!("127.0.0.1:{}", free_port()))
         .collect();
     std::fs::write(&hostfile, hosts.join("\n") + "\n").unwrap();
     hostfile
+}
+
+/// A port nothing listens on, for a cluster process to bind later. Not the kernel's pick
+/// (`bind` to port 0): that is an ephemeral port (32768 and up on Linux), which any
+/// outgoing connection on the machine, or another test's pick, can take between the pick
+/// and the cluster's bind, and which a retried connect can even reach from itself. These
+/// come from below that range, each port once in this test binary (the counter), spread by
+/// the process id so two test runs on one machine seldom meet; a port in use is skipped.
+fn free_port() -> u16 {
+    static NEXT: AtomicU32 = AtomicU32::new(0);
+    const FIRST: u32 = 20_000;
+    const COUNT: u32 = 12_000;
+    loop {
+        let offset = NEXT.fetch_add(1, Ordering::Relaxed);
+        assert!(
+            offset < COUNT,
+            "no free port left below the ephemeral range"
+        );
+        let port = (FIRST + (std::process::id().wrapping_mul(97) + offset) % COUNT) as u16;
+        if TcpListener::bind(("127.0.0.1", port)).is_ok() {
+            return port;
+        }
+    }
 }
 
 /// `gamelab ARGS --cluster -- -n PROCESSES -p INDEX -h HOSTFILE`, run in `dir`.
