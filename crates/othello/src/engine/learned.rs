@@ -109,6 +109,33 @@ impl PatternModel {
     /// in the caller's build.
     #[inline(always)]
     pub fn evaluate_features(&self, k: impl Kernel, features: &Features, p: u64, o: u64) -> i32 {
+        self.evaluate_with(k, features, p, o, || k.legal_moves(p, o))
+    }
+
+    /// [`PatternModel::evaluate_features`] when the caller has the mover's legal moves,
+    /// `p_moves`, at hand already (a move's key counts them as the opponent's replies).
+    #[inline(always)]
+    pub fn evaluate_knowing_moves(
+        &self,
+        k: impl Kernel,
+        features: &Features,
+        p: u64,
+        o: u64,
+        p_moves: u64,
+    ) -> i32 {
+        self.evaluate_with(k, features, p, o, || p_moves)
+    }
+
+    /// The evaluation, the mover's moves counted by `p_moves` only if a term needs them.
+    #[inline(always)]
+    fn evaluate_with(
+        &self,
+        k: impl Kernel,
+        features: &Features,
+        p: u64,
+        o: u64,
+        p_moves: impl FnOnce() -> u64,
+    ) -> i32 {
         let s = stage(64 - (p | o).count_ones());
         let weights: &[i16; EVAL_LEN] = &self.merged[s];
         let offsets = lookup_offsets();
@@ -128,7 +155,7 @@ impl PatternModel {
         const _: () = assert!(LOOKUP_LANES == 48, "one term a lane below");
         // The whole-board terms' tables sit in the same array, after the patterns'.
         let terms: i32 = if self.terms {
-            term_features(p, o, k.legal_moves(p, o), k.legal_moves(o, p))
+            term_features(p, o, p_moves(), k.legal_moves(o, p))
                 .iter()
                 .map(|&t| i32::from(weights[t as usize]))
                 .sum()

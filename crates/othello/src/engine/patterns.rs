@@ -565,31 +565,69 @@ struct Places([u16; LOOKUP_LANES]);
 /// [`Layout::lookup_places`] in memory once, for the loops that read it at run time.
 static LOOKUP_PLACES: [Places; 64] = LAYOUT.lookup_places;
 
-#[inline(always)]
-fn add_into(acc: &mut [u16; LOOKUP_LANES], v: &[u16; LOOKUP_LANES], times: u16) {
-    for (a, &x) in acc.iter_mut().zip(v) {
-        *a = a.wrapping_add(x.wrapping_mul(times));
+/// Every square's place values summed.
+static ALL_PLACES: Places = {
+    let mut all = [0u16; LOOKUP_LANES];
+    let mut s = 0;
+    while s < 64 {
+        let mut i = 0;
+        while i < LOOKUP_LANES {
+            all[i] = all[i].wrapping_add(LAYOUT.lookup_places[s].0[i]);
+            i += 1;
+        }
+        s += 1;
     }
+    Places(all)
+};
+
+/// The place values of the squares of `squares`, summed.
+#[inline(always)]
+fn sum_of_places(squares: u64) -> [u16; LOOKUP_LANES] {
+    let mut sum = [0u16; LOOKUP_LANES];
+    let mut bits = squares;
+    while bits != 0 {
+        let s = bits.trailing_zeros() as usize;
+        bits &= bits - 1;
+        for (a, &x) in sum.iter_mut().zip(&LOOKUP_PLACES[s].0) {
+            *a = a.wrapping_add(x);
+        }
+    }
+    sum
 }
 
 impl Features {
     /// The features of the position where the side to move has `p` and the other side `o`.
     pub fn new(p: u64, o: u64) -> Features {
-        let mut f = Features {
-            mover: [0; LOOKUP_LANES],
-            other: [0; LOOKUP_LANES],
+        // Each side's place values summed once: the mover's indices are Σp + 2·Σo, the
+        // other side's 2·Σp + Σo. Near the end the side with more discs is summed the
+        // short way, from the empties: every square is empty or holds a disc of one side.
+        let empty = !(p | o);
+        let p_fewer = p.count_ones() <= o.count_ones();
+        let (fewer, more) = if p_fewer { (p, o) } else { (o, p) };
+        let fewer_sum = sum_of_places(fewer);
+        let more_sum = if more.count_ones() <= empty.count_ones() {
+            sum_of_places(more)
+        } else {
+            let empty_sum = sum_of_places(empty);
+            std::array::from_fn(|i| {
+                ALL_PLACES.0[i]
+                    .wrapping_sub(empty_sum[i])
+                    .wrapping_sub(fewer_sum[i])
+            })
         };
-        for (discs, mine) in [(p, true), (o, false)] {
-            let mut bits = discs;
-            while bits != 0 {
-                let s = bits.trailing_zeros() as usize;
-                bits &= bits - 1;
-                let places = &LOOKUP_PLACES[s].0;
-                add_into(&mut f.mover, places, if mine { 1 } else { 2 });
-                add_into(&mut f.other, places, if mine { 2 } else { 1 });
-            }
+        let (p_sum, o_sum) = if p_fewer {
+            (fewer_sum, more_sum)
+        } else {
+            (more_sum, fewer_sum)
+        };
+        // Wrapping arithmetic is exact here: every true index fits in a u16.
+        let weighted = |once: &[u16; LOOKUP_LANES], twice: &[u16; LOOKUP_LANES]| {
+            std::array::from_fn(|i| once[i].wrapping_add(twice[i].wrapping_mul(2)))
+        };
+        Features {
+            mover: weighted(&p_sum, &o_sum),
+            other: weighted(&o_sum, &p_sum),
         }
-        f
     }
 
     /// The features after the side to move fills `sq` and turns the discs of `flipped`;
@@ -597,13 +635,7 @@ impl Features {
     // Always inlined, so that each build of the searches makes its own vector code of it.
     #[inline(always)]
     pub fn play(&self, sq: u32, flipped: u64) -> Features {
-        let mut turned = [0u16; LOOKUP_LANES];
-        let mut bits = flipped;
-        while bits != 0 {
-            let s = bits.trailing_zeros() as usize;
-            bits &= bits - 1;
-            add_into(&mut turned, &LOOKUP_PLACES[s].0, 1);
-        }
+        let turned = sum_of_places(flipped);
         let placed = &LOOKUP_PLACES[sq as usize].0;
         let mut next = self.pass();
         // The mover's disc (1 in its view, 2 in the other's) on the filled square and on

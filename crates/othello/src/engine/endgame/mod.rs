@@ -157,7 +157,12 @@ const REPLY_KEY: i32 = 1024;
 /// twice.
 #[inline(always)]
 fn replies(k: impl Kernel, me: u64, opp: u64) -> i32 {
-    let replies = k.legal_moves(opp, me);
+    count_replies(k.legal_moves(opp, me))
+}
+
+/// The opponent's `replies` counted as [`replies`] does.
+#[inline(always)]
+fn count_replies(replies: u64) -> i32 {
     (replies.count_ones() + (replies & CORNERS).count_ones()) as i32
 }
 
@@ -352,8 +357,8 @@ const EVAL_KEY_EMPTIES: u32 = 14;
 const EVAL_KEY: i32 = 192;
 
 /// The evaluation part of a move's key (see [`EVAL_KEY_EMPTIES`]): the learned evaluation
-/// of the position after it for the opponent (`opp` to move, `after` its features), lower
-/// for the moves that look better for the mover.
+/// of the position after it for the opponent (`opp` to move, `after` its features,
+/// `replies` its moves), lower for the moves that look better for the mover.
 #[inline(always)]
 fn evaluation_key(
     k: impl Kernel,
@@ -361,8 +366,9 @@ fn evaluation_key(
     after: &Features,
     opp: u64,
     me: u64,
+    replies: u64,
 ) -> i32 {
-    model.evaluate_features(k, after, opp, me) * EVAL_KEY / SCALE
+    model.evaluate_knowing_moves(k, after, opp, me, replies) * EVAL_KEY / SCALE
 }
 
 /// See where [`nws_node`] keys its moves.
@@ -970,7 +976,8 @@ pub(crate) fn nws_node(
                 w.nodes += shallow.nodes;
                 key
             } else {
-                let replies = replies(k, np, no);
+                let reply_moves = k.legal_moves(no, np);
+                let replies = count_replies(reply_moves);
                 // A move that leaves the opponent at most one reply (not a corner) is
                 // searched at once (as Egaroucid does): it is likely best, and its search
                 // is small. About 1 % faster, +1.1 % nodes (one thread, alternating runs:
@@ -990,7 +997,7 @@ pub(crate) fn nws_node(
                     REPLY_KEY * replies - SQUARE_VALUE[sq as usize]
                 } else if let Some(nf) = &features {
                     weight_of_replies(replies, np, no, sq)
-                        + evaluation_key(k, w.model, &nf.play(sq, f), no, np)
+                        + evaluation_key(k, w.model, &nf.play(sq, f), no, np, reply_moves)
                 } else {
                     weight_of_replies(replies, np, no, sq)
                 }
@@ -1659,9 +1666,9 @@ mod tests {
 
     #[test]
     fn the_evaluation_keys_put_first_the_moves_the_evaluation_prefers() {
-        // Each move's key from the node's features played on is the evaluation, read
-        // afresh, of the position after it for the opponent: lower where the mover's
-        // evaluation is higher.
+        // Each move's key from the node's features played on and the opponent's replies is
+        // the evaluation, read afresh, of the position after it for the opponent: lower
+        // where the mover's evaluation is higher.
         let model = shipped();
         for game in 0..20 {
             let pos = played_at_random(23, game, EVAL_KEY_EMPTIES + game as u32 % 2);
@@ -1671,7 +1678,9 @@ mod tests {
                 let s = sq.index() as u32;
                 let f = crate::rules::bits::flips(p, o, s);
                 let (me, opp) = (p | f | 1 << s, o & !f);
-                let key = evaluation_key(kernel::Portable, &model, &features.play(s, f), opp, me);
+                let replies = crate::rules::bits::legal_moves(opp, me);
+                let after = features.play(s, f);
+                let key = evaluation_key(kernel::Portable, &model, &after, opp, me, replies);
                 let for_the_mover = -model.evaluate(opp, me);
                 assert_eq!(key, -for_the_mover * EVAL_KEY / SCALE, "{pos} {sq}");
             }
