@@ -345,6 +345,9 @@ fn move_key(
 /// the evaluations cost much of what the nodes saved, more the lower they go: #50–#53
 /// (2.894 G nodes, 96.0 s without; one run each) −5.6 % nodes and −2.9 % time from 15,
 /// −9.0 % and −2.7 % from 14, −12.1 % and −1.5 % from 13, −13.9 % and +1.8 % from 12.
+/// With the keys as they are now (the evaluation cheaper, the ordering searches from 18),
+/// from 13 rather than 14: #50–#53 2.352 G nodes against 2.436 G, but 80.6 and 80.6 s
+/// against 79.0 and 80.4 s (alternating runs).
 const EVAL_KEY_EMPTIES: u32 = 14;
 
 /// What a disc of the learned evaluation adds to a fastest-first key: 3/16 of a reply
