@@ -115,7 +115,7 @@ impl PatternModel {
     /// [`PatternModel::evaluate_features`] when the caller has the mover's legal moves,
     /// `p_moves`, at hand already (a move's key counts them as the opponent's replies).
     #[inline(always)]
-    pub fn evaluate_knowing_moves(
+    pub(crate) fn evaluate_knowing_moves(
         &self,
         k: impl Kernel,
         features: &Features,
