@@ -998,11 +998,11 @@ pub(crate) fn nws_node(
                 }
                 if empties < REPLIES_ONLY_EMPTIES {
                     REPLY_KEY * replies - SQUARE_VALUE[sq as usize]
-                } else if let Some(nf) = &features {
-                    weight_of_replies(replies, np, no, sq)
-                        + evaluation_key(k, w.model, &nf.play(sq, f), no, np, reply_moves)
                 } else {
                     weight_of_replies(replies, np, no, sq)
+                        + features.as_ref().map_or(0, |nf| {
+                            evaluation_key(k, w.model, &nf.play(sq, f), no, np, reply_moves)
+                        })
                 }
             };
             i += 1;
