@@ -549,9 +549,10 @@ impl Analyst<Othello> for Engine {
     /// Every move valued at levels 1, 2, … up to [`MAX_LEVEL`], each searched as
     /// `level=N`'s [`Analyst::move_scores`] searches it (the position after the move N − 1
     /// plies deep, exactly from [`exact_reach`] empties), on one table kept from level to
-    /// level so that each level's search is ordered by the last's: an inexact value may
-    /// differ a little from a fresh `level=N`'s (11 of 670 did, 20-ply random
-    /// positions), exact ones never. A move whose value is exact is searched no more.
+    /// level, so that each level's search starts from the last's result and depth: an
+    /// inexact value may differ a little from a fresh `level=N`'s (11 of 670 did, 20-ply
+    /// random positions, when each level's search still began at depth 1; not measured
+    /// since), exact ones never. A move whose value is exact is searched no more.
     /// Within the engine's `time` when it has one.
     fn deepen_move_scores(
         &mut self,

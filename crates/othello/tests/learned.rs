@@ -388,6 +388,43 @@ fn a_stopped_search_is_not_kept_as_the_levels_answer() {
     assert_eq!(whole.best, fresh.analyse(&pos).best);
 }
 
+/// A searcher that has searched a position keeps the result in hand: asked again with
+/// no time at all, it answers with that search's move and depth rather than with what
+/// its first iterations reach (time zero: every reading of the clock says the time is up,
+/// on any machine).
+#[test]
+fn a_search_starts_from_what_its_table_knows_of_the_position() {
+    let mut rng = game_rng(5, 0, Side::First);
+    let pos = random_position(&mut rng, 24);
+    let no_time = Limits {
+        time: Some(std::time::Duration::ZERO),
+        ..Limits::to_depth(20)
+    };
+    let mut searcher = Searcher::new(shipped());
+    searcher.set_threads(1);
+    let fresh = searcher.search(&pos, no_time);
+    assert!(fresh.depth < 8, "a fresh table starts from depth 1");
+    let deep = searcher.search(&pos, Limits::to_depth(8));
+    let hurried = searcher.search(&pos, no_time);
+    assert_eq!(
+        (hurried.best, hurried.depth, &hurried.pv[..1]),
+        (deep.best, 8, &deep.pv[..1])
+    );
+    // Deepening goes on from there: the same line as a search to that depth on its
+    // own table, in fewer nodes.
+    let deeper = searcher.search(&pos, Limits::to_depth(9));
+    let mut alone = Searcher::new(shipped());
+    alone.set_threads(1);
+    let alone = alone.search(&pos, Limits::to_depth(9));
+    assert_eq!(deeper.depth, 9);
+    assert!(
+        deeper.nodes < alone.nodes,
+        "{} {}",
+        deeper.nodes,
+        alone.nodes
+    );
+}
+
 #[test]
 fn probcut_cuts_nodes_deterministically_and_never_touches_exact_scores() {
     let model = shipped();
