@@ -410,8 +410,8 @@ fn a_search_starts_from_what_its_table_knows_of_the_position() {
         (hurried.best, hurried.depth, &hurried.pv[..1]),
         (deep.best, 8, &deep.pv[..1])
     );
-    // Deepening goes on from there: the same line as a search to that depth on its
-    // own table, in fewer nodes.
+    // Deepening goes on from there, in fewer nodes than a search to that depth on a
+    // table of its own.
     let deeper = searcher.search(&pos, Limits::to_depth(9));
     let mut alone = Searcher::new(shipped());
     alone.set_threads(1);

@@ -604,13 +604,15 @@ impl Midgame {
         let mut guess = self.evaluate(p, o).clamp(lo + 1, hi - 1);
         // A table kept from the game's earlier moves may know this position already: the
         // search then starts with that result in hand and deepens from the ply after it.
-        let (mut result, mut start) = (None, 1);
-        if let Some((earlier, value)) = self.earlier_result(p, o, max_depth, started) {
-            guess = value.clamp(lo + 1, hi - 1);
-            start = (earlier.depth + 1).min(max_depth);
-            result = Some(earlier);
-        }
-        let mut searched = false;
+        let earlier = self.earlier_result(p, o, max_depth);
+        let start = match &earlier {
+            Some((known, value)) => {
+                guess = (*value).clamp(lo + 1, hi - 1);
+                (known.depth + 1).min(max_depth)
+            }
+            None => 1,
+        };
+        let mut result = None;
         for depth in start..=max_depth {
             // Aspiration: a window around the last iteration's value, widened on failure.
             // Around an evaluation it stays within the evaluations' range, so that it asks
@@ -645,6 +647,7 @@ impl Midgame {
             if let Some(longer) = limits.unsettled {
                 let settled = result
                     .as_ref()
+                    .or(earlier.as_ref().map(|(known, _)| known))
                     .is_some_and(|r: &SearchResult| r.best == best);
                 let until = if settled {
                     limits.time.unwrap_or(longer)
@@ -653,7 +656,6 @@ impl Midgame {
                 };
                 self.cutoff = Cutoff::new(Some(started + until), self.stop.clone());
             }
-            searched = true;
             result = Some(SearchResult {
                 best,
                 score: to_discs(value),
@@ -667,10 +669,14 @@ impl Midgame {
                 break;
             }
         }
-        if !searched && let Some(earlier) = &mut result {
-            earlier.nodes = self.nodes;
-            earlier.elapsed = started.elapsed();
-        }
+        // No new iteration finished: the earlier search's result, at this one's cost.
+        let result = result.or_else(|| {
+            earlier.map(|(known, _)| SearchResult {
+                nodes: self.nodes,
+                elapsed: started.elapsed(),
+                ..known
+            })
+        });
         // Even a time limit too short for depth 1 answers: with the first legal move.
         result.unwrap_or_else(|| {
             let legal = legal_moves(p, o);
@@ -851,7 +857,8 @@ impl Midgame {
 
     /// What an earlier search left in the table for the root (p, o) of an unbounded search
     /// to `max_depth`: its move, value (a bound when that search only bounded it) and
-    /// depth as a result, and the value in internal units; `None` when the table does not
+    /// depth as a result (its nodes and time this search's to fill in), and the value in
+    /// internal units; `None` when the table does not
     /// know the position or its move is not legal there (a key's collision). The
     /// iterations up to that depth would mostly read the table back, and a search with the
     /// result in hand need not finish the next one to answer. `cargo run --release -p
@@ -859,13 +866,7 @@ impl Midgame {
     /// positions, two runs): a table kept from move to move reached 1.40 and 1.44 plies
     /// deeper than a fresh one, against 0.97 and 1.02 when every search started at depth 1
     /// (RESULTS.md).
-    fn earlier_result(
-        &self,
-        p: u64,
-        o: u64,
-        max_depth: u32,
-        started: Instant,
-    ) -> Option<(SearchResult, i32)> {
+    fn earlier_result(&self, p: u64, o: u64, max_depth: u32) -> Option<(SearchResult, i32)> {
         if self.window != (-INFINITY, INFINITY) {
             return None;
         }
@@ -887,7 +888,7 @@ impl Midgame {
             exact: false,
             nodes: 0,
             pv,
-            elapsed: started.elapsed(),
+            elapsed: Duration::ZERO,
         };
         Some((result, e.value))
     }
