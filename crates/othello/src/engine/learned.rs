@@ -4,6 +4,19 @@
 //!
 //! Values are in 1/256 of a disc, from the side to move's point of view: the model predicts
 //! the final disc difference under good play.
+//!
+//! ```
+//! use gamelab_othello::Othello;
+//! use gamelab_othello::learned::{SCALE, shipped};
+//!
+//! let model = shipped();
+//! let (p, o) = Othello::new().discs();
+//! // The start is symmetric: each side's view of it is the other's.
+//! let value = model.evaluate(p, o);
+//! assert_eq!(value, model.evaluate(p.swap_bytes(), o.swap_bytes()));
+//! // A few discs either way, not a won game.
+//! assert!(value.abs() < 4 * SCALE);
+//! ```
 
 use std::path::Path;
 use std::sync::{Arc, OnceLock};
@@ -23,6 +36,17 @@ const MAGIC: &[u8; 8] = b"GLOPAT01";
 pub const MAX_MODEL_BYTES: u64 = 64 << 20;
 
 /// The stage of a position with `empties` empty squares (60 at the start).
+///
+/// ```
+/// use gamelab_othello::learned::{STAGES, stage};
+///
+/// assert_eq!(stage(60), 0);
+/// assert_eq!(stage(57), 0);
+/// assert_eq!(stage(56), 1);
+/// // The last stage takes the last four empties and a finished board.
+/// assert_eq!(stage(4), STAGES - 1);
+/// assert_eq!(stage(0), STAGES - 1);
+/// ```
 #[inline]
 pub fn stage(empties: u32) -> usize {
     ((60u32.saturating_sub(empties)) / 4).min(STAGES as u32 - 1) as usize
@@ -70,6 +94,21 @@ impl PatternModel {
     /// A model from fitted weights in discs (`weights[stage]` has every table's entries at
     /// their offsets, [`offsets`]`().1` of them); weights beyond ±[`MAX_WEIGHT`] (64
     /// discs) are clamped.
+    ///
+    /// ```
+    /// use gamelab_othello::Othello;
+    /// use gamelab_othello::learned::{PatternModel, SCALE, STAGES};
+    /// use gamelab_othello::patterns::offsets;
+    ///
+    /// // Every weight zero, each stage's intercept its number of discs: the value of
+    /// // every position of a stage is its intercept, whatever its discs.
+    /// let biases: Vec<f64> = (0..STAGES).map(|s| s as f64).collect();
+    /// let model = PatternModel::from_discs(&biases, &vec![vec![0.0; offsets().1]; STAGES]);
+    /// let (p, o) = Othello::new().discs();
+    /// assert_eq!(model.evaluate(p, o), 0);
+    /// // Rank 1 filled too: 12 discs, 52 empties, stage 2.
+    /// assert_eq!(model.evaluate(p | 0xff, o), 2 * SCALE);
+    /// ```
     pub fn from_discs(biases: &[f64], weights: &[Vec<f64>]) -> PatternModel {
         let limit = f64::from(MAX_WEIGHT);
         let quantise = |x: f64| (x * f64::from(SCALE)).round().clamp(-limit, limit) as i16;
@@ -99,6 +138,16 @@ impl PatternModel {
     }
 
     /// The value of a position (the mover's discs `p`, the opponent's `o`) in 1/256 disc.
+    ///
+    /// ```
+    /// use gamelab_othello::learned::{SCALE, shipped};
+    ///
+    /// // Files a and h and rank 1 (all four corners among them) against the
+    /// // middle 4×4 block: a large lead for the side with the edges, whichever moves.
+    /// let (edges, middle) = (0x8181_8181_8181_81ff, 0x0000_3c3c_3c3c_0000);
+    /// assert!(shipped().evaluate(edges, middle) > 16 * SCALE);
+    /// assert!(shipped().evaluate(middle, edges) < -16 * SCALE);
+    /// ```
     #[inline]
     pub fn evaluate(&self, p: u64, o: u64) -> i32 {
         self.evaluate_features(Portable, &Features::new(p, o), p, o)
@@ -107,6 +156,25 @@ impl PatternModel {
     /// The value, in 1/256 disc, of the position `p`, `o` whose pattern features (kept up
     /// to date move by move) are `features`; `k` counts the moves of the mobility terms,
     /// in the caller's build.
+    ///
+    /// ```
+    /// use gamelab_othello::kernel::Portable;
+    /// use gamelab_othello::learned::shipped;
+    /// use gamelab_othello::patterns::Features;
+    /// use gamelab_othello::{Othello, Square};
+    ///
+    /// let start = Othello::new();
+    /// let (p, o) = start.discs();
+    /// // d3: the mover's disc on d3 turns d4.
+    /// let d3 = Square::parse("d3").unwrap().index() as u32;
+    /// let flipped = Square::parse("d4").unwrap().bit();
+    /// let after = Features::new(p, o).play(d3, flipped);
+    /// // The other side is to move: its discs first.
+    /// let (np, no) = (o & !flipped, p | flipped | 1 << d3);
+    /// let model = shipped();
+    /// assert_eq!(after, Features::new(np, no));
+    /// assert_eq!(model.evaluate_features(Portable, &after, np, no), model.evaluate(np, no));
+    /// ```
     #[inline(always)]
     pub fn evaluate_features(&self, k: impl Kernel, features: &Features, p: u64, o: u64) -> i32 {
         self.evaluate_with(k, features, p, o, || k.legal_moves(p, o))
@@ -168,7 +236,25 @@ impl PatternModel {
                 26 27 28 29 30 31 32 33 34 35 36 37 38 39 40 41 42 43 44 45 46 47)
     }
 
-    /// The value, in 1/256 disc, of a position of stage `s` given its features.
+    /// The value, in 1/256 disc, of a position of stage `s` given its features (as
+    /// [`crate::patterns::features`] lists them: what the fit sees), the same as
+    /// [`PatternModel::evaluate`]'s.
+    ///
+    /// ```
+    /// use gamelab_othello::Othello;
+    /// use gamelab_othello::learned::{shipped, stage};
+    /// use gamelab_othello::patterns::features;
+    ///
+    /// let pos = Othello::new();
+    /// let (p, o) = pos.discs();
+    /// let mut listed = Vec::new();
+    /// features(p, o, &mut listed);
+    /// let model = shipped();
+    /// assert_eq!(
+    ///     model.value_of_features(stage(pos.empties()), &listed),
+    ///     model.evaluate(p, o)
+    /// );
+    /// ```
     pub fn value_of_features(&self, s: usize, features: &[u32]) -> i32 {
         let weights = &self.weights[s];
         self.biases[s]
@@ -180,6 +266,13 @@ impl PatternModel {
 
     /// The file form: magic, pattern-set id, stage count, table length, then per stage the
     /// intercept (i32) and the weights (i16), little-endian, compressed with zstd.
+    ///
+    /// ```
+    /// use gamelab_othello::learned::{PatternModel, shipped};
+    ///
+    /// let bytes = shipped().to_bytes();
+    /// assert_eq!(PatternModel::from_bytes(&bytes).unwrap(), *shipped());
+    /// ```
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut raw = Vec::new();
         raw.extend_from_slice(MAGIC);
@@ -195,7 +288,17 @@ impl PatternModel {
         zstd::encode_all(&raw[..], 19).expect("compressing into memory cannot fail")
     }
 
-    /// Reads the file form back, checking everything.
+    /// Reads the file form back, checking everything: a file of another pattern set, with
+    /// too few or too many weights, or weights beyond ±[`MAX_WEIGHT`] is refused.
+    ///
+    /// ```
+    /// use gamelab_othello::learned::{PatternModel, shipped};
+    ///
+    /// let bytes = shipped().to_bytes();
+    /// let err = PatternModel::from_bytes(&bytes[..bytes.len() / 2]).unwrap_err();
+    /// assert!(err.to_string().starts_with("not a gamelab Othello pattern model"));
+    /// assert!(PatternModel::from_bytes(b"GLOPAT01").is_err());
+    /// ```
     pub fn from_bytes(bytes: &[u8]) -> Result<PatternModel, ModelError> {
         let bad = |reason: &str| {
             ModelError::Format(format!("not a gamelab Othello pattern model: {reason}"))
@@ -257,6 +360,20 @@ impl PatternModel {
         Ok(PatternModel::new(biases, weights))
     }
 
+    /// Writes the file form to `path` by [`gamelab_core::files::write_atomically`]: a
+    /// failure or a kill leaves the old file whole or the new one (at worst with a
+    /// complete copy `.NAME.XXXXXX` beside it, which the next write removes).
+    ///
+    /// ```
+    /// use gamelab_othello::learned::{PatternModel, shipped};
+    ///
+    /// let dir = std::env::temp_dir().join(format!("gamelab-doc-{}", std::process::id()));
+    /// std::fs::create_dir_all(&dir).unwrap();
+    /// let path = dir.join("patterns.glopat");
+    /// shipped().save(&path).unwrap();
+    /// assert_eq!(PatternModel::load(&path).unwrap(), *shipped());
+    /// std::fs::remove_dir_all(&dir).unwrap();
+    /// ```
     pub fn save(&self, path: &Path) -> Result<(), ModelError> {
         gamelab_core::files::write_atomically(path, |w| w.write_all(&self.to_bytes())).map_err(
             |e| ModelError::Io {
@@ -266,7 +383,15 @@ impl PatternModel {
         )
     }
 
-    /// Reads a model file of at most [`MAX_MODEL_BYTES`].
+    /// Reads a model file of at most [`MAX_MODEL_BYTES`]; the error names the file.
+    ///
+    /// ```
+    /// use std::path::Path;
+    /// use gamelab_othello::learned::PatternModel;
+    ///
+    /// let err = PatternModel::load(Path::new("no/such/model.glopat")).unwrap_err();
+    /// assert!(err.to_string().starts_with("no/such/model.glopat: "));
+    /// ```
     pub fn load(path: &Path) -> Result<PatternModel, ModelError> {
         let p = path.display().to_string();
         let bytes = gamelab_core::files::read_regular(path, MAX_MODEL_BYTES).map_err(|e| {
@@ -283,7 +408,14 @@ impl PatternModel {
 }
 
 /// The model that ships with gamelab, fitted by `gamelab train-patterns` (see
-/// `crates/othello/MODEL.md`), unpacked once.
+/// `crates/othello/MODEL.md`), unpacked once: every call shares it.
+///
+/// ```
+/// use std::sync::Arc;
+/// use gamelab_othello::learned::shipped;
+///
+/// assert!(Arc::ptr_eq(&shipped(), &shipped()));
+/// ```
 pub fn shipped() -> Arc<PatternModel> {
     static MODEL: OnceLock<Arc<PatternModel>> = OnceLock::new();
     MODEL
