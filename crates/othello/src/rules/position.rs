@@ -9,23 +9,51 @@ use crate::rules::bits;
 use crate::rules::kernel::Kernel;
 
 /// A square, `a1` … `h8`: bit 8·rank + file.
+///
+/// ```
+/// use gamelab_othello::Square;
+///
+/// let d3 = Square::parse("d3").unwrap();
+/// assert_eq!(d3.index(), 2 * 8 + 3);
+/// assert_eq!(d3.bit(), 1 << 19);
+/// assert_eq!(Square::from_index(19), Some(d3));
+/// assert_eq!(d3.to_string(), "d3");
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Square(u8);
 
 impl Square {
+    /// The square of bit `i`, `None` from 64 up.
+    ///
+    /// ```
+    /// use gamelab_othello::Square;
+    ///
+    /// assert_eq!(Square::from_index(63).unwrap().to_string(), "h8");
+    /// assert_eq!(Square::from_index(64), None);
+    /// ```
     pub fn from_index(i: usize) -> Option<Square> {
         (i < 64).then_some(Square(i as u8))
     }
 
+    /// Its bit's index, 0 (`a1`) to 63 (`h8`).
     pub fn index(self) -> usize {
         self.0 as usize
     }
 
+    /// Its bit in a bitboard.
     pub fn bit(self) -> u64 {
         1 << self.0
     }
 
-    /// Reads `d3` (either case).
+    /// Reads `d3` (either case, surrounding blanks ignored); `None` for anything else.
+    ///
+    /// ```
+    /// use gamelab_othello::Square;
+    ///
+    /// assert_eq!(Square::parse(" H8 "), Square::from_index(63));
+    /// assert_eq!(Square::parse("i1"), None);
+    /// assert_eq!(Square::parse("d"), None);
+    /// ```
     pub fn parse(text: &str) -> Option<Square> {
         let b = text.trim().as_bytes();
         if b.len() != 2 {
@@ -99,7 +127,19 @@ pub enum OthelloError {
 /// Moves of one position: at most 33 legal squares are known in Othello; 64 is safe.
 pub type Moves = ArrayVec<Move, 64>;
 
-/// An Othello position: the side to move's discs and the opponent's as bitboards.
+/// An Othello position: the side to move's discs and the opponent's as bitboards, with
+/// the moves that led to it (to take them back).
+///
+/// ```
+/// use gamelab_core::Game;
+/// use gamelab_othello::{Move, Othello, Square};
+///
+/// let mut pos = Othello::new();
+/// assert_eq!(pos.legal_moves().len(), 4);
+/// pos.play(Move::Place(Square::parse("f5").unwrap())).unwrap();
+/// assert_eq!(pos.counts(), (4, 1));
+/// assert!(pos.play(Move::Place(Square::parse("a1").unwrap())).is_err());
+/// ```
 #[derive(Clone)]
 pub struct Othello {
     player: u64,
@@ -118,11 +158,28 @@ const START_WHITE: u64 = 1 << 27 | 1 << 36; // d4, e5
 
 impl Othello {
     /// The standard start: d5 and e4 black, d4 and e5 white, black to move.
+    ///
+    /// ```
+    /// use gamelab_othello::Othello;
+    ///
+    /// let start = Othello::new();
+    /// assert!(start.black_to_move());
+    /// assert_eq!((start.empties(), start.counts()), (60, (2, 2)));
+    /// ```
     pub fn new() -> Othello {
         Othello::from_discs(START_BLACK, START_WHITE, true)
     }
 
-    /// A position from black's and white's discs and the side to move.
+    /// A position from black's and white's discs (no square in both) and the side to
+    /// move.
+    ///
+    /// ```
+    /// use gamelab_othello::Othello;
+    ///
+    /// let start = Othello::new();
+    /// let white_first = Othello::from_discs(start.black(), start.white(), false);
+    /// assert_eq!(white_first.discs(), (start.white(), start.black()));
+    /// ```
     pub fn from_discs(black: u64, white: u64, black_to_move: bool) -> Othello {
         let (player, opponent) = if black_to_move {
             (black, white)
@@ -147,6 +204,7 @@ impl Othello {
         self.over = self.legal == 0 && bits::legal_moves(self.opponent, self.player) == 0;
     }
 
+    /// Black's discs.
     pub fn black(&self) -> u64 {
         if self.black_to_move {
             self.player
@@ -155,6 +213,7 @@ impl Othello {
         }
     }
 
+    /// White's discs.
     pub fn white(&self) -> u64 {
         if self.black_to_move {
             self.opponent
@@ -168,34 +227,68 @@ impl Othello {
         (self.player, self.opponent)
     }
 
+    /// Whether black is the side to move.
     pub fn black_to_move(&self) -> bool {
         self.black_to_move
     }
 
     /// Legal squares of the side to move as a mask (empty: it must pass, or the game is over).
+    ///
+    /// ```
+    /// use gamelab_othello::{Othello, Square};
+    ///
+    /// let d3_c4_f5_e6 = ["d3", "c4", "f5", "e6"].map(|s| Square::parse(s).unwrap().bit());
+    /// assert_eq!(Othello::new().legal_mask(), d3_c4_f5_e6.iter().sum::<u64>());
+    /// ```
     pub fn legal_mask(&self) -> u64 {
         self.legal
     }
 
+    /// Empty squares.
     pub fn empties(&self) -> u32 {
         64 - (self.player | self.opponent).count_ones()
     }
 
-    /// Discs a move would flip.
+    /// Discs a move on `sq` would flip (0 when it is no move).
+    ///
+    /// ```
+    /// use gamelab_othello::{Othello, Square};
+    ///
+    /// let start = Othello::new();
+    /// assert_eq!(start.flip_count(Square::parse("d3").unwrap()), 1);
+    /// assert_eq!(start.flip_count(Square::parse("a1").unwrap()), 0);
+    /// ```
     pub fn flip_count(&self, sq: Square) -> u32 {
         bits::flips(self.player, self.opponent, sq.index() as u32).count_ones()
     }
 
+    /// Neither side has a move.
     pub fn is_over(&self) -> bool {
         self.over
     }
 
     /// The side to move has no move but the game goes on: its only move is to pass.
+    ///
+    /// ```
+    /// use gamelab_othello::{Move, Othello};
+    ///
+    /// // Every square black's but g7 (white's), g8 and h8 (empty), white to move: white
+    /// // has no move, black has two.
+    /// let mut pos = Othello::from_board_string(
+    ///     "XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXOXXXXXXX-- O",
+    /// )
+    /// .unwrap();
+    /// assert!(pos.must_pass() && !pos.is_over());
+    /// pos.play_unchecked(Move::Pass);
+    /// assert!(pos.black_to_move());
+    /// assert_eq!(pos.legal_mask().count_ones(), 2);
+    /// ```
     pub fn must_pass(&self) -> bool {
         self.legal == 0 && !self.over
     }
 
-    /// Plays a legal move.
+    /// Plays a legal move; an illegal one leaves a position no game reaches (debug builds
+    /// panic). [`Game::play`] checks it first.
     #[inline]
     pub fn play_unchecked(&mut self, mv: Move) {
         let flipped = match mv {
@@ -229,7 +322,18 @@ impl Othello {
         forced
     }
 
-    /// Takes back the last move.
+    /// Takes back the last move, which it returns; `None` when no move was played.
+    ///
+    /// ```
+    /// use gamelab_othello::{Move, Othello, Square};
+    ///
+    /// let mut pos = Othello::new();
+    /// let f5 = Move::Place(Square::parse("f5").unwrap());
+    /// pos.play_unchecked(f5);
+    /// assert_eq!(pos.undo(), Some(f5));
+    /// assert_eq!(pos.board_string(), Othello::new().board_string());
+    /// assert_eq!(pos.undo(), None);
+    /// ```
     #[inline]
     pub fn undo(&mut self) -> Option<Move> {
         let mv = self.history.pop()?;
@@ -251,6 +355,15 @@ impl Othello {
 
     /// 64 characters a1…h1, a2…h8 (`X` black, `O` white, `-` empty), a space, and the side
     /// to move — the format of the FFO files.
+    ///
+    /// ```
+    /// use gamelab_othello::Othello;
+    ///
+    /// let start = Othello::new().board_string();
+    /// // Ranks 4 and 5: d4 white, e4 black; d5 black, e5 white.
+    /// assert_eq!(&start[24..40], "---OX------XO---");
+    /// assert!(start.ends_with(" X"));
+    /// ```
     pub fn board_string(&self) -> String {
         let (b, w) = (self.black(), self.white());
         let squares: String = (0..64)
@@ -268,7 +381,17 @@ impl Othello {
     }
 
     /// Reads a board string (see [`Othello::board_string`]); an OBF line (`…; moves`) is
-    /// read up to its `;`.
+    /// read up to its `;`. The error says what is wrong and what a board string is.
+    ///
+    /// ```
+    /// use gamelab_othello::Othello;
+    ///
+    /// let start = Othello::new().board_string();
+    /// let read = Othello::from_board_string(&format!("{start}; f5d6")).unwrap();
+    /// assert_eq!(read.board_string(), start);
+    /// let err = Othello::from_board_string("---X").unwrap_err();
+    /// assert!(err.to_string().ends_with("got 4 squares"));
+    /// ```
     pub fn from_board_string(text: &str) -> Result<Othello, OthelloError> {
         let text = text.split(';').next().unwrap_or("").trim();
         let err = |m: String| OthelloError::BoardString(m);
