@@ -59,7 +59,7 @@ fn main() {
                 if deep.score != alone.score {
                     println!(
                         "{} level {level}, {}: {:+.2} deepening, {:+.2} fresh",
-                        pos.board_string().replace('\n', ""),
+                        pos.board_string(),
                         deep.mv,
                         deep.score,
                         alone.score
