@@ -9,6 +9,18 @@
 //! followed as far as their games went and judged where they left it. Values and moves
 //! depend only on the games, the options and the engine's code: the build runs on any
 //! number of threads with the same result.
+//!
+//! ```
+//! use gamelab_othello::book::shipped;
+//! use gamelab_othello::{Move, Othello, Square};
+//!
+//! // The start is in the shipped book, and its four moves are one move by symmetry.
+//! let start = shipped().probe(&Othello::new()).unwrap();
+//! let first = ["d3", "c4", "f5", "e6"].map(|s| Move::Place(Square::parse(s).unwrap()));
+//! assert!(first.contains(&start.best));
+//! assert_eq!(start.line[0], start.best);
+//! assert!(start.value.abs() < 4.0);
+//! ```
 
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
@@ -95,6 +107,23 @@ pub struct Book {
 
 /// The image of (`p`, `o`) that is least as (mover, opponent) among its eight, and the
 /// index of that image in [`images`]' order: every symmetric position has the same one.
+///
+/// ```
+/// use gamelab_core::Game;
+/// use gamelab_othello::book::canonical;
+/// use gamelab_othello::{Move, Othello, Square};
+///
+/// // The four first moves lead to one position, turned four ways.
+/// let after = |s: &str| {
+///     let mut pos = Othello::new();
+///     pos.play(Move::Place(Square::parse(s).unwrap())).unwrap();
+///     let (p, o) = pos.discs();
+///     canonical(p, o).0
+/// };
+/// assert_eq!(after("d3"), after("f5"));
+/// assert_eq!(after("c4"), after("e6"));
+/// assert_eq!(after("d3"), after("e6"));
+/// ```
 pub fn canonical(p: u64, o: u64) -> ((u64, u64), usize) {
     let (ps, os) = (images(p), images(o));
     (0..8)
@@ -110,24 +139,50 @@ fn turned_back(sq: u8, k: usize) -> Move {
 }
 
 impl Book {
+    /// Its positions, sorted by (mover, opponent) in their canonical images.
     pub fn entries(&self) -> &[Entry] {
         &self.entries
     }
 
+    /// How many positions it holds.
     pub fn len(&self) -> usize {
         self.entries.len()
     }
 
+    /// Whether it holds no position.
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty()
     }
 
     /// The entry of (`p`, `o`) in any orientation.
+    ///
+    /// ```
+    /// use gamelab_othello::Othello;
+    /// use gamelab_othello::book::{canonical, shipped};
+    ///
+    /// let book = shipped();
+    /// let (p, o) = Othello::new().discs();
+    /// let entry = book.get(p, o).unwrap();
+    /// assert_eq!((entry.p, entry.o), canonical(p, o).0);
+    /// // Every game of the database started there.
+    /// assert!(entry.games >= book.entries().iter().map(|e| e.games).max().unwrap());
+    /// ```
     pub fn get(&self, p: u64, o: u64) -> Option<&Entry> {
         self.turned(p, o).map(|(entry, _)| entry)
     }
 
-    /// The book's move in `pos`, when `pos` is in the book.
+    /// The book's move in `pos`, when `pos` is in the book, turned to `pos` (the
+    /// module's example); `None` out of it.
+    ///
+    /// ```
+    /// use gamelab_othello::Othello;
+    /// use gamelab_othello::book::shipped;
+    ///
+    /// // The start with a black disc on a1 besides: no game's position.
+    /// let start = Othello::new();
+    /// let odd = Othello::from_discs(start.black() | 1, start.white(), true);
+    /// assert_eq!(shipped().probe(&odd), None);
+    /// ```
     pub fn probe(&self, pos: &Othello) -> Option<BookMove> {
         let (p, o) = pos.discs();
         let first = self.turned(p, o)?;
@@ -161,6 +216,16 @@ impl Book {
         Some((&self.entries[i], k))
     }
 
+    /// The file form: a header (magic, the build's level, plies, least games, the entry
+    /// count), then each entry (mover's and opponent's discs, value, games, best square),
+    /// little-endian.
+    ///
+    /// ```
+    /// use gamelab_othello::book::{Book, shipped};
+    ///
+    /// let bytes = shipped().to_bytes();
+    /// assert_eq!(Book::from_bytes(&bytes).unwrap(), *shipped());
+    /// ```
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut out = Vec::with_capacity(HEADER + ENTRY * self.entries.len());
         out.extend_from_slice(MAGIC);
@@ -184,6 +249,15 @@ impl Book {
 
     /// Reads a book, checking every entry: canonical, sorted, once each, a legal best
     /// move, a value within ±64 discs.
+    ///
+    /// ```
+    /// use gamelab_othello::book::{Book, shipped};
+    ///
+    /// let bytes = shipped().to_bytes();
+    /// assert!(Book::from_bytes(&bytes[..bytes.len() - 1]).is_err());
+    /// let err = Book::from_bytes(b"GLPAT").unwrap_err();
+    /// assert!(err.to_string().starts_with("not an opening book"));
+    /// ```
     pub fn from_bytes(bytes: &[u8]) -> Result<Book, BookError> {
         let format = |reason: String| BookError::Format(reason);
         if bytes.len() < HEADER || &bytes[..8] != MAGIC {
@@ -248,6 +322,22 @@ impl Book {
         Ok(Book { options, entries })
     }
 
+    /// Writes the file form to `path` by [`gamelab_core::files::write_atomically`]: a
+    /// failure or a kill leaves the old file whole or the new one (at worst with a
+    /// complete copy `.NAME.XXXXXX` beside it, which the next write removes).
+    ///
+    /// ```
+    /// use gamelab_othello::book::{Book, shipped};
+    ///
+    /// let dir = std::env::temp_dir().join(format!("gamelab-book-doc-{}", std::process::id()));
+    /// std::fs::create_dir_all(&dir).unwrap();
+    /// let path = dir.join("book.glbook");
+    /// shipped().save(&path).unwrap();
+    /// assert_eq!(Book::load(&path).unwrap(), *shipped());
+    /// let err = Book::load(&dir.join("none.glbook")).unwrap_err();
+    /// assert!(err.to_string().contains("none.glbook: "));
+    /// std::fs::remove_dir_all(&dir).unwrap();
+    /// ```
     pub fn save(&self, path: &Path) -> Result<(), BookError> {
         gamelab_core::files::write_atomically(path, |w| w.write_all(&self.to_bytes())).map_err(
             |e| BookError::Io {
@@ -284,6 +374,39 @@ pub fn shipped() -> Arc<Book> {
 /// The canonical positions after at most `plies` moves of `games` that at least
 /// `min_games` of them reached, with how many did. A game stops counting at its first
 /// pass (the book holds positions whose mover has a move) or at a move that is not legal.
+///
+/// A small book from three games, built and probed:
+///
+/// ```
+/// use std::sync::Arc;
+/// use gamelab_othello::book::{BookOptions, build, frequent_positions, frontier};
+/// use gamelab_othello::learned::shipped;
+/// use gamelab_othello::wthor::WthorGame;
+/// use gamelab_othello::{Othello, Square};
+///
+/// let game = |moves: &str| WthorGame {
+///     tournament: 0,
+///     black_player: 0,
+///     white_player: 0,
+///     black_discs: 32,
+///     black_theoretical: 32,
+///     moves: moves
+///         .as_bytes()
+///         .chunks(2)
+///         .map(|m| Square::parse(std::str::from_utf8(m).unwrap()).unwrap())
+///         .collect(),
+/// };
+/// // Two games open f5 d6, one f5 f6.
+/// let games = [game("f5d6c3"), game("f5d6c5"), game("f5f6e6")];
+/// let nodes = frequent_positions(&games, 2, 2);
+/// // Reached by two games or more within two plies: the start, f5 and f5 d6.
+/// assert_eq!(nodes.len(), 3);
+/// let options = BookOptions { plies: 2, min_games: 2, level: 2 };
+/// let book = build(&nodes, frontier(&nodes), options, shipped(), 1, &|_| {}).unwrap();
+/// assert_eq!(book.len(), 3);
+/// let at_start = book.probe(&Othello::new()).unwrap();
+/// assert_eq!(at_start.games, 3);
+/// ```
 pub fn frequent_positions(
     games: &[WthorGame],
     plies: u32,
@@ -335,7 +458,8 @@ pub fn frontier(nodes: &HashMap<(u64, u64), u32>) -> Vec<(u64, u64)> {
 /// Builds the book of `nodes` (canonical positions with their games, as from
 /// [`frequent_positions`]): each position of their [`frontier`] is valued by a
 /// depth-`level` search with `model`, on `threads` threads (0: every core), the same
-/// values on any number. `progress` hears of each batch of searches done.
+/// values on any number. `progress` hears of each batch of searches done;
+/// [`frequent_positions`]' example builds one.
 pub fn build(
     nodes: &HashMap<(u64, u64), u32>,
     frontier: Vec<(u64, u64)>,
