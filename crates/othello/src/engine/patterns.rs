@@ -160,6 +160,21 @@ pub const PATTERNS: &[Pattern] = &[
 
 /// The image of square `s` under symmetry `k` (0 the identity; the same numbering as
 /// [`crate::rules::bits::images`]).
+///
+/// ```
+/// use gamelab_othello::bits::images;
+/// use gamelab_othello::patterns::map_square;
+///
+/// let b2 = 9;
+/// for k in 0..8 {
+///     assert_eq!(1u64 << map_square(b2, k), images(1 << b2)[k]);
+/// }
+/// // The eight images of b2 are the four squares diagonally next to a corner.
+/// let mut xs: Vec<u8> = (0..8).map(|k| map_square(b2, k)).collect();
+/// xs.sort();
+/// xs.dedup();
+/// assert_eq!(xs, [9, 14, 49, 54]);
+/// ```
 pub const fn map_square(s: u8, k: usize) -> u8 {
     let (mut x, mut y) = (s % 8, s / 8);
     if k >= 4 {
@@ -308,7 +323,19 @@ pub struct Instance {
     pub squares: Vec<u8>,
 }
 
-/// Every instance of every pattern, in the order of the features.
+/// Every instance of every pattern, in the order of the features: each pattern's
+/// distinct images, each read in every order an image of the pattern reads it.
+///
+/// ```
+/// use gamelab_othello::patterns::{INSTANCES, PATTERNS, instances};
+///
+/// let all = instances();
+/// assert_eq!(all.len(), INSTANCES);
+/// // Each instance reads as many squares as its pattern has.
+/// for i in &all {
+///     assert_eq!(i.squares.len(), PATTERNS[i.pattern].squares.len());
+/// }
+/// ```
 pub fn instances() -> Vec<Instance> {
     (0..INSTANCES)
         .map(|i| Instance {
@@ -319,12 +346,31 @@ pub fn instances() -> Vec<Instance> {
 }
 
 /// The number of configurations of each pattern: 3 to the number of its squares.
+///
+/// ```
+/// use gamelab_othello::patterns::{PATTERNS, table_size};
+///
+/// let line2 = PATTERNS.iter().position(|p| p.name == "line2").unwrap();
+/// assert_eq!(table_size(line2), 3usize.pow(8));
+/// ```
 pub fn table_size(pattern: usize) -> usize {
     3usize.pow(PATTERNS[pattern].squares.len() as u32)
 }
 
 /// Where each pattern's table starts in one stage's weights, and the size of one stage's
 /// weights: every pattern's table, then the whole-board terms' ([`TERMS`]).
+///
+/// ```
+/// use gamelab_othello::patterns::{PATTERNS, STAGE_WEIGHTS, TABLE_TOTAL, offsets, table_size};
+///
+/// let (starts, len) = offsets();
+/// assert_eq!(starts[0], 0);
+/// for i in 1..PATTERNS.len() {
+///     assert_eq!(starts[i], starts[i - 1] + table_size(i - 1));
+/// }
+/// assert_eq!(starts[PATTERNS.len() - 1] + table_size(PATTERNS.len() - 1), TABLE_TOTAL);
+/// assert_eq!(len, STAGE_WEIGHTS);
+/// ```
 pub fn offsets() -> ([usize; PATTERNS.len()], usize) {
     let mut offsets = [0; PATTERNS.len()];
     for i in 0..INSTANCES {
@@ -407,6 +453,25 @@ fn neighbours(b: u64) -> u64 {
 /// Each whole-board term's feature (its value, capped, plus its table's offset in a
 /// stage's weights) for the mover's discs `p` and the opponent's `o`, whose legal moves
 /// are `p_moves` and `o_moves`.
+///
+/// ```
+/// use gamelab_othello::bits::legal_moves;
+/// use gamelab_core::Game;
+/// use gamelab_othello::patterns::{TABLE_TOTAL, term_features};
+/// use gamelab_othello::Othello;
+///
+/// let terms = |pos: &Othello| {
+///     let (p, o) = pos.discs();
+///     term_features(p, o, legal_moves(p, o), legal_moves(o, p))
+/// };
+/// let mut pos = Othello::new();
+/// let at_start = terms(&pos);
+/// // Four moves; the mobility table comes first after the patterns'.
+/// assert_eq!(at_start[0] as usize, TABLE_TOTAL + 4);
+/// // After a move, 59 empties: the parity term's other entry.
+/// pos.play_unchecked(pos.legal_moves()[0]);
+/// assert_eq!(terms(&pos)[4], at_start[4] + 1);
+/// ```
 #[inline(always)]
 pub fn term_features(p: u64, o: u64, p_moves: u64, o_moves: u64) -> [u32; TERMS.len()] {
     let empty = !(p | o);
@@ -704,6 +769,23 @@ pub fn features_into(p: u64, o: u64, out: &mut [u32; LANES]) -> usize {
 }
 
 /// The features of a position (see [`features_into`]) as a vector.
+///
+/// ```
+/// use gamelab_othello::patterns::{FEATURES, features};
+/// use gamelab_othello::bits::images;
+/// use gamelab_othello::Othello;
+///
+/// let (p, o) = Othello::new().discs();
+/// let mut listed = Vec::new();
+/// features(p, o, &mut listed);
+/// assert_eq!(listed.len(), FEATURES);
+/// // A position and its images have the same features, in another order.
+/// let mut turned = Vec::new();
+/// features(images(p)[5], images(o)[5], &mut turned);
+/// listed.sort();
+/// turned.sort();
+/// assert_eq!(listed, turned);
+/// ```
 pub fn features(p: u64, o: u64, out: &mut Vec<u32>) {
     let mut buf = [0u32; LANES];
     let n = features_into(p, o, &mut buf);
