@@ -11,6 +11,21 @@
 //! Consecutive games thus share ChaCha's 4-block buffer instead of each paying for a
 //! fresh one (a fresh stream costs about 70 ns here, more than a whole game of random
 //! tic-tac-toe).
+//!
+//! ```
+//! use gamelab_core::{Side, game_rng};
+//!
+//! let draws = |seed, game, side| {
+//!     let mut rng = game_rng(seed, game, side);
+//!     (0..20).map(|_| rng.below(6)).collect::<Vec<_>>()
+//! };
+//! // The same three numbers, the same draws, whenever and wherever they are made.
+//! assert_eq!(draws(7, 3, Side::First), draws(7, 3, Side::First));
+//! // Another side, game or seed: another stream.
+//! assert_ne!(draws(7, 3, Side::First), draws(7, 3, Side::Second));
+//! assert_ne!(draws(7, 3, Side::First), draws(7, 4, Side::First));
+//! assert_ne!(draws(7, 3, Side::First), draws(8, 3, Side::First));
+//! ```
 
 use std::convert::Infallible;
 
@@ -52,6 +67,22 @@ impl StreamKey {
 
     /// Reads the streams of `side` for games `first_game`, `first_game + 1`, … in order,
     /// sharing ChaCha's buffer between consecutive games.
+    ///
+    /// ```
+    /// use gamelab_core::{Side, StreamKey, game_rng};
+    ///
+    /// let key = StreamKey::new(7);
+    /// let mut games = key.side_stream(Side::Second, 10);
+    /// for game in 10..30 {
+    ///     // Each game's stream is the one game_rng gives it alone; the words beyond the
+    ///     // window come from the game's own overflow stream.
+    ///     let (mut read, mut alone) = (games.next_game(), game_rng(7, game, Side::Second));
+    ///     assert_eq!(read.game(), game);
+    ///     for _ in 0..12 {
+    ///         assert_eq!(read.below(1000), alone.below(1000));
+    ///     }
+    /// }
+    /// ```
     pub fn side_stream(&self, side: Side, first_game: u64) -> SideStream {
         SideStream::new(*self, side, first_game)
     }
@@ -114,6 +145,16 @@ impl SideStream {
 
     /// Turns `rng` into the stream of the next game, reusing its storage: a match loop
     /// keeps two and refills them instead of building new ones.
+    ///
+    /// ```
+    /// use gamelab_core::{Side, StreamKey, game_rng};
+    ///
+    /// let mut games = StreamKey::new(1).side_stream(Side::First, 0);
+    /// let mut rng = games.next_game();
+    /// games.refill(&mut rng);
+    /// assert_eq!(rng.game(), 1);
+    /// assert_eq!(rng.below(100), game_rng(1, 1, Side::First).below(100));
+    /// ```
     #[inline]
     pub fn refill(&mut self, rng: &mut GameRng) {
         if self.pos == BATCH_WORDS {
@@ -223,6 +264,17 @@ impl GameRng {
 
     /// A uniform index in `0..n` (n ≥ 1), exactly unbiased, usually from one word
     /// (Lemire's multiply-and-reject).
+    ///
+    /// ```
+    /// use gamelab_core::{Side, game_rng};
+    ///
+    /// let mut rng = game_rng(0, 0, Side::First);
+    /// let mut seen = [0; 3];
+    /// for _ in 0..3000 {
+    ///     seen[rng.below(3)] += 1;
+    /// }
+    /// assert!(seen.iter().all(|&n| n > 800));
+    /// ```
     #[inline]
     pub fn below(&mut self, n: usize) -> usize {
         debug_assert!(n >= 1 && n <= u32::MAX as usize);
@@ -241,7 +293,26 @@ impl GameRng {
 
     /// What [`GameRng::below`]`(n)` returns when the next word is `word`, or `None` when
     /// it might draw more words (about n in 2³² words). Lets a playout compute its draws
-    /// from [`GameRng::unread_window`] ahead of the moves.
+    /// from [`GameRng::unread_window`] ahead of the moves, then [`GameRng::consume`]
+    /// them.
+    ///
+    /// ```
+    /// use gamelab_core::{GameRng, Side, game_rng};
+    ///
+    /// let mut rng = game_rng(5, 2, Side::First);
+    /// let window = *rng.unread_window().unwrap();
+    /// let ahead: Vec<usize> = window[..3]
+    ///     .iter()
+    ///     .map(|&w| GameRng::below_from(w, 10).unwrap())
+    ///     .collect();
+    /// rng.consume(3);
+    /// // The words are read: the window is gone, and the next draw is the fourth word's.
+    /// assert!(rng.unread_window().is_none());
+    /// assert_eq!(rng.below(10), GameRng::below_from(window[3], 10).unwrap());
+    /// let mut again = game_rng(5, 2, Side::First);
+    /// let drawn: Vec<usize> = (0..3).map(|_| again.below(10)).collect();
+    /// assert_eq!(ahead, drawn);
+    /// ```
     #[inline(always)]
     pub fn below_from(word: u32, n: usize) -> Option<usize> {
         let m = u64::from(word) * n as u64;
