@@ -858,14 +858,13 @@ impl Midgame {
     /// What an earlier search left in the table for the root (p, o) of an unbounded search
     /// to `max_depth`: its move, value (a bound when that search only bounded it) and
     /// depth as a result (its nodes and time this search's to fill in), and the value in
-    /// internal units; `None` when the table does not
-    /// know the position or its move is not legal there (a key's collision). The
-    /// iterations up to that depth would mostly read the table back, and a search with the
-    /// result in hand need not finish the next one to answer. `cargo run --release -p
-    /// gamelab-othello --example kept_table -- 20 0.1` (one thread, Intel 207, 560 midgame
-    /// positions, two runs): a table kept from move to move reached 1.40 and 1.44 plies
-    /// deeper than a fresh one, against 0.97 and 1.02 when every search started at depth 1
-    /// (RESULTS.md).
+    /// internal units; `None` when the table does not know the position or its move is
+    /// not legal there (a key's collision). The iterations up to that depth would mostly
+    /// read the table back, and a search with the result in hand need not finish the next
+    /// one to answer. `cargo run --release -p gamelab-othello --example kept_table -- 20
+    /// 0.1` (one thread, Intel 207, 560 midgame positions, two runs): a table kept from
+    /// move to move reached 1.40 and 1.44 plies deeper than a fresh one, against 0.97 and
+    /// 1.02 when every search started at depth 1 (RESULTS.md).
     fn earlier_result(&self, p: u64, o: u64, max_depth: u32) -> Option<(SearchResult, i32)> {
         if self.window != (-INFINITY, INFINITY) {
             return None;
