@@ -4,7 +4,6 @@
 
 use gamelab_core::{Game, Notation, RecordFormatError, SetUpError, Side};
 
-use crate::rules::position::CENTRE;
 use crate::{Move, Othello, OthelloError, Square};
 
 impl Notation for Othello {
@@ -25,10 +24,7 @@ impl Notation for Othello {
                 None => {}
             }
         }
-        if (black | white) & CENTRE != CENTRE {
-            return Err(SetUpError::Position(OthelloError::CentreEmpty));
-        }
-        Ok(Othello::from_discs(black, white, to_move == Side::First))
+        Othello::try_from_discs(black, white, to_move == Side::First).map_err(SetUpError::Position)
     }
 
     type PositionError = OthelloError;

@@ -122,6 +122,8 @@ pub enum OthelloError {
         "the four centre squares d4, e4, d5 and e5 must hold discs (every Othello position has them)"
     )]
     CentreEmpty,
+    #[error("{0} would hold both a black and a white disc: a square holds one disc at most")]
+    BothColours(String),
 }
 
 /// Moves of one position: at most 33 legal squares are known in Othello; 64 is safe.
@@ -170,8 +172,47 @@ impl Othello {
         Othello::from_discs(START_BLACK, START_WHITE, true)
     }
 
-    /// A position from black's and white's discs (no square in both) and the side to
-    /// move.
+    /// A position from black's and white's discs and the side to move, checked: no
+    /// square in both, and the four centre squares filled. Use this for discs read
+    /// from outside the program.
+    ///
+    /// ```
+    /// use gamelab_othello::{Othello, OthelloError};
+    ///
+    /// let start = Othello::new();
+    /// let white_first = Othello::try_from_discs(start.black(), start.white(), false)?;
+    /// assert_eq!(white_first.discs(), (start.white(), start.black()));
+    ///
+    /// // d4 (bit 27) in both colours, and an empty centre: each an error.
+    /// let err = Othello::try_from_discs(start.black() | 1 << 27, start.white(), true);
+    /// assert_eq!(err.unwrap_err().to_string(),
+    ///     "d4 would hold both a black and a white disc: a square holds one disc at most");
+    /// let err = Othello::try_from_discs(0, 0, true);
+    /// assert_eq!(err.unwrap_err(), OthelloError::CentreEmpty);
+    /// # Ok::<(), OthelloError>(())
+    /// ```
+    pub fn try_from_discs(
+        black: u64,
+        white: u64,
+        black_to_move: bool,
+    ) -> Result<Othello, OthelloError> {
+        let both = black & white;
+        if both != 0 {
+            let squares: Vec<String> = (0..64u32)
+                .filter(|&i| both >> i & 1 != 0)
+                .map(|i| Square(i as u8).to_string())
+                .collect();
+            return Err(OthelloError::BothColours(squares.join(", ")));
+        }
+        if (black | white) & CENTRE != CENTRE {
+            return Err(OthelloError::CentreEmpty);
+        }
+        Ok(Othello::from_discs(black, white, black_to_move))
+    }
+
+    /// A position from black's and white's discs and the side to move, unchecked: the
+    /// caller's discs have no square in both (debug builds assert it). For discs from
+    /// outside the program, [`Othello::try_from_discs`].
     ///
     /// ```
     /// use gamelab_othello::Othello;
@@ -181,6 +222,7 @@ impl Othello {
     /// assert_eq!(white_first.discs(), (start.white(), start.black()));
     /// ```
     pub fn from_discs(black: u64, white: u64, black_to_move: bool) -> Othello {
+        debug_assert_eq!(black & white, 0, "a square in both colours");
         let (player, opponent) = if black_to_move {
             (black, white)
         } else {
