@@ -11,6 +11,36 @@
 //! their turn comes until their move arrives, an AI's while it thinks (it is told its
 //! share, as in a match); a side whose time runs out loses, and its late move is not
 //! played. Undo, redo and seek bring back the clocks as they stood in the position shown.
+//!
+//! A person (`x`, first) against `ai1`, tic-tac-toe's AI that takes the first empty
+//! square:
+//!
+//! ```
+//! use gamelab_core::session::{PlaySession, Seat};
+//! use gamelab_core::{FileAccess, Game};
+//! use gamelab_ttt::{Ttt, ai, board::Bitboard};
+//!
+//! let registry = ai::registry::<Bitboard>();
+//! let ai1 = Seat::from_spec("ai1", &registry, &FileAccess::Any)?;
+//! let mut session = PlaySession::new(Ttt::start(), [Seat::Human, ai1], 7);
+//! session.play_text("1,1")?; // the centre
+//! assert!(session.ai_to_move());
+//! assert_eq!(session.ai_move()?.to_string(), "(0, 0)");
+//! assert!(session.human_to_move());
+//!
+//! // Undo goes back to the person's turn, past the AI's move; the line stays for redo.
+//! session.undo()?;
+//! assert_eq!((session.cursor(), session.line().len()), (0, 2));
+//! session.redo()?;
+//! assert_eq!(session.cursor(), 2);
+//!
+//! // Another move where the line goes on cuts the line there.
+//! session.seek(1)?;
+//! session.play_any("2,2")?;
+//! assert_eq!(session.line().len(), 2);
+//! assert_eq!(session.line()[1].to_string(), "(2, 2)");
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 use std::time::{Duration, Instant};
 
@@ -30,6 +60,21 @@ pub enum Seat<G: Game> {
 
 impl<G: Game> Seat<G> {
     /// `human`, or an AI spec built by `registry`, reading files under `files`.
+    ///
+    /// ```
+    /// use gamelab_core::session::Seat;
+    /// use gamelab_core::{FileAccess, SpecError};
+    /// use gamelab_ttt::{ai, board::Bitboard};
+    ///
+    /// let registry = ai::registry::<Bitboard>();
+    /// let person = Seat::from_spec(" human ", &registry, &FileAccess::Any)?;
+    /// assert!(person.is_human() && person.spec().is_none());
+    /// let ai = Seat::from_spec("ai12s:score_victory=200", &registry, &FileAccess::Any)?;
+    /// assert_eq!(ai.spec(), Some("ai12s:score_victory=200"));
+    /// let unknown = Seat::from_spec("ai99", &registry, &FileAccess::Any);
+    /// assert!(matches!(unknown, Err(SpecError::UnknownAgent { .. })));
+    /// # Ok::<(), SpecError>(())
+    /// ```
     pub fn from_spec(
         text: &str,
         registry: &Registry<G>,
@@ -45,6 +90,7 @@ impl<G: Game> Seat<G> {
         })
     }
 
+    /// A person plays this side ([`Seat::from_spec`] has an example).
     pub fn is_human(&self) -> bool {
         matches!(self, Seat::Human)
     }
@@ -167,6 +213,39 @@ impl<G: Notation> PlaySession<G> {
     /// Plays the game on a clock from here on: both sides' clocks start full in every
     /// position of the line so far, and the side to move's runs from now. `Unlimited`
     /// takes a clock away.
+    ///
+    /// A minute a side and 2 s more a move, on a manual time (exact on any machine):
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use gamelab_core::clock::{TimeControl, TimeSource};
+    /// use gamelab_core::session::{PlaySession, Seat, SessionError};
+    /// use gamelab_core::{Game, Side};
+    /// use gamelab_ttt::Ttt;
+    ///
+    /// let time = TimeSource::manual();
+    /// let mut session = PlaySession::new(Ttt::start(), [Seat::Human, Seat::Human], 0);
+    /// session.set_time_source(time.clone());
+    /// session.set_clock("60+2".parse::<TimeControl>().unwrap());
+    ///
+    /// time.advance(Duration::from_secs(10));
+    /// session.play_text("1,1")?;
+    /// let reading = session.clock_reading().unwrap();
+    /// assert_eq!(reading.running, Some(Side::Second));
+    /// assert_eq!(reading.left[0].0, Duration::from_secs(52)); // 60 - 10 + 2
+    ///
+    /// // The second side waits out its minute: its flag falls, its move is refused.
+    /// time.advance(Duration::from_secs(61));
+    /// assert_eq!(session.flag().map(|f| f.side), Some(Side::Second));
+    /// assert!(matches!(session.play_text("0,0"), Err(SessionError::OutOfTime(_))));
+    /// assert_eq!(session.clock_reading().unwrap().running, None);
+    ///
+    /// // Undo brings back the clocks of the position shown, and no flag there.
+    /// session.undo()?;
+    /// assert_eq!(session.flag(), None);
+    /// assert_eq!(session.clock_reading().unwrap().left[0].0, Duration::from_secs(60));
+    /// # Ok::<(), SessionError>(())
+    /// ```
     pub fn set_clock(&mut self, control: TimeControl) {
         self.clocks = control.start().map(|clock| Clocks {
             control,
@@ -278,28 +357,33 @@ impl<G: Notation> PlaySession<G> {
             .map_err(|e| SessionError::IllegalMove(e.to_string()))
     }
 
+    /// The position shown: after [`PlaySession::cursor`] moves of the line.
     pub fn game(&self) -> &G {
         &self.game
     }
 
+    /// Every move played from the start, those after the cursor too (to redo).
     pub fn line(&self) -> &[G::Move] {
         &self.line
     }
 
     /// What the AI's search did for move `ply` of the line (0 the first), if an AI chose
-    /// it and says.
+    /// it and says (Othello's `engine` does; tic-tac-toe's rule AIs do not).
     pub fn search(&self, ply: usize) -> Option<&SearchStats<G::Move>> {
         self.searches.get(ply)?.as_ref()
     }
 
+    /// How many moves of the line are on the board.
     pub fn cursor(&self) -> usize {
         self.cursor
     }
 
+    /// Who plays each side, the first side's seat first.
     pub fn seats(&self) -> &[Seat<G>; 2] {
         &self.seats
     }
 
+    /// The seed of the AIs' random streams.
     pub fn seed(&self) -> u64 {
         self.seed
     }
@@ -313,6 +397,7 @@ impl<G: Notation> PlaySession<G> {
         start
     }
 
+    /// A person plays the side to move (the game may be over).
     pub fn human_to_move(&self) -> bool {
         self.seats[self.game.to_move().index()].is_human()
     }
@@ -365,6 +450,23 @@ impl<G: Notation> PlaySession<G> {
     /// Plays a move for the human to move, typed in the game's notation; on a clock,
     /// charged the time since their turn came (a move after their time ran out is not
     /// played: [`SessionError::OutOfTime`]).
+    ///
+    /// ```
+    /// use gamelab_core::session::{PlaySession, Seat, SessionError};
+    /// use gamelab_core::{FileAccess, Game};
+    /// use gamelab_ttt::{Ttt, ai, board::Bitboard};
+    ///
+    /// let ai1 = Seat::from_spec("ai1", &ai::registry::<Bitboard>(), &FileAccess::Any)?;
+    /// let mut session = PlaySession::new(Ttt::start(), [ai1, Seat::Human], 0);
+    /// // The AI moves first: a person's move is refused, and the session is unchanged.
+    /// let refused = session.play_text("1,1").unwrap_err();
+    /// assert_eq!(refused.to_string(), "it is o's turn, and ai1 plays o");
+    /// session.ai_move()?;
+    /// assert!(matches!(session.play_text("0,0"), Err(SessionError::IllegalMove(_))));
+    /// assert_eq!(session.play_text("1,1")?.to_string(), "(1, 1)");
+    /// assert_eq!(session.cursor(), 2);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn play_text(&mut self, text: &str) -> Result<G::Move, SessionError> {
         self.check_not_over()?;
         let side = self.game.to_move();
@@ -395,7 +497,32 @@ impl<G: Notation> PlaySession<G> {
     }
 
     /// Lets the AI to move choose and play; returns its move. It draws from the stream
-    /// `(seed, ply, side)`.
+    /// `(seed, ply, side)`, so the same seed gives the same game, and a move taken back
+    /// is chosen again the same way.
+    ///
+    /// ```
+    /// use gamelab_core::session::{PlaySession, Seat};
+    /// use gamelab_core::{FileAccess, Game};
+    /// use gamelab_ttt::{Ttt, ai, board::Bitboard};
+    ///
+    /// // ai2 plays at random: two of them, seed 42.
+    /// let game = |seed| {
+    ///     let registry = ai::registry::<Bitboard>();
+    ///     let seat = || Seat::from_spec("ai2", &registry, &FileAccess::Any).unwrap();
+    ///     let mut session = PlaySession::new(Ttt::start(), [seat(), seat()], seed);
+    ///     while session.ai_to_move() {
+    ///         session.ai_move().unwrap();
+    ///     }
+    ///     session
+    /// };
+    /// let mut first = game(42);
+    /// assert_eq!(first.line(), game(42).line());
+    /// // Without a person, undo takes back one move; the AI replays it.
+    /// let last = *first.line().last().unwrap();
+    /// first.undo()?;
+    /// assert_eq!(first.ai_move()?, last);
+    /// # Ok::<(), gamelab_core::session::SessionError>(())
+    /// ```
     pub fn ai_move(&mut self) -> Result<G::Move, SessionError> {
         self.ai_move_until(None)
     }
@@ -406,6 +533,21 @@ impl<G: Notation> PlaySession<G> {
     /// On a clock the AI is told its share of its time and its clock before it chooses,
     /// as in a match, and charged the time it thought; one that ran out of time loses
     /// ([`SessionError::OutOfTime`]), its move not played.
+    ///
+    /// ```
+    /// use std::sync::{Arc, atomic::AtomicBool};
+    /// use gamelab_core::session::{PlaySession, Seat, SessionError};
+    /// use gamelab_core::{FileAccess, Game};
+    /// use gamelab_ttt::{Ttt, ai, board::Bitboard};
+    ///
+    /// let ai1 = Seat::from_spec("ai1", &ai::registry::<Bitboard>(), &FileAccess::Any)?;
+    /// let mut session = PlaySession::new(Ttt::start(), [ai1, Seat::Human], 0);
+    /// // Stopped (here before it starts): its move is not played.
+    /// let stop = Arc::new(AtomicBool::new(true));
+    /// assert_eq!(session.ai_move_until(Some(&stop)), Err(SessionError::Stopped));
+    /// assert_eq!(session.cursor(), 0);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn ai_move_until(&mut self, stop: Option<&StopFlag>) -> Result<G::Move, SessionError> {
         self.check_not_over()?;
         self.check_flag()?;
@@ -452,7 +594,23 @@ impl<G: Notation> PlaySession<G> {
         Ok(())
     }
 
-    /// Whether [`PlaySession::undo`] has a move to take back.
+    /// Whether [`PlaySession::undo`] has a move to take back: not when only an AI's
+    /// moves come before the person's first turn.
+    ///
+    /// ```
+    /// use gamelab_core::session::{PlaySession, Seat, SessionError};
+    /// use gamelab_core::{FileAccess, Game};
+    /// use gamelab_ttt::{Ttt, ai, board::Bitboard};
+    ///
+    /// let ai1 = Seat::from_spec("ai1", &ai::registry::<Bitboard>(), &FileAccess::Any)?;
+    /// let mut session = PlaySession::new(Ttt::start(), [ai1, Seat::Human], 0);
+    /// session.ai_move()?;
+    /// assert!(!session.can_undo());
+    /// assert_eq!(session.undo(), Err(SessionError::NothingToUndo));
+    /// session.play_text("1,1")?;
+    /// assert!(session.can_undo());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn can_undo(&self) -> bool {
         self.undo_steps().is_some()
     }
@@ -487,6 +645,24 @@ impl<G: Notation> PlaySession<G> {
     }
 
     /// Shows the position after `ply` moves of the line.
+    ///
+    /// ```
+    /// use gamelab_core::session::{PlaySession, Seat, SessionError};
+    /// use gamelab_core::Game;
+    /// use gamelab_ttt::Ttt;
+    ///
+    /// let mut session = PlaySession::new(Ttt::start(), [Seat::Human, Seat::Human], 0);
+    /// for square in ["1,1", "0,0", "2,2"] {
+    ///     session.play_text(square)?;
+    /// }
+    /// session.seek(1)?;
+    /// assert_eq!((session.cursor(), session.game().ply()), (1, 1));
+    /// assert_eq!(session.start().ply(), 0);
+    /// assert_eq!(session.seek(4), Err(SessionError::PastEnd { ply: 4, len: 3 }));
+    /// session.seek(3)?;
+    /// assert_eq!(session.cursor(), 3);
+    /// # Ok::<(), SessionError>(())
+    /// ```
     pub fn seek(&mut self, ply: usize) -> Result<(), SessionError> {
         if ply > self.line.len() {
             return Err(SessionError::PastEnd {
