@@ -1,10 +1,51 @@
 //! What a match comes to: A's tallies, the result of the games played (digest, sameness,
 //! forfeits) and the report every front end shows, the exact table among it.
+//!
+//! `ai1` (the first empty square) against itself, three games each way: every game is
+//! the same, and the first player wins it (its fourth disc completes a diagonal).
+//!
+//! ```
+//! use gamelab_core::FileAccess;
+//! use gamelab_core::arena::Tally;
+//! use gamelab_core::match_request::MatchRequest;
+//! use gamelab_ttt::{Position, ai};
+//!
+//! let registry = ai::registry();
+//! let mut request = MatchRequest::new("ai1", "ai1");
+//! request.setup.games_per_side = Some(3);
+//! let prepared = request.prepare::<Position>(&registry, &FileAccess::Any)?;
+//! let make = || registry.build("ai1").unwrap();
+//! let (run, _) = prepared.run_here(&make, &make, &|_games| {}, false)?;
+//! let report = run.report;
+//! assert_eq!((report.game.as_str(), report.played), ("ttt", 6));
+//! assert_eq!(report.first, Tally { win: 3, lose: 0, draw: 0 });
+//! assert_eq!(report.second, Tally { win: 0, lose: 3, draw: 0 });
+//! assert!(report.repeated_one_game);
+//! assert_eq!(report.digest.unwrap().len(), 16);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 use super::exact::{ExactError, ExactResult, Probabilities};
 use crate::{EngineHooks, Outcome, Side};
 
 /// Wins, losses and draws of A.
+///
+/// ```
+/// use gamelab_core::arena::Tally;
+/// use gamelab_core::{Outcome, Side};
+///
+/// let mut first = Tally::default(); // A moving first
+/// first.record(Outcome::Win(Side::First), Side::First);
+/// first.record(Outcome::Draw, Side::First);
+/// let mut second = Tally::default(); // A moving second
+/// second.record(Outcome::Win(Side::First), Side::Second);
+/// let mut total = first;
+/// total.add(&second);
+/// assert_eq!(total, Tally { win: 1, lose: 1, draw: 1 });
+/// assert_eq!(total.games(), 3);
+/// assert_eq!(total.ratios(), [1.0 / 3.0; 3]);
+/// assert_eq!(Tally::default().ratios(), [0.0; 3], "no games: zeros, not NaN");
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Tally {
     pub win: u64,
@@ -13,6 +54,7 @@ pub struct Tally {
 }
 
 impl Tally {
+    /// Counts a game that ended in `outcome`, A having played `a_side`.
     pub fn record(&mut self, outcome: Outcome, a_side: Side) {
         match outcome.winner() {
             Some(w) if w == a_side => self.win += 1,
@@ -21,17 +63,19 @@ impl Tally {
         }
     }
 
+    /// The games counted.
     pub fn games(&self) -> u64 {
         self.win + self.lose + self.draw
     }
 
+    /// Counts `other`'s games too.
     pub fn add(&mut self, other: &Tally) {
         self.win += other.win;
         self.lose += other.lose;
         self.draw += other.draw;
     }
 
-    /// (win, lose, draw) as fractions of the games.
+    /// (win, lose, draw) as fractions of the games; zeros when there are none.
     pub fn ratios(&self) -> [f64; 3] {
         let n = self.games().max(1) as f64;
         [
@@ -137,6 +181,7 @@ impl MatchResult {
             && matches!(self.sameness, [Sameness::All(_), Sameness::All(_)])
     }
 
+    /// A's results both ways round.
     pub fn total(&self) -> Tally {
         let mut t = self.first;
         t.add(&self.second);
@@ -145,6 +190,10 @@ impl MatchResult {
 }
 
 /// A match digest as every front end prints it: 16 hex digits.
+///
+/// ```
+/// assert_eq!(gamelab_core::arena::digest_hex(0xabc), "0000000000000abc");
+/// ```
 pub fn digest_hex(digest: u64) -> String {
     format!("{digest:016x}")
 }
@@ -252,6 +301,28 @@ impl MatchReport {
     }
 
     /// Sets the final result; the digest only if every game was played.
+    ///
+    /// A live report: chunks added as they come, then the result, first of a match cut
+    /// short, then of one played out.
+    ///
+    /// ```
+    /// use gamelab_core::arena::{MatchReport, MatchResult, Tally};
+    ///
+    /// let mut report = MatchReport::new::<gamelab_ttt::Ttt>("ai5", "ai2", 2, 7);
+    /// report.add(&Tally { win: 1, lose: 0, draw: 0 }, &Tally::default());
+    /// assert_eq!((report.played, report.total.win), (1, 1));
+    ///
+    /// let mut result = MatchResult::new();
+    /// result.first = Tally { win: 2, lose: 0, draw: 0 };
+    /// result.second = Tally { win: 0, lose: 0, draw: 1 };
+    /// result.digest = 0xabc;
+    /// report.finish(&result, false);
+    /// assert_eq!((report.played, report.digest.as_deref()), (3, None));
+    /// report.finish(&result, true);
+    /// assert_eq!(report.digest.as_deref(), Some("0000000000000abc"));
+    /// assert_eq!(report.total, Tally { win: 2, lose: 0, draw: 1 });
+    /// assert!(report.forfeits.is_none());
+    /// ```
     pub fn finish(&mut self, result: &MatchResult, complete: bool) {
         self.first = result.first;
         self.second = result.second;
