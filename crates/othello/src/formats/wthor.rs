@@ -4,6 +4,36 @@
 //! byte 14 depth of the theoretical score), then 68-byte games: tournament u16, black
 //! player u16, white player u16, black's real disc count u8, black's theoretical disc count
 //! u8, 60 move bytes `10·rank + file` (11 = a1, 88 = h8, 0 = end).
+//!
+//! A game written as a file's bytes and read back, then replayed:
+//!
+//! ```
+//! use gamelab_othello::wthor::{self, WthorGame};
+//! use gamelab_othello::{Othello, Square};
+//!
+//! let game = WthorGame {
+//!     tournament: 3,
+//!     black_player: 1,
+//!     white_player: 2,
+//!     black_discs: 40,
+//!     black_theoretical: 36,
+//!     moves: ["f5", "d6", "c3"].map(|m| Square::parse(m).unwrap()).to_vec(),
+//! };
+//! let bytes = wthor::to_bytes(std::slice::from_ref(&game), 1990)?;
+//! assert_eq!(bytes.len(), 16 + 68);
+//! assert_eq!(bytes[16 + 8..16 + 11], [56, 64, 33]); // f5, d6, c3: 10·rank + file
+//! assert_eq!(wthor::parse(&bytes, "WTH_1990.wtb")?, [game.clone()]);
+//!
+//! let replayed = game.replay()?;
+//! assert!(!replayed.finished, "stopped after three moves: the count is adjudicated");
+//! assert_eq!(replayed.position.counts(), (5, 2));
+//!
+//! // A cut file says what is wrong with it.
+//! let err = wthor::parse(&bytes[..80], "cut.wtb").unwrap_err();
+//! assert_eq!(err.to_string(),
+//!     "cut.wtb: the header announces 1 games (84 bytes) but the file has 80 bytes");
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 use std::path::{Path, PathBuf};
 
@@ -206,6 +236,46 @@ impl WthorGame {
     /// squares given to the winner (as the federation scores; every finished game of the
     /// 1977–2021 files follows it). A game stopped early (resignation, time) keeps its
     /// adjudicated count: the result says it is unfinished.
+    ///
+    /// A game played to the end (each side takes its first legal square) checks its
+    /// recorded count; a move that is not legal is named.
+    ///
+    /// ```
+    /// use gamelab_core::Game;
+    /// use gamelab_othello::wthor::{WthorGame, WthorGameError, recorded_black_count};
+    /// use gamelab_othello::{Move, Othello, squares_of};
+    ///
+    /// let mut pos = Othello::new();
+    /// let mut moves = Vec::new();
+    /// while !pos.is_over() {
+    ///     match squares_of(pos.legal_mask()).next() {
+    ///         Some(sq) => {
+    ///             moves.push(sq);
+    ///             pos.play_unchecked(Move::Place(sq));
+    ///         }
+    ///         None => pos.play_unchecked(Move::Pass), // passes are not recorded
+    ///     }
+    /// }
+    /// let (black, white) = pos.counts();
+    /// let recorded = recorded_black_count(black, white) as u8;
+    /// let mut game = WthorGame {
+    ///     tournament: 0,
+    ///     black_player: 0,
+    ///     white_player: 0,
+    ///     black_discs: recorded,
+    ///     black_theoretical: 0,
+    ///     moves,
+    /// };
+    /// let replayed = game.replay()?;
+    /// assert!(replayed.finished);
+    /// assert_eq!(replayed.position.discs(), pos.discs());
+    ///
+    /// game.black_discs = recorded ^ 1;
+    /// assert!(matches!(game.replay(), Err(WthorGameError::Count { .. })));
+    /// game.moves[0] = game.moves[1];
+    /// assert!(matches!(game.replay(), Err(WthorGameError::Move { number: 1, .. })));
+    /// # Ok::<(), WthorGameError>(())
+    /// ```
     pub fn replay(&self) -> Result<Replayed, WthorGameError> {
         let mut pos = Othello::new();
         for (i, &sq) in self.moves.iter().enumerate() {
@@ -240,6 +310,14 @@ impl WthorGame {
 
 /// Black's count as the federation records a finished game with `black` and `white`
 /// discs: the empty squares go to the winner (half each on a draw).
+///
+/// ```
+/// use gamelab_othello::wthor::recorded_black_count;
+///
+/// assert_eq!(recorded_black_count(40, 20), 44); // black wins: the 4 empties too
+/// assert_eq!(recorded_black_count(20, 40), 20);
+/// assert_eq!(recorded_black_count(30, 30), 32); // a draw: half each
+/// ```
 pub fn recorded_black_count(black: u32, white: u32) -> u32 {
     let empties = 64 - black - white;
     match black.cmp(&white) {
@@ -259,6 +337,22 @@ pub struct Replayed {
 
 /// The names a `WTHOR.JOU` (players, 20 bytes each) or `WTHOR.TRN` (tournaments, 26
 /// bytes each) file holds, in record order: game records refer to them by index.
+///
+/// ```
+/// use gamelab_othello::wthor::{PLAYER_RECORD, parse_names};
+///
+/// // The header's bytes 8–9: how many names; then one record each, Latin-1, zero-padded.
+/// let mut bytes = vec![0u8; 16];
+/// bytes[8] = 2;
+/// for name in ["Tastet Marc", "Françoise"] {
+///     let mut record: Vec<u8> = name.chars().map(|c| c as u8).collect();
+///     record.resize(PLAYER_RECORD, 0);
+///     bytes.extend(record);
+/// }
+/// assert_eq!(parse_names(&bytes, PLAYER_RECORD, "WTHOR.JOU")?, ["Tastet Marc", "Françoise"]);
+/// assert!(parse_names(&bytes[..50], PLAYER_RECORD, "cut.JOU").is_err());
+/// # Ok::<(), gamelab_othello::wthor::WthorError>(())
+/// ```
 pub fn parse_names(bytes: &[u8], record: usize, name: &str) -> Result<Vec<String>, WthorError> {
     let header = |reason: String| WthorError::Header {
         path: name.to_string(),
@@ -285,6 +379,15 @@ pub fn parse_names(bytes: &[u8], record: usize, name: &str) -> Result<Vec<String
         .collect())
 }
 
+/// Name `i` of `names`, or `{what} {i}` where the names file has none.
+pub(crate) fn name_or_number(names: &[String], i: u16, what: &str) -> String {
+    names
+        .get(usize::from(i))
+        .filter(|n| !n.is_empty())
+        .cloned()
+        .unwrap_or_else(|| format!("{what} {i}"))
+}
+
 /// Player names (`WTHOR.JOU`).
 pub const PLAYER_RECORD: usize = 20;
 /// Tournament names (`WTHOR.TRN`).
@@ -299,13 +402,6 @@ impl WthorGame {
         players: &[String],
         tournaments: &[String],
     ) -> Result<crate::formats::ggf::GgfGame, crate::formats::ggf::GgfMoveError> {
-        let name = |names: &[String], i: u16, what: &str| {
-            names
-                .get(usize::from(i))
-                .filter(|n| !n.is_empty())
-                .cloned()
-                .unwrap_or_else(|| format!("{what} {i}"))
-        };
         let moves: Vec<Move> = self.moves.iter().map(|&sq| Move::Place(sq)).collect();
         crate::formats::ggf::GgfGame::new(
             Othello::new(),
@@ -314,10 +410,16 @@ impl WthorGame {
                 ("GM".into(), "Othello".into()),
                 (
                     "PC".into(),
-                    name(tournaments, self.tournament, "tournament"),
+                    name_or_number(tournaments, self.tournament, "tournament"),
                 ),
-                ("PB".into(), name(players, self.black_player, "player")),
-                ("PW".into(), name(players, self.white_player, "player")),
+                (
+                    "PB".into(),
+                    name_or_number(players, self.black_player, "player"),
+                ),
+                (
+                    "PW".into(),
+                    name_or_number(players, self.white_player, "player"),
+                ),
                 (
                     "RE".into(),
                     format!("{:+}", 2 * i32::from(self.black_discs) - 64),

@@ -1,5 +1,45 @@
 //! A folder of WTHOR files read whole, to find games by player, tournament and year (the
 //! web app's "open a WTHOR game").
+//!
+//! A folder of two years' files and a players' file, searched:
+//!
+//! ```
+//! use gamelab_othello::wthor::{self, PLAYER_RECORD, WthorGame};
+//! use gamelab_othello::wthor_database::{Database, Query};
+//!
+//! let dir = std::env::temp_dir().join(format!("gamelab-doc-wthor-{}", std::process::id()));
+//! std::fs::create_dir_all(&dir)?;
+//! let game = |tournament, black_player, white_player| WthorGame {
+//!     tournament,
+//!     black_player,
+//!     white_player,
+//!     black_discs: 32,
+//!     black_theoretical: 32,
+//!     moves: Vec::new(),
+//! };
+//! std::fs::write(dir.join("WTH_1990.wtb"), wthor::to_bytes(&[game(0, 0, 1)], 1990)?)?;
+//! std::fs::write(dir.join("WTH_1991.wtb"), wthor::to_bytes(&[game(1, 1, 2), game(0, 2, 5)], 1991)?)?;
+//! let mut names = vec![0u8; 16];
+//! names[8] = 3;
+//! for name in ["Tastet Marc", "Rose Ben", "Shaman Emmanuel"] {
+//!     names.extend(name.bytes().chain(std::iter::repeat(0)).take(PLAYER_RECORD));
+//! }
+//! std::fs::write(dir.join("WTHOR.JOU"), names)?;
+//!
+//! let db = Database::open(&dir)?;
+//! std::fs::remove_dir_all(&dir)?;
+//! assert_eq!((db.len(), db.years()), (3, Some((1990, 1991))));
+//! assert_eq!(db.game(1).unwrap().year, 1991);
+//! // Players by name where the file has them, else by number; tournaments by number
+//! // (there is no WTHOR.TRN here).
+//! assert_eq!((db.player(1), db.player(5), db.tournament(1)),
+//!     ("Rose Ben".to_string(), "player 5".to_string(), "tournament 1".to_string()));
+//! let find = |query: Query| db.search(&query);
+//! assert_eq!(find(Query { player: Some("ROSE".into()), ..Query::default() }), [0, 1]);
+//! assert_eq!(find(Query { player: Some("rose".into()), year: Some(1991), ..Query::default() }), [1]);
+//! assert_eq!(find(Query { tournament: Some("tournament 0".into()), ..Query::default() }), [0, 2]);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 use std::path::Path;
 
@@ -69,6 +109,8 @@ impl Database {
         Ok(Database::new(games, players, tournaments))
     }
 
+    /// A database of `games` with the names their records refer to by index (the
+    /// module's tests build one without files).
     pub fn new(
         games: Vec<DatabaseGame>,
         players: Vec<String>,
@@ -84,6 +126,7 @@ impl Database {
         }
     }
 
+    /// How many games it holds.
     pub fn len(&self) -> usize {
         self.games.len()
     }
@@ -105,11 +148,12 @@ impl Database {
 
     /// Player `i`'s name, or `player i` where the names file has none.
     pub fn player(&self, i: u16) -> String {
-        name(&self.players, i, "player")
+        wthor::name_or_number(&self.players, i, "player")
     }
 
+    /// Tournament `i`'s name, or `tournament i` where the names file has none.
     pub fn tournament(&self, i: u16) -> String {
-        name(&self.tournaments, i, "tournament")
+        wthor::name_or_number(&self.tournaments, i, "tournament")
     }
 
     /// The indices of the games `query` matches, in the folder's order.
@@ -141,14 +185,6 @@ impl Database {
             .map(|(i, _)| i)
             .collect()
     }
-}
-
-fn name(names: &[String], i: u16, what: &str) -> String {
-    names
-        .get(usize::from(i))
-        .filter(|n| !n.is_empty())
-        .cloned()
-        .unwrap_or_else(|| format!("{what} {i}"))
 }
 
 #[cfg(test)]
