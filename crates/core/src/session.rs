@@ -12,8 +12,8 @@
 //! share, as in a match); a side whose time runs out loses, and its late move is not
 //! played. Undo, redo and seek bring back the clocks as they stood in the position shown.
 //!
-//! A person (`x`, first) against `ai1`, tic-tac-toe's AI that takes the first empty
-//! square:
+//! A person (`o`, who moves first) against `ai1`, tic-tac-toe's AI that takes the first
+//! empty square:
 //!
 //! ```
 //! use gamelab_core::session::{PlaySession, Seat};

@@ -9,6 +9,16 @@ use crate::board::{Bitboard, Board, Moves};
 use crate::{Mark, MarkpatCounts, Player, Square};
 
 /// Where the game stands.
+///
+/// ```
+/// use gamelab_core::{Outcome, Side};
+/// use gamelab_ttt::{Player, Position, Status};
+///
+/// let won: Position = "ooo.xx...".parse().unwrap();
+/// assert_eq!(won.status(), Status::Won(Player::O));
+/// assert_eq!(won.status().outcome(), Some(Outcome::Win(Side::First)));
+/// assert_eq!(Position::<gamelab_ttt::board::Bitboard>::new().status().outcome(), None);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Status {
     Playing,
@@ -17,6 +27,7 @@ pub enum Status {
 }
 
 impl Status {
+    /// The game's outcome, `None` while it goes on.
     pub fn outcome(self) -> Option<Outcome> {
         match self {
             Status::Playing => None,
@@ -45,6 +56,33 @@ pub enum MoveError {
 ///
 /// Holds the marks, the side to move, the moves played (so `undo` is O(1)) and the status,
 /// which `play` keeps up to date with the board's `judge`.
+///
+/// ```
+/// use gamelab_ttt::board::{Array2d, Bitboard};
+/// use gamelab_ttt::{Mark, MoveError, Player, Position, Square, Status};
+///
+/// let mut pos = Position::<Bitboard>::new();
+/// assert_eq!((pos.turn(), pos.legal_moves().len()), (Player::O, 9));
+/// for (x, y) in [(1, 1), (0, 0), (2, 0)] {
+///     pos.play_unchecked(Square::from_xy(x, y).unwrap());
+/// }
+/// assert_eq!(pos.to_string(), "Turn x\nx.O\n.o.\n...");
+/// assert_eq!(pos.board_string(), "x.o.o....");
+/// assert_eq!((pos.move_count(), pos.last_move()), (3, Square::from_xy(2, 0)));
+/// assert_eq!(pos.mark(Square::CENTRE), Mark::O);
+/// assert_eq!(
+///     pos.check(Square::CENTRE),
+///     Err(MoveError::Occupied { square: Square::CENTRE, by: Player::O })
+/// );
+///
+/// // Positions are equal when their marks are, whatever the order or the board structure.
+/// let other: Position = "2,0;0,0;1,1".parse().unwrap();
+/// assert_eq!(other, pos);
+/// assert_eq!(pos.convert::<Array2d>().history(), pos.history());
+///
+/// assert_eq!(pos.undo(), Square::from_xy(2, 0));
+/// assert_eq!((pos.turn(), pos.status()), (Player::O, Status::Playing));
+/// ```
 #[derive(Clone, Debug)]
 pub struct Position<B: Board = Bitboard> {
     board: B,
@@ -79,6 +117,7 @@ impl<B: Board> Position<B> {
         }
     }
 
+    /// The board data structure holding the marks.
     pub fn board(&self) -> &B {
         &self.board
     }
@@ -95,21 +134,25 @@ impl<B: Board> Position<B> {
         self.turn.opponent()
     }
 
+    /// The last move played; `None` at the start.
     #[inline]
     pub fn last_move(&self) -> Option<Square> {
         self.history.last().copied()
     }
 
+    /// How many moves were played.
     #[inline]
     pub fn move_count(&self) -> usize {
         self.history.len()
     }
 
+    /// Whether the game goes on, and if not, how it ended.
     #[inline]
     pub fn status(&self) -> Status {
         self.status
     }
 
+    /// What `sq` holds.
     #[inline]
     pub fn mark(&self, sq: Square) -> Mark {
         self.board.get(sq)
@@ -165,6 +208,17 @@ impl<B: Board> Position<B> {
 
     /// Line patterns from the point of view of the player who just moved (the article's
     /// `count_markpats(turn, last_turn)`).
+    ///
+    /// ```
+    /// use gamelab_ttt::{Markpat, Position};
+    ///
+    /// // o just made its second mark in the top row: one line with two of its marks and
+    /// // an empty square, and x's mark alone in the middle row.
+    /// let pos: Position = "oo.x.....".parse().unwrap();
+    /// let counts = pos.count_markpats();
+    /// assert_eq!(counts.get(Markpat::new(2, 0, 1)), 1);
+    /// assert_eq!(counts.get(Markpat::new(0, 1, 2)), 1);
+    /// ```
     #[inline]
     pub fn count_markpats(&self) -> MarkpatCounts {
         self.board.count_markpats(self.last_turn())
@@ -176,6 +230,14 @@ impl<B: Board> Position<B> {
     }
 
     /// o squares and x squares as 9-bit masks over square numbers.
+    ///
+    /// ```
+    /// use gamelab_ttt::Position;
+    ///
+    /// let pos: Position = "o...x...o".parse().unwrap();
+    /// assert_eq!(pos.masks(), [0b1_0000_0001, 0b0_0001_0000]);
+    /// assert_eq!(pos.key(), 0b1_0000_0001 | 0b0_0001_0000 << 9);
+    /// ```
     #[inline]
     pub fn masks(&self) -> [u16; 2] {
         self.board.masks()

@@ -3,6 +3,15 @@ use std::fmt;
 use gamelab_core::Side;
 
 /// The two players. `o` moves first.
+///
+/// ```
+/// use gamelab_core::Side;
+/// use gamelab_ttt::{Mark, Player};
+///
+/// assert_eq!(Player::O.opponent(), Player::X);
+/// assert_eq!((Player::O.side(), Player::from_side(Side::Second)), (Side::First, Player::X));
+/// assert_eq!((Player::X.mark(), Player::X.index(), Player::X.to_string()), (Mark::X, 1, "x".into()));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Player {
     O,
@@ -10,6 +19,7 @@ pub enum Player {
 }
 
 impl Player {
+    /// The other player.
     #[inline]
     pub const fn opponent(self) -> Player {
         match self {
@@ -18,6 +28,7 @@ impl Player {
         }
     }
 
+    /// The mark it puts on the board.
     #[inline]
     pub const fn mark(self) -> Mark {
         match self {
@@ -26,6 +37,7 @@ impl Player {
         }
     }
 
+    /// Its side for the generic code: `o` first.
     #[inline]
     pub const fn side(self) -> Side {
         match self {
@@ -34,6 +46,7 @@ impl Player {
         }
     }
 
+    /// The player of `side`.
     #[inline]
     pub const fn from_side(side: Side) -> Player {
         match side {
@@ -48,6 +61,7 @@ impl Player {
         self as usize
     }
 
+    /// `o` or `x`.
     pub const fn as_char(self) -> char {
         match self {
             Player::O => 'o',
@@ -63,6 +77,14 @@ impl fmt::Display for Player {
 }
 
 /// What a square holds. The numeric values are the article 002 encoding (empty 0, o 1, x 2).
+///
+/// ```
+/// use gamelab_ttt::{Mark, Player};
+///
+/// assert_eq!((Mark::Empty as u8, Mark::O as u8, Mark::X as u8), (0, 1, 2));
+/// assert_eq!((Mark::Empty.as_char(), Mark::X.as_char()), ('.', 'x'));
+/// assert_eq!((Mark::Empty.player(), Mark::O.player()), (None, Some(Player::O)));
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Mark {
     #[default]
@@ -72,6 +94,7 @@ pub enum Mark {
 }
 
 impl Mark {
+    /// `.`, `o` or `x`, as board strings write it.
     pub const fn as_char(self) -> char {
         match self {
             Mark::Empty => '.',
@@ -80,6 +103,7 @@ impl Mark {
         }
     }
 
+    /// The player whose mark it is; `None` for an empty square.
     pub const fn player(self) -> Option<Player> {
         match self {
             Mark::Empty => None,
@@ -94,6 +118,17 @@ impl Mark {
 /// `x` is the column (0 left … 2 right) and `y` the row (0 top … 2 bottom). Squares are
 /// numbered 0..9 row by row (`y * 3 + x`), which is also the article's y-major move order and
 /// the square number of article 002's records.
+///
+/// ```
+/// use gamelab_ttt::Square;
+///
+/// let sq = Square::from_xy(2, 1).unwrap();
+/// assert_eq!((sq.x(), sq.y(), sq.index(), sq.bit()), (2, 1, 5, 1 << 5));
+/// assert_eq!(sq.to_string(), "(2, 1)");
+/// assert_eq!(Square::from_index(5), Some(sq));
+/// assert_eq!((Square::from_xy(3, 0), Square::from_index(9)), (None, None));
+/// assert_eq!(Square::ALL[4], Square::CENTRE);
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Square(u8);
 
@@ -131,21 +166,25 @@ impl Square {
         }
     }
 
+    /// Its number, row by row: `y * 3 + x`.
     #[inline]
     pub const fn index(self) -> usize {
         self.0 as usize
     }
 
+    /// Its column, 0 (left) to 2.
     #[inline]
     pub const fn x(self) -> usize {
         self.0 as usize % 3
     }
 
+    /// Its row, 0 (top) to 2.
     #[inline]
     pub const fn y(self) -> usize {
         self.0 as usize / 3
     }
 
+    /// Its bit in a 9-bit mask.
     #[inline]
     pub const fn bit(self) -> u16 {
         1 << self.0
