@@ -3,6 +3,34 @@
 //! whole game, then Canadian byo-yomi, a period for every so many moves) and Fischer's
 //! (a main time, and an increment after each move), as matches write them: `60` (a
 //! minute a side), `60+0.5`, `300/30/5`.
+//!
+//! ```
+//! use gamelab_core::clock::TimeControl;
+//!
+//! for (text, words, gtp) in [
+//!     ("60", "60 s a side", Some((60.0, 0.0, 0))),
+//!     ("60+0.5", "60 s a side and 0.5 s more a move", None),
+//!     ("300/30/5", "300 s a side, then 30 s for every 5 moves", Some((300.0, 30.0, 5))),
+//! ] {
+//!     let control: TimeControl = text.parse().unwrap();
+//!     assert_eq!(control.to_string(), text);
+//!     assert_eq!(control.describe(), words);
+//!     assert_eq!(control.to_gtp(), gtp);
+//!     assert_eq!(control.written().as_deref(), Some(text));
+//! }
+//! assert_eq!(TimeControl::Unlimited.written(), None);
+//! assert!(TimeControl::Unlimited.start().is_none(), "no clock runs");
+//!
+//! // What cannot be a clock, each message naming it first.
+//! let error = |text: &str| text.parse::<TimeControl>().unwrap_err().to_string();
+//! assert_eq!(
+//!     error("1:30"),
+//!     "clock `1:30`: expected MAIN, MAIN+INCREMENT or MAIN/PERIOD/STONES in seconds (60, 60+0.5, 300/30/5)"
+//! );
+//! assert_eq!(error("-1"), "clock `-1`: main time -1: expected seconds from 0 to 31536000");
+//! assert!(error("0").starts_with("clock `0` leaves no time for a move"));
+//! assert!(error("60/30/0").starts_with("clock `60/30/0` is no limit"));
+//! ```
 
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -33,6 +61,17 @@ pub enum TimeControl {
 impl TimeControl {
     /// GTP's `time_settings main_time byo_yomi_time byo_yomi_stones` (seconds, seconds,
     /// moves): a period with no stones means no limit, as the protocol has it.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use gamelab_core::clock::TimeControl;
+    ///
+    /// assert_eq!(TimeControl::from_gtp(300.0, 30.0, 5)?.to_string(), "300/30/5");
+    /// assert_eq!(TimeControl::from_gtp(300.0, 0.0, 0)?.to_string(), "300"); // absolute
+    /// assert_eq!(TimeControl::from_gtp(0.0, 30.0, 0)?, TimeControl::Unlimited);
+    /// assert!(TimeControl::from_gtp(f64::NAN, 0.0, 0).is_err());
+    /// # Ok::<(), gamelab_core::clock::SecondsError>(())
+    /// ```
     pub fn from_gtp(main: f64, period: f64, stones: u32) -> Result<TimeControl, SecondsError> {
         let main = seconds("main time", main)?;
         let period = seconds("byo-yomi time", period)?;
@@ -200,6 +239,16 @@ impl std::fmt::Display for TimeControl {
 }
 
 /// A number of seconds from outside: finite, not negative, at most [`MAX_SECONDS`].
+///
+/// ```
+/// use std::time::Duration;
+/// use gamelab_core::clock::seconds;
+///
+/// assert_eq!(seconds("increment", 0.5), Ok(Duration::from_millis(500)));
+/// for bad in [-0.1, f64::NAN, f64::INFINITY, 1e300] {
+///     assert!(seconds("increment", bad).is_err(), "{bad}");
+/// }
+/// ```
 pub fn seconds(what: &str, value: f64) -> Result<Duration, SecondsError> {
     if (0.0..=MAX_SECONDS).contains(&value) {
         Ok(Duration::from_secs_f64(value))
@@ -213,6 +262,16 @@ pub fn seconds(what: &str, value: f64) -> Result<Duration, SecondsError> {
 
 /// The shorter of two time limits, `None` standing for no limit: an agent's own time a
 /// move and a clock's share for it.
+///
+/// ```
+/// use std::time::Duration;
+/// use gamelab_core::clock::shorter;
+///
+/// let (one, two) = (Duration::from_secs(1), Duration::from_secs(2));
+/// assert_eq!(shorter(Some(two), Some(one)), Some(one));
+/// assert_eq!(shorter(Some(two), None), Some(two));
+/// assert_eq!(shorter(None, None), None);
+/// ```
 pub fn shorter(a: Option<Duration>, b: Option<Duration>) -> Option<Duration> {
     match (a, b) {
         (Some(a), Some(b)) => Some(a.min(b)),
@@ -284,6 +343,28 @@ impl TimeSource {
 
 /// One side's clock under a [`TimeControl::Canadian`] or [`TimeControl::Fischer`]
 /// control.
+///
+/// Ten seconds, then 30 s for every 5 moves: a move that outlasts the main time goes on
+/// in the first period, and a move longer than what is left loses.
+///
+/// ```
+/// use std::time::Duration;
+/// use gamelab_core::clock::TimeControl;
+///
+/// let s = Duration::from_secs;
+/// let mut clock = "10/30/5".parse::<TimeControl>().unwrap().start().unwrap();
+/// assert!(clock.spend(s(4)));
+/// assert_eq!(clock.reading(), (s(6), 0)); // main time: no stones
+/// assert_eq!(clock.reading_after(s(8)), (s(28), 5), "into the period, still to end");
+/// assert!(clock.spend(s(8)));
+/// assert_eq!(clock.reading(), (s(28), 4));
+/// assert!(!clock.spend(s(29)), "the time ran out");
+///
+/// // Fischer's increment comes after a move made in time.
+/// let mut fischer = "10+2".parse::<TimeControl>().unwrap().start().unwrap();
+/// assert!(fischer.spend(s(3)));
+/// assert_eq!(fischer.reading(), (s(9), 0));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Clock {
     control: TimeControl,
@@ -303,6 +384,16 @@ impl Clock {
     /// A clock known only from an outside clock's reading (GTP's `time_left` with no
     /// `time_settings` before it): `left` for the rest of the game, or for the next
     /// `stones` moves, with periods as long after them.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use gamelab_core::clock::Clock;
+    ///
+    /// let mut clock = Clock::told(Duration::from_secs(30), 5);
+    /// assert_eq!(clock.control().to_string(), "0/30/5");
+    /// clock.set(Duration::from_secs(12), 2); // the next `time_left`
+    /// assert_eq!(clock.reading(), (Duration::from_secs(12), 2));
+    /// ```
     pub fn told(left: Duration, stones: u32) -> Clock {
         let period = if stones > 0 { left } else { Duration::ZERO };
         Clock {
@@ -407,14 +498,16 @@ impl Clock {
     /// use std::time::Duration;
     /// use gamelab_core::clock::{Clock, TimeControl};
     ///
-    /// // 60 s for the game, 20 moves to plan: a share of 2.85 s, three of them 8.55 s.
+    /// // 60 s for the game, 20 moves to plan: a share of 2.95 s (a second kept back),
+    /// // three of them 8.85 s.
     /// let control = TimeControl::Fischer {
     ///     main: Duration::from_secs(60),
     ///     increment: Duration::ZERO,
     /// };
     /// let clock = control.start().expect("a clock that runs");
     /// let share = clock.move_time(20);
-    /// assert_eq!(clock.unsettled_time(share), share * 3);
+    /// assert_eq!(share, Duration::from_millis(2950));
+    /// assert_eq!(clock.unsettled_time(share), Duration::from_millis(8850));
     /// // Near the end the fifth of what is left caps it, and the share is the floor.
     /// assert_eq!(clock.unsettled_time(Duration::from_secs(20)), Duration::from_secs(20));
     /// ```
@@ -430,6 +523,19 @@ impl Clock {
     /// still to come that need thought: an even share of the main time, or of the period
     /// in byo-yomi, less a reserve; in main time never less than a period's share, since
     /// the period follows; with Fischer's increment, the share and the increment.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use gamelab_core::clock::TimeControl;
+    ///
+    /// let clock = |text: &str| text.parse::<TimeControl>().unwrap().start().unwrap();
+    /// let ms = Duration::from_millis;
+    /// // A twentieth of what is left (at most a second) is kept back, the rest shared.
+    /// assert_eq!(clock("60").move_time(20), ms(2950));
+    /// assert_eq!(clock("10+2").move_time(20), ms(475 + 2000));
+    /// // In main time, never less than a period's share: (30 s - 1 s) / 5.
+    /// assert_eq!(clock("10/30/5").move_time(20), ms(5800));
+    /// ```
     pub fn move_time(&self, moves_left: u32) -> Duration {
         let usable = self.left - reserve(self.left);
         if self.stones > 0 {
