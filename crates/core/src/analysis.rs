@@ -173,6 +173,38 @@ impl<M> MoveValue<M> {
 /// own level, the step's still the last one done: at 30 empties a level can take longer
 /// than a whole analysis is given, and its first moves, the likeliest best, are worth
 /// seeing.
+///
+/// Two moves: `b` is worth 1 at every level and exact from level 2, `a` is worth the
+/// level less 2. Level 2 values `b` first (level 1's best) and, `b` exact, level 3
+/// values `a` alone; a stop at level 4's first search, no move valued there, leaves level
+/// 3 the last step reported.
+///
+/// ```
+/// use std::ops::ControlFlow;
+/// use gamelab_core::analysis::{DeepeningEnd, MoveValue, deepen_by_moves};
+///
+/// let mut searched = Vec::new();
+/// let mut value = |mv: char, level: u32| {
+///     searched.push((mv, level));
+///     let (score, exact) = match mv {
+///         'b' => (1.0, level >= 2),
+///         _ => (f64::from(level) - 2.0, false),
+///     };
+///     (level < 4).then(|| MoveValue { score, exact, line: vec![mv], nodes: 10 })
+/// };
+/// let mut steps = Vec::new();
+/// let end = deepen_by_moves(['a', 'b'], 5, &mut value, &mut |step| {
+///     steps.push(step.clone());
+///     ControlFlow::Continue(())
+/// });
+/// assert_eq!(end, DeepeningEnd::Stopped);
+/// assert_eq!(searched, [('a', 1), ('b', 1), ('b', 2), ('a', 2), ('a', 3), ('a', 4)]);
+/// let levels: Vec<_> = steps.iter().map(|s| s.level).collect();
+/// assert_eq!(levels, [Some(1), Some(2), Some(3)]);
+/// let last = steps.last().unwrap();
+/// assert_eq!(last.nodes, Some(50));
+/// assert_eq!((last.scores[0].score, last.scores[1].exact), (1.0, true));
+/// ```
 pub fn deepen_by_moves<M: Copy>(
     moves: impl IntoIterator<Item = M>,
     deepest: u32,
@@ -364,6 +396,15 @@ impl DeepeningEnd {
 }
 
 /// The probability distribution an agent draws its move from in one position.
+///
+/// ```
+/// use gamelab_core::analysis::Policy;
+///
+/// let even = Policy::uniform(&['a', 'b']);
+/// assert_eq!(even.entries(), [('a', 0.5), ('b', 0.5)]);
+/// let leaning = Policy::from_weighted(vec![('a', 0.75), ('b', 0.25)]);
+/// assert_eq!(leaning.moves().collect::<String>(), "ab");
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct Policy<M> {
     entries: Vec<(M, f64)>,
@@ -389,10 +430,12 @@ impl<M: Copy> Policy<M> {
         Policy { entries }
     }
 
+    /// Each move with its probability.
     pub fn entries(&self) -> &[(M, f64)] {
         &self.entries
     }
 
+    /// The moves, in the policy's order.
     pub fn moves(&self) -> impl Iterator<Item = M> + '_ {
         self.entries.iter().map(|&(m, _)| m)
     }
@@ -437,6 +480,7 @@ impl Proven {
         f64::from(self.rank()) / 2.0
     }
 
+    /// `win`, `draw` or `loss`.
     pub fn name(self) -> &'static str {
         match self {
             Proven::Win => "win",
