@@ -180,6 +180,28 @@ impl MatchRequest {
 
     /// Checks the request and makes its openings (from the seed, judged by the judge built
     /// from `registry` with `files`, or read from the lines), before any game is played.
+    ///
+    /// ```
+    /// use gamelab_core::FileAccess;
+    /// use gamelab_core::match_request::{MatchRequest, Openings};
+    /// use gamelab_ttt::{Position, ai};
+    ///
+    /// let registry = ai::registry();
+    /// let lines = |openings: &[&[&str]]| {
+    ///     Openings::Lines(openings.iter().map(|o| o.iter().map(|m| m.to_string()).collect()).collect())
+    /// };
+    /// let mut request = MatchRequest::new("ai1", "ai2");
+    /// request.setup.openings = lines(&[&["1,1"], &["0,0", "1,1"]]);
+    /// let prepared = request.prepare::<Position>(&registry, &FileAccess::Any)?;
+    /// assert_eq!(prepared.games_per_side, 2, "one game a side per opening");
+    /// assert_eq!(prepared.openings[1].len(), 2);
+    ///
+    /// // Every opening is checked move by move before a game is played.
+    /// request.setup.openings = lines(&[&["1,1"], &["1,1", "1,1"]]);
+    /// let error = request.prepare::<Position>(&registry, &FileAccess::Any).unwrap_err();
+    /// assert!(error.to_string().starts_with("opening 2: move 2 (1,1)"), "{error}");
+    /// # Ok::<(), gamelab_core::match_request::MatchError>(())
+    /// ```
     pub fn prepare<G: Notation + EngineHooks>(
         &self,
         registry: &Registry<G>,
@@ -342,6 +364,19 @@ impl Openings {
 
     /// How a front end names the openings of `games` games a side, `count` of them given
     /// (the first `games` when fewer): "" when every game starts from the start.
+    ///
+    /// ```
+    /// use gamelab_core::match_request::{Judge, Openings};
+    ///
+    /// let file = Openings::File { text: String::new(), name: "four.txt".into() };
+    /// assert_eq!(file.describe(4, 2), ", the first 2 of 4 openings from four.txt");
+    /// let judged = Openings::Random {
+    ///     plies: 8,
+    ///     judge: Some(Judge { spec: "engine:level=4".into(), window: 2.0 }),
+    /// };
+    /// assert_eq!(judged.describe(0, 100), ", openings of 8 plies within ±2 by engine:level=4");
+    /// assert_eq!(Openings::FromStart.describe(0, 100), "");
+    /// ```
     pub fn describe(&self, count: usize, games: u64) -> String {
         let source = match self {
             Openings::File { name, .. } => name.clone(),
@@ -428,6 +463,28 @@ impl<G: Notation + EngineHooks> PreparedMatch<G> {
     }
 
     /// The exact match of `a` against `b`: its report, with the time it took.
+    ///
+    /// `ai5` (wins when it can) against `ai2` (at random): every game walked with its
+    /// probability, none played.
+    ///
+    /// ```
+    /// use gamelab_core::FileAccess;
+    /// use gamelab_core::match_request::MatchRequest;
+    /// use gamelab_ttt::{Position, ai};
+    ///
+    /// let registry = ai::registry();
+    /// let mut request = MatchRequest::new("ai5", "ai2");
+    /// request.exact = true;
+    /// let prepared = request.prepare::<Position>(&registry, &FileAccess::Any)?;
+    /// let (mut a, mut b) = (registry.build("ai5")?, registry.build("ai2")?);
+    /// let report = prepared.exact(&mut *a, &mut *b)?.report;
+    /// assert_eq!((report.games_per_side, report.played), (0, 0));
+    /// let table = report.exact.unwrap();
+    /// let sum: f64 = table.first.as_array().iter().sum();
+    /// assert!((sum - 1.0).abs() < 1e-12);
+    /// assert!(table.total.win > table.total.lose);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn exact(
         &self,
         a: &mut dyn Agent<G>,
