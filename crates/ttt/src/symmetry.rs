@@ -1,4 +1,25 @@
 //! The 8 symmetries of the board (4 rotations, each with or without a mirror).
+//!
+//! ```
+//! use gamelab_ttt::symmetry::{Symmetry, canonical_with_symmetry, images_of_key};
+//! use gamelab_ttt::{Position, Square, move_images};
+//!
+//! let quarter = Symmetry::from_index(1); // a quarter turn clockwise
+//! let (top_left, top_right) = (Square::from_xy(0, 0).unwrap(), Square::from_xy(2, 0).unwrap());
+//! assert_eq!(quarter.apply(top_left), top_right);
+//! assert_eq!(quarter.inverse().apply(top_right), top_left);
+//! assert_eq!(quarter.map_square(top_right, true), top_left);
+//! assert_eq!(quarter.apply_mask(top_left.bit()), top_right.bit());
+//! assert!(move_images(Square::CENTRE).iter().all(|&sq| sq == Square::CENTRE));
+//!
+//! // o on an edge, x in a corner beside it: eight distinct images, one canonical key.
+//! let pos: Position = "1,0;0,0".parse().unwrap();
+//! assert_eq!(images_of_key(pos.key()), 8);
+//! assert!(pos.images().iter().all(|image| image.canonical_key() == pos.canonical_key()));
+//! let (key, index) = canonical_with_symmetry(pos.masks());
+//! assert_eq!(pos.transformed(Symmetry::from_index(index)).key(), key);
+//! assert_eq!(images_of_key(Position::<gamelab_ttt::board::Bitboard>::new().key()), 1);
+//! ```
 
 use crate::board::Board;
 use crate::{Position, Square};
@@ -124,6 +145,7 @@ impl Symmetry {
         Symmetry(i % 8)
     }
 
+    /// Its index in [`Symmetry::ALL`].
     pub fn index(self) -> u8 {
         self.0
     }
