@@ -16,6 +16,7 @@ pub type Value = i8;
 pub struct Marks(pub u16, pub u16);
 
 impl Marks {
+    /// The marks of `pos`.
     pub fn of<B: crate::board::Board>(pos: &Position<B>) -> Marks {
         let [o, x] = pos.masks();
         Marks(o, x)
@@ -26,10 +27,12 @@ impl Marks {
         self.0 as u64 | (self.1 as u64) << 9
     }
 
+    /// The marks on the board: the moves played.
     pub fn move_count(self) -> u32 {
         (self.0 | self.1).count_ones()
     }
 
+    /// The player to move: o after an even number of moves.
     pub fn to_move(self) -> Player {
         if self.move_count().is_multiple_of(2) {
             Player::O
@@ -86,6 +89,21 @@ pub struct Node {
 }
 
 /// The full game tree with values.
+///
+/// ```
+/// use gamelab_ttt::solve::GameTree;
+///
+/// let tree = GameTree::build();
+/// assert_eq!(tree.nodes.len(), 549_946);
+/// assert_eq!(
+///     tree.nodes_per_depth(),
+///     [1, 9, 72, 504, 3_024, 15_120, 54_720, 148_176, 200_448, 127_872]
+/// );
+/// // The 255,168 games: o (first) wins, x wins, draws.
+/// assert_eq!(tree.leaves(), (131_184, 77_904, 46_080));
+/// assert_eq!(tree.distinct_positions(), 5_478);
+/// assert_eq!((tree.nodes[0].value, tree.nodes[0].children), (0, 9));
+/// ```
 pub struct GameTree {
     pub nodes: Vec<Node>,
     /// Index of the first node of each depth, and one past the last node.
@@ -262,6 +280,20 @@ impl Solved {
 }
 
 /// Every reachable position, solved.
+///
+/// ```
+/// use gamelab_ttt::solve::{Marks, SolvedTable, squares_of};
+/// use gamelab_ttt::{Player, Position, Square};
+///
+/// let table = SolvedTable::shared();
+/// assert_eq!(table.positions.len(), 5_478);
+/// // o to move with two in the top row: a win, soonest at (2, 0).
+/// let pos: Position = "oo.xx....".parse().unwrap();
+/// assert_eq!(Marks::of(&pos).to_move(), Player::O);
+/// let solved = table.get(&pos).unwrap();
+/// assert_eq!((solved.value, solved.sv), (1, 3));
+/// assert_eq!(squares_of(solved.best_sv).collect::<Vec<_>>(), [Square::from_xy(2, 0).unwrap()]);
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SolvedTable {
     pub positions: HashMap<Marks, Solved>,
@@ -332,6 +364,7 @@ impl SolvedTable {
         TABLE.get_or_init(SolvedTable::build)
     }
 
+    /// What the table knows of `pos`; `None` for a position no game reaches.
     pub fn get<B: crate::board::Board>(&self, pos: &Position<B>) -> Option<&Solved> {
         self.positions.get(&Marks::of(pos))
     }
