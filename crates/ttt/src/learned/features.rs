@@ -1,5 +1,28 @@
 //! Article 002's features: for each of the 8 lines a one-hot of its 27 patterns, the pattern
 //! index being Σ cellᵢ·3^(2−i) over the line's three squares (empty 0, o 1, x 2).
+//!
+//! ```
+//! use gamelab_ttt::learned::features::{
+//!     FEATURES, FeatureSet, PATTERNS, active_features, feature_names, header, line_patterns,
+//! };
+//!
+//! let mut cells = [0u8; 9];
+//! cells[0] = 1; // o at (0, 0)
+//! cells[6] = 2; // x at (0, 2)
+//! // Column v1 (squares 0, 3, 6) reads o, empty, x: 1·9 + 0·3 + 2 = 11, the article's example.
+//! assert_eq!(line_patterns(&cells)[3], 11);
+//! assert_eq!(active_features(&cells)[3], 3 * PATTERNS + 11);
+//! assert_eq!(feature_names()[3 * PATTERNS + 11], "v1-11");
+//! assert_eq!((header().len(), header()[0].as_str()), (1 + FEATURES, "ave"));
+//!
+//! // By turn: with o to move the first 216 features, with x to move the next 216.
+//! let by_turn = FeatureSet::from_name("ttt-lines-27-by-turn").unwrap();
+//! assert_eq!(by_turn.count(), 2 * FEATURES);
+//! assert_eq!(by_turn.active(&cells), active_features(&cells));
+//! cells[4] = 1; // a third mark: x to move
+//! assert_eq!(by_turn.active(&cells)[0], active_features(&cells)[0] + FEATURES);
+//! assert_eq!(by_turn.names()[FEATURES], "x:h1-0");
+//! ```
 
 use crate::{LINE_NAMES, LINES, Mark};
 
@@ -14,6 +37,7 @@ pub const FEATURES: usize = 8 * PATTERNS;
 /// A board as the article stores it: 9 cells, 0 empty, 1 o, 2 x, row by row.
 pub type Cells = [u8; 9];
 
+/// A mark as the article stores it in a cell.
 pub fn cell(mark: Mark) -> u8 {
     mark as u8
 }
@@ -60,10 +84,12 @@ impl FeatureSet {
         }
     }
 
+    /// The feature set of that [`FeatureSet::name`]; `None` for any other.
     pub fn from_name(name: &str) -> Option<FeatureSet> {
         FeatureSet::ALL.into_iter().find(|f| f.name() == name)
     }
 
+    /// How many features it has.
     pub fn count(self) -> usize {
         match self {
             FeatureSet::Lines => FEATURES,
@@ -71,6 +97,7 @@ impl FeatureSet {
         }
     }
 
+    /// Its features' names: `h1-0` … `d2-26`, by turn `o:h1-0` … `x:d2-26`.
     pub fn names(self) -> Vec<String> {
         match self {
             FeatureSet::Lines => feature_names(),
@@ -85,6 +112,7 @@ impl FeatureSet {
         }
     }
 
+    /// Its dataset CSV's header: the target, then the features' names.
     pub fn header(self) -> Vec<String> {
         self.set().header(TARGET)
     }

@@ -1,5 +1,30 @@
 //! Article 002's data: finished games → per-board outcome scores → datasets of line-pattern
 //! features; and reading games back from the article's CSV or gamelab's records.
+//!
+//! Two games in the article's CSV (the winner, 1 o and 2 x, then the squares 0–8 row by
+//! row): o wins down the left column, then x does.
+//!
+//! ```
+//! use gamelab_ttt::learned::{Scores, csv_line, parse_games};
+//!
+//! let games = parse_games("1,0,1,3,4,6\n2,4,0,1,3,8,6\n", "two.csv")?;
+//! assert_eq!((games[0].winner, games[1].moves.len()), (1, 6));
+//! assert_eq!(csv_line(&games[1]), "2,4,0,1,3,8,6");
+//! // Every game is replayed: a winner the moves do not give is named with its line.
+//! let error = parse_games("2,0,1,3,4,6", "bad.csv").unwrap_err().to_string();
+//! assert!(error.starts_with("bad.csv, line 1"), "{error}");
+//!
+//! // Each board after a move scores its game's outcome: o +10, x −10.
+//! let mut scores = Scores::default();
+//! for game in &games {
+//!     scores.add_game(game, false);
+//! }
+//! let rows = scores.rows();
+//! assert_eq!(rows.len(), 5 + 6);
+//! assert_eq!((rows[0].0, rows[10].0), (-10.0, 10.0));
+//! assert_eq!(scores.dataset().features, "ttt-lines-27");
+//! # Ok::<(), gamelab_learn::FileError>(())
+//! ```
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -169,11 +194,12 @@ impl Scores {
         self.dataset_with(Targets::Average)
     }
 
-    /// The dataset with targets and features of the given kinds.
+    /// The dataset with targets of the given kind, over the article's features.
     pub fn dataset_with(&self, targets: Targets) -> Dataset {
         self.dataset_for(targets, FeatureSet::Lines)
     }
 
+    /// The dataset with targets and features of the given kinds.
     pub fn dataset_for(&self, targets: Targets, features: FeatureSet) -> Dataset {
         Dataset {
             features: features.name().to_string(),
