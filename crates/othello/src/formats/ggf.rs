@@ -3,6 +3,49 @@
 //! A file holds any number of games (the GGS archives: one a line). Only 8×8 Othello with
 //! its usual rules (`TY[8]`) is read; synchro, komi, anti and random-start variants are
 //! refused by name.
+//!
+//! A game of two moves that white won when black, to move, resigned: written, read
+//! back, and read as a game record.
+//!
+//! ```
+//! use gamelab_othello::ggf::{self, GgfGame};
+//! use gamelab_othello::{Move, Othello, Square};
+//!
+//! let mv = |text| Move::Place(Square::parse(text).unwrap());
+//! let properties = vec![
+//!     ("PB".to_string(), "Ann".to_string()),
+//!     ("PW".to_string(), "Ben".to_string()),
+//!     ("RE".to_string(), "-12.000:r".to_string()),
+//! ];
+//! let game = GgfGame::new(Othello::new(), &[mv("f5"), mv("d6")], properties)?;
+//! let text = game.write();
+//! let board = format!("{}O*{}*O{}", "-".repeat(27), "-".repeat(6), "-".repeat(27));
+//! assert_eq!(
+//!     text,
+//!     format!("(;PB[Ann]PW[Ben]RE[-12.000:r]GM[Othello]TY[8]BO[8 {board} *]B[F5]W[D6];)")
+//! );
+//! let read = ggf::parse_one(&text)?;
+//! assert_eq!(read, game);
+//! assert_eq!((read.result(), read.end().counts()), (Some(-12.0), (3, 3)));
+//!
+//! let records = ggf::read_records(&text, "one.ggf")?;
+//! assert_eq!(records[0].result, "white");
+//! assert_eq!(records[0].forfeit.as_deref(), Some("black resigned"));
+//! // A record has the side to move give the game up.
+//! let error = ggf::read_records(&text.replace("RE[-12", "RE[+12"), "one.ggf").unwrap_err();
+//! assert_eq!(
+//!     error.to_string(),
+//!     "one.ggf, game 1 of the file: RE[+12.000:r] says white gave the game up, but after the \
+//!      moves black is to move; a record has the side to move give a game up"
+//! );
+//!
+//! // What follows a move in its brackets is kept; variants are refused.
+//! let noted = text.replace("W[D6]", "W[D6/-1.50/2.1]");
+//! assert_eq!(ggf::parse_one(&noted)?.moves[1].note.as_deref(), Some("-1.50/2.1"));
+//! assert!(ggf::parse_one(&text.replace("TY[8]", "TY[8k+0.5]")).is_err());
+//! assert_eq!((ggf::write_move(Move::Pass), ggf::read_move("pass")), ("PA".into(), Some(Move::Pass)));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 use thiserror::Error;
 
@@ -53,6 +96,16 @@ pub enum GgfRecordError {
         name: String,
         game: usize,
         re: String,
+    },
+    #[error(
+        "{name}, game {game} of the file: RE[{re}] says {loser} gave the game up, but after the moves {to_move} is to move; a record has the side to move give a game up"
+    )]
+    LoserNotToMove {
+        name: String,
+        game: usize,
+        re: String,
+        loser: &'static str,
+        to_move: &'static str,
     },
     #[error("{name}, game {game} of the file: {error}")]
     Replay {
@@ -380,6 +433,16 @@ pub fn read_records(text: &str, name: &str) -> Result<Vec<GameRecord>, GgfRecord
                         }
                     };
                     let loser = if winner == "black" { "white" } else { "black" };
+                    let to_move = Othello::side_name(end.to_move());
+                    if loser != to_move {
+                        return Err(GgfRecordError::LoserNotToMove {
+                            name,
+                            game: number,
+                            re: re.to_string(),
+                            loser,
+                            to_move,
+                        });
+                    }
                     (winner.to_string(), Some(format!("{loser} {how}")))
                 }
             };
