@@ -1,5 +1,33 @@
 //! Bitboard primitives. Square `a1` is bit 0, `h1` bit 7, `a2` bit 8 … `h8` bit 63
 //! (index = 8·rank + file, both from 0).
+//!
+//! Black's first move from the start: its legal squares, the disc f5 flips, and the
+//! board's eight images.
+//!
+//! ```
+//! use gamelab_othello::bits::{
+//!     INVERSE_IMAGE, flip_diagonal, flip_horizontal, flip_vertical, flips, images, legal_moves,
+//!     nth_set_bit,
+//! };
+//!
+//! let bit = |name: &str| 1u64 << gamelab_othello::Square::parse(name).unwrap().index();
+//! let black = bit("d5") | bit("e4");
+//! let white = bit("d4") | bit("e5");
+//! let legal = legal_moves(black, white);
+//! assert_eq!(legal, bit("d3") | bit("c4") | bit("f5") | bit("e6"));
+//! assert_eq!(flips(black, white, 37), bit("e5")); // f5 is bit 37
+//! assert_eq!(flips(black, white, 0), 0, "a1 flips nothing");
+//! assert_eq!(nth_set_bit(legal, 0), 19); // d3, the lowest
+//!
+//! assert_eq!(flip_horizontal(bit("a1")), bit("h1"));
+//! assert_eq!(flip_vertical(bit("a1")), bit("a8"));
+//! assert_eq!(flip_diagonal(bit("h1")), bit("a8"));
+//! let start = black | white;
+//! assert!(images(start).iter().all(|&image| image == start), "the centre is symmetric");
+//! for (i, image) in images(bit("b1")).into_iter().enumerate() {
+//!     assert_eq!(images(image)[INVERSE_IMAGE[i] as usize], bit("b1"));
+//! }
+//! ```
 
 /// Discs of `mask` reachable from `p` by runs along direction `dir` (both ways), one step
 /// past the run: the Kogge–Stone fill with doubled steps, 3 shifts per way instead of 6.
@@ -97,6 +125,17 @@ pub fn flips(p: u64, o: u64, sq: u32) -> u64 {
 
 /// How many discs a move on `sq` flips when `sq` is the only empty square: every other
 /// square holds a disc, and those not in `p` are the opponent's.
+///
+/// ```
+/// use gamelab_othello::bits::{flips, last_flip_count};
+///
+/// // Only a1 empty; black holds the h1 and a8 corners and h8, white the rest.
+/// let a1 = 0;
+/// let black = 1 << 7 | 1 << 56 | 1 << 63;
+/// let white = !black & !(1 << a1);
+/// assert_eq!(last_flip_count(black, a1), 18); // 6 along rank 1, 6 up file a, 6 on the diagonal
+/// assert_eq!(last_flip_count(black, a1), flips(black, white, a1).count_ones());
+/// ```
 #[inline]
 pub fn last_flip_count(p: u64, sq: u32) -> u32 {
     flips(p, !p & !(1 << sq), sq).count_ones()
