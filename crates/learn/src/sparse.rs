@@ -11,6 +11,35 @@
 //! seen in a million positions and one seen in ten have diagonals five orders of magnitude
 //! apart; plain conjugate gradients fit the common weights first and reach the rare ones
 //! only after hundreds of iterations, while the scaled problem converges in tens.
+//!
+//! Rows made by y = 2 + 3·[f0] − [f1] + ½·[f2], fitted back:
+//!
+//! ```
+//! use gamelab_learn::{CgOptions, SparseRows, fit_sparse};
+//!
+//! let truth = |features: &[u32]| {
+//!     2.0 + features.iter().map(|&f| [3.0, -1.0, 0.5][f as usize]).sum::<f32>()
+//! };
+//! let mut rows = SparseRows::new();
+//! for features in [&[][..], &[0], &[1], &[2], &[0, 1], &[0, 2], &[1, 2], &[0, 0]] {
+//!     rows.push(features, truth(features));
+//! }
+//! assert_eq!((rows.len(), rows.row(7), rows.target(7)), (8, &[0, 0][..], 8.0));
+//! let options = CgOptions { ridge: 1e-6, iterations: 50, tolerance: 1e-12 };
+//! let fit = fit_sparse(&rows, None, 3, options, &|_iteration| {})?;
+//! assert!((fit.intercept - 2.0).abs() < 1e-3);
+//! for (weight, want) in fit.weights.iter().zip([3.0, -1.0, 0.5]) {
+//!     assert!((weight - want).abs() < 1e-3, "{weight} for {want}");
+//! }
+//! assert!((fit.predict(&[0, 2]) - 5.5).abs() < 1e-3 && fit.rmse < 1e-3);
+//!
+//! // What cannot be fitted says so.
+//! assert!(fit_sparse(&rows, Some(&[]), 3, options, &|_| {}).is_err(), "no rows");
+//! assert!(fit_sparse(&rows, None, 2, options, &|_| {}).is_err(), "feature 2 of 2");
+//! let no_ridge = CgOptions { ridge: f64::NAN, ..options };
+//! assert!(fit_sparse(&rows, None, 3, no_ridge, &|_| {}).is_err());
+//! # Ok::<(), gamelab_learn::FitError>(())
+//! ```
 
 use rayon::prelude::*;
 
@@ -25,6 +54,7 @@ pub struct SparseRows {
 }
 
 impl SparseRows {
+    /// No rows.
     pub fn new() -> Self {
         SparseRows {
             offsets: vec![0],
@@ -33,12 +63,14 @@ impl SparseRows {
         }
     }
 
+    /// Adds a row: the indices of its features that are 1, and its target.
     pub fn push(&mut self, features: &[u32], target: f32) {
         self.features.extend_from_slice(features);
         self.offsets.push(self.features.len());
         self.targets.push(target);
     }
 
+    /// How many rows.
     pub fn len(&self) -> usize {
         self.targets.len()
     }
@@ -47,10 +79,12 @@ impl SparseRows {
         self.targets.is_empty()
     }
 
+    /// Row `i`'s feature indices.
     pub fn row(&self, i: usize) -> &[u32] {
         &self.features[self.offsets[i]..self.offsets[i + 1]]
     }
 
+    /// Row `i`'s target.
     pub fn target(&self, i: usize) -> f32 {
         self.targets[i]
     }
@@ -79,6 +113,7 @@ pub struct SparseFit {
 }
 
 impl SparseFit {
+    /// The model's value for a row of these feature indices.
     pub fn predict(&self, features: &[u32]) -> f64 {
         self.intercept
             + features
