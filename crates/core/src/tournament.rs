@@ -1,6 +1,32 @@
 //! A round robin: every pair of AIs plays a match both ways round, and Elo ratings are
 //! fitted to the whole crosstable. What `gamelab tournament` prints and the Python
 //! package returns.
+//!
+//! ```
+//! use gamelab_core::FileAccess;
+//! use gamelab_core::match_request::TournamentRequest;
+//! use gamelab_core::tournament::{TournamentError, check_entrants, pairs};
+//! use gamelab_ttt::{Position, ai};
+//!
+//! let registry = ai::registry();
+//! let entrants: Vec<String> = ["ai2", "ai14s", "ai5"].map(String::from).to_vec();
+//! let mut request = TournamentRequest::new(entrants.clone());
+//! request.setup.games_per_side = Some(20);
+//! let prepared = request.prepare::<Position>(&registry, &FileAccess::Any)?;
+//! let make = |i: usize| registry.build(&entrants[i]).unwrap();
+//! let report = prepared.run(&make, None, &|_pair, _chunk| {})?;
+//!
+//! assert_eq!(pairs(3), [(0, 1), (0, 2), (1, 2)]);
+//! assert_eq!(report.games_played(), 3 * 2 * 20);
+//! assert_eq!(report.players[0].ai, "ai14s", "the best-rated first");
+//! let (a, b) = (report.score(0, 2).unwrap(), report.score(2, 0).unwrap());
+//! assert!((a + b - 1.0).abs() < 1e-12, "a pair's scores share the points");
+//!
+//! assert_eq!(check_entrants(&entrants[..1]), Err(TournamentError::TooFew));
+//! let twice = ["ai5", "ai2", "ai5"].map(String::from);
+//! assert_eq!(check_entrants(&twice), Err(TournamentError::Twice("ai5".into())));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 use thiserror::Error;
 
