@@ -1,4 +1,33 @@
 //! Game records as JSON Lines: one finished game a line, readable back for replay.
+//!
+//! A tic-tac-toe game from a line of the article's CSV (o wins down the left column),
+//! saved as JSON Lines, read back, and written in the other formats:
+//!
+//! ```
+//! use std::path::Path;
+//! use gamelab_core::record::{RecordFormat, read_records, record_from_csv, write_records};
+//! use gamelab_ttt::Ttt;
+//!
+//! let record = record_from_csv::<Ttt>("1,0,1,3,4,6", 0)?;
+//! assert_eq!((record.result.as_str(), record.moves[4].as_str()), ("o", "0,2"));
+//! assert!(record_from_csv::<Ttt>("2,0,1,3,4,6", 0).is_err(), "o won, not x");
+//!
+//! let dir = std::env::temp_dir().join(format!("gamelab-doc-records-{}", std::process::id()));
+//! std::fs::create_dir_all(&dir)?;
+//! let path = dir.join("games.jsonl");
+//! write_records(&path, std::slice::from_ref(&record))?;
+//! assert_eq!(read_records(&path)?, [record.clone()]);
+//! std::fs::remove_dir_all(&dir)?;
+//!
+//! assert_eq!(RecordFormat::of::<Ttt>(Path::new("games.csv")), RecordFormat::Csv);
+//! assert_eq!(RecordFormat::Csv.line::<Ttt>(&record, None)?, "1,0,1,3,4,6");
+//! assert_eq!(RecordFormat::Table.header(), Some("game,first,second,result,moves"));
+//! assert_eq!(
+//!     RecordFormat::Table.line::<Ttt>(&record, None)?,
+//!     "0,o,x,o,\"0,0 1,0 0,1 1,1 0,2\""
+//! );
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 use std::io::{BufRead, BufReader};
 use std::path::Path;
