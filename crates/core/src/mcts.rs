@@ -9,6 +9,26 @@
 //! own stream of that seed, numbered from the position's key), so the agent has a fixed
 //! policy: exact matches and `verify` work, and games are the same on any thread count.
 //! Under a time limit the number of iterations, hence the move, depends on the machine.
+//!
+//! ```
+//! use gamelab_core::mcts::{Mcts, MctsOptions, Proven, best_move, stats_table};
+//! use gamelab_ttt::{Position, Square};
+//!
+//! // o to move, two in the top row: the tree proves the win at (2, 0).
+//! let pos: Position = "oo.xx....".parse().unwrap();
+//! let options = MctsOptions { iterations: 2_000, ..MctsOptions::default() };
+//! let mut mcts = Mcts::new(options);
+//! let (stats, iterations) = mcts.search(&pos);
+//! assert!(iterations <= 2_000);
+//! let win = Square::from_xy(2, 0).unwrap();
+//! assert_eq!(best_move(&stats), win);
+//! assert_eq!(stats.iter().find(|s| s.mv == win).unwrap().proven, Some(Proven::Win));
+//! // An iteration limit and a seed: the same statistics every time.
+//! assert_eq!(Mcts::new(options).search(&pos).0, stats);
+//! assert!(stats_table(&stats).starts_with("move    visits   mean  proven\n"));
+//! let (nodes, bytes) = mcts.last_tree().unwrap();
+//! assert!(nodes > 1 && bytes > nodes);
+//! ```
 
 use std::fmt::Write;
 use std::ops::ControlFlow;
@@ -604,6 +624,17 @@ fn score_of<M>(stat: &MoveStat<M>) -> f64 {
 /// The move to play from the root's statistics: a proven win; else the most visited move
 /// not proven lost (the first of equals), unless a proven draw is worth more than its
 /// mean; else, all moves lost, the most visited.
+///
+/// ```
+/// use gamelab_core::mcts::{MoveStat, Proven, best_move};
+///
+/// let stat = |mv, visits, mean, proven| MoveStat { mv, visits, mean: Some(mean), proven };
+/// let draw = stat('d', 10, 0.5, Some(Proven::Draw));
+/// assert_eq!(best_move(&[stat('a', 90, 0.4, None), draw]), 'd', "a sure draw beats 0.4");
+/// assert_eq!(best_move(&[stat('a', 90, 0.6, None), draw]), 'a');
+/// let lost = stat('l', 500, 0.0, Some(Proven::Loss));
+/// assert_eq!(best_move(&[lost, stat('a', 90, 0.1, None)]), 'a', "never a proven loss");
+/// ```
 pub fn best_move<M: Copy>(stats: &[MoveStat<M>]) -> M {
     if let Some(win) = stats.iter().find(|s| s.proven == Some(Proven::Win)) {
         return win.mv;
