@@ -11,6 +11,26 @@
 //! group of its own, killed as a whole, so a wrapper script's children end with it; when
 //! the program itself ends, its group is killed then, so that a child of it that holds its
 //! output open cannot keep a wait going until the timeout.
+//!
+//! `cat`, which answers each line with itself:
+//!
+//! ```
+//! use std::time::Duration;
+//! use gamelab_core::child_program::{ChildProgram, ProgramError};
+//!
+//! let mut cat = ChildProgram::new("cat", Duration::from_secs(60))?;
+//! assert!(!cat.is_running(), "started on demand");
+//! cat.start()?;
+//! cat.send("hello")?;
+//! let deadline = cat.deadline();
+//! assert_eq!(cat.next_line(deadline, "an echo")?, "hello");
+//! cat.kill();
+//! assert!(!cat.is_running());
+//!
+//! let missing = ChildProgram::new("no-such-program-here --flag", Duration::from_secs(1));
+//! assert_eq!(missing.err(), Some(ProgramError::NotInPath("no-such-program-here".into())));
+//! # Ok::<(), ProgramError>(())
+//! ```
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::os::unix::process::CommandExt;
