@@ -84,6 +84,7 @@ pub struct Move {
 }
 
 impl Move {
+    /// The column, 0 (`a`) to 6 (`g`).
     pub fn col(self) -> usize {
         self.col.into()
     }
@@ -131,6 +132,34 @@ pub struct PositionError {
 }
 
 /// A Connect Four position with its history.
+///
+/// Red (first) drops three discs in column d, yellow three in c; red's fourth wins:
+///
+/// ```
+/// use gamelab_connect4::ConnectFour;
+/// use gamelab_core::{Game, Notation, Outcome, Side};
+///
+/// let mut game = ConnectFour::parse_position("dcdcdc")?;
+/// assert_eq!((game.to_move(), game.empties()), (Side::First, 36));
+/// let d = game.drop_in(3).unwrap();
+/// assert_eq!((d.col(), d.row(), d.to_string()), (3, 3, "d".to_string()));
+/// game.play(d).unwrap();
+/// assert_eq!(game.outcome(), Some(Outcome::Win(Side::First)));
+/// assert_eq!((game.at(3, 0), game.at(2, 0), game.at(0, 0)), (Some(Side::First), Some(Side::Second), None));
+/// assert_eq!(game.stones(Side::First).count_ones(), 4);
+/// assert_eq!(
+///     game.to_string(),
+///     "winner red\n.......\n.......\n...R...\n..yr...\n..yr...\n..yr...\nabcdefg"
+/// );
+///
+/// // A full column takes no disc; a position that does not read says which move.
+/// let full = ConnectFour::parse_position("aaaaaa")?;
+/// assert_eq!(full.drop_in(0), None);
+/// assert!(full.parse_move("a").unwrap_err().to_string().contains("full"));
+/// let error = ConnectFour::parse_position("dz").unwrap_err().to_string();
+/// assert!(error.starts_with("move 2 `z`"), "{error}");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ConnectFour {
     /// Each side's discs, first side (red) first.
