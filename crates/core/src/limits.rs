@@ -2,6 +2,18 @@
 //! Python package's arguments), with the one message each gives when a number is out of
 //! its range — so that a count, a thread count or a time out of range is a clear error
 //! rather than no work, an overflow or an allocation that aborts.
+//!
+//! ```
+//! use gamelab_core::limits::{self, GAMES_PER_SIDE, RIDGE, THREADS};
+//!
+//! assert_eq!(THREADS.check(8), Ok(8));
+//! let error = GAMES_PER_SIDE.check(0).unwrap_err();
+//! assert_eq!(error.to_string(), "expected a number of games from 1 to 1000000000000");
+//! assert!(RIDGE.check(f64::NAN).is_err(), "NaN is in no range");
+//! assert_eq!(limits::seconds(0.5), Ok(0.5));
+//! assert!(limits::seconds(0.0).is_err() && limits::seconds(f64::INFINITY).is_err());
+//! assert!((1..=THREADS.max).contains(&limits::all_cores()));
+//! ```
 
 use std::fmt::Display;
 
