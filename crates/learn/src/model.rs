@@ -31,6 +31,8 @@ pub struct Model {
 }
 
 impl Model {
+    /// The model file of `fitted`, over `features`, fitted with `ridge` to
+    /// `training_rows` rows.
     pub fn new(fitted: &Fitted, features: &FeatureSet, ridge: f64, training_rows: usize) -> Model {
         Model {
             format: FORMAT.into(),
@@ -51,6 +53,9 @@ impl Model {
         self.intercept + active.iter().map(|&f| self.weights[f]).sum::<f64>()
     }
 
+    /// Writes the model as pretty JSON by [`gamelab_core::files::write_atomically`]: a
+    /// failure or a kill leaves the old file whole or the new one (at worst with a
+    /// complete copy `.NAME.XXXXXX` beside it, which the next write removes).
     pub fn save(&self, path: &Path) -> Result<(), FileError> {
         let io = |e: std::io::Error| FileError::Io {
             path: path.display().to_string(),
