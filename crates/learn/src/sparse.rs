@@ -12,7 +12,8 @@
 //! apart; plain conjugate gradients fit the common weights first and reach the rare ones
 //! only after hundreds of iterations, while the scaled problem converges in tens.
 //!
-//! Rows made by y = 2 + 3·[f0] − [f1] + ½·[f2], fitted back:
+//! Rows made by `y = 2 + 3·f0 − f1 + ½·f2`, where `fi` counts the times a row lists
+//! feature i, fitted back:
 //!
 //! ```
 //! use gamelab_learn::{CgOptions, SparseRows, fit_sparse};
