@@ -14,6 +14,7 @@ pub struct Markpat {
 }
 
 impl Markpat {
+    /// The pattern of `last_turn`'s marks, `turn`'s and empty squares on a line.
     pub const fn new(last_turn: u8, turn: u8, empty: u8) -> Markpat {
         Markpat {
             last_turn,
@@ -44,6 +45,29 @@ impl fmt::Display for Markpat {
 /// lines in one word; a count is a SWAR comparison of all eight slots and one popcount.
 /// Scoring AIs read four or five patterns per position, so this beats building the whole
 /// histogram. Equality compares the counts, not which line holds which pattern.
+///
+/// ```
+/// use gamelab_ttt::{Markpat, MarkpatCounts, Position};
+///
+/// // o holds the centre, and x (who just moved) a corner: seen from x.
+/// let pos: Position = "x...o....".parse().unwrap();
+/// let counts = pos.count_markpats();
+/// assert_eq!(counts.get(Markpat::new(1, 0, 2)), 2, "x's corner's lines without o");
+/// assert_eq!(counts.get(Markpat::new(0, 1, 2)), 3, "the centre's lines without x");
+/// assert_eq!(counts.lines(1, 1), 1, "the diagonal through both");
+/// assert_eq!(counts.get(Markpat::new(1, 1, 0)), 0, "marks that do not add up to 3");
+/// let total: u8 = counts.iter().map(|(_, n)| n).sum();
+/// assert_eq!(total, 8);
+///
+/// // Built line by line, the same counts.
+/// let mut by_hand = MarkpatCounts::default();
+/// for (pattern, n) in counts.iter() {
+///     for _ in 0..n {
+///         by_hand.add_line(pattern.last_turn, pattern.turn);
+///     }
+/// }
+/// assert_eq!(by_hand, counts);
+/// ```
 #[derive(Clone, Copy, Default)]
 pub struct MarkpatCounts {
     slots: u32,
