@@ -18,6 +18,18 @@ pub struct Cutoff {
 }
 
 impl Cutoff {
+    /// Ends a search at `deadline` or once `stop` is raised, whichever comes first.
+    ///
+    /// ```
+    /// use std::sync::atomic::Ordering;
+    /// use gamelab_core::{Cutoff, StopFlag};
+    ///
+    /// let stop = StopFlag::default();
+    /// let cutoff = Cutoff::new(None, Some(stop.clone()));
+    /// assert!(!cutoff.reached());
+    /// stop.store(true, Ordering::Relaxed);
+    /// assert!(cutoff.reached());
+    /// ```
     pub fn new(deadline: Option<Instant>, stop: Option<StopFlag>) -> Cutoff {
         Cutoff { deadline, stop }
     }
@@ -45,6 +57,19 @@ impl Watchdog {
     /// A flag raised at `deadline` or soon after `outer` is (it is looked at every 20
     /// ms: a person's Ctrl-C or a page that went away need no more); raised already when
     /// either is. Without a deadline the flag is `outer` itself and no thread is started.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use std::sync::atomic::Ordering;
+    /// use std::time::Instant;
+    /// use gamelab_core::{StopFlag, Watchdog};
+    ///
+    /// let outer = StopFlag::default();
+    /// let no_deadline = Watchdog::start(Some(&outer), None);
+    /// assert!(Arc::ptr_eq(no_deadline.flag(), &outer));
+    /// let passed = Watchdog::start(None, Some(Instant::now()));
+    /// assert!(passed.flag().load(Ordering::Relaxed), "a deadline already passed");
+    /// ```
     pub fn start(outer: Option<&StopFlag>, deadline: Option<Instant>) -> Watchdog {
         use std::sync::mpsc::RecvTimeoutError;
         let Some(deadline) = deadline else {
@@ -151,6 +176,30 @@ pub fn deepen_within<G: Game, A: Agent<G> + ?Sized>(
 /// which makes every game reproducible from its seed. What an agent can say beyond its
 /// move (its values, lines, policy, statistics) is its [`Analyst`], reached through
 /// [`Agent::analyst`].
+///
+/// An agent of one's own, the last legal move, played against `ai2` (random):
+///
+/// ```
+/// use gamelab_core::arena::play_game;
+/// use gamelab_core::{Agent, Game, GameRng, Side, game_rng};
+/// use gamelab_ttt::{Ttt, ai, board::Bitboard};
+///
+/// struct LastMove;
+///
+/// impl Agent<Ttt> for LastMove {
+///     fn choose(&mut self, game: &Ttt, _rng: &mut GameRng) -> <Ttt as Game>::Move {
+///         *game.legal_moves().last().expect("the game goes on")
+///     }
+/// }
+///
+/// let mut mine: Box<dyn Agent<Ttt>> = Box::new(LastMove);
+/// let mut random = ai::registry::<Bitboard>().build("ai2").unwrap();
+/// let mut rngs = [game_rng(7, 0, Side::First), game_rng(7, 0, Side::Second)];
+/// let mut moves = Vec::new();
+/// let end = play_game(&Ttt::start(), [&mut mine, &mut random], &mut rngs, Some(&mut moves));
+/// assert_eq!(moves[0].to_string(), "(2, 2)", "the last square first");
+/// assert!(moves.len() >= 5 && end.forfeit.is_none());
+/// ```
 pub trait Agent<G: Game>: Send {
     /// Picks a move in a position where the game is not over.
     fn choose(&mut self, game: &G, rng: &mut GameRng) -> G::Move;
