@@ -198,10 +198,7 @@ impl Othello {
     ) -> Result<Othello, OthelloError> {
         let both = black & white;
         if both != 0 {
-            let squares: Vec<String> = (0..64u32)
-                .filter(|&i| both >> i & 1 != 0)
-                .map(|i| Square(i as u8).to_string())
-                .collect();
+            let squares: Vec<String> = squares_of(both).map(|sq| sq.to_string()).collect();
             return Err(OthelloError::BothColours(squares.join(", ")));
         }
         if (black | white) & CENTRE != CENTRE {
