@@ -178,6 +178,13 @@ pub enum ReplayError {
     EndsEarly,
     #[error("the record says a side forfeited, but the moves end the game")]
     ForfeitAfterTheEnd,
+    #[error(
+        "the record says `{written}` won by a forfeit, but after the moves {to_move} is to move, and a forfeit is the side to move's"
+    )]
+    ForfeitBySideNotToMove {
+        written: String,
+        to_move: &'static str,
+    },
     #[error("the moves end in `{played}` but the {source_name} says `{written}`")]
     Result {
         played: String,
@@ -239,7 +246,16 @@ pub fn replay<G: Notation>(record: &GameRecord) -> Result<Vec<G>, ReplayError> {
         (Some(o), None) => o.winner().map_or("draw", G::side_name),
         (None, None) => return Err(ReplayError::EndsEarly),
         // The side to move gave the game up: the other side won.
-        (None, Some(_)) => G::side_name(game.to_move().opponent()),
+        (None, Some(_)) => {
+            let to_move = G::side_name(game.to_move());
+            if record.result == to_move {
+                return Err(ReplayError::ForfeitBySideNotToMove {
+                    written: record.result.clone(),
+                    to_move,
+                });
+            }
+            G::side_name(game.to_move().opponent())
+        }
         (Some(_), Some(_)) => return Err(ReplayError::ForfeitAfterTheEnd),
     };
     if result != record.result {

@@ -326,6 +326,16 @@ fn malformed_records_name_the_line() {
         replay::<Ttt>(&r).unwrap_err().to_string(),
         "the moves end in `o` but the record says `x`"
     );
+    // A forfeit is the side to move's: after one move x is to move, so o won.
+    r.moves = vec!["(1, 1)".into()];
+    r.forfeit = Some("x gave up".into());
+    r.result = "o".into();
+    assert!(replay::<Ttt>(&r).is_ok());
+    r.result = "x".into();
+    assert_eq!(
+        replay::<Ttt>(&r).unwrap_err().to_string(),
+        "the record says `x` won by a forfeit, but after the moves x is to move, and a forfeit is the side to move's"
+    );
 }
 
 #[test]

@@ -35,8 +35,8 @@
 //! let error = ggf::read_records(&text.replace("RE[-12", "RE[+12"), "one.ggf").unwrap_err();
 //! assert_eq!(
 //!     error.to_string(),
-//!     "one.ggf, game 1 of the file: RE[+12.000:r] says white gave the game up, but after the \
-//!      moves black is to move; a record has the side to move give a game up"
+//!     "one.ggf, game 1 of the file: the record says `black` won by a forfeit, but after the \
+//!      moves black is to move, and a forfeit is the side to move's"
 //! );
 //!
 //! // What follows a move in its brackets is kept; variants are refused.
@@ -96,16 +96,6 @@ pub enum GgfRecordError {
         name: String,
         game: usize,
         re: String,
-    },
-    #[error(
-        "{name}, game {game} of the file: RE[{re}] says {loser} gave the game up, but after the moves {to_move} is to move; a record has the side to move give a game up"
-    )]
-    LoserNotToMove {
-        name: String,
-        game: usize,
-        re: String,
-        loser: &'static str,
-        to_move: &'static str,
     },
     #[error("{name}, game {game} of the file: {error}")]
     Replay {
@@ -433,16 +423,6 @@ pub fn read_records(text: &str, name: &str) -> Result<Vec<GameRecord>, GgfRecord
                         }
                     };
                     let loser = if winner == "black" { "white" } else { "black" };
-                    let to_move = Othello::side_name(end.to_move());
-                    if loser != to_move {
-                        return Err(GgfRecordError::LoserNotToMove {
-                            name,
-                            game: number,
-                            re: re.to_string(),
-                            loser,
-                            to_move,
-                        });
-                    }
                     (winner.to_string(), Some(format!("{loser} {how}")))
                 }
             };
