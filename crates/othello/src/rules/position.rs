@@ -464,10 +464,8 @@ impl Othello {
             Some(other) => return Err(err(format!("`{other}` is not a side"))),
             None => return Err(err("the side to move is missing".into())),
         };
-        if (black | white) & CENTRE != CENTRE {
-            return Err(err(OthelloError::CentreEmpty.to_string()));
-        }
-        Ok(Othello::from_discs(black, white, black_to_move))
+        // A board string cannot put a square in both colours: only the centre can fail.
+        Othello::try_from_discs(black, white, black_to_move).map_err(|e| err(e.to_string()))
     }
 
     pub(crate) fn legal_list(&self) -> String {
